@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs Ramus' build and test dependencies from Debian 12 packages (run as root).
+# Does nothing when every package is already installed.
+set -euo pipefail
+packages=(
+  build-essential cmake ninja-build pkg-config git
+  libeigen3-dev libspectra-dev libarpack2-dev libhdf5-dev hdf5-tools libtet1.5-dev
+  catch2 libsuitesparse-dev libcli11-dev nlohmann-json3-dev libbenchmark-dev libtbb-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "install-deps: done"
