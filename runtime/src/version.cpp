@@ -2,6 +2,8 @@
 
 namespace ramus {
 
-const char* version_string() { return RAMUS_VERSION_STRING; }
+const char* version_string() {
+  return RAMUS_VERSION_STRING;
+}
 
 }  // namespace ramus
