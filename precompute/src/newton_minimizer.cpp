@@ -102,6 +102,8 @@ LinePoint strong_wolfe_search(LineFunction& phi, const LinePoint& start, double 
 
 struct NewtonMinimizer::Impl {
   Eigen::CholmodSupernodalLLT<Eigen::SparseMatrix<double>, Eigen::Lower> solver;
+  // An indefinite Hessian is expected and handled; keep CHOLMOD from printing about it.
+  Impl() { solver.cholmod().print = 0; }
   bool analyzed = false;
   Eigen::Index analyzed_size = -1;
   Eigen::Index analyzed_nonzeros = -1;
@@ -114,7 +116,11 @@ struct NewtonMinimizer::Impl {
       analyzed_nonzeros = H.nonZeros();
     }
     solver.factorize(H);
-    return solver.info() == Eigen::Success;
+    if (solver.info() == Eigen::Success) return true;
+    // A failed supernodal factorization leaves CHOLMOD's factor in a state whose later solves are
+    // wrong even after a successful refactorization: analyze afresh next time.
+    analyzed = false;
+    return false;
   }
 };
 
@@ -129,15 +135,18 @@ NewtonReport NewtonMinimizer::minimize(MinimizationObjective& objective, Eigen::
   Eigen::VectorXd gradient(y.size()), trial(y.size()), trial_gradient(y.size()), direction;
   double value = objective.value_and_gradient(y, gradient);
   report.objective_evaluations = 1;
+  bool use_projection = false;
   for (report.iterations = 0; report.iterations < options.max_iterations; ++report.iterations) {
     report.gradient_norm = gradient.size() ? gradient.lpNorm<Eigen::Infinity>() : 0.0;
     if (report.gradient_norm <= options.gradient_tolerance) {
       report.converged = true;
       break;
     }
-    // Newton direction; an indefinite Hessian is replaced by its element-wise PSD projection,
-    // and a singular projection by a slightly shifted one.
-    bool ok = impl_->factorize(objective.hessian(y, false));
+    // Newton direction. An indefinite Hessian (failed Cholesky) is replaced by its element-wise
+    // PSD projection, a singular projection by a slightly shifted one. The projection is also used
+    // after a step the quadratic model predicted badly (alpha far from 1): a nearly singular but
+    // still positive definite Hessian (compressed thin parts) yields huge, useless Newton steps.
+    bool ok = !use_projection && impl_->factorize(objective.hessian(y, false));
     if (!ok) {
       ++report.projected_hessians;
       Eigen::SparseMatrix<double> H = objective.hessian(y, true);
@@ -149,16 +158,15 @@ NewtonReport NewtonMinimizer::minimize(MinimizationObjective& objective, Eigen::
         ok = impl_->factorize(shifted);
       }
     }
+    // Downhill check. A direction solved exactly from a positive definite matrix always points
+    // downhill, even at a wide angle to -g (ill-conditioned Hessians of thin or tiny elements),
+    // so the angle test (kappa) only judges directions that did not come from such a solve.
     direction = ok ? Eigen::VectorXd(impl_->solver.solve(-gradient)) : Eigen::VectorXd(-gradient);
-    if (!direction.allFinite()) direction = -gradient;
-    const double dnorm = direction.norm(), gnorm = gradient.norm();
-    const double kappa_bound = -options.descent_kappa * dnorm * gnorm;
-    if (direction.dot(gradient) >= kappa_bound) {
-      if (-direction.dot(gradient) < kappa_bound)
-        direction = -direction;
-      else
-        direction = -gradient;
-    }
+    const double slope = direction.dot(gradient);
+    const bool exact_descent = ok && direction.allFinite() && slope < 0;
+    if (!exact_descent &&
+        !(slope < -options.descent_kappa * direction.norm() * gradient.norm()))
+      direction = -gradient;
     if (direction.norm() > options.max_step_norm)
       direction *= options.max_step_norm / direction.norm();
 
@@ -168,6 +176,7 @@ NewtonReport NewtonMinimizer::minimize(MinimizationObjective& objective, Eigen::
     const LinePoint accepted = strong_wolfe_search(phi, start, alpha_max, options);
     report.objective_evaluations += phi.evaluations;
     const double alpha = accepted.alpha;
+    use_projection = alpha < 0.1;
     if (alpha <= 0) {
       // No measurable decrease of E: near the minimum, E's changes drown in round-off while the
       // gradient is still accurate. Take the full Newton step if it reduces the gradient.
