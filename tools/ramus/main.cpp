@@ -1,1 +1,40 @@
-int main(){return 0;}
+// `ramus <command>`: the command-line front end of Ramus.
+#include <CLI/CLI.hpp>
+#include <exception>
+#include <iostream>
+
+#include "commands.h"
+#include "ramus/error.h"
+#include "ramus/runtime/version.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "Ramus: real-time simulation of large deformable objects by model reduction and "
+      "substructuring"};
+  app.set_version_flag("--version", std::string("ramus ") + ramus::version_string());
+  app.require_subcommand(1);
+  ramus::cli::add_generate_command(app);
+  ramus::cli::add_convert_commands(app);
+  ramus::cli::add_check_command(app);
+  ramus::cli::add_simulate_full_command(app);
+  if (argc > 1 && argv[1][0] != '-') {
+    bool known = false;
+    for (const CLI::App* command : app.get_subcommands({})) known |= command->get_name() == argv[1];
+    if (!known) {
+      std::cerr << "ramus: error: unknown command '" << argv[1] << "' (see ramus --help)\n";
+      return 1;
+    }
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const ramus::Error& e) {
+    std::cerr << "ramus: error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "ramus: unexpected error: " << e.what() << "\n";
+    return 2;
+  }
+  return 0;
+}

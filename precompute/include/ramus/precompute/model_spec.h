@@ -1,0 +1,77 @@
+// The JSON model spec read by `ramus simulate-full` (and, later, `ramus precompute`): which mesh,
+// which material, which vertices are fixed, which loads, which time stepping. See docs/SPEC.md.
+#pragma once
+
+#include <Eigen/Core>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ramus/precompute/material.h"
+#include "ramus/precompute/tet_mesh.h"
+#include "ramus/precompute/tetrahedralize.h"
+
+namespace ramus {
+
+/// One rule selecting vertices to hold fixed. Exactly one kind is active.
+struct VertexSelector {
+  enum class Kind { kPlane, kBox, kLabel, kVertexList, kFlag };
+  Kind kind = Kind::kPlane;
+  Eigen::Vector3d point = Eigen::Vector3d::Zero();    ///< plane: a point on it
+  Eigen::Vector3d normal = Eigen::Vector3d::UnitX();  ///< plane: its normal
+  double tolerance = 0;              ///< plane: max distance (0: 1e-9 of the mesh size)
+  Eigen::Vector3d box_min, box_max;  ///< box: inclusive corners
+  int label = 0;                     ///< label: every vertex of a tet with this label
+  int flag = 1;                      ///< flag: vertices whose vertex_flags equals this
+  std::vector<int> vertices;         ///< vertex list
+  std::string description;           ///< e.g. "fixed[0]" for messages
+};
+
+/// A point force applied at one vertex during [start, end) seconds. The spec gives the vertex
+/// by index or by a position ("at"), resolved to the nearest rest vertex by resolve_point_forces.
+struct PointForce {
+  int vertex = -1;
+  std::optional<Eigen::Vector3d> at;  ///< position to resolve, when no index was given
+  Eigen::Vector3d force = Eigen::Vector3d::Zero();  ///< N
+  double start = 0;
+  double end = 1e300;
+};
+
+struct SimulationSpec {
+  double time_step = 0.01;  ///< s
+  int steps = 100;
+  Eigen::Vector3d gravity = Eigen::Vector3d(0, 0, -9.81);
+  double rayleigh_mass = 0;
+  double rayleigh_stiffness = 0;
+  int output_every = 1;  ///< write every n-th frame
+};
+
+struct ModelSpec {
+  std::string spec_path;  ///< the JSON file itself
+  std::string mesh_path;  ///< resolved relative to the spec's folder
+  TetrahedralizeOptions tetrahedralize;
+  Material material;
+  std::map<int, Material> materials_by_label;
+  std::vector<VertexSelector> fixed;
+  std::vector<PointForce> forces;
+  SimulationSpec simulation;
+};
+
+/// Parses a spec file; throws InputError naming the file and the offending key.
+ModelSpec load_model_spec(const std::string& path);
+/// Parses spec text (spec_path is used for messages and to resolve the mesh path).
+ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec_path);
+
+/// Sorted, unique vertex indices picked by the selectors; throws MeshError when a selector
+/// picks nothing or names a vertex/label that does not exist.
+std::vector<int> select_vertices(const TetMesh& mesh, const std::vector<VertexSelector>& rules);
+
+/// Resolves "at" positions to the nearest vertex and checks that every force names an existing
+/// vertex; throws MeshError otherwise.
+void resolve_point_forces(const TetMesh& mesh, std::vector<PointForce>& forces);
+
+/// Sum of the forces active at time t as a 3#V vector.
+Eigen::VectorXd point_forces_at(const std::vector<PointForce>& forces, int num_vertices, double t);
+
+}  // namespace ramus

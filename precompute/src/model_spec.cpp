@@ -1,0 +1,322 @@
+#include "ramus/precompute/model_spec.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "ramus/error.h"
+
+namespace ramus {
+
+namespace {
+
+using nlohmann::json;
+
+class SpecReader {
+ public:
+  explicit SpecReader(std::string file) : file_(std::move(file)) {}
+
+  [[noreturn]] void fail(const std::string& key, const std::string& message) const {
+    throw InputError(file_, 0, (key.empty() ? "" : key + ": ") + message);
+  }
+  double number(const json& j, const std::string& key) const {
+    if (!j.is_number()) fail(key, "expected a number, got " + j.dump());
+    const double value = j.get<double>();
+    if (!std::isfinite(value)) fail(key, "expected a finite number");
+    return value;
+  }
+  double positive(const json& j, const std::string& key) const {
+    const double value = number(j, key);
+    if (!(value > 0)) fail(key, "must be positive, got " + j.dump());
+    return value;
+  }
+  int integer(const json& j, const std::string& key) const {
+    if (!j.is_number_integer()) fail(key, "expected an integer, got " + j.dump());
+    const auto value = j.get<long long>();
+    if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max())
+      fail(key, "integer out of range");
+    return static_cast<int>(value);
+  }
+  Eigen::Vector3d vector3(const json& j, const std::string& key) const {
+    if (!j.is_array() || j.size() != 3) fail(key, "expected an array of 3 numbers");
+    return {number(j[0], key + "[0]"), number(j[1], key + "[1]"), number(j[2], key + "[2]")};
+  }
+  const json& required(const json& object, const std::string& name, const std::string& key) const {
+    if (!object.contains(name)) fail(key, "missing required key \"" + name + "\"");
+    return object.at(name);
+  }
+  void only_keys(const json& object, const std::string& key,
+                 std::initializer_list<const char*> allowed) const {
+    if (!object.is_object()) fail(key, "expected an object");
+    for (const auto& item : object.items()) {
+      if (std::none_of(allowed.begin(), allowed.end(),
+                       [&](const char* a) { return item.key() == a; })) {
+        std::string list;
+        for (const char* a : allowed) list += std::string(list.empty() ? "" : ", ") + a;
+        fail(key, "unknown key \"" + item.key() + "\" (allowed: " + list + ")");
+      }
+    }
+  }
+  Material material(const json& j, const std::string& key) const {
+    only_keys(j, key, {"youngs_modulus", "poisson_ratio", "density"});
+    Material m;
+    if (j.contains("youngs_modulus"))
+      m.youngs_modulus = positive(j["youngs_modulus"], key + ".youngs_modulus");
+    if (j.contains("poisson_ratio"))
+      m.poisson_ratio = number(j["poisson_ratio"], key + ".poisson_ratio");
+    if (j.contains("density")) m.density = positive(j["density"], key + ".density");
+    try {
+      validate_material(m, key.c_str());
+    } catch (const OptionError& e) {
+      throw InputError(file_, 0, e.what());
+    }
+    return m;
+  }
+  VertexSelector selector(const json& j, const std::string& key) const {
+    VertexSelector s;
+    s.description = key;
+    if (!j.is_object() || j.size() != 1)
+      fail(key,
+           "expected an object with one of \"plane\", \"box\", \"label\", \"vertices\", \"flag\"");
+    const std::string kind = j.begin().key();
+    const json& value = j.begin().value();
+    const std::string sub = key + "." + kind;
+    if (kind == "plane") {
+      only_keys(value, sub, {"point", "normal", "tolerance"});
+      s.kind = VertexSelector::Kind::kPlane;
+      s.point = vector3(required(value, "point", sub), sub + ".point");
+      s.normal = vector3(required(value, "normal", sub), sub + ".normal");
+      if (s.normal.norm() == 0) fail(sub + ".normal", "must be non-zero");
+      s.normal.normalize();
+      if (value.contains("tolerance")) s.tolerance = number(value["tolerance"], sub + ".tolerance");
+    } else if (kind == "box") {
+      only_keys(value, sub, {"min", "max"});
+      s.kind = VertexSelector::Kind::kBox;
+      s.box_min = vector3(required(value, "min", sub), sub + ".min");
+      s.box_max = vector3(required(value, "max", sub), sub + ".max");
+      if ((s.box_min.array() > s.box_max.array()).any()) fail(sub, "min must not exceed max");
+    } else if (kind == "label") {
+      s.kind = VertexSelector::Kind::kLabel;
+      s.label = integer(value, sub);
+    } else if (kind == "flag") {
+      s.kind = VertexSelector::Kind::kFlag;
+      s.flag = integer(value, sub);
+    } else if (kind == "vertices") {
+      s.kind = VertexSelector::Kind::kVertexList;
+      if (!value.is_array() || value.empty())
+        fail(sub, "expected a non-empty array of vertex indices");
+      for (size_t i = 0; i < value.size(); ++i)
+        s.vertices.push_back(integer(value[i], sub + "[" + std::to_string(i) + "]"));
+    } else {
+      fail(key, "unknown selector \"" + kind + "\" (use plane, box, label, vertices or flag)");
+    }
+    return s;
+  }
+
+ private:
+  std::string file_;
+};
+
+}  // namespace
+
+ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec_path) {
+  const SpecReader r(spec_path);
+  json root;
+  try {
+    root = json::parse(json_text);
+  } catch (const json::parse_error& e) {
+    // nlohmann reports a byte offset; turn it into a line number.
+    const auto offset = std::min<size_t>(e.byte, json_text.size());
+    const long line =
+        1 + std::count(json_text.begin(), json_text.begin() + static_cast<long>(offset), '\n');
+    throw InputError(spec_path, line, std::string("invalid JSON: ") + e.what());
+  }
+  r.only_keys(root, "",
+              {"mesh", "tetrahedralize", "material", "materials_by_label", "fixed", "forces",
+               "simulation", "comment"});
+  ModelSpec spec;
+  spec.spec_path = spec_path;
+  const json& mesh = r.required(root, "mesh", "");
+  if (!mesh.is_string() || mesh.get<std::string>().empty()) r.fail("mesh", "expected a file name");
+  const std::filesystem::path mesh_path(mesh.get<std::string>());
+  spec.mesh_path = mesh_path.is_absolute()
+                       ? mesh_path.string()
+                       : (std::filesystem::path(spec_path).parent_path() / mesh_path).string();
+  if (root.contains("tetrahedralize")) {
+    const json& t = root["tetrahedralize"];
+    r.only_keys(t, "tetrahedralize", {"max_radius_edge_ratio", "max_volume", "label_regions"});
+    if (t.contains("max_radius_edge_ratio"))
+      spec.tetrahedralize.max_radius_edge_ratio =
+          r.positive(t["max_radius_edge_ratio"], "tetrahedralize.max_radius_edge_ratio");
+    if (t.contains("max_volume"))
+      spec.tetrahedralize.max_volume = r.positive(t["max_volume"], "tetrahedralize.max_volume");
+    if (t.contains("label_regions")) {
+      if (!t["label_regions"].is_boolean())
+        r.fail("tetrahedralize.label_regions", "expected true or false");
+      spec.tetrahedralize.label_regions = t["label_regions"].get<bool>();
+    }
+  }
+  if (root.contains("material")) spec.material = r.material(root["material"], "material");
+  if (root.contains("materials_by_label")) {
+    const json& by_label = root["materials_by_label"];
+    if (!by_label.is_object())
+      r.fail("materials_by_label", "expected an object {\"label\": {...}}");
+    for (const auto& item : by_label.items()) {
+      int label = 0;
+      try {
+        size_t used = 0;
+        label = std::stoi(item.key(), &used);
+        if (used != item.key().size()) throw std::invalid_argument("");
+      } catch (const std::exception&) {
+        r.fail("materials_by_label", "key \"" + item.key() + "\" is not an integer label");
+      }
+      Material base = spec.material;
+      const std::string key = "materials_by_label." + item.key();
+      Material m = r.material(item.value(), key);
+      if (!item.value().contains("youngs_modulus")) m.youngs_modulus = base.youngs_modulus;
+      if (!item.value().contains("poisson_ratio")) m.poisson_ratio = base.poisson_ratio;
+      if (!item.value().contains("density")) m.density = base.density;
+      spec.materials_by_label[label] = m;
+    }
+  }
+  if (root.contains("fixed")) {
+    const json& fixed = root["fixed"];
+    if (!fixed.is_array()) r.fail("fixed", "expected an array of selectors");
+    for (size_t i = 0; i < fixed.size(); ++i)
+      spec.fixed.push_back(r.selector(fixed[i], "fixed[" + std::to_string(i) + "]"));
+  }
+  if (root.contains("forces")) {
+    const json& forces = root["forces"];
+    if (!forces.is_array()) r.fail("forces", "expected an array");
+    for (size_t i = 0; i < forces.size(); ++i) {
+      const std::string key = "forces[" + std::to_string(i) + "]";
+      r.only_keys(forces[i], key, {"vertex", "at", "force", "start", "end"});
+      PointForce f;
+      if (forces[i].contains("vertex") == forces[i].contains("at"))
+        r.fail(key, "give exactly one of \"vertex\" (an index) and \"at\" (a position)");
+      if (forces[i].contains("vertex")) f.vertex = r.integer(forces[i]["vertex"], key + ".vertex");
+      if (forces[i].contains("at")) f.at = r.vector3(forces[i]["at"], key + ".at");
+      f.force = r.vector3(r.required(forces[i], "force", key), key + ".force");
+      if (forces[i].contains("start")) f.start = r.number(forces[i]["start"], key + ".start");
+      if (forces[i].contains("end")) f.end = r.number(forces[i]["end"], key + ".end");
+      if (f.end < f.start) r.fail(key, "end is before start");
+      spec.forces.push_back(f);
+    }
+  }
+  if (root.contains("simulation")) {
+    const json& s = root["simulation"];
+    r.only_keys(
+        s, "simulation",
+        {"time_step", "steps", "gravity", "rayleigh_mass", "rayleigh_stiffness", "output_every"});
+    SimulationSpec& sim = spec.simulation;
+    if (s.contains("time_step")) sim.time_step = r.positive(s["time_step"], "simulation.time_step");
+    if (s.contains("steps")) sim.steps = r.integer(s["steps"], "simulation.steps");
+    if (sim.steps < 0) r.fail("simulation.steps", "must not be negative");
+    if (s.contains("gravity")) sim.gravity = r.vector3(s["gravity"], "simulation.gravity");
+    if (s.contains("rayleigh_mass"))
+      sim.rayleigh_mass = r.number(s["rayleigh_mass"], "simulation.rayleigh_mass");
+    if (s.contains("rayleigh_stiffness"))
+      sim.rayleigh_stiffness = r.number(s["rayleigh_stiffness"], "simulation.rayleigh_stiffness");
+    if (sim.rayleigh_mass < 0 || sim.rayleigh_stiffness < 0)
+      r.fail("simulation", "Rayleigh damping coefficients must not be negative");
+    if (s.contains("output_every"))
+      sim.output_every = r.integer(s["output_every"], "simulation.output_every");
+    if (sim.output_every < 1) r.fail("simulation.output_every", "must be at least 1");
+  }
+  return spec;
+}
+
+ModelSpec load_model_spec(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, 0, "cannot open the spec file");
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_model_spec(text.str(), path);
+}
+
+std::vector<int> select_vertices(const TetMesh& mesh, const std::vector<VertexSelector>& rules) {
+  std::set<int> chosen;
+  const Eigen::MatrixX3d& X = mesh.rest_positions;
+  const double size =
+      mesh.num_vertices() ? (X.colwise().maxCoeff() - X.colwise().minCoeff()).norm() : 0.0;
+  for (const VertexSelector& s : rules) {
+    size_t matched = 0;
+    auto take = [&](int v) {
+      chosen.insert(v);
+      ++matched;
+    };
+    switch (s.kind) {
+      case VertexSelector::Kind::kPlane: {
+        const double tol = s.tolerance > 0 ? s.tolerance : 1e-9 * size;
+        for (int v = 0; v < mesh.num_vertices(); ++v)
+          if (std::abs((X.row(v).transpose() - s.point).dot(s.normal)) <= tol) take(v);
+        break;
+      }
+      case VertexSelector::Kind::kBox:
+        for (int v = 0; v < mesh.num_vertices(); ++v) {
+          const Eigen::Vector3d p = X.row(v);
+          if ((p.array() >= s.box_min.array()).all() && (p.array() <= s.box_max.array()).all())
+            take(v);
+        }
+        break;
+      case VertexSelector::Kind::kLabel:
+        if (!mesh.has_labels())
+          throw MeshError(s.description + ": selects label " + std::to_string(s.label) +
+                          " but the mesh has no labels");
+        for (int t = 0; t < mesh.num_tets(); ++t)
+          if (mesh.labels(t) == s.label)
+            for (int a = 0; a < 4; ++a) take(mesh.tets(t, a));
+        break;
+      case VertexSelector::Kind::kFlag:
+        if (mesh.vertex_flags.size() != mesh.num_vertices())
+          throw MeshError(s.description + ": selects flag " + std::to_string(s.flag) +
+                          " but the mesh has no vertex flags");
+        for (int v = 0; v < mesh.num_vertices(); ++v)
+          if (mesh.vertex_flags(v) == s.flag) take(v);
+        break;
+      case VertexSelector::Kind::kVertexList:
+        for (int v : s.vertices) {
+          if (v < 0 || v >= mesh.num_vertices())
+            throw MeshError(s.description + ": vertex " + std::to_string(v) +
+                                " does not exist (the mesh has " +
+                                std::to_string(mesh.num_vertices()) + " vertices)",
+                            -1, v);
+          take(v);
+        }
+        break;
+    }
+    if (matched == 0) throw MeshError(s.description + ": selects no vertex of the mesh");
+  }
+  return {chosen.begin(), chosen.end()};
+}
+
+void resolve_point_forces(const TetMesh& mesh, std::vector<PointForce>& forces) {
+  for (size_t i = 0; i < forces.size(); ++i) {
+    if (forces[i].at && mesh.num_vertices() > 0) {
+      Eigen::Index nearest = 0;
+      (mesh.rest_positions.rowwise() - forces[i].at->transpose())
+          .rowwise()
+          .squaredNorm()
+          .minCoeff(&nearest);
+      forces[i].vertex = static_cast<int>(nearest);
+    }
+    if (forces[i].vertex < 0 || forces[i].vertex >= mesh.num_vertices())
+      throw MeshError("forces[" + std::to_string(i) + "]: vertex " +
+                          std::to_string(forces[i].vertex) + " does not exist (the mesh has " +
+                          std::to_string(mesh.num_vertices()) + " vertices)",
+                      -1, forces[i].vertex);
+  }
+}
+
+Eigen::VectorXd point_forces_at(const std::vector<PointForce>& forces, int num_vertices, double t) {
+  Eigen::VectorXd f = Eigen::VectorXd::Zero(3 * static_cast<Eigen::Index>(num_vertices));
+  for (const PointForce& p : forces)
+    if (t >= p.start && t < p.end) f.segment<3>(3 * p.vertex) += p.force;
+  return f;
+}
+
+}  // namespace ramus

@@ -1,0 +1,122 @@
+// `ramus simulate-full spec.json -o out.pvd`: the full-space reference simulation (backward
+// Euler as minimization) of a model spec, written as a ParaView series.
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "commands.h"
+#include "ramus/error.h"
+#include "ramus/precompute/full_space_simulator.h"
+#include "ramus/precompute/mesh_checks.h"
+#include "ramus/precompute/mesh_io.h"
+#include "ramus/precompute/model_spec.h"
+#include "ramus/precompute/vtu_io.h"
+
+namespace ramus::cli {
+
+namespace {
+
+struct Args {
+  std::string spec, output;
+  int steps = -1;
+  double time_step = -1;
+  bool quiet = false;
+};
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+void run(const Args& args) {
+  // Everything that can be wrong with the input is checked before the output is created.
+  ModelSpec spec = load_model_spec(args.spec);
+  if (args.steps >= 0) spec.simulation.steps = args.steps;
+  if (args.time_step > 0) spec.simulation.time_step = args.time_step;
+  const auto t_mesh = Clock::now();
+  TetMesh mesh = read_tet_mesh(spec.mesh_path, spec.tetrahedralize);
+  validate_tet_mesh(mesh, spec.mesh_path);
+  const double mesh_seconds = seconds_since(t_mesh);
+  std::vector<int> fixed;
+  try {
+    fixed = select_vertices(mesh, spec.fixed);
+    resolve_point_forces(mesh, spec.forces);
+  } catch (const MeshError& e) {
+    throw InputError(spec.spec_path, 0, e.what());
+  }
+  const StvkFemModel model(mesh, assign_materials(mesh, spec.material, spec.materials_by_label));
+  FullSpaceOptions options;
+  options.time_step = spec.simulation.time_step;
+  options.gravity = spec.simulation.gravity;
+  options.rayleigh_mass = spec.simulation.rayleigh_mass;
+  options.rayleigh_stiffness = spec.simulation.rayleigh_stiffness;
+  FullSpaceSimulator simulator(model, DofMap(mesh.num_vertices(), fixed), options);
+
+  std::printf("mesh      %s: %d vertices, %d tets, %zu fixed vertices (read in %.2f s)\n",
+              spec.mesh_path.c_str(), mesh.num_vertices(), mesh.num_tets(), fixed.size(),
+              mesh_seconds);
+  std::printf("model     mass %.4g kg, %d free DOFs, h = %g s, %d steps, Newton tol %.2g N\n",
+              model.total_mass(), simulator.dofs().num_free_dofs(), options.time_step,
+              spec.simulation.steps, simulator.gradient_tolerance());
+
+  PvdSeriesWriter writer(args.output);
+  VtuFields fields;
+  auto write_frame = [&](const FullSpaceState& state) {
+    const Eigen::MatrixX3d positions = unflatten_positions(state.positions);
+    fields.point_data = {{"displacement", positions - mesh.rest_positions},
+                         {"velocity", unflatten_positions(state.velocities)}};
+    if (mesh.has_labels()) fields.cell_ints = {{"label", mesh.labels}};
+    writer.add_frame(state.time, positions, mesh.tets, fields);
+  };
+  FullSpaceState state = simulator.rest_state();
+  write_frame(state);
+
+  int total_iterations = 0, unconverged = 0;
+  double total_seconds = 0, max_displacement = 0;
+  const auto print_every = std::max(1, spec.simulation.steps / 10);
+  for (int step = 1; step <= spec.simulation.steps; ++step) {
+    const Eigen::VectorXd forces = point_forces_at(spec.forces, mesh.num_vertices(), state.time);
+    const auto t_step = Clock::now();
+    const NewtonReport report = simulator.step_backward_euler(state, forces);
+    const double step_seconds = seconds_since(t_step);
+    total_seconds += step_seconds;
+    total_iterations += report.iterations;
+    if (!report.converged) ++unconverged;
+    if (!state.positions.allFinite())
+      throw NumericalError("simulation diverged at step " + std::to_string(step));
+    const double displacement =
+        unflatten_positions(state.positions - model.rest_positions()).rowwise().norm().maxCoeff();
+    max_displacement = std::max(max_displacement, displacement);
+    if (step % spec.simulation.output_every == 0) write_frame(state);
+    if (!args.quiet && (step % print_every == 0 || step == 1))
+      std::printf("step %5d  t = %7.4f s  Newton %2d it  %8.2f ms  max |u| = %.4g m%s\n", step,
+                  state.time, report.iterations, 1e3 * step_seconds, displacement,
+                  report.converged ? "" : "  (not converged)");
+  }
+  writer.finish();
+  const int steps = std::max(1, spec.simulation.steps);
+  std::printf(
+      "summary   %d steps in %.3f s: %.2f ms/step, %.2f Newton iterations/step, %d "
+      "unconverged; max |u| = %.4g m\n",
+      spec.simulation.steps, total_seconds, 1e3 * total_seconds / steps,
+      static_cast<double>(total_iterations) / steps, unconverged, max_displacement);
+  std::printf("output    %s (%d frames)\n", args.output.c_str(), writer.num_frames());
+}
+
+}  // namespace
+
+void add_simulate_full_command(CLI::App& app) {
+  auto args = std::make_shared<Args>();
+  CLI::App* command =
+      app.add_subcommand("simulate-full",
+                         "Full-space reference simulation (StVK, backward Euler as minimization "
+                         "with Newton and line search) of a model spec; writes a .pvd series");
+  command->add_option("spec", args->spec, "Model spec (JSON, see docs/SPEC.md)")->required();
+  command->add_option("-o,--output", args->output, "Output series (.pvd)")->required();
+  command->add_option("--steps", args->steps, "Override simulation.steps");
+  command->add_option("--dt", args->time_step, "Override simulation.time_step (s)");
+  command->add_flag("--quiet", args->quiet, "Print only the summary");
+  command->callback([args] { run(*args); });
+}
+
+}  // namespace ramus::cli

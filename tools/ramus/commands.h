@@ -1,0 +1,14 @@
+// Sub-commands of the `ramus` command-line tool. Each registers itself on the app and runs when
+// selected; errors are reported by main() as one line and a non-zero exit.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace ramus::cli {
+
+void add_generate_command(CLI::App& app);
+void add_convert_commands(CLI::App& app);
+void add_check_command(CLI::App& app);
+void add_simulate_full_command(CLI::App& app);
+
+}  // namespace ramus::cli
