@@ -1,6 +1,7 @@
-// Full-space reference simulator (the ground truth for reduced models): backward Euler written as
-// the minimization of E(x) = |x - x^n - h v^n|^2_M / (2 h^2) + Phi(x) - f^T x (+ lagged Rayleigh
-// damping), solved by NewtonMinimizer; and the static equilibrium min Phi(x) - f^T x.
+// Full-space reference simulator (the ground truth for reduced models): backward Euler and
+// implicit Newmark, each step written as a minimization (for backward Euler:
+// E(x) = |x - x^n - h v^n|^2_M / (2 h^2) + Phi(x) - f^T x, plus lagged Rayleigh damping) and
+// solved by NewtonMinimizer to tolerance; and the static equilibrium min Phi(x) - f^T x.
 #pragma once
 
 #include <Eigen/Core>
@@ -12,10 +13,11 @@
 
 namespace ramus {
 
-/// Positions and velocities of every vertex, flat 3#V vectors, and the time.
+/// Positions, velocities and accelerations of every vertex (flat 3#V vectors), and the time.
 struct FullSpaceState {
   Eigen::VectorXd positions;
   Eigen::VectorXd velocities;
+  Eigen::VectorXd accelerations;  ///< used by Newmark; backward Euler keeps it up to date
   double time = 0;
 };
 
@@ -48,6 +50,14 @@ class FullSpaceSimulator {
   /// external forces (3#V, or empty for none). Fixed vertices keep their positions.
   NewtonReport step_backward_euler(FullSpaceState& state,
                                    const Eigen::VectorXd& external_forces = {});
+
+  /// One implicit Newmark step (default: the trapezoidal rule beta = 1/4, gamma = 1/2), solved
+  /// to tolerance; needs state.accelerations (see initialize_acceleration).
+  NewtonReport step_newmark(FullSpaceState& state, const Eigen::VectorXd& external_forces = {},
+                            double beta = 0.25, double gamma = 0.5);
+
+  /// Sets state.accelerations from the equation of motion M a = f - f_el(x) - C v.
+  void initialize_acceleration(FullSpaceState& state, const Eigen::VectorXd& external_forces = {});
 
   /// Static equilibrium under gravity and external forces, starting from `positions` (3#V).
   NewtonReport solve_static(Eigen::VectorXd& positions,
