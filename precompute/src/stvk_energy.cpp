@@ -92,6 +92,26 @@ Matrix12d stvk_tet_energy_hessian(const Matrix34d& x, const LinearTetRest& rest,
   return 0.5 * (H + H.transpose());
 }
 
+Vector12d stvk_tet_energy_third_derivative(const Matrix34d& x, const LinearTetRest& rest,
+                                           const LameParameters& lame, const Vector12d& dx1,
+                                           const Vector12d& dx2) {
+  // P = F S(E): differentiate twice along dF1, dF2 (S is linear in E, E quadratic in F).
+  const Eigen::Matrix<double, 4, 3>& G = rest.shape_gradients;
+  const Eigen::Matrix3d F = x * G;
+  const Eigen::Matrix3d dF1 = Eigen::Map<const Matrix34d>(dx1.data()) * G;
+  const Eigen::Matrix3d dF2 = Eigen::Map<const Matrix34d>(dx2.data()) * G;
+  const Eigen::Matrix3d I = Eigen::Matrix3d::Identity();
+  auto stress = [&](const Eigen::Matrix3d& E) {
+    return (2.0 * lame.mu * E + lame.lambda * E.trace() * I).eval();
+  };
+  const Eigen::Matrix3d dS1 = stress(0.5 * (dF1.transpose() * F + F.transpose() * dF1));
+  const Eigen::Matrix3d dS2 = stress(0.5 * (dF2.transpose() * F + F.transpose() * dF2));
+  const Eigen::Matrix3d d2S = stress(0.5 * (dF1.transpose() * dF2 + dF2.transpose() * dF1));
+  const Eigen::Matrix3d d2P = dF1 * dS2 + dF2 * dS1 + F * d2S;
+  const Matrix34d result = rest.volume * d2P * G.transpose();
+  return Eigen::Map<const Vector12d>(result.data());
+}
+
 Matrix12d project_to_positive_semidefinite(const Matrix12d& H) {
   Eigen::SelfAdjointEigenSolver<Matrix12d> eig(H);
   const Vector12d clamped = eig.eigenvalues().cwiseMax(0.0);

@@ -47,6 +47,12 @@ Vector12d stvk_tet_energy_gradient(const Matrix34d& x, const LinearTetRest& rest
 Matrix12d stvk_tet_energy_hessian(const Matrix34d& x, const LinearTetRest& rest,
                                   const LameParameters& lame);
 
+/// Third derivative T of stvk_tet_energy contracted with two directions: sum_kl T_ikl dx1_k dx2_l
+/// (12), i.e. d/dt1 d/dt2 of the gradient at x + t1 dx1 + t2 dx2, t = 0. Symmetric in dx1, dx2.
+Vector12d stvk_tet_energy_third_derivative(const Matrix34d& x, const LinearTetRest& rest,
+                                           const LameParameters& lame, const Vector12d& dx1,
+                                           const Vector12d& dx2);
+
 /// The symmetric positive semidefinite matrix nearest to H (negative eigenvalues clamped to 0).
 Matrix12d project_to_positive_semidefinite(const Matrix12d& H);
 
