@@ -137,7 +137,7 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
   }
   r.only_keys(root, "",
               {"mesh", "tetrahedralize", "material", "materials_by_label", "fixed", "forces",
-               "simulation", "comment"});
+               "simulation", "reduction", "comment"});
   ModelSpec spec;
   spec.spec_path = spec_path;
   const json& mesh = r.required(root, "mesh", "");
@@ -226,6 +226,32 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
     if (s.contains("output_every"))
       sim.output_every = r.integer(s["output_every"], "simulation.output_every");
     if (sim.output_every < 1) r.fail("simulation.output_every", "must be at least 1");
+  }
+  if (root.contains("reduction")) {
+    const json& red = root["reduction"];
+    r.only_keys(red, "reduction", {"linear_modes", "r", "modal_derivatives"});
+    ReductionSpec& reduction = spec.reduction;
+    if (red.contains("linear_modes"))
+      reduction.linear_modes = r.integer(red["linear_modes"], "reduction.linear_modes");
+    if (red.contains("r")) reduction.r = r.integer(red["r"], "reduction.r");
+    if (red.contains("modal_derivatives")) {
+      if (!red["modal_derivatives"].is_boolean())
+        r.fail("reduction.modal_derivatives", "expected true or false");
+      reduction.modal_derivatives = red["modal_derivatives"].get<bool>();
+    }
+    if (reduction.linear_modes < 1) r.fail("reduction.linear_modes", "must be at least 1");
+    if (reduction.r < 1) r.fail("reduction.r", "must be at least 1");
+    const long candidates =
+        reduction.modal_derivatives
+            ? reduction.linear_modes +
+                  static_cast<long>(reduction.linear_modes) * (reduction.linear_modes + 1) / 2
+            : reduction.linear_modes;
+    if (reduction.r > candidates)
+      r.fail("reduction.r",
+             "r = " + std::to_string(reduction.r) + " exceeds the " + std::to_string(candidates) +
+                 " candidate directions of " + std::to_string(reduction.linear_modes) +
+                 " linear modes" +
+                 (reduction.modal_derivatives ? " and their modal derivatives" : ""));
   }
   return spec;
 }

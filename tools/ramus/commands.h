@@ -10,5 +10,9 @@ void add_generate_command(CLI::App& app);
 void add_convert_commands(CLI::App& app);
 void add_check_command(CLI::App& app);
 void add_simulate_full_command(CLI::App& app);
+void add_precompute_command(CLI::App& app);
+void add_inspect_command(CLI::App& app);
+void add_simulate_command(CLI::App& app);
+void add_compare_command(CLI::App& app);
 
 }  // namespace ramus::cli

@@ -17,6 +17,10 @@ int main(int argc, char** argv) {
   ramus::cli::add_convert_commands(app);
   ramus::cli::add_check_command(app);
   ramus::cli::add_simulate_full_command(app);
+  ramus::cli::add_precompute_command(app);
+  ramus::cli::add_inspect_command(app);
+  ramus::cli::add_simulate_command(app);
+  ramus::cli::add_compare_command(app);
   if (argc > 1 && argv[1][0] != '-') {
     bool known = false;
     for (const CLI::App* command : app.get_subcommands({})) known |= command->get_name() == argv[1];

@@ -47,6 +47,13 @@ struct SimulationSpec {
   int output_every = 1;  ///< write every n-th frame
 };
 
+/// How to reduce a domain: linear modes, modal derivatives, basis size.
+struct ReductionSpec {
+  int linear_modes = 10;          ///< r1: lowest elastic modes (fixed interface / anchors)
+  int r = 20;                     ///< basis size after mass-PCA
+  bool modal_derivatives = true;  ///< false: the basis is the r lowest linear modes
+};
+
 struct ModelSpec {
   std::string spec_path;  ///< the JSON file itself
   std::string mesh_path;  ///< resolved relative to the spec's folder
@@ -56,6 +63,7 @@ struct ModelSpec {
   std::vector<VertexSelector> fixed;
   std::vector<PointForce> forces;
   SimulationSpec simulation;
+  ReductionSpec reduction;
 };
 
 /// Parses a spec file; throws InputError naming the file and the offending key.

@@ -1,0 +1,100 @@
+// The real-time reduced step and the precompute stages on the standard cantilever beam
+// (1 x 0.2 x 0.2 m, 30x6x6 hexes = 6,480 tets, StVK E = 1e6 Pa, nu = 0.45, rho = 1000, fixed at
+// x = 0), through the real pipeline: 10 linear modes + modal derivatives, mass-PCA to r.
+//   BM_ReducedNewmarkStep/r     one semi-implicit Newmark step under gravity (force + stiffness
+//                               + r by r LDLT), what a game pays per domain and frame
+//   BM_Precompute<Stage>/r      linear modes, modal derivatives (r1 = 10, and r1 = 15: 120 MDs),
+//                               mass-PCA basis, cubic polynomial
+#include <benchmark/benchmark.h>
+
+#include <map>
+#include <memory>
+
+#include "ramus/precompute/mesh_generators.h"
+#include "ramus/precompute/modal_analysis.h"
+#include "ramus/precompute/reduced_domain_builder.h"
+#include "ramus/precompute/reduced_stvk_coefficients.h"
+#include "ramus/runtime/reduced_simulator.h"
+
+namespace {
+
+struct Beam {
+  ramus::TetMesh mesh = ramus::make_cantilever_beam(30, 6, 6);
+  ramus::StvkFemModel model{mesh, ramus::assign_materials(mesh, {1e6, 0.45, 1000})};
+  ramus::DofMap dofs{mesh.num_vertices(), clamped()};
+  std::vector<int> clamped() const {
+    std::vector<int> fixed;
+    for (int v = 0; v < mesh.num_vertices(); ++v)
+      if (mesh.vertex_flags(v) == 1) fixed.push_back(v);
+    return fixed;
+  }
+};
+
+const Beam& beam() {
+  static const Beam instance;
+  return instance;
+}
+
+std::shared_ptr<const ramus::ReducedModel> reduced_model(int r) {
+  static std::map<int, std::shared_ptr<const ramus::ReducedModel>> cache;
+  auto& entry = cache[r];
+  if (!entry) {
+    auto model = std::make_shared<ramus::ReducedModel>();
+    model->domains.push_back(ramus::build_reduced_domain(beam().model, beam().dofs, {10, r, true}));
+    entry = model;
+  }
+  return entry;
+}
+
+void BM_ReducedNewmarkStep(benchmark::State& state) {
+  const int r = static_cast<int>(state.range(0));
+  ramus::NewmarkOptions options;
+  options.time_step = 1.0 / 60.0;
+  options.gravity = {0, 0, -9.81};
+  ramus::ReducedSimulator simulator(reduced_model(r), 0, options);
+  for (auto _ : state) {
+    if (simulator.step() != ramus::StepStatus::kOk) state.SkipWithError("step failed");
+    benchmark::DoNotOptimize(simulator.state().q.data());
+  }
+  state.counters["r"] = r;
+}
+BENCHMARK(BM_ReducedNewmarkStep)->Arg(10)->Arg(20)->Arg(30)->Unit(benchmark::kMicrosecond);
+
+void BM_PrecomputeLinearModes(benchmark::State& state) {
+  const int r1 = static_cast<int>(state.range(0));
+  for (auto _ : state)
+    benchmark::DoNotOptimize(ramus::compute_linear_modes(beam().model, beam().dofs, r1));
+}
+BENCHMARK(BM_PrecomputeLinearModes)->Arg(10)->Arg(15)->Unit(benchmark::kMillisecond);
+
+void BM_PrecomputeModalDerivatives(benchmark::State& state) {
+  const int r1 = static_cast<int>(state.range(0));
+  const ramus::LinearModes modes = ramus::compute_linear_modes(beam().model, beam().dofs, r1);
+  for (auto _ : state)
+    benchmark::DoNotOptimize(ramus::compute_modal_derivatives(beam().model, beam().dofs, modes));
+  state.counters["derivatives"] = r1 * (r1 + 1) / 2;
+}
+BENCHMARK(BM_PrecomputeModalDerivatives)->Arg(10)->Arg(15)->Unit(benchmark::kMillisecond);
+
+void BM_PrecomputeBasis(benchmark::State& state) {
+  const int r = static_cast<int>(state.range(0));
+  const ramus::LinearModes modes = ramus::compute_linear_modes(beam().model, beam().dofs, 10);
+  const Eigen::MatrixXd derivatives =
+      ramus::compute_modal_derivatives(beam().model, beam().dofs, modes);
+  for (auto _ : state)
+    benchmark::DoNotOptimize(
+        ramus::compute_reduced_basis(beam().model, beam().dofs, modes, derivatives, r));
+}
+BENCHMARK(BM_PrecomputeBasis)->Arg(10)->Arg(20)->Arg(30)->Unit(benchmark::kMillisecond);
+
+void BM_PrecomputePolynomial(benchmark::State& state) {
+  const int r = static_cast<int>(state.range(0));
+  const Eigen::MatrixXd& U = reduced_model(r)->domains.front().basis;
+  for (auto _ : state)
+    benchmark::DoNotOptimize(ramus::compute_reduced_stvk_polynomial(beam().model, U));
+}
+BENCHMARK(BM_PrecomputePolynomial)->Arg(10)->Arg(20)->Arg(30)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,161 @@
+// The runtime's single-domain reduced simulation against the full-space ground truth.
+#include <Eigen/Dense>
+#include <catch2/catch.hpp>
+#include <limits>
+
+#include "ramus/error.h"
+#include "ramus/precompute/full_space_simulator.h"
+#include "ramus/precompute/reduced_vs_full.h"
+#include "ramus/runtime/reduced_simulator.h"
+#include "support/reduced_beams.h"
+
+using namespace ramus;
+
+namespace {
+
+// Static equilibrium of the reduced model, g(q) = G gravity, by Newton with backtracking on
+// E(q) - f.q.
+Eigen::VectorXd reduced_static_solution(const ReducedDomain& domain, const Eigen::Vector3d& g) {
+  ReducedStvkForces forces(domain.polynomial);
+  const int r = domain.polynomial.r;
+  const Eigen::VectorXd f = domain.gravity_basis * g;
+  Eigen::VectorXd q = Eigen::VectorXd::Zero(r), gradient(r), trial_gradient(r);
+  Eigen::MatrixXd K(r, r), trial_K(r, r);
+  for (int it = 0; it < 100; ++it) {
+    const double energy = forces.evaluate_energy(q, gradient, K) - f.dot(q);
+    const Eigen::VectorXd residual = gradient - f;
+    if (residual.norm() < 1e-12 * f.norm()) break;
+    Eigen::VectorXd step = K.ldlt().solve(-residual);
+    if (step.dot(residual) >= 0) step = -residual;
+    double alpha = 1;
+    while (alpha > 1e-12 && forces.evaluate_energy(q + alpha * step, trial_gradient, trial_K) -
+                                    f.dot(q + alpha * step) >
+                                energy)
+      alpha *= 0.5;
+    q += alpha * step;
+  }
+  return q;
+}
+
+// Tip deflection (z displacement at the far end, averaged over the tip face).
+double tip_deflection(const Eigen::MatrixX3d& rest, const Eigen::VectorXd& u, double length) {
+  double sum = 0;
+  int count = 0;
+  for (Eigen::Index v = 0; v < rest.rows(); ++v)
+    if (rest(v, 0) == length) {
+      sum += u(3 * v + 2);
+      ++count;
+    }
+  return sum / count;
+}
+
+}  // namespace
+
+TEST_CASE("Cantilever under gravity: modal derivatives make the reduced statics accurate") {
+  // E = 1e6 Pa, nu = 0.45, rho = 1000, 1 x 0.2 x 0.2 m: the tip sags ~30 % of the length,
+  // far into the nonlinear regime (Euler-Bernoulli's linear estimate is 0.37 m).
+  test::BeamSetup beam;
+  const Eigen::Vector3d g(0, 0, -9.81);
+  const TetMesh mesh = test::beam_mesh(beam);
+  const StvkFemModel full_model(mesh, assign_materials(mesh, beam.material));
+  FullSpaceOptions options;
+  options.gravity = g;
+  FullSpaceSimulator full(full_model, DofMap(mesh.num_vertices(), test::clamped_vertices(mesh)),
+                          options);
+  Eigen::VectorXd x = full_model.rest_positions();
+  REQUIRE(full.solve_static(x).converged);
+  const double full_tip = tip_deflection(mesh.rest_positions, x - full_model.rest_positions(), 1);
+  REQUIRE(full_tip < -0.15);
+
+  auto reduced_tip = [&](const ReductionSpec& reduction) {
+    const auto model = test::reduced_beam(beam, reduction);
+    const ReducedDomain& d = model->domains.front();
+    return tip_deflection(d.rest_positions, d.basis * reduced_static_solution(d, g), 1);
+  };
+  const double with_derivatives = reduced_tip({10, 20, true});
+  const double linear_only = reduced_tip({20, 20, false});
+  INFO("full " << full_tip << " m, MD basis " << with_derivatives << " m, linear-only "
+               << linear_only << " m");
+  CHECK(std::abs(with_derivatives - full_tip) < 0.03 * std::abs(full_tip));
+  // Linear modes cannot shorten the beam as it bends: visibly worse (too stiff or too soft).
+  CHECK(std::abs(linear_only - full_tip) > 3 * std::abs(with_derivatives - full_tip));
+  CHECK(std::abs(linear_only - full_tip) > 0.05 * std::abs(full_tip));
+}
+
+TEST_CASE("Reduced Newmark follows the full-space Newmark trajectory") {
+  test::BeamSetup beam;
+  beam.nx = 8;
+  beam.ny = beam.nz = 2;
+  const auto model = test::reduced_beam(beam, {10, 30, true});
+  ComparisonOptions options;
+  options.newmark.time_step = 0.01;
+  options.newmark.newton_iterations = 4;  // converged implicit Newmark, like the ground truth
+  options.newmark.gravity = {0, 0, -9.81};
+  options.steps = 60;  // 0.6 s: more than half a period of the first bending mode (~1 Hz)
+  const Comparison c = compare_reduced_to_full(model, options);
+  REQUIRE(c.frames.size() == 61);
+  INFO("relative trajectory error " << c.relative_error << ", max full displacement "
+                                    << c.max_full_displacement);
+  CHECK(c.max_full_displacement > 0.1);
+  CHECK(c.relative_error < 0.05);
+  // The semi-implicit default (one Newton iteration) stays close too.
+  options.newmark.newton_iterations = 1;
+  CHECK(compare_reduced_to_full(model, options).relative_error < 0.1);
+}
+
+TEST_CASE("Reduced Newmark: undamped energy is nearly conserved, damping dissipates") {
+  test::BeamSetup beam;
+  beam.nx = 8;
+  beam.ny = beam.nz = 2;
+  const auto model = test::reduced_beam(beam, {6, 12, true});
+  NewmarkOptions options;
+  options.time_step = 0.005;
+  options.newton_iterations = 5;
+  ReducedSimulator simulator(model, 0, options);
+  ReducedState start = simulator.state();
+  start.qdot(0) = 0.5;
+  start.qdot(1) = -0.3;
+  simulator.set_state(start);
+  REQUIRE(simulator.initialize_acceleration() == StepStatus::kOk);
+  const double e0 = simulator.kinetic_energy() + simulator.elastic_energy();
+  double drift = 0;
+  for (int k = 0; k < 200; ++k) {
+    REQUIRE(simulator.step() == StepStatus::kOk);
+    drift = std::max(drift,
+                     std::abs(simulator.kinetic_energy() + simulator.elastic_energy() - e0) / e0);
+  }
+  CHECK(drift < 0.01);
+  CHECK(simulator.state().time == Approx(1.0));
+
+  options.rayleigh_mass = 2.0;
+  ReducedSimulator damped(model, 0, options);
+  damped.set_state(start);
+  damped.initialize_acceleration();
+  for (int k = 0; k < 200; ++k) REQUIRE(damped.step() == StepStatus::kOk);
+  CHECK(damped.kinetic_energy() + damped.elastic_energy() < 0.2 * e0);
+}
+
+TEST_CASE("A non-finite force is reported and leaves the state untouched") {
+  test::BeamSetup beam;
+  beam.nx = 4;
+  beam.ny = beam.nz = 1;
+  const auto model = test::reduced_beam(beam, {3, 4, true});
+  ReducedSimulator simulator(model, 0, {});
+  REQUIRE(simulator.step() == StepStatus::kOk);
+  const ReducedState before = simulator.state();
+  simulator.add_vertex_force(4, Eigen::Vector3d(std::numeric_limits<double>::quiet_NaN(), 0, 0));
+  CHECK(simulator.step() == StepStatus::kNonFinite);
+  CHECK(simulator.state().q == before.q);
+  CHECK(simulator.state().time == before.time);
+  simulator.clear_vertex_forces();
+  simulator.add_vertex_force(4, Eigen::Vector3d(1e16, 0, 0));
+  CHECK(simulator.step() == StepStatus::kDiverged);
+  CHECK(simulator.state().q == before.q);
+  simulator.clear_vertex_forces();
+  CHECK(simulator.step() == StepStatus::kOk);
+  CHECK_THROWS_AS(simulator.add_vertex_force(10000, Eigen::Vector3d::Zero()), OptionError);
+  NewmarkOptions bad;
+  bad.time_step = 0;
+  CHECK_THROWS_AS(ReducedSimulator(model, 0, bad), OptionError);
+  CHECK_THROWS_AS(ReducedSimulator(model, 1, {}), OptionError);
+}

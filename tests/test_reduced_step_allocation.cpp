@@ -1,0 +1,44 @@
+// The runtime step allocates nothing: every operator new in this executable is counted.
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <new>
+
+#include "ramus/runtime/reduced_simulator.h"
+#include "support/allocation_counter.h"
+#include "support/reduced_beams.h"
+
+using namespace ramus;
+
+TEST_CASE("ReducedSimulator::step, forces and reconstruction allocate nothing") {
+  test::BeamSetup beam;
+  beam.nx = 6;
+  beam.ny = beam.nz = 2;
+  const auto model = test::reduced_beam(beam, {6, 12, true});
+  NewmarkOptions options;
+  options.gravity = {0, 0, -9.81};
+  options.rayleigh_mass = 0.1;
+  options.rayleigh_stiffness = 0.001;
+  options.newton_iterations = 3;
+  ReducedSimulator simulator(model, 0, options);
+  simulator.reserve_vertex_forces(4);
+  Eigen::MatrixX3d positions(model->domains.front().rest_positions.rows(), 3);
+  // Nothing but the simulator runs while counting (no Catch2 macros either).
+  bool all_ok = true;
+  const long allocations = test::count_allocations([&] {
+    simulator.add_vertex_force(20, Eigen::Vector3d(0, 0.5, 0));
+    for (int k = 0; k < 50; ++k) {
+      all_ok &= simulator.step() == StepStatus::kOk;
+      simulator.positions(positions);
+    }
+    simulator.clear_vertex_forces();
+    all_ok &= simulator.step() == StepStatus::kOk;
+  });
+  CHECK(all_ok);
+  CHECK(allocations == 0);
+  // The counter sees Eigen's heap storage (malloc) too.
+  CHECK(test::count_allocations([] {
+          Eigen::VectorXd v(1000);
+          v.setOnes();
+        }) >= 1);
+}

@@ -1,0 +1,59 @@
+// `ramus inspect model.h5`: a readable summary of a model file.
+#include <cmath>
+#include <cstdio>
+
+#include "commands.h"
+#include "ramus/runtime/model_file.h"
+
+namespace ramus::cli {
+
+namespace {
+
+double megabytes(Eigen::Index doubles) {
+  return 8.0 * static_cast<double>(doubles) / 1e6;
+}
+
+void run(const std::string& path) {
+  const ReducedModel model = read_model_file(path);
+  const ModelProvenance& p = model.provenance;
+  std::printf("%s: Ramus model, schema version %d\n", path.c_str(), model.format_version);
+  std::printf("  written by Ramus %s at %s\n", p.tool_version.c_str(), p.created_utc.c_str());
+  std::printf("  from spec %s, mesh %s (input hash %016llx)\n", p.spec_path.c_str(),
+              p.mesh_path.c_str(), static_cast<unsigned long long>(p.input_hash));
+  std::printf("  options %s\n", p.options_json.c_str());
+  std::printf("  %zu domain%s\n", model.domains.size(), model.domains.size() == 1 ? "" : "s");
+  for (const ReducedDomain& d : model.domains) {
+    const int r = d.polynomial.r;
+    std::printf("  domain %s: %ld vertices, %ld tets, %ld surface triangles, mass %.4g kg\n",
+                d.name.c_str(), static_cast<long>(d.rest_positions.rows()),
+                static_cast<long>(d.tets.rows()), static_cast<long>(d.surface_triangles.rows()),
+                d.mass);
+    if (d.fixed_vertices.size())
+      std::printf("    anchored at %ld vertices\n", static_cast<long>(d.fixed_vertices.size()));
+    else
+      std::printf("    free body: %d rigid modes removed from the basis\n", d.num_rigid_modes);
+    std::printf("    r = %d (from %ld linear modes)\n", r,
+                static_cast<long>(d.linear_mode_eigenvalues.size()));
+    std::printf("    linear mode frequencies (Hz):");
+    for (Eigen::Index k = 0; k < d.linear_mode_eigenvalues.size(); ++k)
+      std::printf(" %.4g", std::sqrt(std::max(0.0, d.linear_mode_eigenvalues(k))) / (2 * M_PI));
+    std::printf("\n    basis frequencies (Hz):");
+    for (Eigen::Index k = 0; k < d.basis_eigenvalues.size(); ++k)
+      std::printf(" %.4g", std::sqrt(std::max(0.0, d.basis_eigenvalues(k))) / (2 * M_PI));
+    const Eigen::Index poly =
+        d.polynomial.quadratic.size() + d.polynomial.cubic.size() + d.polynomial.quartic.size();
+    std::printf("\n    memory: basis %.2f MB, polynomial %.2f MB (%ld coefficients)\n",
+                megabytes(d.basis.size()), megabytes(poly), static_cast<long>(poly));
+  }
+}
+
+}  // namespace
+
+void add_inspect_command(CLI::App& app) {
+  auto path = std::make_shared<std::string>();
+  CLI::App* command = app.add_subcommand("inspect", "Summarize a model file");
+  command->add_option("model", *path, "Model file (.h5)")->required();
+  command->callback([path] { run(*path); });
+}
+
+}  // namespace ramus::cli

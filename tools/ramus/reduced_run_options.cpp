@@ -1,0 +1,76 @@
+#include "reduced_run_options.h"
+
+#include <sstream>
+
+#include "ramus/error.h"
+
+namespace ramus::cli {
+
+namespace {
+
+std::vector<double> parse_numbers(const std::string& text, const std::string& what) {
+  std::vector<double> values;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    try {
+      size_t used = 0;
+      values.push_back(std::stod(item, &used));
+      if (used != item.size()) throw std::invalid_argument(item);
+    } catch (const std::exception&) {
+      throw OptionError(what + ": \"" + text + "\" is not a comma-separated list of numbers");
+    }
+  }
+  return values;
+}
+
+}  // namespace
+
+void add_reduced_run_options(CLI::App* command, ReducedRunArgs& args) {
+  command->add_option("--steps", args.steps, "Number of time steps")->capture_default_str();
+  command->add_option("--dt", args.time_step, "Time step (s)")->capture_default_str();
+  command->add_option("--gravity", args.gravity, "Gravity gx,gy,gz (m/s^2)")->capture_default_str();
+  command->add_option("--damping-mass", args.rayleigh_mass, "Rayleigh alpha (1/s)");
+  command->add_option("--damping-stiffness", args.rayleigh_stiffness, "Rayleigh beta (s)");
+  command
+      ->add_option("--newton", args.newton_iterations,
+                   "Newton iterations per step (1: semi-implicit)")
+      ->capture_default_str();
+  command->add_option("--force", args.forces,
+                      "Vertex force vertex,fx,fy,fz[,start,end] in N and s (repeatable)");
+}
+
+NewmarkOptions newmark_options(const ReducedRunArgs& args) {
+  NewmarkOptions options;
+  options.time_step = args.time_step;
+  const std::vector<double> g = parse_numbers(args.gravity, "--gravity");
+  if (g.size() != 3) throw OptionError("--gravity needs 3 numbers, got \"" + args.gravity + "\"");
+  options.gravity = {g[0], g[1], g[2]};
+  options.rayleigh_mass = args.rayleigh_mass;
+  options.rayleigh_stiffness = args.rayleigh_stiffness;
+  options.newton_iterations = args.newton_iterations;
+  if (args.steps < 0) throw OptionError("--steps must not be negative");
+  return options;
+}
+
+std::vector<PointForce> point_forces(const ReducedRunArgs& args) {
+  std::vector<PointForce> forces;
+  for (const std::string& text : args.forces) {
+    const std::vector<double> v = parse_numbers(text, "--force");
+    if (v.size() != 4 && v.size() != 6)
+      throw OptionError("--force \"" + text + "\": expected vertex,fx,fy,fz[,start,end]");
+    PointForce f;
+    f.vertex = static_cast<int>(v[0]);
+    if (f.vertex != v[0] || f.vertex < 0)
+      throw OptionError("--force \"" + text + "\": the vertex must be a non-negative integer");
+    f.force = {v[1], v[2], v[3]};
+    if (v.size() == 6) {
+      f.start = v[4];
+      f.end = v[5];
+    }
+    forces.push_back(f);
+  }
+  return forces;
+}
+
+}  // namespace ramus::cli

@@ -1,0 +1,30 @@
+// Command-line options shared by `ramus simulate` and `ramus compare`: time stepping, gravity,
+// damping and vertex forces.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "ramus/precompute/model_spec.h"
+#include "ramus/runtime/reduced_simulator.h"
+
+namespace ramus::cli {
+
+struct ReducedRunArgs {
+  int steps = 100;
+  double time_step = 1.0 / 60.0;
+  std::string gravity = "0,0,-9.81";
+  double rayleigh_mass = 0, rayleigh_stiffness = 0;
+  int newton_iterations = 1;
+  std::vector<std::string> forces;  ///< "vertex,fx,fy,fz[,start,end]"
+};
+
+/// Registers --steps, --dt, --gravity, --damping-mass, --damping-stiffness, --newton, --force.
+void add_reduced_run_options(CLI::App* command, ReducedRunArgs& args);
+/// Newmark options from the parsed arguments (throws OptionError for malformed values).
+NewmarkOptions newmark_options(const ReducedRunArgs& args);
+/// Point forces from the --force values (throws OptionError naming the malformed one).
+std::vector<PointForce> point_forces(const ReducedRunArgs& args);
+
+}  // namespace ramus::cli
