@@ -29,11 +29,7 @@ ReducedStvkForces::ReducedStvkForces(const ReducedStvkPolynomial& polynomial)
   quartic_panels_ = SymmetricPanelMatrix(polynomial.quartic);
   padded_monomials_.setZero(quartic_panels_.padded_size());
   padded_k4_.setZero(quartic_panels_.padded_size());
-  pair_monomials_.setZero(p);
   k3_packed_.setZero(p);
-  k4_packed_.setZero(p);
-  k_packed_.setZero(p);
-  euler_packed_.setZero(p);
 }
 
 void ReducedStvkForces::evaluate(const Eigen::VectorXd& q, Eigen::VectorXd& gradient,
@@ -44,27 +40,37 @@ void ReducedStvkForces::evaluate(const Eigen::VectorXd& q, Eigen::VectorXd& grad
   if (r == 0) return;
   const ReducedStvkPolynomial& poly = *polynomial_;
 
-  // Pair monomials m_(ij) = q_i q_j (i < j), q_i^2 / 2 (i == j), in packed order.
-  for (int i = 0, k = 0; i < r; k += r - i, ++i) {
-    pair_monomials_(k) = 0.5 * q(i) * q(i);
-    pair_monomials_.segment(k + 1, r - i - 1) = q(i) * q.tail(r - i - 1);
+  // Pair monomials m_(ij) = q_i q_j (i < j), q_i^2 / 2 (i == j), in packed order, written
+  // straight into the padded input of the symmetric product.
+  const double* qd = q.data();
+  double* m = padded_monomials_.data();
+  for (int i = 0, k = 0; i < r; ++i) {
+    m[k++] = 0.5 * qd[i] * qd[i];
+    for (int j = i + 1; j < r; ++j) m[k++] = qd[i] * qd[j];
   }
-  // The two products: all the work. The symmetric one reads only the lower triangle.
+  // The two products: all the work.
   k3_packed_.noalias() = poly.cubic * q;
-  padded_monomials_.head(pair_monomials_.size()) = pair_monomials_;
-  quartic_panels_.multiply(padded_monomials_.data(), padded_k4_.data());
-  k4_packed_ = padded_k4_.head(k4_packed_.size());
-  k_packed_ = poly.quadratic + k3_packed_ + k4_packed_;
-  euler_packed_ = poly.quadratic + 0.5 * k3_packed_ + (1.0 / 3.0) * k4_packed_;
-
-  // Unpack K into both triangles; gradient = (K2 + K3 / 2 + K4 / 3) q from the packed rows.
-  gradient.setZero();
-  for (int i = 0, k = 0; i < r; k += r - i, ++i) {
-    const int n = r - i;
-    hessian.col(i).tail(n) = k_packed_.segment(k, n);
-    hessian.row(i).tail(n - 1) = k_packed_.segment(k + 1, n - 1).transpose();
-    gradient(i) += euler_packed_.segment(k, n).dot(q.tail(n));
-    gradient.tail(n - 1) += q(i) * euler_packed_.segment(k + 1, n - 1);
+  quartic_panels_.multiply(m, padded_k4_.data());
+  // One fused pass over the pairs: K = K2 + K3 + K4 into both triangles, and
+  // gradient = (K2 + K3 / 2 + K4 / 3) q from the same packed entries.
+  const double* k2 = poly.quadratic.data();
+  const double* k3 = k3_packed_.data();
+  const double* k4 = padded_k4_.data();
+  double* g = gradient.data();
+  double* H = hessian.data();
+  for (int i = 0; i < r; ++i) g[i] = 0.0;
+  for (int i = 0, k = 0; i < r; ++i) {
+    const double qi = qd[i];
+    double gi = 0.0;
+    for (int j = i; j < r; ++j, ++k) {
+      const double K = k2[k] + k3[k] + k4[k];
+      const double e = k2[k] + 0.5 * k3[k] + (1.0 / 3.0) * k4[k];
+      H[i * r + j] = K;
+      H[j * r + i] = K;
+      gi += e * qd[j];
+      if (j != i) g[j] += e * qi;
+    }
+    g[i] += gi;
   }
 }
 
@@ -73,8 +79,10 @@ double ReducedStvkForces::evaluate_energy(const Eigen::VectorXd& q, Eigen::Vecto
   evaluate(q, gradient, hessian);
   if (r_ == 0) return 0.0;
   // E = q^T (K2 / 2 + K3 / 6 + K4 / 12) q = sum_(ij) (K2 + K3 / 3 + K4 / 6)_(ij) m_(ij).
-  return pair_monomials_.dot(polynomial_->quadratic) +
-         pair_monomials_.dot(k3_packed_) * (1.0 / 3.0) + pair_monomials_.dot(k4_packed_) / 6.0;
+  const Eigen::Index p = k3_packed_.size();
+  const auto m = padded_monomials_.head(p);
+  return m.dot(polynomial_->quadratic) + m.dot(k3_packed_) * (1.0 / 3.0) +
+         m.dot(padded_k4_.head(p)) / 6.0;
 }
 
 }  // namespace ramus

@@ -61,8 +61,8 @@ class ReducedStvkForces {
   int r_ = 0;
   // Packed (p) scratch: pair monomials m, K3 = cubic q, K4 = quartic m, K = K2 + K3 + K4 and the
   // Euler combination K2 + K3 / 2 + K4 / 3 whose product with q is the gradient.
-  SymmetricPanelMatrix quartic_panels_;  // quartic, packed for the single-instance product
-  Eigen::VectorXd pair_monomials_, k3_packed_, k4_packed_, k_packed_, euler_packed_;
+  SymmetricPanelMatrix quartic_panels_;           // quartic, packed for the single-instance product
+  Eigen::VectorXd k3_packed_;                     // p
   Eigen::VectorXd padded_monomials_, padded_k4_;  // padded_size() long
 };
 
