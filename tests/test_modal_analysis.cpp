@@ -15,35 +15,17 @@
 #include "ramus/precompute/stvk_fem_model.h"
 #include "ramus/runtime/reduced_stvk_polynomial.h"
 #include "support/test_meshes.h"
+#include "support/test_tets.h"
 
 using namespace ramus;
+using test::deformed_tet;
+using test::reference_tet;
+using test::relative_error;
 
 namespace {
 
 const Material kMaterial{1e6, 0.45, 1000};
 const LameParameters kLame = lame_parameters(kMaterial);
-
-Matrix34d reference_tet() {
-  Matrix34d X;
-  X << 0, 0.1, 0.02, 0.01,  //
-      0, 0.01, 0.09, 0.02,  //
-      0, 0.0, 0.01, 0.11;
-  return X;
-}
-
-// Deformed corners: "random" (large), "near-rest" (1e-3 strain) or "inverted" (a corner flipped).
-Matrix34d deformed_tet(const std::string& kind, std::mt19937& rng) {
-  std::uniform_real_distribution<double> u(-1, 1);
-  Matrix34d x = reference_tet();
-  const double amplitude = kind == "near-rest" ? 1e-4 : 0.03;
-  for (int i = 0; i < 12; ++i) x.data()[i] += amplitude * u(rng);
-  if (kind == "inverted") x.col(3) = x.col(0) - 0.5 * (x.col(3) - x.col(0));
-  return x;
-}
-
-double relative_error(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
-  return (a - b).norm() / std::max(b.norm(), 1e-300);
-}
 
 // Vertices on the plane x == 0.
 std::vector<int> vertices_at_x0(const TetMesh& mesh) {

@@ -11,14 +11,12 @@
 #include "ramus/precompute/stvk_fem_model.h"
 #include "ramus/runtime/reduced_stvk_polynomial.h"
 #include "support/test_meshes.h"
+#include "support/test_tets.h"
 
 using namespace ramus;
+using test::relative_error;
 
 namespace {
-
-double relative_error(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
-  return (a - b).norm() / std::max(b.norm(), 1e-300);
-}
 
 // A 0.4 x 0.2 x 0.2 m box (96 tets); `mixed` gives half the tets an auxetic material (lambda < 0).
 StvkFemModel box_model(bool mixed = false) {
