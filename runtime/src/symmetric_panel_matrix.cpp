@@ -12,7 +12,7 @@ constexpr int kBlock = kPacket >= 8 ? 8 : 4;
 }  // namespace
 
 SymmetricPanelMatrix::SymmetricPanelMatrix(const Eigen::MatrixXd& A)
-    : n_(A.rows()), padded_((A.rows() + kPacket - 1) / kPacket * kPacket) {
+    : n_(A.rows()), padded_((A.rows() + kBlock - 1) / kBlock * kBlock) {
   const Eigen::Index blocks = (n_ + kBlock - 1) / kBlock;
   diagonal_blocks_.assign(static_cast<size_t>(blocks * kBlock * kBlock), 0.0);
   panel_offsets_.assign(static_cast<size_t>(blocks + 1), 0);
@@ -43,22 +43,23 @@ SymmetricPanelMatrix::SymmetricPanelMatrix(const Eigen::MatrixXd& A)
 
 void SymmetricPanelMatrix::multiply(const double* x, double* y) const noexcept {
   using namespace Eigen::internal;
+  constexpr int kPacketsPerBlock = kBlock / kPacket;
   for (Eigen::Index i = 0; i < padded_; ++i) y[i] = 0.0;
   const Eigen::Index blocks = static_cast<Eigen::Index>(panel_offsets_.size()) - 1;
   for (Eigen::Index b = 0; b < blocks; ++b) {
     const Eigen::Index j = b * kBlock;
-    // The diagonal block; rows/columns beyond n are zero (x and y are padded).
+    // The diagonal block, stored full (both triangles; zero beyond n): y_block += D x_block.
     const double* d = diagonal_blocks_.data() + b * kBlock * kBlock;
-    for (int c = 0; c < kBlock && j + c < padded_; ++c) {
-      double sum = 0;
-      for (int r = 0; r < kBlock && j + r < padded_; ++r) sum += d[c * kBlock + r] * x[j + r];
-      y[j + c] += sum;
-    }
+    Packet yb[kPacketsPerBlock];
+    for (int k = 0; k < kPacketsPerBlock; ++k) yb[k] = ploadu<Packet>(y + j + k * kPacket);
     Packet xc[kBlock], t[kBlock];
     for (int c = 0; c < kBlock; ++c) {
-      xc[c] = pset1<Packet>(j + c < padded_ ? x[j + c] : 0.0);
+      xc[c] = pset1<Packet>(x[j + c]);
       t[c] = pset1<Packet>(0.0);
+      for (int k = 0; k < kPacketsPerBlock; ++k)
+        yb[k] = pmadd(ploadu<Packet>(d + c * kBlock + k * kPacket), xc[c], yb[k]);
     }
+    for (int k = 0; k < kPacketsPerBlock; ++k) pstoreu(y + j + k * kPacket, yb[k]);
     const double* a = panels_.data() + panel_offsets_[static_cast<size_t>(b)];
     for (Eigen::Index i = j + kBlock; i < padded_; i += kPacket, a += kBlock * kPacket) {
       const Packet xi = ploadu<Packet>(x + i);
@@ -73,7 +74,7 @@ void SymmetricPanelMatrix::multiply(const double* x, double* y) const noexcept {
       }
       pstoreu(y + i, padd(s0, s1));
     }
-    for (int c = 0; c < kBlock && j + c < padded_; ++c) y[j + c] += predux(t[c]);
+    for (int c = 0; c < kBlock; ++c) y[j + c] += predux(t[c]);
   }
 }
 

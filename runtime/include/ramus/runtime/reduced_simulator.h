@@ -94,9 +94,8 @@ class ReducedSimulator {
   ReducedStvkForces forces_;
   ReducedState state_, trial_;
   std::vector<std::pair<int, Eigen::Vector3d>> vertex_forces_;
-  Eigen::VectorXd external_, gradient_, residual_, delta_, velocity_;
-  Eigen::MatrixXd stiffness_, jacobian_;
-  Eigen::LLT<Eigen::MatrixXd> cholesky_;
+  Eigen::VectorXd gravity_force_, external_, gradient_, residual_, delta_, velocity_;
+  Eigen::MatrixXd stiffness_, jacobian_, factor_;
   Eigen::LDLT<Eigen::MatrixXd> solver_;
   mutable Eigen::VectorXd flat_displacements_;
 };

@@ -16,7 +16,7 @@ class SymmetricPanelMatrix {
   /// Packs the lower triangle of the symmetric n by n matrix A (its upper triangle is not read).
   explicit SymmetricPanelMatrix(const Eigen::MatrixXd& A);
 
-  /// n, and the padded length that multiply's vectors must have (a multiple of the packet size).
+  /// n, and the padded length that multiply's vectors must have (a multiple of the block width).
   Eigen::Index size() const { return n_; }
   Eigen::Index padded_size() const { return padded_; }
 
