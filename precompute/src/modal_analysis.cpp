@@ -210,11 +210,13 @@ LinearModes compute_linear_modes(const StvkFemModel& model, const DofMap& dofs, 
     while (num_rigid < nev && lambda(num_rigid) < threshold) ++num_rigid;
   }
   if (free_body && num_rigid != 6)
-    throw NumericalError(
-        where + ": a free body (no fixed vertices) must have exactly 6 rigid modes, but " +
-        (num_rigid == nev ? "at least " : "") + std::to_string(num_rigid) +
-        " near-zero eigenvalues were found" +
-        (num_rigid > 6 ? " (is the mesh made of several disconnected pieces, or of parts joined only at a vertex or an edge?)" : ""));
+    throw NumericalError(where +
+                         ": a free body (no fixed vertices) must have exactly 6 rigid modes, but " +
+                         (num_rigid == nev ? "at least " : "") + std::to_string(num_rigid) +
+                         " near-zero eigenvalues were found" +
+                         (num_rigid > 6 ? " (is the mesh made of several disconnected pieces, or "
+                                          "of parts joined only at a vertex or an edge?)"
+                                        : ""));
   if (!free_body && num_rigid > 0)
     throw NumericalError(where + ": " + std::to_string(num_rigid) +
                          " near-zero eigenvalues although vertices are fixed: part of the mesh is "

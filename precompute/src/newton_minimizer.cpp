@@ -164,8 +164,7 @@ NewtonReport NewtonMinimizer::minimize(MinimizationObjective& objective, Eigen::
     direction = ok ? Eigen::VectorXd(impl_->solver.solve(-gradient)) : Eigen::VectorXd(-gradient);
     const double slope = direction.dot(gradient);
     const bool exact_descent = ok && direction.allFinite() && slope < 0;
-    if (!exact_descent &&
-        !(slope < -options.descent_kappa * direction.norm() * gradient.norm()))
+    if (!exact_descent && !(slope < -options.descent_kappa * direction.norm() * gradient.norm()))
       direction = -gradient;
     if (direction.norm() > options.max_step_norm)
       direction *= options.max_step_norm / direction.norm();

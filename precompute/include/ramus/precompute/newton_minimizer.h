@@ -27,7 +27,7 @@ class MinimizationObjective {
 struct NewtonOptions {
   int max_iterations = 100;
   double gradient_tolerance = 1e-8;  ///< stop when max_i |dE/dy_i| <= this (units of E / y)
-  double descent_kappa = 1e-2;  ///< a direction not from a PD solve needs d.g < -kappa |d| |g|
+  double descent_kappa = 1e-2;       ///< a direction not from a PD solve needs d.g < -kappa |d| |g|
   double max_step_norm = 1e3;        ///< length clamp ell on the Newton direction
   double wolfe_c1 = 1e-4;            ///< sufficient decrease
   double wolfe_c2 = 0.9;             ///< curvature condition

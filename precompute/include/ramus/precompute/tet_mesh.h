@@ -9,10 +9,10 @@ namespace ramus {
 
 /// A tetrahedral mesh with rest positions and optional per-element labels / per-vertex flags.
 struct TetMesh {
-  Eigen::MatrixX3d rest_positions;  ///< #V by 3, metres
-  Eigen::MatrixX4i tets;            ///< #T by 4, 0-based vertex indices
-  Eigen::VectorXi labels;           ///< #T (or empty): part / region / physical-group id
-  Eigen::VectorXi vertex_flags;     ///< #V (or empty): boundary markers or user flags
+  Eigen::MatrixX3d rest_positions;         ///< #V by 3, metres
+  Eigen::MatrixX4i tets;                   ///< #T by 4, 0-based vertex indices
+  Eigen::VectorXi labels;                  ///< #T (or empty): part / region / physical-group id
+  Eigen::VectorXi vertex_flags;            ///< #V (or empty): boundary markers or user flags
   std::map<int, std::string> label_names;  ///< optional names of labels (Gmsh physical names)
 
   int num_vertices() const { return static_cast<int>(rest_positions.rows()); }
