@@ -10,7 +10,7 @@
 
 using namespace ramus;
 
-TEST_CASE("ReducedSimulator::step, forces and reconstruction allocate nothing") {
+TEST_CASE("ReducedSimulator::step, forces, energies and reconstruction allocate nothing") {
   test::BeamSetup beam;
   beam.nx = 6;
   beam.ny = beam.nz = 2;
@@ -25,17 +25,20 @@ TEST_CASE("ReducedSimulator::step, forces and reconstruction allocate nothing") 
   Eigen::MatrixX3d positions(model->domains.front().rest_positions.rows(), 3);
   // Nothing but the simulator runs while counting (no Catch2 macros either).
   bool all_ok = true;
+  double energy = 0;
   const long allocations = test::count_allocations([&] {
     simulator.add_vertex_force(20, Eigen::Vector3d(0, 0.5, 0));
     for (int k = 0; k < 50; ++k) {
       all_ok &= simulator.step() == StepStatus::kOk;
       simulator.positions(positions);
+      energy += simulator.elastic_energy() + simulator.kinetic_energy();
     }
     simulator.clear_vertex_forces();
     all_ok &= simulator.step() == StepStatus::kOk;
   });
   CHECK(all_ok);
   CHECK(allocations == 0);
+  CHECK(energy > 0);
   // The counter sees Eigen's heap storage (malloc) too.
   CHECK(test::count_allocations([] {
           Eigen::VectorXd v(1000);

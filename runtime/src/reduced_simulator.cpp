@@ -56,6 +56,8 @@ ReducedSimulator::ReducedSimulator(std::shared_ptr<const ReducedModel> model, in
   delta_.setZero(r_);
   velocity_.setZero(r_);
   stiffness_.setZero(r_, r_);
+  energy_gradient_.setZero(r_);
+  energy_hessian_.setZero(r_, r_);
   jacobian_.setZero(r_, r_);
   solver_ = Eigen::LDLT<Eigen::MatrixXd>(r_);
   solver_.compute(Eigen::MatrixXd::Identity(r_, r_));  // sizes every internal buffer
@@ -99,11 +101,8 @@ void ReducedSimulator::evaluate_forces(const Eigen::VectorXd& q) noexcept {
   }
 }
 
-double ReducedSimulator::elastic_energy() const {
-  ReducedStvkForces forces(domain_->polynomial);
-  Eigen::VectorXd gradient(r_);
-  Eigen::MatrixXd hessian(r_, r_);
-  return stiffness_scale_ * forces.evaluate_energy(state_.q, gradient, hessian);
+double ReducedSimulator::elastic_energy() const noexcept {
+  return stiffness_scale_ * forces_.evaluate_energy(state_.q, energy_gradient_, energy_hessian_);
 }
 
 StepStatus ReducedSimulator::initialize_acceleration() {

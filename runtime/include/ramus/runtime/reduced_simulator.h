@@ -71,8 +71,8 @@ class ReducedSimulator {
 
   /// Reduced external force Uᵀ f_ext + G gravity (r) used by the last step.
   const Eigen::VectorXd& reduced_external_force() const { return external_; }
-  /// Elastic energy E(q), kinetic energy qdotᵀ qdot / 2 (J).
-  double elastic_energy() const;
+  /// Elastic energy E(q), kinetic energy qdotᵀ qdot / 2 (J); allocation-free.
+  double elastic_energy() const noexcept;
   double kinetic_energy() const { return 0.5 * state_.qdot.squaredNorm(); }
 
   /// Displacements u = U q of all vertices (#V by 3; resized if needed, else no allocation).
@@ -91,13 +91,14 @@ class ReducedSimulator {
   NewmarkOptions options_;
   int r_ = 0;
   double stiffness_scale_ = 1.0;
-  ReducedStvkForces forces_;
+  mutable ReducedStvkForces forces_;  // scratch only: const queries evaluate through it
   ReducedState state_, trial_;
   std::vector<std::pair<int, Eigen::Vector3d>> vertex_forces_;
   Eigen::VectorXd gravity_force_, external_, gradient_, residual_, delta_, velocity_;
   Eigen::MatrixXd stiffness_, jacobian_, factor_;
   Eigen::LDLT<Eigen::MatrixXd> solver_;
-  mutable Eigen::VectorXd flat_displacements_;
+  mutable Eigen::VectorXd flat_displacements_, energy_gradient_;
+  mutable Eigen::MatrixXd energy_hessian_;
 };
 
 }  // namespace ramus
