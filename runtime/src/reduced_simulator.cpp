@@ -59,8 +59,8 @@ ReducedSimulator::ReducedSimulator(std::shared_ptr<const ReducedModel> model, in
   energy_gradient_.setZero(r_);
   energy_hessian_.setZero(r_, r_);
   jacobian_.setZero(r_, r_);
-  solver_ = Eigen::LDLT<Eigen::MatrixXd>(r_);
-  solver_.compute(Eigen::MatrixXd::Identity(r_, r_));  // sizes every internal buffer
+  // Sizes every internal buffer. (No LDLT(r) + assignment: that copies its uninitialized info.)
+  solver_.compute(Eigen::MatrixXd::Identity(r_, r_));
   factor_.setZero(r_, r_);
   flat_displacements_.setZero(domain_->basis.rows());
 }
