@@ -15,6 +15,16 @@ namespace ramus {
 
 namespace {
 
+void write_system_force(const hdf5::Group& g, const SystemForceIntegrals& w) {
+  g.write_matrix("w1", w.w1);
+  g.write_matrix("w2", w.w2);
+  g.write_vector("w3", w.w3);
+  g.write_matrix("w4", w.w4);
+  g.write_matrix("w5", w.w5);
+  g.write_matrix("w6", w.w6);
+  g.write_matrix("w7", w.w7);
+}
+
 void write_domain(const hdf5::Group& g, const ReducedDomain& d) {
   g.write_string_attribute("name", d.name);
   g.write_int_attribute("num_rigid_modes", d.num_rigid_modes);
@@ -38,6 +48,50 @@ void write_domain(const hdf5::Group& g, const ReducedDomain& d) {
   g.write_vector("polynomial/quadratic", d.polynomial.quadratic);
   g.write_matrix("polynomial/cubic", d.polynomial.cubic);
   g.write_vector("polynomial/quartic", pack_upper_triangle(d.polynomial.quartic));
+
+  g.write_int_attribute("parent", d.parent);
+  g.write_vector("frame/origin", d.frame_origin);
+  g.write_matrix("frame/rotation", d.frame_rotation);
+  g.write_vector("global_vertices", d.global_vertices);
+
+  if (d.parent >= 0) {  // the root has no interface (find_model_inconsistency checked it empty)
+    const ParentInterface& f = d.interface;
+    const hdf5::Group link = g.create_group("interface");
+    link.write_int_attribute("planar", f.planar ? 1 : 0);
+    link.write_vector("parent_vertices", f.parent_vertices);
+    link.write_vector("child_vertices", f.child_vertices);
+    link.write_vector("weights", f.weights);
+    link.write_vector("centroid", f.centroid);
+    link.write_matrix("centroid_basis", f.centroid_basis);
+    link.write_matrix("rest_rotation", f.rest_rotation);
+    link.write_matrix("rotation_basis", f.rotation_basis);
+    link.write_matrix("covariance", f.covariance);
+  }
+
+  // Absent when not computed; a rigid domain (r = 0) always has its (empty) integrals, in their
+  // documented shapes.
+  if (has_system_force(d)) {
+    write_system_force(g.create_group("system_force"), d.system_force);
+  } else if (d.basis.cols() == 0) {
+    SystemForceIntegrals none;
+    none.w1.resize(3, 0);
+    none.w2.resize(3, 0);
+    none.w5.resize(3, 0);
+    write_system_force(g.create_group("system_force"), none);
+  }
+
+  const hdf5::Group subtree = g.create_group("subtree");
+  subtree.write_double_attribute("mass", d.subtree_mass);
+  subtree.write_vector("center_of_mass", d.subtree_center_of_mass);
+  subtree.write_matrix("inertia", d.subtree_inertia);
+}
+
+void write_embedded_surface(const hdf5::Group& g, const EmbeddedSurface& s) {
+  g.write_matrix("rest_positions", s.rest_positions);
+  g.write_matrix("triangles", s.triangles);
+  g.write_vector("domain", s.domain);
+  g.write_vector("tet", s.tet);
+  g.write_matrix("barycentric", s.barycentric);
 }
 
 void write_contents(const hdf5::File& file, const ReducedModel& model) {
@@ -58,8 +112,13 @@ void write_contents(const hdf5::File& file, const ReducedModel& model) {
 
   const hdf5::Group domains = root.create_group("domains");
   domains.write_int_attribute("num_domains", static_cast<int>(model.domains.size()));
+  domains.write_int_attribute("num_global_vertices", model.num_global_vertices);
   for (std::size_t k = 0; k < model.domains.size(); ++k) {
     write_domain(domains.create_group("domain_" + std::to_string(k)), model.domains[k]);
+  }
+  root.write_matrix("global_surface_triangles", model.global_surface_triangles);
+  if (model.embedded_surface.rest_positions.rows() > 0) {
+    write_embedded_surface(root.create_group("embedded_surface"), model.embedded_surface);
   }
 }
 

@@ -137,7 +137,7 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
   }
   r.only_keys(root, "",
               {"mesh", "tetrahedralize", "material", "materials_by_label", "fixed", "forces",
-               "simulation", "reduction", "comment"});
+               "simulation", "reduction", "domains", "comment"});
   ModelSpec spec;
   spec.spec_path = spec_path;
   const json& mesh = r.required(root, "mesh", "");
@@ -253,7 +253,112 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
                  " linear modes" +
                  (reduction.modal_derivatives ? " and their modal derivatives" : ""));
   }
+  if (root.contains("domains")) {
+    const json& d = root["domains"];
+    r.only_keys(d, "domains",
+                {"partition", "automatic", "total_r", "distribution", "min_r", "max_r", "lumping",
+                 "per_domain", "comment"});
+    DomainsSpec domains;
+    if (d.contains("partition")) {
+      const json& p = d["partition"];
+      if (p == "labels")
+        domains.partition = DomainsSpec::Partition::kLabels;
+      else if (p == "automatic")
+        domains.partition = DomainsSpec::Partition::kAutomatic;
+      else
+        r.fail("domains.partition", "expected \"labels\" or \"automatic\", got " + p.dump());
+    }
+    if (d.contains("automatic")) {
+      const json& a = d["automatic"];
+      r.only_keys(a, "domains.automatic", {"num_bands", "band_width", "min_domain_tets"});
+      if (a.contains("num_bands"))
+        domains.automatic.num_bands = r.integer(a["num_bands"], "domains.automatic.num_bands");
+      if (a.contains("band_width"))
+        domains.automatic.band_width = r.positive(a["band_width"], "domains.automatic.band_width");
+      if (a.contains("min_domain_tets"))
+        domains.automatic.min_domain_tets =
+            r.integer(a["min_domain_tets"], "domains.automatic.min_domain_tets");
+      if (domains.automatic.num_bands < 1) r.fail("domains.automatic.num_bands", "must be >= 1");
+      if (domains.automatic.min_domain_tets < 1)
+        r.fail("domains.automatic.min_domain_tets", "must be >= 1");
+    }
+    if (d.contains("total_r")) domains.total_r = r.integer(d["total_r"], "domains.total_r");
+    if (domains.total_r < 0) r.fail("domains.total_r", "must not be negative");
+    if (d.contains("distribution")) {
+      const json& dist = d["distribution"];
+      if (dist == "proportional")
+        domains.distribution = ModeDistribution::kProportional;
+      else if (dist == "logarithmic")
+        domains.distribution = ModeDistribution::kLogarithmic;
+      else
+        r.fail("domains.distribution",
+               "expected \"proportional\" or \"logarithmic\", got " + dist.dump());
+    }
+    if (d.contains("min_r")) domains.min_r = r.integer(d["min_r"], "domains.min_r");
+    if (d.contains("max_r")) domains.max_r = r.integer(d["max_r"], "domains.max_r");
+    if (domains.min_r < 0 || domains.max_r < domains.min_r)
+      r.fail("domains", "need 0 <= min_r <= max_r");
+    if (d.contains("lumping")) {
+      const json& l = d["lumping"];
+      if (l == "interface")
+        domains.lump_at_center_of_mass = false;
+      else if (l == "center_of_mass")
+        domains.lump_at_center_of_mass = true;
+      else
+        r.fail("domains.lumping",
+               "expected \"interface\" (L1) or \"center_of_mass\" (L2), got " + l.dump());
+    }
+    if (d.contains("per_domain")) {
+      const json& per = d["per_domain"];
+      if (!per.is_object()) r.fail("domains.per_domain", "expected an object {\"name\": {...}}");
+      for (const auto& item : per.items()) {
+        const std::string key = "domains.per_domain." + item.key();
+        const json& v = item.value();
+        r.only_keys(
+            v, key,
+            {"r", "linear_modes", "rayleigh_mass", "rayleigh_stiffness", "stiffness_scale"});
+        DomainSettings settings;
+        if (v.contains("r")) {
+          settings.r = r.integer(v["r"], key + ".r");
+          if (*settings.r < 0) r.fail(key + ".r", "must not be negative");
+        }
+        if (v.contains("linear_modes")) {
+          settings.linear_modes = r.integer(v["linear_modes"], key + ".linear_modes");
+          if (*settings.linear_modes < 1) r.fail(key + ".linear_modes", "must be at least 1");
+        }
+        if (v.contains("rayleigh_mass")) {
+          settings.rayleigh_mass = r.number(v["rayleigh_mass"], key + ".rayleigh_mass");
+          if (*settings.rayleigh_mass < 0) r.fail(key + ".rayleigh_mass", "must not be negative");
+        }
+        if (v.contains("rayleigh_stiffness")) {
+          settings.rayleigh_stiffness =
+              r.number(v["rayleigh_stiffness"], key + ".rayleigh_stiffness");
+          if (*settings.rayleigh_stiffness < 0)
+            r.fail(key + ".rayleigh_stiffness", "must not be negative");
+        }
+        if (v.contains("stiffness_scale"))
+          settings.stiffness_scale = r.positive(v["stiffness_scale"], key + ".stiffness_scale");
+        domains.per_domain[item.key()] = settings;
+      }
+    }
+    spec.domains = domains;
+  }
   return spec;
+}
+
+ReductionSpec scaled_reduction(const ReductionSpec& base, int r) {
+  ReductionSpec reduction = base;
+  reduction.r = std::max(0, r);
+  if (r <= 0) return reduction;
+  if (!base.modal_derivatives) {
+    reduction.linear_modes = r;
+    return reduction;
+  }
+  const double fraction = static_cast<double>(base.linear_modes) / std::max(1, base.r);
+  int r1 = std::clamp(static_cast<int>(std::lround(fraction * r)), 1, r);
+  while (r1 + r1 * (r1 + 1) / 2 < r) ++r1;
+  reduction.linear_modes = r1;
+  return reduction;
 }
 
 ModelSpec load_model_spec(const std::string& path) {

@@ -21,17 +21,45 @@ void run(const std::string& path) {
   std::printf("  from spec %s, mesh %s (input hash %016llx)\n", p.spec_path.c_str(),
               p.mesh_path.c_str(), static_cast<unsigned long long>(p.input_hash));
   std::printf("  options %s\n", p.options_json.c_str());
-  std::printf("  %zu domain%s\n", model.domains.size(), model.domains.size() == 1 ? "" : "s");
+  std::printf("  %zu domain%s", model.domains.size(), model.domains.size() == 1 ? "" : "s");
+  if (model.num_global_vertices > 0) {
+    std::printf("; undivided mesh: %d vertices, %ld surface triangles", model.num_global_vertices,
+                static_cast<long>(model.global_surface_triangles.rows()));
+  }
+  std::printf("\n");
+  const EmbeddedSurface& surface = model.embedded_surface;
+  if (surface.rest_positions.rows() > 0) {
+    std::printf("  embedded surface: %ld vertices, %ld triangles\n",
+                static_cast<long>(surface.rest_positions.rows()),
+                static_cast<long>(surface.triangles.rows()));
+  }
   for (const ReducedDomain& d : model.domains) {
     const int r = d.polynomial.r;
     std::printf("  domain %s: %ld vertices, %ld tets, %ld surface triangles, mass %.4g kg\n",
                 d.name.c_str(), static_cast<long>(d.rest_positions.rows()),
                 static_cast<long>(d.tets.rows()), static_cast<long>(d.surface_triangles.rows()),
                 d.mass);
-    if (d.fixed_vertices.size())
+    if (d.parent < 0) {
+      std::printf("    root");
+    } else {
+      std::printf("    child of %s, interface of %ld vertices%s",
+                  model.domains[static_cast<std::size_t>(d.parent)].name.c_str(),
+                  static_cast<long>(d.interface.parent_vertices.size()),
+                  d.interface.planar ? " (planar)" : "");
+    }
+    if (d.subtree_mass > 0) std::printf(", subtree mass %.4g kg", d.subtree_mass);
+    std::printf("\n");
+    if (d.fixed_vertices.size() && d.parent >= 0)
+      std::printf("    %ld fixed vertices (the interface)\n",
+                  static_cast<long>(d.fixed_vertices.size()));
+    else if (d.fixed_vertices.size())
       std::printf("    anchored at %ld vertices\n", static_cast<long>(d.fixed_vertices.size()));
     else
       std::printf("    free body: %d rigid modes removed from the basis\n", d.num_rigid_modes);
+    if (r == 0) {
+      std::printf("    r = 0 (rigid domain)\n");
+      continue;
+    }
     std::printf("    r = %d (from %ld linear modes)\n", r,
                 static_cast<long>(d.linear_mode_eigenvalues.size()));
     std::printf("    linear mode frequencies (Hz):");

@@ -1,8 +1,10 @@
 // `ramus precompute spec.json -o model.h5`: one reduced domain (modes, modal derivatives,
 // mass-PCA basis, cubic StVK polynomial) written as an HDF5 model file.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
@@ -12,6 +14,7 @@
 #include "ramus/precompute/model_file_writer.h"
 #include "ramus/precompute/model_spec.h"
 #include "ramus/precompute/reduced_domain_builder.h"
+#include "ramus/precompute/substructured_model_builder.h"
 #include "ramus/runtime/version.h"
 
 namespace ramus::cli {
@@ -31,6 +34,54 @@ std::string utc_now() {
   return text;
 }
 
+// The domain tree the spec asks for: one domain, the labels, or an automatic partition.
+DomainTree spec_domain_tree(const ModelSpec& spec, const TetMesh& mesh,
+                            const std::vector<int>& fixed) {
+  if (!spec.domains) {
+    const Eigen::VectorXi one = Eigen::VectorXi::Zero(mesh.num_tets());
+    return build_domain_tree(mesh, one, fixed, {{0, "body"}});
+  }
+  if (spec.domains->partition == DomainsSpec::Partition::kLabels)
+    return domain_tree_from_labels(mesh, fixed);
+  return partition_branching_mesh(mesh, fixed, spec.domains->automatic);
+}
+
+// Reduction of every tree domain: r from the spec (total r̂ distributed, or reduction.r each),
+// then the per-domain overrides by name.
+std::vector<ReductionSpec> domain_reductions(const ModelSpec& spec, const DomainTree& tree) {
+  const int d = tree.num_domains;
+  std::vector<int> r(static_cast<size_t>(d), spec.reduction.r);
+  if (spec.domains && spec.domains->total_r > 0) {
+    std::vector<int> sizes;
+    for (const auto& tets : tree.domain_tets) sizes.push_back(static_cast<int>(tets.size()));
+    try {
+      r = distribute_modes(sizes, spec.domains->total_r, spec.domains->distribution,
+                           spec.domains->min_r, spec.domains->max_r);
+    } catch (const OptionError& e) {
+      throw InputError(spec.spec_path, 0, std::string("domains.total_r: ") + e.what());
+    }
+  }
+  std::vector<ReductionSpec> reductions;
+  for (int k = 0; k < d; ++k)
+    reductions.push_back(spec.domains ? scaled_reduction(spec.reduction, r[k]) : spec.reduction);
+  if (spec.domains) {
+    for (const auto& [name, settings] : spec.domains->per_domain) {
+      const auto it = std::find(tree.names.begin(), tree.names.end(), name);
+      if (it == tree.names.end()) {
+        std::string names;
+        for (const std::string& n : tree.names) names += (names.empty() ? "" : ", ") + n;
+        throw InputError(spec.spec_path, 0,
+                         "domains.per_domain: no domain is named \"" + name +
+                             "\" (the domains are: " + names + ")");
+      }
+      ReductionSpec& reduction = reductions[static_cast<size_t>(it - tree.names.begin())];
+      if (settings.r) reduction = scaled_reduction(spec.reduction, *settings.r);
+      if (settings.linear_modes) reduction.linear_modes = *settings.linear_modes;
+    }
+  }
+  return reductions;
+}
+
 void run(const Args& args) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
@@ -46,22 +97,44 @@ void run(const Args& args) {
   } catch (const MeshError& e) {
     throw InputError(spec.spec_path, 0, e.what());
   }
-  const StvkFemModel model(mesh, assign_materials(mesh, spec.material, spec.materials_by_label));
-  const DofMap dofs(mesh.num_vertices(), fixed);
   std::printf("mesh         %s: %d vertices, %d tets, %zu fixed vertices%s (%.2f s)\n",
               spec.mesh_path.c_str(), mesh.num_vertices(), mesh.num_tets(), fixed.size(),
               fixed.empty() ? " (free body)" : "",
               std::chrono::duration<double>(Clock::now() - start).count());
-  std::printf("reduction    %d linear modes%s -> r = %d\n", spec.reduction.linear_modes,
-              spec.reduction.modal_derivatives ? " + modal derivatives" : "", spec.reduction.r);
+  const DomainTree tree = spec_domain_tree(spec, mesh, fixed);
+  const std::vector<ReductionSpec> reductions = domain_reductions(spec, tree);
+  int total_r = 0;
+  for (const ReductionSpec& red : reductions) total_r += red.r;
+  if (tree.num_domains == 1) {
+    std::printf("reduction    %d linear modes%s -> r = %d\n", reductions[0].linear_modes,
+                spec.reduction.modal_derivatives ? " + modal derivatives" : "", reductions[0].r);
+  } else {
+    int depth = 0;
+    for (int dd : tree.depth) depth = std::max(depth, dd);
+    std::printf("domains      %d in a tree of depth %d, total r = %d%s\n", tree.num_domains, depth,
+                total_r, fixed.empty() ? ", free-flying root" : "");
+    for (int k = 0; k < tree.num_domains; ++k)
+      std::printf("  %-14s parent %-14s %6zu tets %4zu interface vertices  r = %d (%d linear)\n",
+                  tree.names[k].c_str(),
+                  tree.parent[k] < 0 ? "-" : tree.names[tree.parent[k]].c_str(),
+                  tree.domain_tets[k].size(), tree.interface_vertices[k].size(), reductions[k].r,
+                  reductions[k].r > 0 ? reductions[k].linear_modes : 0);
+  }
   std::fflush(stdout);
 
-  ReducedModel reduced;
-  reduced.domains.push_back(build_reduced_domain(
-      model, dofs, spec.reduction, [](const std::string& stage, double seconds) {
-        std::printf("  %-19s %8.3f s\n", stage.c_str(), seconds);
-        std::fflush(stdout);
-      }));
+  std::map<std::string, double> stage_seconds;
+  const auto reduce_start = Clock::now();
+  ReducedModel reduced = build_substructured_model(
+      mesh, assign_materials(mesh, spec.material, spec.materials_by_label), tree, fixed, reductions,
+      [&](const std::string& stage, double seconds) {
+        // Stages come as "<domain>: <stage>"; sum them over the domains.
+        const auto colon = stage.rfind(": ");
+        stage_seconds[colon == std::string::npos ? stage : stage.substr(colon + 2)] += seconds;
+      });
+  for (const auto& [stage, seconds] : stage_seconds)
+    std::printf("  %-19s %8.3f s\n", stage.c_str(), seconds);
+  std::printf("  %-19s %8.3f s\n", "reduction total",
+              std::chrono::duration<double>(Clock::now() - reduce_start).count());
   ModelProvenance& p = reduced.provenance;
   p.tool_version = version_string();
   p.created_utc = utc_now();
@@ -78,13 +151,18 @@ void run(const Args& args) {
   std::printf("  %-19s %8.3f s\n", "write",
               std::chrono::duration<double>(Clock::now() - write_start).count());
   const ReducedDomain& d = reduced.domains.front();
-  std::printf("frequencies  (Hz)");
+  std::printf("frequencies  (Hz%s)", reduced.domains.size() > 1 ? ", root domain" : "");
   for (Eigen::Index k = 0; k < std::min<Eigen::Index>(6, d.linear_mode_eigenvalues.size()); ++k)
     std::printf(" %.4g", std::sqrt(std::max(0.0, d.linear_mode_eigenvalues(k))) / (2 * M_PI));
   std::printf("%s\n", d.linear_mode_eigenvalues.size() > 6 ? " ..." : "");
   if (d.num_rigid_modes) std::printf("rigid modes  %d removed\n", d.num_rigid_modes);
-  std::printf("wrote        %s (r = %d) in %.2f s\n", args.output.c_str(), d.polynomial.r,
-              std::chrono::duration<double>(Clock::now() - start).count());
+  if (reduced.domains.size() == 1)
+    std::printf("wrote        %s (r = %d) in %.2f s\n", args.output.c_str(), d.polynomial.r,
+                std::chrono::duration<double>(Clock::now() - start).count());
+  else
+    std::printf("wrote        %s (%zu domains, total r = %d) in %.2f s\n", args.output.c_str(),
+                reduced.domains.size(), total_r,
+                std::chrono::duration<double>(Clock::now() - start).count());
 }
 
 }  // namespace
@@ -93,8 +171,9 @@ void add_precompute_command(CLI::App& app) {
   auto args = std::make_shared<Args>();
   CLI::App* command = app.add_subcommand(
       "precompute",
-      "Reduce a model spec to one domain: linear modes, modal derivatives, "
-      "mass-orthonormal basis, exact cubic StVK polynomial; writes an HDF5 model");
+      "Reduce a model spec to a tree of domains (one without a \"domains\" key): linear "
+      "modes, modal derivatives, mass-orthonormal basis, exact cubic StVK polynomial, "
+      "interface data, system-force integrals; writes an HDF5 model");
   command->add_option("spec", args->spec, "Model spec (JSON, see docs/SPEC.md)")->required();
   command->add_option("-o,--output", args->output, "Model file (.h5)")->required();
   command->add_option("--linear-modes", args->linear_modes, "Override reduction.linear_modes");

@@ -10,6 +10,9 @@ namespace ramus {
 
 /// Checks the model (find_model_inconsistency), writes "<path>.tmp-<pid>" and renames it onto
 /// path; throws Error on any failure, leaving path as it was and no temporary file behind.
+/// Optional data is left out when there is none: the root's interface, system-force integrals
+/// that were not computed (a rigid domain's empty ones are written in their documented shapes),
+/// an embedded surface of 0 vertices.
 void write_model_file(const ReducedModel& model, const std::string& path);
 
 }  // namespace ramus

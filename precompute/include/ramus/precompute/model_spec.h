@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "ramus/precompute/domain_tree.h"
 #include "ramus/precompute/material.h"
 #include "ramus/precompute/tet_mesh.h"
 #include "ramus/precompute/tetrahedralize.h"
@@ -54,6 +55,34 @@ struct ReductionSpec {
   bool modal_derivatives = true;  ///< false: the basis is the r lowest linear modes
 };
 
+/// How a total number of modes r̂ is spread over the domains (paper §5).
+enum class ModeDistribution {
+  kProportional,  ///< r_i ∝ #tets(i)
+  kLogarithmic,   ///< r_i ∝ log(#tets(i))
+};
+
+/// Per-domain settings by domain name: reduction overrides and runtime tuning.
+struct DomainSettings {
+  std::optional<int> r;                                     ///< basis size (0: a rigid domain)
+  std::optional<int> linear_modes;                          ///< r1
+  std::optional<double> rayleigh_mass, rayleigh_stiffness;  ///< runtime damping
+  std::optional<double> stiffness_scale;                    ///< runtime frequency scaling
+};
+
+/// Substructuring (the "domains" key): how the mesh is cut into a tree of domains and how the
+/// modes are spread over them.
+struct DomainsSpec {
+  enum class Partition { kLabels, kAutomatic };
+  Partition partition = Partition::kLabels;
+  AutomaticPartitionOptions automatic;
+  int total_r = 0;  ///< r̂; 0: every domain gets reduction.r
+  ModeDistribution distribution = ModeDistribution::kLogarithmic;
+  int min_r = 4;  ///< bounds of the distributed r_i
+  int max_r = 60;
+  bool lump_at_center_of_mass = false;  ///< runtime: L2 instead of L1
+  std::map<std::string, DomainSettings> per_domain;
+};
+
 struct ModelSpec {
   std::string spec_path;  ///< the JSON file itself
   std::string mesh_path;  ///< resolved relative to the spec's folder
@@ -64,7 +93,12 @@ struct ModelSpec {
   std::vector<PointForce> forces;
   SimulationSpec simulation;
   ReductionSpec reduction;
+  std::optional<DomainsSpec> domains;  ///< absent: one domain
 };
+
+/// The reduction of one domain with r modes under `base`: r1 scaled by r / base.r (at least 1,
+/// and enough candidates for r), modal derivatives as in base. r = 0: a rigid domain.
+ReductionSpec scaled_reduction(const ReductionSpec& base, int r);
 
 /// Parses a spec file; throws InputError naming the file and the offending key.
 ModelSpec load_model_spec(const std::string& path);

@@ -1,6 +1,8 @@
 // The contents of a Ramus model file (HDF5, docs/FORMAT.md) as plain data: everything the
 // runtime needs to simulate, plus provenance. Written by precompute (model_file_writer.h), read
-// by read_model_file (model_file.h).
+// by read_model_file (model_file.h). A model is a tree of reduced domains (substructuring paper,
+// §3-4): each domain lives in its own frame F_i, placed by the best-fit rigid transform of its
+// interface to the parent; a single-domain model is the tree of one domain.
 #pragma once
 
 #include <Eigen/Core>
@@ -13,9 +15,37 @@
 namespace ramus {
 
 /// Version of the model-file schema this build writes and reads.
-constexpr int kModelFormatVersion = 1;
+constexpr int kModelFormatVersion = 2;
 
-/// One reduced domain: its mesh, fixed vertices, basis and polynomial.
+/// System-force integrals of one domain with r modes (Appendix B, Eq. 20-23), with X the rest
+/// position in the domain's frame and U_l the l-th mode; f_sys of Eq. 14 is built from them.
+struct SystemForceIntegrals {
+  Eigen::MatrixXd w1;  ///< 3 by r: column l = W1_l = -∫ρ U_l dV
+  Eigen::MatrixXd w2;  ///< 3 by r: column l = W2_l = ∫ρ X~ U_l dV  (X~ U_l = X × U_l)
+  Eigen::VectorXd w3;  ///< r: W3_l = ∫ρ U_lᵀ X dV
+  Eigen::MatrixXd w4;  ///< r by r: column l = W4_l = ∫ρ Uᵀ U_l dV (identity: Uᵀ M U = I)
+  Eigen::MatrixXd w5;  ///< 3 by 3r: block l (columns 3l..3l+2) = W5_l = ∫ρ U_l Xᵀ dV
+  Eigen::MatrixXd w6;  ///< r by 3r: block l (columns 3l..3l+2) = W6_l = ∫ρ Uᵀ U_l~ dV
+  Eigen::MatrixXd
+      w7;  ///< 3r by 3r: block (l, p) (rows 3l.., columns 3p..) = W7_lp = ∫ρ U_l U_pᵀ dV
+};
+
+/// The interface of a child domain j with its parent i (Eq. 1-4), stored on the child. Rest
+/// quantities are in the parent's frame F_i; r_i is the parent's basis size.
+struct ParentInterface {
+  Eigen::VectorXi parent_vertices;  ///< m: interface vertices, indices into the parent's mesh
+  Eigen::VectorXi child_vertices;   ///< m: the child's copies of the same vertices (same order)
+  Eigen::VectorXd weights;          ///< m: w^k, interface area belonging to each vertex (m^2)
+  Eigen::Vector3d centroid = Eigen::Vector3d::Zero();  ///< x̂_ij: rest weighted centroid in F_i
+  Eigen::MatrixXd centroid_basis;  ///< â_ij: 3 by r_i, x_ij = x̂_ij + â_ij q_i
+  Eigen::Matrix3d rest_rotation = Eigen::Matrix3d::Identity();  ///< R̂_ij: F_j's rest axes in F_i
+  Eigen::MatrixXd rotation_basis;  ///< A^l_ij: 3 by 3r_i, block l; A_ij = R̂_ij + Σ_l A^l_ij q_i^l
+  Eigen::Matrix3d covariance = Eigen::Matrix3d::Identity();  ///< C_ij, planar fix applied
+  bool planar = false;  ///< C_ij was nearly singular: the extra normal point was added (§3)
+};
+
+/// One reduced domain: its mesh, fixed vertices, basis and polynomial, its place in the domain
+/// tree and the data that couples it to its parent and children.
 struct ReducedDomain {
   std::string name;                    ///< e.g. "domain_0" or a part name
   Eigen::MatrixX3d rest_positions;     ///< #V by 3 (m)
@@ -33,6 +63,28 @@ struct ReducedDomain {
   Eigen::MatrixXd gravity_basis;            ///< r by 3: Uᵀ M [e_x e_y e_z], so f_red = G g
   double mass = 0;                          ///< total mass (kg)
   ReducedStvkPolynomial polynomial;         ///< exact reduced StVK forces
+
+  // Substructuring (all rest quantities below are in this domain's frame F_i).
+  int parent = -1;  ///< parent domain (always a smaller index), -1 for the root (domain 0)
+  Eigen::Vector3d frame_origin = Eigen::Vector3d::Zero();  ///< rest origin of F_i in the world
+  Eigen::Matrix3d frame_rotation = Eigen::Matrix3d::Identity();  ///< rest axes of F_i in the
+                                                                 ///< world: x = R X + origin
+  Eigen::VectorXi global_vertices;    ///< #V: index of each vertex in the undivided mesh
+  ParentInterface interface;          ///< with the parent (empty for the root)
+  SystemForceIntegrals system_force;  ///< W1..W7 (Appendix B)
+  double subtree_mass = 0;            ///< m_j: this domain and all its descendants (kg)
+  Eigen::Vector3d subtree_center_of_mass = Eigen::Vector3d::Zero();  ///< rest, in F_i
+  Eigen::Matrix3d subtree_inertia = Eigen::Matrix3d::Zero();  ///< rest, about that centre, F_i axes
+};
+
+/// A triangle mesh for rendering, embedded in the tets: each vertex moves with the barycentric
+/// combination of one tet's (C0-averaged) vertices.
+struct EmbeddedSurface {
+  Eigen::MatrixX3d rest_positions;  ///< #S by 3, world rest positions
+  Eigen::MatrixX3i triangles;       ///< #F by 3
+  Eigen::VectorXi domain;           ///< #S: domain of the embedding tet
+  Eigen::VectorXi tet;              ///< #S: tet index within that domain
+  Eigen::MatrixX4d barycentric;     ///< #S by 4: weights of the tet's vertices (sum to 1)
 };
 
 /// Where a model came from: recorded by precompute, shown by `ramus inspect`.
@@ -50,7 +102,11 @@ struct ModelProvenance {
 struct ReducedModel {
   int format_version = kModelFormatVersion;
   ModelProvenance provenance;
-  std::vector<ReducedDomain> domains;  ///< one domain for now; the domain tree comes later
+  std::vector<ReducedDomain> domains;  ///< the domain tree, root first, parents before children
+  int num_global_vertices = 0;         ///< vertices of the undivided mesh (interface vertices once)
+  Eigen::MatrixX3i global_surface_triangles;  ///< #F by 3 boundary of the undivided mesh, global
+                                              ///< vertex indices, outward
+  EmbeddedSurface embedded_surface;           ///< empty (0 vertices) when the model has none
 };
 
 }  // namespace ramus

@@ -1,0 +1,35 @@
+// Reduced system forces of a domain in an accelerating, rotating frame (substructuring paper,
+// Eq. 13-14): f_sys = -∫ρ Uᵀ a(X) dV with a(X) the world acceleration of the material point
+// (Eq. 12) minus the part Ẍ = U q̈ (that one stays on the left-hand side as the mass matrix).
+// O(r^2), allocation-free, noexcept: it runs inside the real-time step.
+#pragma once
+
+#include <Eigen/Core>
+
+#include "ramus/runtime/reduced_model.h"
+
+namespace ramus {
+
+/// Kinematics of a frame F_i in the world, all expressed in F_i's own axes.
+struct FrameKinematics {
+  Eigen::Vector3d linear_acceleration = Eigen::Vector3d::Zero();   ///< a_i (m/s^2)
+  Eigen::Vector3d angular_velocity = Eigen::Vector3d::Zero();      ///< ω_i (rad/s)
+  Eigen::Vector3d angular_acceleration = Eigen::Vector3d::Zero();  ///< α_i (rad/s^2)
+};
+
+/// Scratch of system_force: sized for r by the constructor, reused without allocation.
+struct SystemForceScratch {
+  SystemForceScratch() = default;
+  explicit SystemForceScratch(int r);
+  Eigen::VectorXd kron_q_omega, w7_product, w6_qdot, w6_q;  ///< 3r each
+};
+
+/// f_sys (r) of Eq. 14 for reduced coordinates q and velocities qdot (r each) of a domain whose
+/// frame moves with `frame`; r = w.w3.size(), and r = 0 gives an empty force. `force` must
+/// already have r entries and `scratch` be SystemForceScratch(r) (both are overwritten);
+/// then nothing is allocated.
+void system_force(const SystemForceIntegrals& w, const Eigen::VectorXd& q,
+                  const Eigen::VectorXd& qdot, const FrameKinematics& frame,
+                  SystemForceScratch& scratch, Eigen::VectorXd& force) noexcept;
+
+}  // namespace ramus

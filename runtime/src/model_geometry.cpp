@@ -1,0 +1,53 @@
+#include "ramus/runtime/model_geometry.h"
+
+namespace ramus {
+
+namespace {
+
+// Global index of local vertex v of domain d (identity for a model without a numbering).
+int global_index(const ReducedDomain& domain, Eigen::Index v) {
+  return domain.global_vertices.size() ? domain.global_vertices(v) : static_cast<int>(v);
+}
+
+}  // namespace
+
+int global_vertex_count(const ReducedModel& model) {
+  if (model.num_global_vertices > 0) return model.num_global_vertices;
+  return model.domains.empty() ? 0 : static_cast<int>(model.domains[0].rest_positions.rows());
+}
+
+Eigen::MatrixX3d global_rest_positions(const ReducedModel& model) {
+  Eigen::MatrixX3d positions = Eigen::MatrixX3d::Zero(global_vertex_count(model), 3);
+  for (const ReducedDomain& d : model.domains)
+    for (Eigen::Index v = 0; v < d.rest_positions.rows(); ++v)
+      positions.row(global_index(d, v)) =
+          (d.frame_rotation * d.rest_positions.row(v).transpose() + d.frame_origin).transpose();
+  return positions;
+}
+
+Eigen::MatrixX4i global_tets(const ReducedModel& model, Eigen::VectorXi* tet_domain) {
+  Eigen::Index count = 0;
+  for (const ReducedDomain& d : model.domains) count += d.tets.rows();
+  Eigen::MatrixX4i tets(count, 4);
+  if (tet_domain) tet_domain->resize(count);
+  Eigen::Index row = 0;
+  for (std::size_t k = 0; k < model.domains.size(); ++k) {
+    const ReducedDomain& d = model.domains[k];
+    for (Eigen::Index t = 0; t < d.tets.rows(); ++t, ++row) {
+      for (int c = 0; c < 4; ++c) tets(row, c) = global_index(d, d.tets(t, c));
+      if (tet_domain) (*tet_domain)(row) = static_cast<int>(k);
+    }
+  }
+  return tets;
+}
+
+std::pair<int, int> vertex_copy(const ReducedModel& model, int global_vertex) {
+  for (std::size_t k = 0; k < model.domains.size(); ++k) {
+    const ReducedDomain& d = model.domains[k];
+    for (Eigen::Index v = 0; v < d.rest_positions.rows(); ++v)
+      if (global_index(d, v) == global_vertex) return {static_cast<int>(k), static_cast<int>(v)};
+  }
+  return {-1, -1};
+}
+
+}  // namespace ramus

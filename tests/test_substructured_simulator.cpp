@@ -1,0 +1,292 @@
+// The substructured runtime (Algorithm 1) against the single-domain reduced model and the full
+// FEM: a clamped beam cut into 2 and 4 domains, free flight, coming to rest, allocation.
+#include <Eigen/Eigenvalues>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <memory>
+
+#include "ramus/error.h"
+#include "ramus/precompute/domain_tree.h"
+#include "ramus/precompute/full_space_simulator.h"
+#include "ramus/precompute/modal_analysis.h"
+#include "ramus/precompute/substructured_model_builder.h"
+#include "ramus/runtime/reduced_simulator.h"
+#include "ramus/runtime/substructured_simulator.h"
+#include "support/allocation_counter.h"
+#include "support/reduced_beams.h"
+
+using namespace ramus;
+using Catch::Matchers::Contains;
+
+namespace {
+
+// Beam 1 x 0.2 x 0.2 m, 16 x 2 x 2 cells (centre line vertices exist), E 1e6, nu 0.45, rho 1000.
+constexpr int kNx = 16, kNy = 2, kNz = 2;
+const Material kMaterial{1e6, 0.45, 1000};
+
+// Light stiffness damping (beta_K = 1e-3 s: 0.5 % of critical at 10 rad/s, > 50 % above 1000 rad/s)
+// keeps the stiff modal-derivative modes from ringing down a chain of frames.
+constexpr double kStiffnessDamping = 1e-3;
+
+TetMesh beam() {
+  return test::box_mesh(kNx, kNy, kNz, 1.0, 0.2, 0.2);
+}
+
+int tip_vertex(const TetMesh& mesh) {
+  int best = 0;
+  for (int v = 0; v < mesh.num_vertices(); ++v) {
+    const Eigen::RowVector3d x = mesh.rest_positions.row(v);
+    if (std::abs(x(0) - 1.0) < 1e-12 && std::abs(x(1) - 0.1) < 1e-12 &&
+        std::abs(x(2) - 0.1) < 1e-12)
+      best = v;
+  }
+  return best;
+}
+
+// The beam cut along x into `parts` equal domains, clamped at x = 0 (or free), r modes each
+// (r / 2 linear modes + modal derivatives).
+std::shared_ptr<ReducedModel> split_beam(int parts, int r, bool clamped = true) {
+  const TetMesh mesh = beam();
+  Eigen::VectorXi tet_domain(mesh.num_tets());
+  for (int t = 0; t < mesh.num_tets(); ++t) {
+    double x = 0;
+    for (int c = 0; c < 4; ++c) x += mesh.rest_positions(mesh.tets(t, c), 0) / 4;
+    tet_domain(t) = std::min(parts - 1, static_cast<int>(x * parts));
+  }
+  const std::vector<int> anchors = clamped ? test::clamped_vertices(mesh) : std::vector<int>{};
+  const DomainTree tree = build_domain_tree(mesh, tet_domain, anchors);
+  ReductionSpec reduction;
+  reduction.r = r;
+  reduction.linear_modes = r / 2;
+  return std::make_shared<ReducedModel>(
+      build_substructured_model(mesh, assign_materials(mesh, kMaterial), tree, anchors,
+                                std::vector<ReductionSpec>(static_cast<size_t>(parts), reduction)));
+}
+
+// World position of a global vertex (C0-averaged).
+Eigen::Vector3d global_position(const SubstructuredSimulator& sim, int vertex) {
+  Eigen::MatrixX3d x;
+  sim.global_positions(x);
+  return x.row(vertex).transpose();
+}
+
+// Tip deflection at rest under gravity: heavy damping until the velocities vanish.
+double settled_tip_deflection(std::shared_ptr<ReducedModel> model, InterfaceLumping lumping,
+                              double* final_speed = nullptr) {
+  SubstructuredOptions options;
+  options.time_step = 0.01;
+  options.gravity = Eigen::Vector3d(0, 0, -9.81);
+  options.lumping = lumping;
+  options.all_domains.rayleigh_mass = 12.0;  // about critical for the lowest mode (~9.6 rad/s)
+  options.all_domains.rayleigh_stiffness = kStiffnessDamping;
+  SubstructuredSimulator sim(model, options);
+  for (int k = 0; k < 600; ++k) REQUIRE(sim.step() == StepStatus::kOk);
+  if (final_speed) {
+    double speed = 0;
+    for (int d = 0; d < sim.num_domains(); ++d)
+      speed = std::max(speed, sim.domain_state(d).qdot.lpNorm<Eigen::Infinity>());
+    *final_speed = speed;
+  }
+  const TetMesh mesh = beam();
+  return global_position(sim, tip_vertex(mesh))(2) - 0.1;
+}
+
+// Lowest frequency (Hz) from the zero crossings of the tip's vertical motion after an initial
+// velocity along the full mesh's first mode (no gravity).
+double simulated_frequency(std::shared_ptr<ReducedModel> model, InterfaceLumping lumping,
+                           const Eigen::MatrixX3d& mode_velocity, int tip) {
+  SubstructuredOptions options;
+  options.time_step = 0.005;
+  options.lumping = lumping;
+  options.all_domains.rayleigh_stiffness = kStiffnessDamping;
+  SubstructuredSimulator sim(model, options);
+  REQUIRE(sim.set_velocity_field(mode_velocity) == StepStatus::kOk);
+  std::vector<double> crossings;
+  double previous = 0, previous_time = 0;
+  for (int k = 0; k < 2000 && crossings.size() < 5; ++k) {
+    REQUIRE(sim.step() == StepStatus::kOk);
+    const double z = global_position(sim, tip)(2) - 0.1;
+    if (k > 0 && (previous > 0) != (z > 0))
+      crossings.push_back(previous_time + (sim.time() - previous_time) * previous / (previous - z));
+    previous = z;
+    previous_time = sim.time();
+  }
+  REQUIRE(crossings.size() >= 3);
+  return (crossings.size() - 1) / (2.0 * (crossings.back() - crossings.front()));
+}
+
+}  // namespace
+
+TEST_CASE("SubstructuredSimulator: one domain equals the single-domain reduced simulator") {
+  auto model = split_beam(1, 10);
+  SubstructuredOptions options;
+  options.time_step = 0.01;
+  options.gravity = Eigen::Vector3d(0, 0, -9.81);
+  SubstructuredSimulator sub(model, options);
+  NewmarkOptions newmark;
+  newmark.time_step = 0.01;
+  newmark.gravity = options.gravity;
+  ReducedSimulator single(model, 0, newmark);
+  for (int k = 0; k < 50; ++k) {
+    REQUIRE(sub.step() == StepStatus::kOk);
+    REQUIRE(single.step() == StepStatus::kOk);
+  }
+  CHECK((sub.domain_state(0).q - single.state().q).norm() <= 1e-12 * single.state().q.norm());
+}
+
+TEST_CASE("SubstructuredSimulator: a clamped beam in 2 and 4 domains vs one domain and full FEM") {
+  const TetMesh mesh = beam();
+  const StvkFemModel fem(mesh, assign_materials(mesh, kMaterial));
+  const DofMap dofs(mesh.num_vertices(), test::clamped_vertices(mesh));
+  const int tip = tip_vertex(mesh);
+
+  // Ground truth: full-space static deflection and lowest natural frequency.
+  FullSpaceOptions full_options;
+  full_options.gravity = Eigen::Vector3d(0, 0, -9.81);
+  FullSpaceSimulator full(fem, dofs, full_options);
+  Eigen::VectorXd x = fem.rest_positions();
+  full.solve_static(x);
+  const double full_deflection = x(3 * tip + 2) - 0.1;
+  const LinearModes modes = compute_linear_modes(fem, dofs, 1);
+  const double full_frequency = std::sqrt(modes.eigenvalues(0)) / (2 * M_PI);
+  // Initial velocity along the first mode, 1 cm/s at the tip (small: the linear regime).
+  Eigen::MatrixX3d velocity(mesh.num_vertices(), 3);
+  for (int v = 0; v < mesh.num_vertices(); ++v)
+    velocity.row(v) = modes.modes.block<3, 1>(3 * v, 0).transpose();
+  velocity *= 0.01 / velocity.row(tip).norm();
+
+  const double one = settled_tip_deflection(split_beam(1, 16), InterfaceLumping::kInterface);
+  const double one_frequency =
+      simulated_frequency(split_beam(1, 16), InterfaceLumping::kInterface, velocity, tip);
+  WARN("full FEM: tip deflection " << full_deflection << " m, f1 " << full_frequency << " Hz");
+  WARN("1 domain: tip deflection " << one << " m, f1 " << one_frequency << " Hz");
+  CHECK(std::abs(one / full_deflection - 1) < 0.02);
+  CHECK(std::abs(one_frequency / full_frequency - 1) < 0.03);
+
+  // Bounds on (deflection, frequency) relative to the full FEM, measured (see docs/VALIDATION.md):
+  // L1 lumps the subtree's mass at the interface centroid, so the parent feels the subtree's
+  // weight but not its moment (stiffer statically) nor its rotary inertia (higher frequency);
+  // L2 lumps it at the subtree's centre of mass and is much closer.
+  struct Expected {
+    int parts;
+    InterfaceLumping lumping;
+    double deflection_min, deflection_max, frequency_min, frequency_max;
+  };
+  const Expected expected[] = {
+      {2, InterfaceLumping::kInterface, 0.55, 0.75, 1.45, 1.9},
+      {2, InterfaceLumping::kCenterOfMass, 0.85, 0.97, 1.02, 1.25},
+      {4, InterfaceLumping::kInterface, 0.3, 0.5, 2.9, 3.9},
+      {4, InterfaceLumping::kCenterOfMass, 0.75, 0.95, 1.2, 1.7},
+  };
+  for (const Expected& e : expected) {
+    auto model = split_beam(e.parts, 12);
+    const char* name = e.lumping == InterfaceLumping::kInterface ? "L1" : "L2";
+    double speed = 0;
+    const double deflection = settled_tip_deflection(model, e.lumping, &speed) / full_deflection;
+    const double frequency = simulated_frequency(model, e.lumping, velocity, tip) / full_frequency;
+    WARN(e.parts << " domains, " << name << ": tip deflection " << deflection
+                 << " of the full FEM's, f1 " << frequency << " of the full FEM's");
+    CHECK(speed < 1e-8);  // at rest
+    CHECK(deflection > e.deflection_min);
+    CHECK(deflection < e.deflection_max);
+    CHECK(frequency > e.frequency_min);
+    CHECK(frequency < e.frequency_max);
+  }
+}
+
+TEST_CASE("SubstructuredSimulator: a free beam falls without deforming") {
+  auto model = split_beam(2, 8, /*clamped=*/false);
+  REQUIRE(model->domains[0].num_rigid_modes == 6);
+  SubstructuredOptions options;
+  options.time_step = 0.01;
+  options.gravity = Eigen::Vector3d(0, 0, -9.81);
+  SubstructuredSimulator sim(model, options);
+  REQUIRE(sim.free_root());
+  const Eigen::Vector3d origin0 = sim.frame(0).origin;
+  for (int k = 0; k < 100; ++k) REQUIRE(sim.step() == StepStatus::kOk);
+  for (int d = 0; d < sim.num_domains(); ++d) CHECK(sim.domain_state(d).q.norm() < 1e-10);
+  // Symplectic Euler on a constant force: z = -g h^2 n (n + 1) / 2.
+  const double h = 0.01, n = 100;
+  CHECK(sim.frame(0).origin(2) - origin0(2) ==
+        Approx(-9.81 * h * h * n * (n + 1) / 2).epsilon(1e-9));
+  CHECK((sim.frame(1).rotation - Eigen::Matrix3d::Identity()).norm() < 1e-10);
+}
+
+TEST_CASE("SubstructuredSimulator: a free-flying beam without external forces keeps its momentum") {
+  auto model = split_beam(4, 8, /*clamped=*/false);
+  const double mass = model->domains[0].subtree_mass;
+  SubstructuredOptions options;
+  options.time_step = 0.005;
+  SubstructuredSimulator sim(model, options);
+  // Drift and spin about an off-axis direction; the spin stretches the beam (centrifugal) and
+  // sets its domains swinging.
+  const Eigen::Vector3d velocity(0.3, -0.2, 0.1), spin(0.5, 1.0, 0.2);
+  sim.set_root_motion(sim.frame(0).origin, Eigen::Matrix3d::Identity(), velocity, spin);
+  REQUIRE(sim.initialize() == StepStatus::kOk);
+  const Eigen::Vector3d p0 = sim.linear_momentum();
+  CHECK((p0 - mass * velocity).norm() < 1e-9 * mass);
+  const Eigen::Vector3d L0 = sim.root_angular_momentum();
+  double worst = 0, worst_rigid = 0, worst_angular = 0, max_q = 0;
+  for (int k = 0; k < 400; ++k) {
+    REQUIRE(sim.step() == StepStatus::kOk);
+    worst = std::max(worst, (sim.linear_momentum() - p0).norm());
+    worst_rigid = std::max(worst_rigid, (sim.root_momentum() - p0).norm());
+    worst_angular = std::max(worst_angular, (sim.root_angular_momentum() - L0).norm());
+    for (int d = 0; d < sim.num_domains(); ++d)
+      max_q = std::max(max_q, sim.domain_state(d).q.norm());
+  }
+  WARN("free flight: |p| " << p0.norm() << " kg m/s; momentum of the deforming mesh deviates by "
+                           << worst << " at most; max |q| " << max_q);
+  // The root frame carries the whole body as one rigid body: its momenta are exact.
+  CHECK(worst_rigid < 1e-12 * p0.norm());
+  CHECK(worst_angular < 1e-12 * L0.norm());
+  CHECK(max_q > 1e-4);  // the domains do deform
+  // The deforming mesh's own momentum (frames + deformation of every domain) follows it closely;
+  // the difference is the swinging of the domains, which the rigid root does not feel.
+  CHECK(worst < 0.02 * p0.norm());
+}
+
+TEST_CASE("SubstructuredSimulator: step allocates nothing") {
+  auto model = split_beam(4, 8);
+  for (InterfaceLumping lumping : {InterfaceLumping::kInterface, InterfaceLumping::kCenterOfMass}) {
+    SubstructuredOptions options;
+    options.gravity = Eigen::Vector3d(0, 0, -9.81);
+    options.lumping = lumping;
+    options.profile = true;
+    SubstructuredSimulator sim(model, options);
+    sim.reserve_vertex_forces(4);
+    sim.add_vertex_force(3, 0, Eigen::Vector3d(0, 0, 1));
+    Eigen::MatrixX3d positions;
+    sim.global_positions(positions);
+    REQUIRE(sim.step() == StepStatus::kOk);
+    StepStatus status = StepStatus::kOk;
+    const long allocations = test::count_allocations([&] {
+      for (int k = 0; k < 10; ++k)
+        if (sim.step() != StepStatus::kOk) status = StepStatus::kDiverged;
+      sim.global_positions(positions);
+    });
+    CHECK(status == StepStatus::kOk);
+    CHECK(allocations == 0);
+    CHECK(sim.profile().steps == 11);
+  }
+}
+
+TEST_CASE("SubstructuredSimulator: bad options and models are clear errors") {
+  auto model = split_beam(2, 6);
+  SubstructuredOptions options;
+  options.time_step = -1;
+  CHECK_THROWS_WITH(SubstructuredSimulator(model, options), Contains("time step"));
+  options.time_step = 0.01;
+  options.domains.resize(5);
+  CHECK_THROWS_WITH(SubstructuredSimulator(model, options), Contains("2 domains"));
+  options.domains.clear();
+  auto broken = std::make_shared<ReducedModel>(*model);
+  broken->domains[1].parent = 1;
+  CHECK_THROWS_WITH(SubstructuredSimulator(broken, options), Contains("not an earlier domain"));
+  SubstructuredSimulator sim(model, options);
+  CHECK_THROWS_WITH(sim.add_vertex_force(1, 100000, Eigen::Vector3d::Zero()),
+                    Contains("does not exist"));
+  CHECK_THROWS_AS(sim.set_root_motion(Eigen::Vector3d::Zero(), Eigen::Matrix3d::Identity(),
+                                      Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()),
+                  OptionError);
+}
