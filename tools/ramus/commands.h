@@ -14,5 +14,6 @@ void add_precompute_command(CLI::App& app);
 void add_inspect_command(CLI::App& app);
 void add_simulate_command(CLI::App& app);
 void add_compare_command(CLI::App& app);
+void add_validate_command(CLI::App& app);
 
 }  // namespace ramus::cli

@@ -1,0 +1,288 @@
+// `ramus validate spec.json model.h5 -o trajectories.csv`: the substructuring paper's accuracy
+// experiment (Fig. 7). The full-space FEM (ground truth, implicit Newmark), and the model's
+// substructured runtime with interface lumping (L1) and centre-of-mass lumping (L2), all start
+// from rest with a velocity along the first eigenmode of the whole mesh, scaled so that the root
+// domain (the stem) bends by a given angle. Records two tracked vertices, estimates each
+// method's lowest natural frequency and reports the cost per step.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "ramus/error.h"
+#include "ramus/precompute/full_space_simulator.h"
+#include "ramus/precompute/mesh_checks.h"
+#include "ramus/precompute/mesh_io.h"
+#include "ramus/precompute/modal_analysis.h"
+#include "ramus/precompute/model_spec.h"
+#include "ramus/runtime/model_file.h"
+#include "ramus/runtime/model_geometry.h"
+#include "ramus/runtime/substructured_simulator.h"
+
+namespace ramus::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Args {
+  std::string spec, model, output, summary;
+  double bend_degrees = 45;
+  double periods = 3;
+  double time_step = 0;
+  bool gravity = false;
+};
+
+// One method's run: positions of the tracked vertices and of the stem top, per step.
+struct Trajectory {
+  std::string name;
+  std::vector<Eigen::Vector3d> a, b, stem_top;
+  double seconds_per_step = 0;
+};
+
+// Lowest frequency (Hz) from the zero crossings of s(t) - mean(s), over whole half-periods.
+double zero_crossing_frequency(const std::vector<double>& s, double h) {
+  if (s.size() < 3) return 0;
+  double mean = 0;
+  for (double v : s) mean += v / static_cast<double>(s.size());
+  std::vector<double> crossings;
+  for (std::size_t k = 1; k < s.size(); ++k) {
+    const double p = s[k - 1] - mean, c = s[k] - mean;
+    if ((p > 0) != (c > 0)) crossings.push_back(h * (static_cast<double>(k) - 1 + p / (p - c)));
+  }
+  if (crossings.size() < 3) return 0;
+  return static_cast<double>(crossings.size() - 1) / (2.0 * (crossings.back() - crossings.front()));
+}
+
+double bend_angle_degrees(const Eigen::Vector3d& base, const Eigen::Vector3d& rest_top,
+                          const Eigen::Vector3d& top) {
+  const Eigen::Vector3d a = rest_top - base, b = top - base;
+  return std::atan2(a.cross(b).norm(), a.dot(b)) * 180.0 / M_PI;
+}
+
+void run(const Args& args) {
+  const ModelSpec spec = load_model_spec(args.spec);
+  auto model = std::make_shared<const ReducedModel>(read_model_file(args.model));
+  const TetMesh mesh = read_tet_mesh(spec.mesh_path, spec.tetrahedralize);
+  validate_tet_mesh(mesh, spec.mesh_path);
+  std::vector<int> fixed;
+  try {
+    fixed = select_vertices(mesh, spec.fixed);
+  } catch (const MeshError& e) {
+    throw InputError(spec.spec_path, 0, e.what());
+  }
+  if (fixed.empty())
+    throw OptionError(spec.spec_path +
+                      ": the experiment needs an anchored object (no fixed vertex)");
+  const Eigen::MatrixX3d rest = global_rest_positions(*model);
+  if (rest.rows() != mesh.num_vertices() ||
+      (rest - mesh.rest_positions).cwiseAbs().maxCoeff() > 1e-9 * (1 + rest.cwiseAbs().maxCoeff()))
+    throw OptionError(
+        args.model + ": was not made from " + spec.spec_path +
+        " (its undivided mesh differs from the spec's mesh); re-run ramus precompute");
+
+  // Ground-truth model and the first eigenmode of the whole mesh.
+  const StvkFemModel fem(mesh, assign_materials(mesh, spec.material, spec.materials_by_label));
+  const DofMap dofs(mesh.num_vertices(), fixed);
+  const LinearModes modes = compute_linear_modes(fem, dofs, 1);
+  const double omega1 = std::sqrt(modes.eigenvalues(0));
+  const double h = args.time_step > 0 ? args.time_step : spec.simulation.time_step;
+  const int steps = static_cast<int>(std::ceil(args.periods * 2 * M_PI / omega1 / h));
+
+  // Stem: the root domain; its top is its highest vertex, its base the fixed vertices' centre.
+  const ReducedDomain& root = model->domains[0];
+  int stem_top = 0;
+  double best = -1e300;
+  for (Eigen::Index v = 0; v < root.global_vertices.size(); ++v) {
+    const int g = root.global_vertices(v);
+    if (rest(g, 2) > best) best = rest(g, 2), stem_top = g;
+  }
+  Eigen::Vector3d base = Eigen::Vector3d::Zero();
+  for (int v : fixed) base += rest.row(v).transpose() / static_cast<double>(fixed.size());
+  // Tracked: A = the highest vertex, B = the vertex farthest from the stem's axis.
+  Eigen::Index a_vertex = 0, b_vertex = 0;
+  rest.col(2).maxCoeff(&a_vertex);
+  (rest.leftCols<2>().rowwise() - base.head<2>().transpose())
+      .rowwise()
+      .squaredNorm()
+      .maxCoeff(&b_vertex);
+
+  // Velocity along the first mode: the linear amplitude (v / omega1) moves the stem top by the
+  // chord of the requested bend.
+  const double height = (rest.row(stem_top).transpose() - base).norm();
+  const double chord = 2 * height * std::sin(0.5 * args.bend_degrees * M_PI / 180.0);
+  const double top_mode = modes.modes.middleRows<3>(3 * stem_top).norm();
+  const Eigen::VectorXd velocity = modes.modes.col(0) * (omega1 * chord / top_mode);
+  std::printf(
+      "experiment  %s: %d vertices, %d tets; first eigenmode %.4g Hz; h = %g s, %d steps "
+      "(%.3g periods)%s\n",
+      spec.mesh_path.c_str(), mesh.num_vertices(), mesh.num_tets(), omega1 / (2 * M_PI), h, steps,
+      args.periods, args.gravity ? ", gravity" : ", no gravity");
+  std::printf(
+      "            initial velocity along the mode, stem top %.4g m/s (linear bend %.3g "
+      "deg); tracking A = vertex %ld (highest), B = vertex %ld (farthest out)\n",
+      velocity.middleRows<3>(3 * stem_top).norm(), args.bend_degrees, static_cast<long>(a_vertex),
+      static_cast<long>(b_vertex));
+  std::fflush(stdout);
+  const Eigen::Vector3d gravity =
+      args.gravity ? spec.simulation.gravity : Eigen::Vector3d::Zero().eval();
+
+  std::vector<Trajectory> runs;
+  {  // Ground truth: full-space implicit Newmark (trapezoidal rule), solved to tolerance.
+    Trajectory t{"full FEM", {}, {}, {}, 0};
+    FullSpaceOptions options;
+    options.time_step = h;
+    options.gravity = gravity;
+    options.rayleigh_mass = spec.simulation.rayleigh_mass;
+    options.rayleigh_stiffness = spec.simulation.rayleigh_stiffness;
+    FullSpaceSimulator full(fem, dofs, options);
+    FullSpaceState state = full.rest_state();
+    state.velocities = velocity;
+    full.initialize_acceleration(state);
+    const auto record = [&] {
+      const auto x = [&](Eigen::Index v) {
+        return Eigen::Vector3d(state.positions.segment<3>(3 * v));
+      };
+      t.a.push_back(x(a_vertex));
+      t.b.push_back(x(b_vertex));
+      t.stem_top.push_back(x(stem_top));
+    };
+    record();
+    const auto start = Clock::now();
+    for (int k = 0; k < steps; ++k) {
+      const NewtonReport report = full.step_newmark(state);
+      if (!report.converged)
+        std::fprintf(stderr, "ramus: warning: full FEM step %d did not converge\n", k + 1);
+      record();
+    }
+    t.seconds_per_step = std::chrono::duration<double>(Clock::now() - start).count() / steps;
+    runs.push_back(std::move(t));
+  }
+  for (InterfaceLumping lumping : {InterfaceLumping::kInterface, InterfaceLumping::kCenterOfMass}) {
+    Trajectory t{lumping == InterfaceLumping::kInterface ? "L1 (interface)" : "L2 (centre of mass)",
+                 {},
+                 {},
+                 {},
+                 0};
+    SubstructuredOptions options;
+    options.time_step = h;
+    options.gravity = gravity;
+    options.lumping = lumping;
+    options.all_domains.rayleigh_mass = spec.simulation.rayleigh_mass;
+    options.all_domains.rayleigh_stiffness = spec.simulation.rayleigh_stiffness;
+    SubstructuredSimulator sim(model, options);
+    Eigen::MatrixX3d v(mesh.num_vertices(), 3), x;
+    for (int i = 0; i < mesh.num_vertices(); ++i) v.row(i) = velocity.segment<3>(3 * i).transpose();
+    if (sim.set_velocity_field(v) != StepStatus::kOk)
+      throw NumericalError(t.name + ": the initial state is not finite");
+    const auto record = [&] {
+      sim.global_positions(x);
+      t.a.push_back(x.row(a_vertex).transpose());
+      t.b.push_back(x.row(b_vertex).transpose());
+      t.stem_top.push_back(x.row(stem_top).transpose());
+    };
+    record();
+    double seconds = 0;
+    for (int k = 0; k < steps; ++k) {
+      const auto start = Clock::now();
+      const StepStatus status = sim.step();
+      seconds += std::chrono::duration<double>(Clock::now() - start).count();
+      if (status != StepStatus::kOk)
+        throw NumericalError(t.name + ": step " + std::to_string(k + 1) + ": " + to_string(status));
+      record();
+    }
+    t.seconds_per_step = seconds / steps;
+    runs.push_back(std::move(t));
+  }
+
+  // The direction A moves in most (the "x-dof" of the paper's plot): A's initial velocity.
+  Eigen::Vector3d direction = velocity.segment<3>(3 * a_vertex);
+  direction /= std::max(1e-300, direction.norm());
+  const Eigen::Vector3d a_rest = rest.row(a_vertex).transpose();
+  nlohmann::json summary;
+  summary["spec"] = args.spec;
+  summary["model"] = args.model;
+  summary["time_step"] = h;
+  summary["steps"] = steps;
+  summary["first_eigenmode_hz"] = omega1 / (2 * M_PI);
+  summary["domains"] = model->domains.size();
+  std::printf("\n%-22s %10s %9s %14s %16s %14s\n", "method", "f1 (Hz)", "f1 / G", "max bend (deg)",
+              "max |A - A_G| (m)", "per step");
+  double ground_truth_frequency = 0;
+  for (const Trajectory& t : runs) {
+    std::vector<double> s;
+    double bend = 0, deviation = 0;
+    for (std::size_t k = 0; k < t.a.size(); ++k) {
+      s.push_back(direction.dot(t.a[k] - a_rest));
+      bend =
+          std::max(bend, bend_angle_degrees(base, rest.row(stem_top).transpose(), t.stem_top[k]));
+      deviation = std::max(deviation, (t.a[k] - runs[0].a[k]).norm());
+    }
+    const double f = zero_crossing_frequency(s, h);
+    if (&t == &runs[0]) ground_truth_frequency = f;
+    const double ratio = ground_truth_frequency > 0 ? f / ground_truth_frequency : 0;
+    std::printf("%-22s %10.4g %9.3g %14.3g %16.3g %11.4g ms\n", t.name.c_str(), f, ratio, bend,
+                deviation, 1e3 * t.seconds_per_step);
+    summary["methods"].push_back({{"name", t.name},
+                                  {"frequency_hz", f},
+                                  {"frequency_ratio", ratio},
+                                  {"max_bend_degrees", bend},
+                                  {"max_deviation_a_m", deviation},
+                                  {"ms_per_step", 1e3 * t.seconds_per_step}});
+  }
+
+  // CSV: time, then A and B (x y z) per method.
+  const std::string temporary = args.output + ".tmp";
+  {
+    std::ofstream out(temporary);
+    if (!out) throw Error(args.output + ": cannot write");
+    out << "time";
+    for (const char* tag : {"full", "L1", "L2"})
+      for (const char* point : {"A", "B"})
+        for (const char* c : {"x", "y", "z"}) out << ',' << point << '_' << c << '_' << tag;
+    out << '\n';
+    out.precision(10);
+    for (std::size_t k = 0; k < runs[0].a.size(); ++k) {
+      out << h * static_cast<double>(k);
+      for (const Trajectory& t : runs)
+        for (const Eigen::Vector3d& p : {t.a[k], t.b[k]})
+          out << ',' << p(0) << ',' << p(1) << ',' << p(2);
+      out << '\n';
+    }
+    if (!out) throw Error(args.output + ": write failed");
+  }
+  std::rename(temporary.c_str(), args.output.c_str());
+  std::printf("\ntrajectories %s\n", args.output.c_str());
+  if (!args.summary.empty()) {
+    std::ofstream out(args.summary);
+    out << summary.dump(2) << '\n';
+    std::printf("summary      %s\n", args.summary.c_str());
+  }
+}
+
+}  // namespace
+
+void add_validate_command(CLI::App& app) {
+  auto args = std::make_shared<Args>();
+  CLI::App* command = app.add_subcommand(
+      "validate",
+      "The substructuring paper's accuracy experiment (Fig. 7): full FEM vs L1 and L2 lumping "
+      "from a velocity along the first eigenmode; frequencies, bend, trajectories (CSV)");
+  command->add_option("spec", args->spec, "Model spec (JSON) the model was made from")->required();
+  command->add_option("model", args->model, "Model file (.h5) from ramus precompute")->required();
+  command->add_option("-o,--output", args->output, "Trajectories (.csv)")->required();
+  command->add_option("--summary", args->summary, "Also write the numbers as JSON");
+  command->add_option("--bend", args->bend_degrees, "Stem bend of the initial velocity (deg)")
+      ->capture_default_str();
+  command->add_option("--periods", args->periods, "Duration in periods of the first mode")
+      ->capture_default_str();
+  command->add_option("--dt", args->time_step, "Time step (s); default: the spec's");
+  command->add_flag("--gravity", args->gravity, "Apply the spec's gravity (default: none)");
+  command->callback([args] { run(*args); });
+}
+
+}  // namespace ramus::cli
