@@ -16,11 +16,14 @@ import matplotlib.pyplot as plt  # noqa: E402
 def main(csv_path, png_path):
     with open(csv_path) as f:
         rows = list(csv.DictReader(f))
+    if not rows:
+        sys.exit(f"{csv_path}: no rows")
     t = [float(r["time"]) for r in rows]
     col = lambda name: [float(r[name]) for r in rows]  # noqa: E731
     styles = {"full": ("ground truth (full FEM)", "k", "-"),
               "L1": ("L1: interface lumping", "tab:green", "--"),
-              "L2": ("L2: centre-of-mass lumping", "tab:red", "--")}
+              "L2": ("L2: centre-of-mass lumping", "tab:red", "--"),
+              "L3": ("L3: rigid-subtree lumping", "tab:blue", ":")}
     fig, axes = plt.subplots(1, 3, figsize=(15, 4.6))
     for ax, point, title in ((axes[0], "A", "A: top of the bloom (bird's-eye view)"),
                              (axes[1], "B", "B: tip of the outermost leaf (bird's-eye view)")):

@@ -166,7 +166,9 @@ TEST_CASE("SubstructuredSimulator: a clamped beam in 2 and 4 domains vs one doma
   // Bounds on (deflection, frequency) relative to the full FEM, measured (see docs/VALIDATION.md):
   // L1 lumps the subtree's mass at the interface centroid, so the parent feels the subtree's
   // weight but not its moment (stiffer statically) nor its rotary inertia (higher frequency);
-  // L2 lumps it at the subtree's centre of mass and is much closer.
+  // L2 lumps it at the subtree's centre of mass and is much closer; L3 adds the subtree's
+  // rotational inertia. What remains is mostly the rigid interfaces: each child is clamped to a
+  // rigid cross-section, which stiffens a stubby beam (1 x 0.2 x 0.2 m) cut into short pieces.
   struct Expected {
     int parts;
     InterfaceLumping lumping;
@@ -177,10 +179,14 @@ TEST_CASE("SubstructuredSimulator: a clamped beam in 2 and 4 domains vs one doma
       {2, InterfaceLumping::kCenterOfMass, 0.85, 0.97, 1.02, 1.25},
       {4, InterfaceLumping::kInterface, 0.3, 0.5, 2.9, 3.9},
       {4, InterfaceLumping::kCenterOfMass, 0.75, 0.95, 1.2, 1.7},
+      {2, InterfaceLumping::kRigidSubtree, 0.85, 0.97, 1.02, 1.2},
+      {4, InterfaceLumping::kRigidSubtree, 0.75, 0.95, 1.2, 1.5},
   };
   for (const Expected& e : expected) {
     auto model = split_beam(e.parts, 12);
-    const char* name = e.lumping == InterfaceLumping::kInterface ? "L1" : "L2";
+    const char* name = e.lumping == InterfaceLumping::kInterface      ? "L1"
+                       : e.lumping == InterfaceLumping::kCenterOfMass ? "L2"
+                                                                      : "L3";
     double speed = 0;
     const double deflection = settled_tip_deflection(model, e.lumping, &speed) / full_deflection;
     const double frequency = simulated_frequency(model, e.lumping, velocity, tip) / full_frequency;
@@ -248,7 +254,8 @@ TEST_CASE("SubstructuredSimulator: a free-flying beam without external forces ke
 
 TEST_CASE("SubstructuredSimulator: step allocates nothing") {
   auto model = split_beam(4, 8);
-  for (InterfaceLumping lumping : {InterfaceLumping::kInterface, InterfaceLumping::kCenterOfMass}) {
+  for (InterfaceLumping lumping : {InterfaceLumping::kInterface, InterfaceLumping::kCenterOfMass,
+                                   InterfaceLumping::kRigidSubtree}) {
     SubstructuredOptions options;
     options.gravity = Eigen::Vector3d(0, 0, -9.81);
     options.lumping = lumping;
@@ -268,6 +275,8 @@ TEST_CASE("SubstructuredSimulator: step allocates nothing") {
     CHECK(status == StepStatus::kOk);
     CHECK(allocations == 0);
     CHECK(sim.profile().steps == 11);
+    CHECK(sim.profile().core_seconds > 0);
+    CHECK(sim.profile().domain_seconds > 0);
   }
 }
 

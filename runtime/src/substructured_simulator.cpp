@@ -122,6 +122,8 @@ SubstructuredSimulator::SubstructuredSimulator(std::shared_ptr<const ReducedMode
     dom.system_scratch = SystemForceScratch(r);
     dom.relative.jacobian.setZero(
         3, d > 0 ? m.domains[static_cast<size_t>(data.parent)].polynomial.r : 0);
+    dom.relative.rotation_jacobian.setZero(3, dom.relative.jacobian.cols());
+    dom.relative.inertia_jacobian.setZero(3, dom.relative.jacobian.cols());
     dom.relative.x = dom.relative.v = dom.relative.a = Eigen::Vector3d::Zero();
     dom.relative.omega = dom.relative.alpha = dom.relative.alpha_without_qddot =
         Eigen::Vector3d::Zero();
@@ -129,6 +131,7 @@ SubstructuredSimulator::SubstructuredSimulator(std::shared_ptr<const ReducedMode
         Eigen::Vector3d::Zero();
     dom.relative.R.setIdentity();
     dom.subtree_force_local.setZero();
+    dom.subtree_torque_local.setZero();
     dom.own_force_world.setZero();
     dom.frame.rotation = data.frame_rotation;
     dom.frame.origin = data.frame_origin;
@@ -294,7 +297,7 @@ void SubstructuredSimulator::compute_child_kinematics(int child) noexcept {
     k.alpha_without_qddot = k.alpha;
     if (options_.lumping == InterfaceLumping::kInterface) return;
   }
-  // L2: p = x_ij + R_ij c_j; ṗ = v_ij + ω_ij × R_ij c_j; p̈ = J q̈ + α0 × R c + ω × (ω × R c)
+  // L2, L3: p = x_ij + R_ij c_j; ṗ = v_ij + ω_ij × R_ij c_j; p̈ = J q̈ + α0 × R c + ω × (ω × R c)
   // with J = â_ij - (R c)~ J_ω, J_ω = dω_ij/dq̇ (columns G⁻¹ 2 skew(Rᵀ A^l), Eq. 7) and α0 the
   // part of ω̇_ij (Eq. 9) without q̈.
   const Eigen::Vector3d Rc = k.R * c.data->subtree_center_of_mass;
@@ -307,6 +310,7 @@ void SubstructuredSimulator::compute_child_kinematics(int child) noexcept {
     const Eigen::Vector3d omega_l = lu.solve(Eigen::Vector3d(2.0 * skew_vector(Rt_Al)));
     const Eigen::Vector3d centroid_l = itf.centroid_basis.block<3, 1>(0, l);
     k.jacobian.block<3, 1>(0, l) = centroid_l - Rc.cross(omega_l);
+    k.rotation_jacobian.block<3, 1>(0, l) = omega_l;
   }
   k.point = k.x + Rc;
   k.point_velocity = k.v + k.omega.cross(Rc);
@@ -363,10 +367,40 @@ void SubstructuredSimulator::accumulate_subtree_forces() noexcept {
   for (Domain& dom : domains_)
     dom.subtree_force_local =
         dom.frame.rotation.transpose() * (dom.own_force_world + dom.data->mass * options_.gravity);
+  if (options_.lumping == InterfaceLumping::kRigidSubtree) {
+    // Torques about each subtree's rest centre of mass c_d: the domain's own vertex forces at
+    // their deformed positions, its weight at its own centre of mass, then its children's
+    // (moved to c_d).
+    for (Domain& dom : domains_) {
+      const Eigen::Vector3d& c = dom.data->subtree_center_of_mass;
+      const Eigen::Vector3d weight = dom.frame.rotation.transpose() * options_.gravity;
+      dom.subtree_torque_local =
+          dom.data->mass > 0
+              ? Eigen::Vector3d((dom.first_moment - dom.data->mass * c).cross(weight))
+              : Eigen::Vector3d::Zero();
+    }
+    for (const auto& [where, force] : vertex_forces_) {
+      Domain& dom = domains_[static_cast<size_t>(where.first)];
+      Eigen::Vector3d x = dom.data->rest_positions.row(where.second).transpose();
+      if (dom.r > 0)
+        x.noalias() += dom.data->basis.middleRows<3>(3 * static_cast<Eigen::Index>(where.second)) *
+                       dom.state.q;
+      dom.subtree_torque_local +=
+          (x - dom.data->subtree_center_of_mass).cross(dom.frame.rotation.transpose() * force);
+    }
+  }
   for (int d = num_domains() - 1; d > 0; --d) {
     Domain& dom = domains_[static_cast<size_t>(d)];
-    domains_[static_cast<size_t>(dom.parent)].subtree_force_local +=
-        dom.relative.R * dom.subtree_force_local;
+    Domain& parent = domains_[static_cast<size_t>(dom.parent)];
+    const Eigen::Vector3d force = dom.relative.R * dom.subtree_force_local;
+    parent.subtree_force_local += force;
+    if (options_.lumping == InterfaceLumping::kRigidSubtree) {
+      const Eigen::Vector3d child_center =
+          dom.relative.x + dom.relative.R * dom.data->subtree_center_of_mass;
+      parent.subtree_torque_local +=
+          dom.relative.R * dom.subtree_torque_local +
+          (child_center - parent.data->subtree_center_of_mass).cross(force);
+    }
   }
 }
 
@@ -435,6 +469,21 @@ void SubstructuredSimulator::assemble_domain_system(int d) noexcept {
         2.0 * f.angular_velocity.cross(k.point_velocity) + k.point_acceleration_rest;
     const Eigen::Vector3d load = k.R * child.subtree_force_local - m * point_acceleration;
     dom.rhs.noalias() += k.jacobian.transpose() * load;
+    if (options_.lumping == InterfaceLumping::kRigidSubtree && dom.r > 0) {
+      // The subtree's rotational inertia about its centre of mass (F_i axes) and its angular
+      // velocity Ω = ω_i + ω_ij, Ω̇ = α_i + α_ij + ω_i × ω_ij with α_ij = J_ω q̈ + α0: torque
+      // I_w Ω̇ + Ω × I_w Ω, by virtual work J_ωᵀ on q_i.
+      const Eigen::Matrix3d inertia = k.R * child.data->subtree_inertia * k.R.transpose();
+      ChildKinematics& kk = domains_[static_cast<size_t>(c)].relative;
+      kk.inertia_jacobian.noalias() = inertia * k.rotation_jacobian;
+      dom.mass.noalias() += k.rotation_jacobian.transpose() * kk.inertia_jacobian;
+      const Eigen::Vector3d spin = f.angular_velocity + k.omega;
+      const Eigen::Vector3d spin_rate =
+          f.angular_acceleration + k.alpha_without_qddot + f.angular_velocity.cross(k.omega);
+      const Eigen::Vector3d torque =
+          k.R * child.subtree_torque_local - inertia * spin_rate - spin.cross(inertia * spin);
+      dom.rhs.noalias() += k.rotation_jacobian.transpose() * torque;
+    }
   }
 }
 

@@ -25,6 +25,8 @@ namespace ramus {
 enum class InterfaceLumping {
   kInterface,     ///< L1: at the interface centroid x_ij (Eq. 16)
   kCenterOfMass,  ///< L2: at the subtree's rest centre of mass, carried by the child frame
+  kRigidSubtree,  ///< L3: the subtree as a rigid body on the child frame: mass at its centre of
+                  ///< mass plus its rotational inertia, and the torque of its external forces
 };
 
 /// Per-domain material tuning at runtime (paper §5).
@@ -142,6 +144,8 @@ class SubstructuredSimulator {
     Eigen::Vector3d omega, alpha;         // ω_ij, α_ij (= ω̇ of Eq. 9)
     Eigen::Vector3d alpha_without_qddot;  // α_ij with q̈_i = 0 (L2)
     Eigen::MatrixXd jacobian;             // 3 by r_i: d(lumping point)/dq_i
+    Eigen::MatrixXd rotation_jacobian;    // 3 by r_i: dω_ij/dq̇_i (L3)
+    Eigen::MatrixXd inertia_jacobian;     // 3 by r_i: I_w dω_ij/dq̇_i (L3 scratch)
     Eigen::Vector3d point, point_velocity, point_acceleration_rest;  // L2 point p, ṗ, p̈ - J q̈
   };
   struct Domain {
@@ -156,6 +160,8 @@ class SubstructuredSimulator {
     DomainFrame frame;
     ChildKinematics relative;              // this domain's frame relative to its parent
     Eigen::Vector3d subtree_force_local;   // Σ external forces of the subtree, F_i axes
+    Eigen::Vector3d subtree_torque_local;  // their torque about the subtree's rest centre of
+                                           // mass, F_i axes (L3)
     Eigen::Vector3d own_force_world;       // Σ vertex forces on this domain (world)
     Eigen::VectorXd vertex_force_reduced;  // Uᵀ R_iᵀ f (r), vertex forces only
     Eigen::VectorXd rhs, system, gradient, residual, delta, scratch;
