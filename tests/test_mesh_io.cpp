@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <random>
 #include <sstream>
 #include <string>
@@ -13,6 +14,7 @@
 #include "ramus/precompute/gmsh_io.h"
 #include "ramus/precompute/mesh_io.h"
 #include "ramus/precompute/surface_mesh.h"
+#include "ramus/precompute/tet_label_file.h"
 #include "ramus/precompute/tetgen_io.h"
 #include "ramus/precompute/vega_io.h"
 #include "ramus/precompute/vtu_io.h"
@@ -488,4 +490,35 @@ TEST_CASE("a vtu written by write_vtu survives corruption") {
     }
   }
   CHECK(errors == static_cast<int>((text.size() + 6) / 7));
+}
+
+TEST_CASE("read_tet_label_file: labels, names and located errors") {
+  using Catch::Matchers::Contains;
+  TempDir dir("labels");
+  const std::string good = dir / "good.labels";
+  write_text(good, "# three tets\nname 7 upper stem\n\n7\n 3 # a comment\n7\nname 3 leaf\n");
+  const TetLabels read = read_tet_label_file(good, 3);
+  CHECK(read.labels == (Eigen::Vector3i() << 7, 3, 7).finished());
+  CHECK(read.label_names == std::map<int, std::string>{{3, "leaf"}, {7, "upper stem"}});
+
+  const auto error = [&](const std::string& text, int num_tets) -> std::string {
+    const std::string path = dir / "bad.labels";
+    write_text(path, text);
+    try {
+      read_tet_label_file(path, num_tets);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "no InputError";
+  };
+  CHECK_THAT(error("1\n2\n", 3), Contains("bad.labels: 2 labels for a mesh of 3 tets"));
+  CHECK_THAT(error("1\n2\n3\n4\n", 3), Contains("bad.labels:4: more labels than the mesh's 3"));
+  CHECK_THAT(error("1\n2 5\n3\n", 3), Contains("bad.labels:2: expected one label per line"));
+  CHECK_THAT(error("1\nx\n3\n", 3), Contains("bad.labels:2: expected an integer for the label"));
+  CHECK_THAT(error("name 1 a\nname 1 b\n1\n", 1), Contains("bad.labels:2: label 1 is named twice"));
+  CHECK_THAT(error("1\nname 4 a\n", 1), Contains("bad.labels:2: names label 4, which no tet has"));
+  CHECK_THAT(error("name 1\n1\n", 1), Contains("bad.labels:1: expected 'name <label> <text>'"));
+  CHECK_THAT(error("99999999999\n", 1), Contains("out of range"));
+  CHECK(error("1\n", 1) == "no InputError");
+  CHECK_THROWS_AS(read_tet_label_file(dir / "missing.labels", 1), InputError);
 }

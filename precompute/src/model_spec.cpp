@@ -16,6 +16,13 @@ namespace {
 
 using nlohmann::json;
 
+// A path from the spec: absolute as given, relative to the spec's folder otherwise.
+std::string resolve_path(const std::string& path, const std::string& spec_path) {
+  const std::filesystem::path p(path);
+  return p.is_absolute() ? p.string()
+                         : (std::filesystem::path(spec_path).parent_path() / p).string();
+}
+
 class SpecReader {
  public:
   explicit SpecReader(std::string file) : file_(std::move(file)) {}
@@ -137,15 +144,18 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
   }
   r.only_keys(root, "",
               {"mesh", "tetrahedralize", "material", "materials_by_label", "fixed", "forces",
-               "simulation", "reduction", "domains", "comment"});
+               "simulation", "reduction", "domains", "render_surface", "comment"});
   ModelSpec spec;
   spec.spec_path = spec_path;
   const json& mesh = r.required(root, "mesh", "");
   if (!mesh.is_string() || mesh.get<std::string>().empty()) r.fail("mesh", "expected a file name");
-  const std::filesystem::path mesh_path(mesh.get<std::string>());
-  spec.mesh_path = mesh_path.is_absolute()
-                       ? mesh_path.string()
-                       : (std::filesystem::path(spec_path).parent_path() / mesh_path).string();
+  spec.mesh_path = resolve_path(mesh.get<std::string>(), spec_path);
+  if (root.contains("render_surface")) {
+    const json& surface = root["render_surface"];
+    if (!surface.is_string() || surface.get<std::string>().empty())
+      r.fail("render_surface", "expected a surface file name (.obj, .off or .ply)");
+    spec.render_surface_path = resolve_path(surface.get<std::string>(), spec_path);
+  }
   if (root.contains("tetrahedralize")) {
     const json& t = root["tetrahedralize"];
     r.only_keys(t, "tetrahedralize", {"max_radius_edge_ratio", "max_volume", "label_regions"});
@@ -256,8 +266,8 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
   if (root.contains("domains")) {
     const json& d = root["domains"];
     r.only_keys(d, "domains",
-                {"partition", "automatic", "total_r", "distribution", "min_r", "max_r", "lumping",
-                 "per_domain", "comment"});
+                {"partition", "label_file", "automatic", "total_r", "distribution", "min_r",
+                 "max_r", "lumping", "per_domain", "comment"});
     DomainsSpec domains;
     if (d.contains("partition")) {
       const json& p = d["partition"];
@@ -267,6 +277,14 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
         domains.partition = DomainsSpec::Partition::kAutomatic;
       else
         r.fail("domains.partition", "expected \"labels\" or \"automatic\", got " + p.dump());
+    }
+    if (d.contains("label_file")) {
+      const json& f = d["label_file"];
+      if (!f.is_string() || f.get<std::string>().empty())
+        r.fail("domains.label_file", "expected a file name (one label per tet)");
+      if (domains.partition != DomainsSpec::Partition::kLabels)
+        r.fail("domains.label_file", "only used with \"partition\": \"labels\"");
+      domains.label_file_path = resolve_path(f.get<std::string>(), spec_path);
     }
     if (d.contains("automatic")) {
       const json& a = d["automatic"];
@@ -300,13 +318,12 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
       r.fail("domains", "need 0 <= min_r <= max_r");
     if (d.contains("lumping")) {
       const json& l = d["lumping"];
-      if (l == "interface")
-        domains.lump_at_center_of_mass = false;
-      else if (l == "center_of_mass")
-        domains.lump_at_center_of_mass = true;
-      else
+      if (l != "interface" && l != "center_of_mass" && l != "rigid_subtree")
         r.fail("domains.lumping",
-               "expected \"interface\" (L1) or \"center_of_mass\" (L2), got " + l.dump());
+               "expected \"interface\" (L1), \"center_of_mass\" (L2) or \"rigid_subtree\" (L3), "
+               "got " +
+                   l.dump());
+      domains.lumping = l.get<std::string>();
     }
     if (d.contains("per_domain")) {
       const json& per = d["per_domain"];

@@ -17,6 +17,7 @@ namespace ramus {
 namespace {
 
 constexpr int kVtkTetra = 10;
+constexpr int kVtkTriangle = 5;
 
 std::string xml_escape(const std::string& s) {
   std::string out;
@@ -206,26 +207,28 @@ struct RawArray {
   std::size_t pos = 0;
 };
 
-}  // namespace
-
-void write_vtu(const std::string& path, const Eigen::MatrixX3d& positions,
-               const Eigen::MatrixX4i& tets, const VtuFields& fields) {
+// Cells of `Corners` vertices each (#C by Corners) of VTK type `vtk_type`; `what` names them in
+// messages ("tet", "triangle").
+template <int Corners>
+void write_vtu_cells(const std::string& path, const Eigen::MatrixX3d& positions,
+                     const Eigen::Matrix<int, Eigen::Dynamic, Corners>& cells, int vtk_type,
+                     const std::string& what, const VtuFields& fields) {
   const Eigen::Index nv = positions.rows();
-  const Eigen::Index nt = tets.rows();
+  const Eigen::Index nt = cells.rows();
   for (Eigen::Index t = 0; t < nt; ++t)
-    for (int c = 0; c < 4; ++c)
-      if (tets(t, c) < 0 || tets(t, c) >= nv)
-        throw Error("write_vtu: tet " + std::to_string(t) + " references vertex " +
-                    std::to_string(tets(t, c)) + " but there are " + std::to_string(nv) +
+    for (int c = 0; c < Corners; ++c)
+      if (cells(t, c) < 0 || cells(t, c) >= nv)
+        throw Error("write_vtu: " + what + " " + std::to_string(t) + " references vertex " +
+                    std::to_string(cells(t, c)) + " but there are " + std::to_string(nv) +
                     " vertices");
   for (const auto& [name, a] : fields.point_data)
     check_rows("point field", name, a.rows(), nv, "points");
   for (const auto& [name, a] : fields.point_ints)
     check_rows("point field", name, a.rows(), nv, "points");
   for (const auto& [name, a] : fields.cell_data)
-    check_rows("cell field", name, a.rows(), nt, "tets");
+    check_rows("cell field", name, a.rows(), nt, what + "s");
   for (const auto& [name, a] : fields.cell_ints)
-    check_rows("cell field", name, a.rows(), nt, "tets");
+    check_rows("cell field", name, a.rows(), nt, what + "s");
   detail::write_file_atomically(path, [&](std::ostream& out) {
     out << "<?xml version=\"1.0\"?>\n"
            "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" "
@@ -242,22 +245,36 @@ void write_vtu(const std::string& path, const Eigen::MatrixX3d& positions,
     write_float_array(out, "Points", positions);
     out << "      </Points>\n      <Cells>\n"
            "        <DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n";
-    for (Eigen::Index t = 0; t < nt; ++t)
-      out << "          " << tets(t, 0) << ' ' << tets(t, 1) << ' ' << tets(t, 2) << ' '
-          << tets(t, 3) << '\n';
+    for (Eigen::Index t = 0; t < nt; ++t) {
+      out << "         ";
+      for (int c = 0; c < Corners; ++c) out << ' ' << cells(t, c);
+      out << '\n';
+    }
     out << "        </DataArray>\n"
            "        <DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n";
     for (Eigen::Index t = 0; t < nt; ++t)
-      out << (t % 16 == 0 ? "         " : "") << ' ' << 4 * (t + 1)
+      out << (t % 16 == 0 ? "         " : "") << ' ' << Corners * (t + 1)
           << (t % 16 == 15 || t + 1 == nt ? "\n" : "");
     out << "        </DataArray>\n"
            "        <DataArray type=\"UInt8\" Name=\"types\" format=\"ascii\">\n";
     for (Eigen::Index t = 0; t < nt; ++t)
-      out << (t % 16 == 0 ? "         " : "") << ' ' << kVtkTetra
+      out << (t % 16 == 0 ? "         " : "") << ' ' << vtk_type
           << (t % 16 == 15 || t + 1 == nt ? "\n" : "");
     out << "        </DataArray>\n      </Cells>\n    </Piece>\n  </UnstructuredGrid>\n"
            "</VTKFile>\n";
   });
+}
+
+}  // namespace
+
+void write_vtu(const std::string& path, const Eigen::MatrixX3d& positions,
+               const Eigen::MatrixX4i& tets, const VtuFields& fields) {
+  write_vtu_cells<4>(path, positions, tets, kVtkTetra, "tet", fields);
+}
+
+void write_vtu_triangles(const std::string& path, const Eigen::MatrixX3d& positions,
+                         const Eigen::MatrixX3i& triangles, const VtuFields& fields) {
+  write_vtu_cells<3>(path, positions, triangles, kVtkTriangle, "triangle", fields);
 }
 
 void write_vtu(const std::string& path, const TetMesh& mesh, const VtuFields& fields) {
@@ -448,13 +465,29 @@ std::string PvdSeriesWriter::frame_path(int i) const {
   return (std::filesystem::path(pvd_path_).parent_path() / folder_ / (stem_ + name)).string();
 }
 
-void PvdSeriesWriter::add_frame(double time, const Eigen::MatrixX3d& positions,
-                                const Eigen::MatrixX4i& tets, const VtuFields& fields) {
+void PvdSeriesWriter::check_can_add(double time) const {
   if (finished_) throw Error("PvdSeriesWriter: add_frame after finish() ('" + pvd_path_ + "')");
   if (!std::isfinite(time)) throw Error("PvdSeriesWriter: frame time must be finite");
-  write_vtu(frame_path(num_frames()), positions, tets, fields);
+}
+
+void PvdSeriesWriter::frame_added(double time) {
   times_.push_back(time);
   write_pvd();
+}
+
+void PvdSeriesWriter::add_frame(double time, const Eigen::MatrixX3d& positions,
+                                const Eigen::MatrixX4i& tets, const VtuFields& fields) {
+  check_can_add(time);
+  write_vtu(frame_path(num_frames()), positions, tets, fields);
+  frame_added(time);
+}
+
+void PvdSeriesWriter::add_surface_frame(double time, const Eigen::MatrixX3d& positions,
+                                        const Eigen::MatrixX3i& triangles,
+                                        const VtuFields& fields) {
+  check_can_add(time);
+  write_vtu_triangles(frame_path(num_frames()), positions, triangles, fields);
+  frame_added(time);
 }
 
 void PvdSeriesWriter::finish() {

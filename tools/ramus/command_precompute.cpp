@@ -1,9 +1,11 @@
 // `ramus precompute spec.json -o model.h5`: one reduced domain (modes, modal derivatives,
 // mass-PCA basis, cubic StVK polynomial) written as an HDF5 model file.
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -15,6 +17,9 @@
 #include "ramus/precompute/model_spec.h"
 #include "ramus/precompute/reduced_domain_builder.h"
 #include "ramus/precompute/substructured_model_builder.h"
+#include "ramus/precompute/surface_embedding.h"
+#include "ramus/precompute/surface_mesh.h"
+#include "ramus/precompute/tet_label_file.h"
 #include "ramus/runtime/version.h"
 
 namespace ramus::cli {
@@ -41,8 +46,14 @@ DomainTree spec_domain_tree(const ModelSpec& spec, const TetMesh& mesh,
     const Eigen::VectorXi one = Eigen::VectorXi::Zero(mesh.num_tets());
     return build_domain_tree(mesh, one, fixed, {{0, "body"}});
   }
-  if (spec.domains->partition == DomainsSpec::Partition::kLabels)
-    return domain_tree_from_labels(mesh, fixed);
+  if (spec.domains->partition == DomainsSpec::Partition::kLabels) {
+    if (spec.domains->label_file_path.empty()) return domain_tree_from_labels(mesh, fixed);
+    TetLabels labels = read_tet_label_file(spec.domains->label_file_path, mesh.num_tets());
+    TetMesh labelled = mesh;
+    labelled.labels = std::move(labels.labels);
+    labelled.label_names = std::move(labels.label_names);
+    return domain_tree_from_labels(labelled, fixed);
+  }
   return partition_branching_mesh(mesh, fixed, spec.domains->automatic);
 }
 
@@ -82,6 +93,26 @@ std::vector<ReductionSpec> domain_reductions(const ModelSpec& spec, const Domain
   return reductions;
 }
 
+// The rendering surface: the spec's "render_surface", else the mesh when it is a surface file
+// (tetrahedralized by TetGen); empty: none.
+std::string render_surface_path(const ModelSpec& spec) {
+  if (!spec.render_surface_path.empty()) return spec.render_surface_path;
+  std::string ext = std::filesystem::path(spec.mesh_path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
+  return ext == ".obj" || ext == ".off" || ext == ".ply" ? spec.mesh_path : "";
+}
+
+// embed_surface with its errors naming the surface file.
+EmbeddedSurface embed_render_surface(const ReducedModel& model, const SurfaceMesh& surface,
+                                     const std::string& path, SurfaceEmbeddingStats* stats) {
+  try {
+    return embed_surface(model, surface.vertices, surface.triangles, {}, stats);
+  } catch (const MeshError& e) {
+    throw InputError(path, 0, e.what());
+  }
+}
+
 void run(const Args& args) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
@@ -101,6 +132,16 @@ void run(const Args& args) {
               spec.mesh_path.c_str(), mesh.num_vertices(), mesh.num_tets(), fixed.size(),
               fixed.empty() ? " (free body)" : "",
               std::chrono::duration<double>(Clock::now() - start).count());
+  const std::string surface_path = render_surface_path(spec);
+  SurfaceMesh render_surface;
+  if (!surface_path.empty()) {
+    render_surface = read_surface_mesh(surface_path);
+    ReducedModel probe;  // the undivided mesh: a surface that does not fit fails here, not later
+    probe.domains.resize(1);
+    probe.domains[0].rest_positions = mesh.rest_positions;
+    probe.domains[0].tets = mesh.tets;
+    embed_render_surface(probe, render_surface, surface_path, nullptr);
+  }
   const DomainTree tree = spec_domain_tree(spec, mesh, fixed);
   const std::vector<ReductionSpec> reductions = domain_reductions(spec, tree);
   int total_r = 0;
@@ -135,6 +176,17 @@ void run(const Args& args) {
     std::printf("  %-19s %8.3f s\n", stage.c_str(), seconds);
   std::printf("  %-19s %8.3f s\n", "reduction total",
               std::chrono::duration<double>(Clock::now() - reduce_start).count());
+  if (!surface_path.empty()) {
+    const auto embed_start = Clock::now();
+    SurfaceEmbeddingStats stats;
+    reduced.embedded_surface = embed_render_surface(reduced, render_surface, surface_path, &stats);
+    std::printf(
+        "surface      %s: %d vertices, %d triangles embedded, at most %.3g m outside a tet (%d "
+        "clamped) (%.3f s)\n",
+        surface_path.c_str(), render_surface.num_vertices(), render_surface.num_triangles(),
+        stats.max_distance, stats.clamped,
+        std::chrono::duration<double>(Clock::now() - embed_start).count());
+  }
   ModelProvenance& p = reduced.provenance;
   p.tool_version = version_string();
   p.created_utc = utc_now();

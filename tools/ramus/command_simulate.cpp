@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 
 #include "commands.h"
@@ -27,6 +28,28 @@ struct Args {
   bool ignore_spec = false;
   CLI::App* command = nullptr;
 };
+
+InterfaceLumping lumping_from_name(const std::string& name) {
+  if (name == "L1" || name == "interface") return InterfaceLumping::kInterface;
+  if (name == "L2" || name == "center_of_mass") return InterfaceLumping::kCenterOfMass;
+  if (name == "L3" || name == "rigid_subtree") return InterfaceLumping::kRigidSubtree;
+  throw OptionError(
+      "--lumping: expected L1 (interface), L2 (center_of_mass) or L3 "
+      "(rigid_subtree), got \"" +
+      name + "\"");
+}
+
+const char* lumping_name(InterfaceLumping lumping) {
+  switch (lumping) {
+    case InterfaceLumping::kInterface:
+      return ", L1 (interface) lumping";
+    case InterfaceLumping::kCenterOfMass:
+      return ", L2 (centre-of-mass) lumping";
+    case InterfaceLumping::kRigidSubtree:
+      return ", L3 (rigid-subtree) lumping";
+  }
+  return "";
+}
 
 bool given(const Args& args, const char* option) {
   return args.command->get_option(option)->count() > 0;
@@ -69,8 +92,7 @@ void run(const Args& args) {
     output_every = s.output_every;
     if (args.run.forces.empty()) forces = spec->forces;
     if (spec->domains) {
-      options.lumping = spec->domains->lump_at_center_of_mass ? InterfaceLumping::kCenterOfMass
-                                                              : InterfaceLumping::kInterface;
+      options.lumping = lumping_from_name(spec->domains->lumping);
       options.domains.assign(static_cast<size_t>(num_domains), options.all_domains);
       for (int d = 0; d < num_domains; ++d) {
         const auto it = spec->domains->per_domain.find(model->domains[static_cast<size_t>(d)].name);
@@ -86,13 +108,7 @@ void run(const Args& args) {
   if (args.output_every > 0) output_every = args.output_every;
   if (given(args, "--output-every") && args.output_every < 1)
     throw OptionError("--output-every must be at least 1");
-  if (args.lumping == "L1" || args.lumping == "interface")
-    options.lumping = InterfaceLumping::kInterface;
-  else if (args.lumping == "L2" || args.lumping == "center_of_mass")
-    options.lumping = InterfaceLumping::kCenterOfMass;
-  else if (!args.lumping.empty())
-    throw OptionError("--lumping: expected L1 (interface) or L2 (center_of_mass), got \"" +
-                      args.lumping + "\"");
+  if (!args.lumping.empty()) options.lumping = lumping_from_name(args.lumping);
   if (steps < 0) throw OptionError("--steps must not be negative");
   options.profile = true;
 
@@ -129,17 +145,23 @@ void run(const Args& args) {
       args.model.c_str(), num_global, num_domains, num_domains == 1 ? "" : "s", total_r,
       simulator.free_root() ? " (free-flying)" : "", options.time_step, steps,
       options.newton_iterations == 1 ? "semi-implicit Newmark" : "implicit Newmark (Newton)",
-      num_domains == 1                                  ? ""
-      : options.lumping == InterfaceLumping::kInterface ? ", L1 (interface) lumping"
-                                                        : ", L2 (centre-of-mass) lumping");
+      num_domains == 1 ? "" : lumping_name(options.lumping));
   for (const ResolvedForce& f : resolved)
     std::printf("force     (%g, %g, %g) N at vertex %d (domain '%s'), t in [%g, %g) s\n",
                 f.force.force(0), f.force.force(1), f.force.force(2), f.force.vertex,
                 model->domains[static_cast<size_t>(f.domain)].name.c_str(), f.force.start,
                 std::min(f.force.end, 1e300));
 
-  std::unique_ptr<PvdSeriesWriter> writer;
+  std::unique_ptr<PvdSeriesWriter> writer, surface_writer;  // surface: <stem>_surface.pvd
   if (!args.output.empty()) writer = std::make_unique<PvdSeriesWriter>(args.output);
+  const std::filesystem::path out_path(args.output);
+  const std::string surface_output =
+      (out_path.parent_path() / (out_path.stem().string() + "_surface.pvd")).string();
+  const EmbeddedSurface& surface = model->embedded_surface;
+  if (writer && surface.rest_positions.rows() > 0)
+    surface_writer = std::make_unique<PvdSeriesWriter>(surface_output);
+  Eigen::MatrixX3d surface_positions;
+  VtuFields surface_fields;
   Eigen::VectorXi tet_domain;
   const Eigen::MatrixX4i tets = global_tets(*model, &tet_domain);
   Eigen::MatrixX3d positions;
@@ -150,6 +172,11 @@ void run(const Args& args) {
     fields.point_data = {{"displacement", positions - rest}};
     fields.cell_ints = {{"domain", tet_domain}};
     writer->add_frame(simulator.time(), positions, tets, fields);
+    if (!surface_writer) return;
+    simulator.embedded_surface_positions(surface_positions);
+    surface_fields.point_data = {{"displacement", surface_positions - surface.rest_positions}};
+    surface_writer->add_surface_frame(simulator.time(), surface_positions, surface.triangles,
+                                      surface_fields);
   };
   auto apply_forces = [&](double t) {
     simulator.clear_vertex_forces();
@@ -180,6 +207,7 @@ void run(const Args& args) {
     }
   }
   if (writer) writer->finish();
+  if (surface_writer) surface_writer->finish();
   if (!step_us.empty()) {
     std::vector<double> sorted = step_us;
     std::sort(sorted.begin(), sorted.end());
@@ -197,6 +225,10 @@ void run(const Args& args) {
   std::printf("final     t = %.4f s, max |u| = %.4g m, elastic %.4g J\n", simulator.time(),
               max_displacement, simulator.elastic_energy());
   if (writer) std::printf("output    %s (%d frames)\n", args.output.c_str(), writer->num_frames());
+  if (surface_writer)
+    std::printf("output    %s (embedded surface: %d vertices, %d triangles)\n",
+                surface_output.c_str(), static_cast<int>(surface.rest_positions.rows()),
+                static_cast<int>(surface.triangles.rows()));
 }
 
 }  // namespace
@@ -210,11 +242,13 @@ void add_simulate_command(CLI::App& app) {
       "and writes a .pvd series");
   args->command = command;
   command->add_option("model", args->model, "Model file (.h5)")->required();
-  command->add_option("-o,--output", args->output, "Output series (.pvd); none: timing only");
+  command->add_option("-o,--output", args->output,
+                      "Output series (.pvd; a model's embedded surface: <stem>_surface.pvd); "
+                      "none: timing only");
   command->add_option("--output-every", args->output_every, "Write every n-th frame");
   command->add_option("--lumping", args->lumping,
-                      "Subtree inertia: L1 (at the interface) or L2 (at the subtree's centre of "
-                      "mass)");
+                      "Subtree inertia: L1 (mass at the interface), L2 (mass at the subtree's "
+                      "centre of mass) or L3 (the subtree as a rigid body)");
   command->add_flag("--ignore-spec", args->ignore_spec,
                     "Do not take the scenario from the spec stored in the model");
   add_reduced_run_options(command, args->run);

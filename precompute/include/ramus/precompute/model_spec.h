@@ -74,18 +74,25 @@ struct DomainSettings {
 struct DomainsSpec {
   enum class Partition { kLabels, kAutomatic };
   Partition partition = Partition::kLabels;
+  /// "label_file": per-tet labels for the "labels" partition instead of the mesh's own
+  /// (tet_label_file.h), resolved like mesh_path; empty: the mesh's labels
+  std::string label_file_path;
   AutomaticPartitionOptions automatic;
   int total_r = 0;  ///< r̂; 0: every domain gets reduction.r
   ModeDistribution distribution = ModeDistribution::kLogarithmic;
   int min_r = 4;  ///< bounds of the distributed r_i
   int max_r = 60;
-  bool lump_at_center_of_mass = false;  ///< runtime: L2 instead of L1
+  /// Runtime subtree lumping: "interface" (L1, the paper's default), "center_of_mass" (L2) or
+  /// "rigid_subtree" (L3: the subtree's mass and rotational inertia as one rigid body).
+  std::string lumping = "interface";
   std::map<std::string, DomainSettings> per_domain;
 };
 
 struct ModelSpec {
   std::string spec_path;  ///< the JSON file itself
   std::string mesh_path;  ///< resolved relative to the spec's folder
+  /// "render_surface": the surface to embed for rendering (resolved like mesh_path), or empty
+  std::string render_surface_path;
   TetrahedralizeOptions tetrahedralize;
   Material material;
   std::map<int, Material> materials_by_label;

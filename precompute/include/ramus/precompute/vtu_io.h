@@ -23,6 +23,12 @@ struct VtuFields {
 void write_vtu(const std::string& path, const Eigen::MatrixX3d& positions,
                const Eigen::MatrixX4i& tets, const VtuFields& fields = {});
 
+/// Writes triangles (#F by 3) at positions (#V by 3) with fields (cell arrays: #F rows) as an
+/// ASCII .vtu of VTK triangles (type 5), atomically; for surfaces (e.g. a model's embedded
+/// rendering surface). read_vtu does not read it back (tets only). Throws Error like write_vtu.
+void write_vtu_triangles(const std::string& path, const Eigen::MatrixX3d& positions,
+                         const Eigen::MatrixX3i& triangles, const VtuFields& fields = {});
+
 /// Same for a TetMesh at its rest positions; labels are added as the Int32 cell array "label"
 /// and vertex_flags as the Int32 point array "vertex_flag" (when present).
 void write_vtu(const std::string& path, const TetMesh& mesh, const VtuFields& fields = {});
@@ -46,6 +52,9 @@ class PvdSeriesWriter {
   /// Writes frame num_frames() at time `time` (positions #V by 3, tets #T by 4).
   void add_frame(double time, const Eigen::MatrixX3d& positions, const Eigen::MatrixX4i& tets,
                  const VtuFields& fields = {});
+  /// Same with a triangle surface (#F by 3) as the frame (write_vtu_triangles).
+  void add_surface_frame(double time, const Eigen::MatrixX3d& positions,
+                         const Eigen::MatrixX3i& triangles, const VtuFields& fields = {});
   /// Writes the final .pvd; add_frame afterwards is an error. Called by the destructor.
   void finish();
 
@@ -54,6 +63,8 @@ class PvdSeriesWriter {
   std::string frame_path(int i) const;
 
  private:
+  void check_can_add(double time) const;
+  void frame_added(double time);
   void write_pvd() const;
 
   std::string pvd_path_;
