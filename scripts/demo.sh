@@ -11,4 +11,4 @@ bash scripts/build.sh release ramus
 mkdir -p out
 ./build/release/tools/ramus precompute data/plant/plant.json -o out/plant.h5
 ./build/release/tools/ramus simulate out/plant.h5 -o out/plant.pvd
-echo "Open out/plant.pvd in ParaView to watch the plant (cell field 'domain' colours the domains)."
+echo "Open out/plant.pvd (tets, cell field 'domain' colours the domains) or out/plant_surface.pvd (the embedded surface) in ParaView."
