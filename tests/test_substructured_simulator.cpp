@@ -105,11 +105,13 @@ double settled_tip_deflection(std::shared_ptr<ReducedModel> model, InterfaceLump
 // Lowest frequency (Hz) from the zero crossings of the tip's vertical motion after an initial
 // velocity along the full mesh's first mode (no gravity).
 double simulated_frequency(std::shared_ptr<ReducedModel> model, InterfaceLumping lumping,
-                           const Eigen::MatrixX3d& mode_velocity, int tip) {
+                           const Eigen::MatrixX3d& mode_velocity, int tip,
+                           double stiffness_scale = 1) {
   SubstructuredOptions options;
   options.time_step = 0.005;
   options.lumping = lumping;
   options.all_domains.rayleigh_stiffness = kStiffnessDamping;
+  options.all_domains.stiffness_scale = stiffness_scale;
   SubstructuredSimulator sim(model, options);
   REQUIRE(sim.set_velocity_field(mode_velocity) == StepStatus::kOk);
   std::vector<double> crossings;
@@ -292,6 +294,55 @@ TEST_CASE("SubstructuredSimulator: a rigid (r = 0) domain moves rigidly with its
                                                          << elastic_tip << " m");
   CHECK(rigid_tip < 0);
   CHECK(rigid_tip > elastic_tip);
+}
+
+TEST_CASE("SubstructuredSimulator: per-domain stiffness scale sets the frequencies") {
+  const TetMesh mesh = beam();
+  const StvkFemModel fem(mesh, assign_materials(mesh, kMaterial));
+  const LinearModes modes =
+      compute_linear_modes(fem, DofMap(mesh.num_vertices(), test::clamped_vertices(mesh)), 1);
+  const int tip = tip_vertex(mesh);
+  Eigen::MatrixX3d velocity(mesh.num_vertices(), 3);
+  for (int v = 0; v < mesh.num_vertices(); ++v)
+    velocity.row(v) = modes.modes.block<3, 1>(3 * v, 0).transpose();
+  velocity *= 0.01 / velocity.row(tip).norm();
+  auto model = split_beam(2, 12);
+  const auto lumping = InterfaceLumping::kRigidSubtree;
+  const double f1 = simulated_frequency(model, lumping, velocity, tip);
+  // Every domain's internal forces times 4: the whole system's frequencies double (mass and
+  // coupling unchanged, linear regime).
+  const double f4 = simulated_frequency(model, lumping, velocity, tip, 4.0);
+  WARN("f1 " << f1 << " Hz; all domains scaled by 4: " << f4 << " Hz");
+  CHECK(f4 / f1 == Approx(2.0).epsilon(0.01));
+
+  // Only the tip domain softened, in the options or at runtime: the same trajectory, and a
+  // beam that sags more than the unscaled one.
+  SubstructuredOptions options;
+  options.time_step = 0.01;
+  options.all_domains = {12.0, kStiffnessDamping, 1.0};  // settles in 600 steps
+  options.domains = {options.all_domains, {12.0, kStiffnessDamping, 0.25}};
+  options.gravity = Eigen::Vector3d(0, 0, -9.81);
+  SubstructuredSimulator per_domain(model, options);
+  // The same through set_stiffness_scale at runtime.
+  options.domains.clear();
+  SubstructuredSimulator at_runtime(model, options);
+  at_runtime.set_stiffness_scale(1, 0.25);
+  SubstructuredSimulator unscaled(model, options);
+  for (int k = 0; k < 600; ++k) {
+    REQUIRE(per_domain.step() == StepStatus::kOk);
+    REQUIRE(at_runtime.step() == StepStatus::kOk);
+    REQUIRE(unscaled.step() == StepStatus::kOk);
+  }
+  for (int d = 0; d < 2; ++d)
+    CHECK((per_domain.domain_state(d).q - at_runtime.domain_state(d).q).norm() <=
+          1e-14 * per_domain.domain_state(d).q.norm());
+  const double soft_tip = global_position(per_domain, tip)(2) - 0.1;
+  const double stiff_tip = global_position(unscaled, tip)(2) - 0.1;
+  WARN("settled tip deflection: tip domain scaled by 0.25 " << soft_tip << " m, unscaled "
+                                                            << stiff_tip << " m");
+  CHECK(soft_tip < 1.2 * stiff_tip);
+  CHECK_THROWS_AS(at_runtime.set_stiffness_scale(1, 0.0), OptionError);
+  CHECK_THROWS_AS(at_runtime.set_stiffness_scale(2, 1.0), OptionError);
 }
 
 TEST_CASE("SubstructuredSimulator: a free beam falls without deforming") {
