@@ -165,13 +165,20 @@ void run(const Args& args) {
 
   std::map<std::string, double> stage_seconds;
   const auto reduce_start = Clock::now();
-  ReducedModel reduced = build_substructured_model(
-      mesh, assign_materials(mesh, spec.material, spec.materials_by_label), tree, fixed, reductions,
-      [&](const std::string& stage, double seconds) {
-        // Stages come as "<domain>: <stage>"; sum them over the domains.
-        const auto colon = stage.rfind(": ");
-        stage_seconds[colon == std::string::npos ? stage : stage.substr(colon + 2)] += seconds;
-      });
+  ReducedModel reduced;
+  try {
+    reduced = build_substructured_model(
+        mesh, assign_materials(mesh, spec.material, spec.materials_by_label), tree, fixed,
+        reductions, [&](const std::string& stage, double seconds) {
+          // Stages come as "<domain>: <stage>"; sum them over the domains.
+          const auto colon = stage.rfind(": ");
+          stage_seconds[colon == std::string::npos ? stage : stage.substr(colon + 2)] += seconds;
+        });
+  } catch (const OptionError& e) {
+    // Mode counts a domain cannot have: name the spec and the block that asked for them.
+    throw InputError(spec.spec_path, 0,
+                     std::string(spec.domains ? "domains" : "reduction") + ": " + e.what());
+  }
   for (const auto& [stage, seconds] : stage_seconds)
     std::printf("  %-19s %8.3f s\n", stage.c_str(), seconds);
   std::printf("  %-19s %8.3f s\n", "reduction total",
