@@ -261,6 +261,24 @@ TEST_CASE("build_domain_tree: empty, edge-touching and disconnected domains are 
   CHECK_THROWS_AS(ramus::build_domain_tree(row, bad, {}), MeshError);
 }
 
+TEST_CASE("build_domain_tree: a domain must be one piece, unless it is the anchored one") {
+  // A row of 3 cells: both ends in one domain, the middle in another. As a graph it is a tree
+  // (two domains, one edge), but 'ends' is two pieces that share no face.
+  Eigen::VectorXi tet_domain;
+  const TetMesh row = cells(
+      3, 1, 1, [](int i, int, int) { return i == 1 ? 0 : 1; }, tet_domain);
+  const std::map<int, std::string> names{{0, "middle"}, {1, "ends"}};
+  CHECK_THAT(mesh_error([&] { ramus::build_domain_tree(row, tet_domain, {}, names); }),
+             Contains("domain 'ends' falls into 2 pieces that share no triangle face") &&
+                 Contains("give each piece its own label"));
+  // Anchored at both ends: 'ends' is the root, fixed to the world, and may be in pieces.
+  const DomainTree anchored =
+      ramus::build_domain_tree(row, tet_domain, {0, 4, 8, 12, 3, 7, 11, 15}, names);
+  CHECK(anchored.root == 1);
+  CHECK(anchored.parent == std::vector<int>{1, -1});
+  CHECK(anchored.interface_vertices[0].size() == 8);  // both faces of the middle cell
+}
+
 TEST_CASE("build_domain_tree: anchors pick the root and must lie in one domain") {
   Eigen::VectorXi tet_domain;
   const TetMesh row = cells(
@@ -309,12 +327,17 @@ TEST_CASE("partition_branching_mesh: the plant splits into a tree that never mix
     if (label <= 1 + 2 * num_b) return (label - 2) % num_b + 1;
     return -1;
   };
+  // A domain spans two branch subtrees only as a piece of the stem holding their bases (a
+  // junction); every domain is one piece (build_domain_tree checks it).
   for (int d = 0; d < tree.num_domains; ++d) {
     std::set<int> parts;
-    for (const int t : tree.domain_tets[static_cast<std::size_t>(d)])
+    bool stem = false;
+    for (const int t : tree.domain_tets[static_cast<std::size_t>(d)]) {
       if (subtree(plant.labels(t)) != 0) parts.insert(subtree(plant.labels(t)));
+      stem = stem || subtree(plant.labels(t)) == 0;
+    }
     INFO("domain " << d << " spans " << parts.size() << " branch subtrees / bloom");
-    CHECK(parts.size() <= 1);
+    CHECK((stem || parts.size() <= 1));
   }
   // The root is the stem's base: it holds every anchor and only stem tets.
   const auto& root_vertices = tree.domain_vertices[static_cast<std::size_t>(tree.root)];
@@ -327,6 +350,34 @@ TEST_CASE("partition_branching_mesh: the plant splits into a tree that never mix
   for (const auto& children : tree.children) tree_leaves += children.empty() ? 1 : 0;
   CHECK(tree_leaves >= 7);
   CHECK(*std::max_element(tree.depth.begin(), tree.depth.end()) >= 4);
+
+  // Other layouts and band counts: every domain is one face-connected piece (checked by
+  // build_domain_tree) and no domain without stem tets spans two branch subtrees.
+  for (const int branches : {3, 5, 7, 9})
+    for (const int bands : {6, 20}) {
+      ramus::PlantOptions layout;
+      layout.num_branches = branches;
+      const TetMesh other = ramus::make_branching_plant(layout);
+      ramus::AutomaticPartitionOptions options;
+      options.num_bands = bands;
+      INFO(branches << " branches, " << bands << " bands");
+      const DomainTree t = ramus::partition_branching_mesh(other, flagged_vertices(other), options);
+      check_tree_consistent(t);
+      for (int d = 0; d < t.num_domains; ++d) {
+        std::set<int> parts;
+        bool stem = false;
+        for (const int tet : t.domain_tets[static_cast<std::size_t>(d)]) {
+          const int label = other.labels(tet);
+          if (label == 1)
+            stem = true;
+          else if (label <= 1 + 2 * branches)
+            parts.insert((label - 2) % branches + 1);
+          else
+            parts.insert(-1);
+        }
+        CHECK((stem || parts.size() <= 1));
+      }
+    }
 
   // A free plant (no anchors) still gives a tree, rooted at its centre.
   const DomainTree free_tree = ramus::partition_branching_mesh(plant, {});

@@ -255,13 +255,58 @@ DomainTree build_domain_tree(const TetMesh& mesh, const Eigen::VectorXi& tet_dom
                       " has no tets");
 
   std::vector<int> group(tet_domain.data(), tet_domain.data() + nt);
+  const std::vector<Pair> face_pairs = face_neighbors(mesh.tets);
+  // Each domain one piece: its tets connected through shared faces (a domain of several pieces
+  // would have one frame for parts that move apart). The anchored domain may have several (feet
+  // anchored apart): its frame is the world's.
+  if (d > 1) {
+    std::vector<char> anchored(sz(d), 0);
+    {
+      std::vector<char> is_anchor(sz(nv), 0);
+      for (const int v : anchored_vertices) is_anchor[sz(v)] = 1;
+      for (int t = 0; t < nt; ++t)
+        for (int c = 0; c < 4; ++c)
+          if (is_anchor[sz(mesh.tets(t, c))]) anchored[sz(group[sz(t)])] = 1;
+    }
+    UnionFind pieces(nt);
+    for (const auto& [s, t] : face_pairs)
+      if (group[sz(s)] == group[sz(t)]) pieces.merge(s, t);
+    std::vector<int> first_piece(sz(d), -1), piece_count(sz(d), 0);
+    for (int t = 0; t < nt; ++t) {
+      const int i = group[sz(t)];
+      const int piece = pieces.find(t);
+      if (first_piece[sz(i)] < 0) {
+        first_piece[sz(i)] = piece;
+        piece_count[sz(i)] = 1;
+      } else if (piece != first_piece[sz(i)] && piece == t) {
+        ++piece_count[sz(i)];  // t is the representative of a further piece
+      }
+    }
+    for (int i = 0; i < d; ++i)
+      if (piece_count[sz(i)] > 1 && !anchored[sz(i)]) {
+        const int a = tree.domain_tets[sz(i)].front();
+        int b = -1;  // the first tet of another piece
+        for (const int t : tree.domain_tets[sz(i)])
+          if (pieces.find(t) != pieces.find(a)) {
+            b = t;
+            break;
+          }
+        throw MeshError("build_domain_tree: domain " + quoted(name[sz(i)]) + " falls into " +
+                            std::to_string(piece_count[sz(i)]) +
+                            " pieces that share no triangle face (tets " + std::to_string(a) +
+                            " and " + std::to_string(b) +
+                            " are in different pieces); a domain must be one piece: give each "
+                            "piece its own label",
+                        b);
+      }
+  }
   const std::vector<std::vector<int>> vdomains = vertex_groups(mesh.tets, nv, group);
   tree.domain_vertices.assign(sz(d), {});
   for (int v = 0; v < nv; ++v)
     for (const int i : vdomains[sz(v)]) tree.domain_vertices[sz(i)].push_back(v);
 
   // Domain graph: shared faces; shared vertices without a shared face are an error.
-  const std::map<Pair, int> faces = group_face_counts(face_neighbors(mesh.tets), group);
+  const std::map<Pair, int> faces = group_face_counts(face_pairs, group);
   for (const auto& [pair, count] : group_vertex_counts(vdomains))
     if (!faces.count(pair))
       throw MeshError("build_domain_tree: domains " + quoted(name[sz(pair.first)]) + " and " +
@@ -588,6 +633,22 @@ DomainTree partition_branching_mesh(const TetMesh& mesh, const std::vector<int>&
     }
   }
 
+  // The hand-off can cut a component (or the nearer one a joint was pulled from) into pieces:
+  // every face-connected piece becomes a component of its own, so that merging (always along
+  // shared faces below) keeps every domain in one piece.
+  {
+    UnionFind pieces(nt);
+    for (const auto& [s, t] : face_pairs)
+      if (comp[sz(s)] == comp[sz(t)]) pieces.merge(s, t);
+    std::vector<int> piece_id(sz(nt), -1);
+    num_comps = 0;
+    for (int t = 0; t < nt; ++t) {
+      int& id = piece_id[sz(pieces.find(t))];
+      if (id < 0) id = num_comps++;
+      comp[sz(t)] = id;
+    }
+  }
+
   UnionFind groups(num_comps);
   std::vector<int> group(sz(nt));
   const auto refresh = [&]() {
@@ -643,11 +704,13 @@ DomainTree partition_branching_mesh(const TetMesh& mesh, const std::vector<int>&
       if (size[sz(g)] > 0) mean[sz(g)] /= size[sz(g)];
     const std::map<Pair, int> faces = group_face_counts(face_pairs, group);
     const std::vector<std::vector<int>> adj = adjacency(num_comps, faces);
+    // The face neighbour nearest the anchors (merging along a face keeps domains in one
+    // piece); the fallback only when g has no face neighbour.
     const auto parent_of = [&](int g, int fallback) {
-      int p = fallback;
+      int p = -1;
       for (const int n : adj[sz(g)])
         if (p < 0 || mean[sz(n)] < mean[sz(p)]) p = n;
-      return p;
+      return p < 0 ? fallback : p;
     };
     int child = -1;
     int into = -1;
