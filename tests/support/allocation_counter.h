@@ -29,7 +29,36 @@ inline long count_allocations(F&& f) {
 
 }  // namespace ramus::test
 
-#if defined(__GLIBC__)
+// AddressSanitizer owns malloc: interposing it there would hand ASan's free() glibc's blocks.
+// Under ASan, ASan's malloc hook counts instead.
+#if defined(__SANITIZE_ADDRESS__)
+#define RAMUS_TEST_COUNT_MALLOC 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RAMUS_TEST_COUNT_MALLOC 0
+#endif
+#endif
+#ifndef RAMUS_TEST_COUNT_MALLOC
+#define RAMUS_TEST_COUNT_MALLOC 1
+#endif
+
+#if !RAMUS_TEST_COUNT_MALLOC
+// Under ASan, its allocator reports every malloc to a hook instead.
+// (declared here: GCC does not install sanitizer/allocator_interface.h)
+extern "C" int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile void*,
+                                                                             std::size_t),
+                                                         void (*free_hook)(const volatile void*));
+namespace ramus::test {
+inline void sanitizer_malloc_hook(const volatile void*, std::size_t) {
+  note_allocation();
+}
+inline void sanitizer_free_hook(const volatile void*) {}
+inline const int g_sanitizer_hooks_installed =
+    __sanitizer_install_malloc_and_free_hooks(sanitizer_malloc_hook, sanitizer_free_hook);
+}  // namespace ramus::test
+#endif
+
+#if defined(__GLIBC__) && RAMUS_TEST_COUNT_MALLOC
 extern "C" {
 void* __libc_malloc(std::size_t size);
 void* __libc_calloc(std::size_t count, std::size_t size);
@@ -75,6 +104,52 @@ void* operator new(std::size_t size, std::align_val_t alignment) {
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 #endif
+// Every other form goes through the two above, so that a sanitizer's own operator new (which
+// it would pair with its own delete) is never mixed with the free() below.
+void* operator new[](std::size_t size) {
+  return ::operator new(size);
+}
+void* operator new[](std::size_t size, std::align_val_t alignment) {
+  return ::operator new(size, alignment);
+}
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  try {
+    return ::operator new(size);
+  } catch (...) {
+    return nullptr;
+  }
+}
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
+  return ::operator new(size, std::nothrow);
+}
+void* operator new(std::size_t size, std::align_val_t alignment, const std::nothrow_t&) noexcept {
+  try {
+    return ::operator new(size, alignment);
+  } catch (...) {
+    return nullptr;
+  }
+}
+void* operator new[](std::size_t size, std::align_val_t alignment, const std::nothrow_t&) noexcept {
+  return ::operator new(size, alignment, std::nothrow);
+}
+void operator delete[](void* p) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, std::size_t) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, std::align_val_t) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, const std::nothrow_t&) noexcept {
+  std::free(p);
+}
 void operator delete(void* p) noexcept {
   std::free(p);
 }
