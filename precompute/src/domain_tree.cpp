@@ -192,6 +192,35 @@ struct UnionFind {
   void merge(int child, int into) { up[sz(find(child))] = find(into); }
 };
 
+// Face-connected pieces of the tets that share a label: piece id of every tet (0..count-1,
+// numbered in order of first tet) and the number of pieces.
+std::vector<int> face_connected_pieces(const std::vector<Pair>& face_pairs,
+                                       const std::vector<int>& label, int* count) {
+  const int nt = static_cast<int>(label.size());
+  UnionFind pieces(nt);
+  for (const auto& [s, t] : face_pairs)
+    if (label[sz(s)] == label[sz(t)]) pieces.merge(s, t);
+  std::vector<int> piece(sz(nt)), id(sz(nt), -1);
+  int n = 0;
+  for (int t = 0; t < nt; ++t) {
+    int& i = id[sz(pieces.find(t))];
+    if (i < 0) i = n++;
+    piece[sz(t)] = i;
+  }
+  *count = n;
+  return piece;
+}
+
+// Whether each tet has an anchored vertex (#T).
+std::vector<char> anchored_tets(const TetMesh& mesh, const std::vector<int>& anchored_vertices) {
+  std::vector<char> is_anchor(sz(mesh.num_vertices()), 0);
+  for (const int v : anchored_vertices) is_anchor[sz(v)] = 1;
+  std::vector<char> anchored(sz(mesh.num_tets()), 0);
+  for (int t = 0; t < mesh.num_tets(); ++t)
+    for (int c = 0; c < 4; ++c) anchored[sz(t)] |= is_anchor[sz(mesh.tets(t, c))];
+  return anchored;
+}
+
 // Multi-source Dijkstra over the weighted vertex graph.
 std::vector<double> dijkstra(const std::vector<std::vector<std::pair<int, double>>>& adj,
                              const std::vector<int>& sources) {
@@ -261,38 +290,29 @@ DomainTree build_domain_tree(const TetMesh& mesh, const Eigen::VectorXi& tet_dom
   // anchored apart): its frame is the world's.
   if (d > 1) {
     std::vector<char> anchored(sz(d), 0);
-    {
-      std::vector<char> is_anchor(sz(nv), 0);
-      for (const int v : anchored_vertices) is_anchor[sz(v)] = 1;
-      for (int t = 0; t < nt; ++t)
-        for (int c = 0; c < 4; ++c)
-          if (is_anchor[sz(mesh.tets(t, c))]) anchored[sz(group[sz(t)])] = 1;
-    }
-    UnionFind pieces(nt);
-    for (const auto& [s, t] : face_pairs)
-      if (group[sz(s)] == group[sz(t)]) pieces.merge(s, t);
-    std::vector<int> first_piece(sz(d), -1), piece_count(sz(d), 0);
-    for (int t = 0; t < nt; ++t) {
-      const int i = group[sz(t)];
-      const int piece = pieces.find(t);
-      if (first_piece[sz(i)] < 0) {
-        first_piece[sz(i)] = piece;
-        piece_count[sz(i)] = 1;
-      } else if (piece != first_piece[sz(i)] && piece == t) {
-        ++piece_count[sz(i)];  // t is the representative of a further piece
+    const std::vector<char> anchored_tet = anchored_tets(mesh, anchored_vertices);
+    for (int t = 0; t < nt; ++t)
+      if (anchored_tet[sz(t)]) anchored[sz(group[sz(t)])] = 1;
+    int num_pieces = 0;
+    const std::vector<int> piece = face_connected_pieces(face_pairs, group, &num_pieces);
+    std::vector<int> pieces_of_domain(sz(d), 0);
+    std::vector<char> counted(sz(num_pieces), 0);
+    for (int t = 0; t < nt; ++t)
+      if (!counted[sz(piece[sz(t)])]) {
+        counted[sz(piece[sz(t)])] = 1;
+        ++pieces_of_domain[sz(group[sz(t)])];
       }
-    }
     for (int i = 0; i < d; ++i)
-      if (piece_count[sz(i)] > 1 && !anchored[sz(i)]) {
+      if (pieces_of_domain[sz(i)] > 1 && !anchored[sz(i)]) {
         const int a = tree.domain_tets[sz(i)].front();
         int b = -1;  // the first tet of another piece
         for (const int t : tree.domain_tets[sz(i)])
-          if (pieces.find(t) != pieces.find(a)) {
+          if (piece[sz(t)] != piece[sz(a)]) {
             b = t;
             break;
           }
         throw MeshError("build_domain_tree: domain " + quoted(name[sz(i)]) + " falls into " +
-                            std::to_string(piece_count[sz(i)]) +
+                            std::to_string(pieces_of_domain[sz(i)]) +
                             " pieces that share no triangle face (tets " + std::to_string(a) +
                             " and " + std::to_string(b) +
                             " are in different pieces); a domain must be one piece: give each "
@@ -491,17 +511,8 @@ DomainTree partition_branching_mesh(const TetMesh& mesh, const std::vector<int>&
 
   // Face-connected components within each band.
   const std::vector<Pair> face_pairs = face_neighbors(mesh.tets);
-  UnionFind tets_uf(nt);
-  for (const auto& [s, t] : face_pairs)
-    if (band[sz(s)] == band[sz(t)]) tets_uf.merge(s, t);
-  std::vector<int> comp(sz(nt));
-  std::vector<int> comp_id(sz(nt), -1);
   int num_comps = 0;
-  for (int t = 0; t < nt; ++t) {
-    int& id = comp_id[sz(tets_uf.find(t))];
-    if (id < 0) id = num_comps++;
-    comp[sz(t)] = id;
-  }
+  std::vector<int> comp = face_connected_pieces(face_pairs, band, &num_comps);
 
   // Junctions: a component with several farther neighbours (children) hands each child the tets
   // nearer to it than to the nearer neighbours (Voronoi over face-adjacent tets), so that two
@@ -636,18 +647,7 @@ DomainTree partition_branching_mesh(const TetMesh& mesh, const std::vector<int>&
   // The hand-off can cut a component (or the nearer one a joint was pulled from) into pieces:
   // every face-connected piece becomes a component of its own, so that merging (always along
   // shared faces below) keeps every domain in one piece.
-  {
-    UnionFind pieces(nt);
-    for (const auto& [s, t] : face_pairs)
-      if (comp[sz(s)] == comp[sz(t)]) pieces.merge(s, t);
-    std::vector<int> piece_id(sz(nt), -1);
-    num_comps = 0;
-    for (int t = 0; t < nt; ++t) {
-      int& id = piece_id[sz(pieces.find(t))];
-      if (id < 0) id = num_comps++;
-      comp[sz(t)] = id;
-    }
-  }
+  comp = face_connected_pieces(face_pairs, comp, &num_comps);
 
   UnionFind groups(num_comps);
   std::vector<int> group(sz(nt));
@@ -656,15 +656,13 @@ DomainTree partition_branching_mesh(const TetMesh& mesh, const std::vector<int>&
   };
   // The anchored region is one domain.
   {
-    std::vector<char> is_anchor(sz(nv), 0);
-    for (const int v : anchored_vertices) is_anchor[sz(v)] = 1;
+    const std::vector<char> anchored_tet = anchored_tets(mesh, anchored_vertices);
     int first = -1;
     for (int t = 0; t < nt; ++t)
-      for (int c = 0; c < 4; ++c)
-        if (is_anchor[sz(mesh.tets(t, c))]) {
-          if (first < 0) first = comp[sz(t)];
-          groups.merge(comp[sz(t)], first);
-        }
+      if (anchored_tet[sz(t)]) {
+        if (first < 0) first = comp[sz(t)];
+        groups.merge(comp[sz(t)], first);
+      }
   }
   refresh();
 
