@@ -14,7 +14,8 @@
 #include "ramus/precompute/modal_analysis.h"
 #include "ramus/precompute/reduced_domain_builder.h"
 #include "ramus/precompute/reduced_stvk_coefficients.h"
-#include "ramus/runtime/reduced_simulator.h"
+#include "ramus/runtime/model/model.h"
+#include "ramus/runtime/simulator.h"
 
 namespace {
 
@@ -48,10 +49,11 @@ std::shared_ptr<const ramus::ReducedModel> reduced_model(int r) {
 
 void BM_ReducedNewmarkStep(benchmark::State& state) {
   const int r = static_cast<int>(state.range(0));
-  ramus::NewmarkOptions options;
-  options.time_step = 1.0 / 60.0;
-  options.gravity = {0, 0, -9.81};
-  ramus::ReducedSimulator simulator(reduced_model(r), 0, options);
+  const auto model = ramus::compile_model(*reduced_model(r));
+  ramus::RuntimeSettings settings = model->settings;
+  settings.time_step = 1.0 / 60.0;
+  settings.gravity = {0, 0, -9.81};
+  ramus::Simulator simulator(model, settings);
   for (auto _ : state) {
     if (simulator.step() != ramus::StepStatus::kOk) state.SkipWithError("step failed");
     benchmark::DoNotOptimize(simulator.state().q.data());

@@ -13,7 +13,7 @@
 #include "ramus/precompute/mesh_generators.h"
 #include "ramus/precompute/reduced_stvk_coefficients.h"
 #include "ramus/precompute/stvk_fem_model.h"
-#include "ramus/runtime/reduced_stvk_polynomial.h"
+#include "ramus/runtime/dynamics/reduced_stvk_polynomial.h"
 
 namespace {
 

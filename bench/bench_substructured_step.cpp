@@ -1,5 +1,5 @@
-// The real-time substructured step (SubstructuredSimulator::step, Algorithm 1 of Barbič & Zhao
-// 2011) on synthetic trees of 10 to 1000 domains and on the bundled plant.
+// The real-time substructured step (ramus::step, Algorithm 1 of Barbič & Zhao 2011) on
+// synthetic trees of 10 to 1000 domains and on the bundled plant.
 //
 // Synthetic trees are instanced from one precomputed chain: a beam 0.6 x 0.1 x 0.1 m (12x2x2
 // cells, 288 tets, StVK E = 1e8 Pa, nu = 0.45, rho = 1000) clamped at x = 0 and cut by tet
@@ -11,8 +11,8 @@
 // (compute_parent_interface); frames, global vertex numbering (copies share only their interface
 // vertices) and subtree masses / centres / inertias are those of the instanced tree, so the
 // model passes find_model_inconsistency. Geometrically the copies overlap (irrelevant here).
-// Every domain owns its copy of the reduced polynomial, as in a model file: the working set grows
-// with d (r = 20: ~0.18 MB of packed quartic per domain, read once per step).
+// The tree is compiled with three prototypes (R, C1, C2) shared by all copies: the polynomial
+// is packed once per prototype, so the working set no longer grows with d.
 //   BM_SubstructuredStep/d/r             L1 lumping, profile off: the headline time per step
 //   BM_SubstructuredStepProfiled/d/r     same with options.profile: rt:core vs rt:StVK split
 //   BM_SubstructuredStepL2[Profiled]/d/r L2 (centre-of-mass) lumping
@@ -21,11 +21,14 @@
 //                                        the scenario of its stored spec, lumping L1, L2 or L3
 // All runs: h = 1/60 s, gravity, Rayleigh damping, one constant vertex force on a leaf (plant:
 // the spec's time step, gravity, damping and point forces, held on), 30 warm-up steps. Counters:
-// domains, total_r, us_per_step, us_per_domain, step_MB (the per-domain data a step reads, see
-// step_data_bytes) and, when profiled, core_percent (frames, polar decomposition, system and
-// interface forces) and domain_percent (reduced StVK forces + Newmark solves). Profiling reads the
-// clock 3 times per domain and step, so take the headline time from the unprofiled run.
+// domains, total_r, us_per_step, us_per_domain, step_MB (the model data a step reads, see
+// step_data_bytes), state_bytes_per_node (the per-object State) and, when profiled, core_percent
+// (frames, polar decomposition, system and interface forces) and domain_percent (reduced StVK
+// forces + Newmark solves). Profiling reads the clock 3 times per domain and step, so take the
+// headline time from the unprofiled run.
 #include <benchmark/benchmark.h>
+
+#include <Eigen/Geometry>
 
 #include <algorithm>
 #include <chrono>
@@ -46,9 +49,10 @@
 #include "ramus/precompute/mesh_generators.h"
 #include "ramus/precompute/model_spec.h"
 #include "ramus/precompute/substructured_model_builder.h"
-#include "ramus/runtime/model_file.h"
-#include "ramus/runtime/model_geometry.h"
-#include "ramus/runtime/substructured_simulator.h"
+#include "ramus/runtime/io/model_file.h"
+#include "ramus/runtime/model/model.h"
+#include "ramus/runtime/model/model_geometry.h"
+#include "ramus/runtime/simulator.h"
 
 namespace {
 
@@ -177,9 +181,10 @@ const ChainTemplate& chain_template(int r) {
   return *entry;
 }
 
-// A breadth-first tree of d domains instanced from the chain (see the file comment).
-std::shared_ptr<const ramus::ReducedModel> instanced_tree(int d, int r) {
-  static std::map<std::pair<int, int>, std::shared_ptr<const ramus::ReducedModel>> cache;
+// A breadth-first tree of d domains instanced from the chain (see the file comment), compiled
+// with one prototype per chain domain.
+std::shared_ptr<const ramus::Model> instanced_tree(int d, int r) {
+  static std::map<std::pair<int, int>, std::shared_ptr<const ramus::Model>> cache;
   auto& entry = cache[{d, r}];
   if (entry) return entry;
   const ChainTemplate& tpl = chain_template(r);
@@ -213,38 +218,49 @@ std::shared_ptr<const ramus::ReducedModel> instanced_tree(int d, int r) {
   set_subtree_moments(*model);
   if (const std::string problem = ramus::find_model_inconsistency(*model); !problem.empty())
     throw std::runtime_error("instanced tree of " + std::to_string(d) + " domains: " + problem);
-  entry = model;
+  // Prototypes: the root (R), the first C1 copy, the first C2 copy.
+  std::vector<int> prototype_of(static_cast<size_t>(d));
+  int first_c1 = -1, first_c2 = -1;
+  for (int k = 0; k < d; ++k) {
+    const int parent = k == 0 ? -1 : (k - 1) / kBranching;
+    const int kind = k == 0 ? 0 : parent == 0 ? 1 : 2;
+    int& first = kind == 1 ? first_c1 : first_c2;
+    if (kind > 0 && first < 0) first = k;
+    prototype_of[static_cast<size_t>(k)] = kind == 0 ? 0 : first;
+  }
+  entry = ramus::compile_model(std::move(*model), prototype_of);
   return entry;
 }
 
-// Vertex of a domain farthest along (1, 1, 1): the free tip corner of a leaf beam.
-int tip_vertex(const ramus::ReducedDomain& domain) {
+// Vertex of a mesh farthest along (1, 1, 1): the free tip corner of a leaf beam.
+int tip_vertex(const Eigen::MatrixX3d& rest_positions) {
   Eigen::Index best = 0;
-  domain.rest_positions.rowwise().sum().maxCoeff(&best);
+  rest_positions.rowwise().sum().maxCoeff(&best);
   return static_cast<int>(best);
 }
 
-// Bytes of per-domain data one step reads: the packed lower triangle of the quartic, cubic and
-// quadratic coefficients, W1..W7, the interface bases, the gravity basis and the four r by r
-// matrices of the Newmark solve (scratch vectors and frames left out).
-double step_data_bytes(const ramus::ReducedModel& model) {
-  double doubles = 0;
-  for (const ramus::ReducedDomain& domain : model.domains) {
-    const double r = domain.polynomial.r, p = r * (r + 1) / 2;
-    const ramus::SystemForceIntegrals& w = domain.system_force;
-    doubles += p * (p + 1) / 2 + p * r + p + 4 * r * r;
+// Bytes of model data one step reads: per prototype the packed polynomial, W1..W7, the gravity
+// basis and the four r by r matrices of the Newmark solve; per node its interface bases
+// (scratch vectors and frames left out).
+double step_data_bytes(const ramus::Model& model) {
+  double bytes = 0;
+  for (const ramus::Prototype& proto : model.prototypes) {
+    const ramus::SystemForceIntegrals& w = proto.system_force;
+    double doubles = 4.0 * proto.r * proto.r + static_cast<double>(w.w3.size());
     for (const Eigen::MatrixXd* m :
-         {&w.w1, &w.w2, &w.w4, &w.w5, &w.w6, &w.w7, &domain.interface.centroid_basis,
-          &domain.interface.rotation_basis, &domain.gravity_basis})
+         {&w.w1, &w.w2, &w.w4, &w.w5, &w.w6, &w.w7, &proto.gravity_basis})
       doubles += static_cast<double>(m->size());
-    doubles += static_cast<double>(w.w3.size());
+    bytes += 8 * doubles + static_cast<double>(proto.forces.coefficient_bytes());
   }
-  return 8 * doubles;
+  for (const ramus::Node& node : model.nodes)
+    bytes += 8.0 * static_cast<double>(node.interface.centroid_basis.size() +
+                                       node.interface.rotation_basis.size());
+  return bytes;
 }
 
 // Steps `simulator` in the benchmark loop after a warm-up, reports the counters and returns the
 // time per step (µs).
-double time_steps(benchmark::State& state, ramus::SubstructuredSimulator& simulator) {
+double time_steps(benchmark::State& state, ramus::Simulator& simulator, bool profile) {
   for (int k = 0; k < kWarmupSteps; ++k) {
     if (simulator.step() != ramus::StepStatus::kOk) {
       state.SkipWithError("warm-up step failed");
@@ -258,23 +274,24 @@ double time_steps(benchmark::State& state, ramus::SubstructuredSimulator& simula
       state.SkipWithError("step failed");
       break;
     }
-    benchmark::DoNotOptimize(simulator.domain_state(0).q.data());
+    benchmark::DoNotOptimize(simulator.state().q.data());
   }
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  const int d = simulator.num_domains();
+  const int d = simulator.num_nodes();
   state.counters["step_MB"] = step_data_bytes(simulator.model()) / 1e6;
-  int total_r = 0;
-  for (int k = 0; k < d; ++k) total_r += static_cast<int>(simulator.domain_state(k).q.size());
+  state.counters["state_bytes_per_node"] =
+      static_cast<double>(ramus::state_bytes(simulator.model(), simulator.state())) / d;
+  const int total_r = simulator.model().num_dofs;
   const double us = 1e6 * seconds / static_cast<double>(std::max<int64_t>(1, state.iterations()));
   state.counters["domains"] = d;
   state.counters["total_r"] = total_r;
   state.counters["us_per_step"] = us;
   state.counters["us_per_domain"] = us / d;
-  if (simulator.options().profile) {
-    const ramus::SubstructuredProfile& p = simulator.profile();
-    const double total = p.core_seconds + p.domain_seconds;
+  if (profile) {
+    const ramus::Workspace::Profile& p = simulator.profile();
+    const double total = p.core_seconds + p.node_seconds;
     state.counters["core_percent"] = total > 0 ? 100 * p.core_seconds / total : 0;
-    state.counters["domain_percent"] = total > 0 ? 100 * p.domain_seconds / total : 0;
+    state.counters["domain_percent"] = total > 0 ? 100 * p.node_seconds / total : 0;
   }
   return us;
 }
@@ -282,26 +299,28 @@ double time_steps(benchmark::State& state, ramus::SubstructuredSimulator& simula
 void run_tree(benchmark::State& state, ramus::InterfaceLumping lumping, bool profile) {
   const int d = static_cast<int>(state.range(0));
   const int r = static_cast<int>(state.range(1));
-  std::shared_ptr<const ramus::ReducedModel> model;
+  std::shared_ptr<const ramus::Model> model;
   try {
     model = instanced_tree(d, r);
   } catch (const std::exception& e) {
     state.SkipWithError(e.what());
     return;
   }
-  ramus::SubstructuredOptions options;
-  options.time_step = 1.0 / 60.0;
-  options.gravity = {0, 0, -9.81};
-  options.lumping = lumping;
-  options.all_domains.rayleigh_mass = 1.0;
-  options.all_domains.rayleigh_stiffness = 1e-3;
-  options.profile = profile;
-  ramus::SubstructuredSimulator simulator(model, options);
+  ramus::RuntimeSettings settings = model->settings;
+  settings.time_step = 1.0 / 60.0;
+  settings.gravity = {0, 0, -9.81};
+  settings.lumping = lumping;
+  for (ramus::NodeSettings& node : settings.nodes) {
+    node.rayleigh_mass = 1.0;
+    node.rayleigh_stiffness = 1e-3;
+  }
+  ramus::Simulator simulator(model, settings);
+  simulator.set_profiling(profile);
   const int leaf = d - 1;  // breadth-first: the last domain is a leaf
-  simulator.add_vertex_force(leaf, tip_vertex(model->domains[static_cast<size_t>(leaf)]),
+  simulator.add_vertex_force(leaf, tip_vertex(model->prototype_of(leaf).rest_positions),
                              {0, 1.0, 0});
   simulator.initialize();
-  time_steps(state, simulator);
+  time_steps(state, simulator, profile);
 }
 
 void BM_SubstructuredStep(benchmark::State& state) {
@@ -344,58 +363,45 @@ void run_plant(benchmark::State& state, bool profile) {
     state.SkipWithError("set RAMUS_PLANT_MODEL");
     return;
   }
-  static std::map<std::string, std::shared_ptr<const ramus::ReducedModel>> cache;
-  std::shared_ptr<const ramus::ReducedModel>& model = cache[path];
+  struct Plant {
+    std::shared_ptr<const ramus::Model> model;
+    std::vector<ramus::PointForce> forces;
+  };
+  static std::map<std::string, Plant> cache;
+  Plant& plant = cache[path];
   try {
-    if (!model) model = std::make_shared<const ramus::ReducedModel>(ramus::read_model_file(path));
+    if (!plant.model) {
+      ramus::ReducedModel data = ramus::read_model_file(path);
+      try {  // the point forces of the stored spec
+        plant.forces =
+            ramus::parse_model_spec(data.provenance.spec_json, data.provenance.spec_path).forces;
+      } catch (const ramus::Error&) {
+      }
+      plant.model = ramus::compile_model(std::move(data));
+    }
   } catch (const ramus::Error& e) {
     state.SkipWithError(e.what());
     return;
   }
-  std::optional<ramus::ModelSpec> spec;
-  try {
-    spec = ramus::parse_model_spec(model->provenance.spec_json, model->provenance.spec_path);
-  } catch (const ramus::Error&) {
-  }
-  const int num_domains = static_cast<int>(model->domains.size());
-  ramus::SubstructuredOptions options;
-  options.gravity = {0, 0, -9.81};
-  options.profile = profile;
+  const ramus::Model& model = *plant.model;
+  // The model's own settings (from its spec), lumping from the argument.
+  ramus::RuntimeSettings settings = model.settings;
   const int lumping = static_cast<int>(state.range(0));
-  options.lumping = lumping == 2   ? ramus::InterfaceLumping::kCenterOfMass
-                    : lumping == 3 ? ramus::InterfaceLumping::kRigidSubtree
-                                   : ramus::InterfaceLumping::kInterface;
-  std::vector<ramus::PointForce> forces;
-  if (spec) {
-    const ramus::SimulationSpec& s = spec->simulation;
-    options.time_step = s.time_step;
-    options.gravity = s.gravity;
-    options.all_domains.rayleigh_mass = s.rayleigh_mass;
-    options.all_domains.rayleigh_stiffness = s.rayleigh_stiffness;
-    forces = spec->forces;
-    if (spec->domains) {
-      options.domains.assign(static_cast<size_t>(num_domains), options.all_domains);
-      for (int k = 0; k < num_domains; ++k) {
-        const auto it = spec->domains->per_domain.find(model->domains[static_cast<size_t>(k)].name);
-        if (it == spec->domains->per_domain.end()) continue;
-        ramus::DomainRuntimeOptions& o = options.domains[static_cast<size_t>(k)];
-        if (it->second.rayleigh_mass) o.rayleigh_mass = *it->second.rayleigh_mass;
-        if (it->second.rayleigh_stiffness) o.rayleigh_stiffness = *it->second.rayleigh_stiffness;
-        if (it->second.stiffness_scale) o.stiffness_scale = *it->second.stiffness_scale;
-      }
-    }
-  }
-  ramus::SubstructuredSimulator simulator(model, options);
-  const Eigen::MatrixX3d rest = ramus::global_rest_positions(*model);
-  for (const ramus::PointForce& f : forces) {
+  settings.lumping = lumping == 2   ? ramus::InterfaceLumping::kCenterOfMass
+                     : lumping == 3 ? ramus::InterfaceLumping::kRigidSubtree
+                                    : ramus::InterfaceLumping::kInterface;
+  ramus::Simulator simulator(plant.model, settings);
+  simulator.set_profiling(profile);
+  const Eigen::MatrixX3d rest = ramus::global_rest_positions(model);
+  for (const ramus::PointForce& f : plant.forces) {
     Eigen::Index vertex = f.vertex;
     if (f.at) (rest.rowwise() - f.at->transpose()).rowwise().squaredNorm().minCoeff(&vertex);
     if (vertex < 0 || vertex >= rest.rows()) continue;
-    const auto [domain, local] = ramus::vertex_copy(*model, static_cast<int>(vertex));
-    simulator.add_vertex_force(domain, local, f.force);
+    const auto [node, local] = ramus::vertex_copy(model, static_cast<int>(vertex));
+    simulator.add_vertex_force(node, local, f.force);
   }
   simulator.initialize();
-  state.counters["ms_per_step"] = time_steps(state, simulator) / 1000.0;
+  state.counters["ms_per_step"] = time_steps(state, simulator, profile) / 1000.0;
 }
 
 void BM_PlantStep(benchmark::State& state) {

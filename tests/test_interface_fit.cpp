@@ -14,7 +14,7 @@
 
 #include "ramus/error.h"
 #include "ramus/precompute/interface_fit.h"
-#include "ramus/runtime/polar_decomposition.h"
+#include "ramus/runtime/dynamics/polar_decomposition.h"
 
 namespace {
 

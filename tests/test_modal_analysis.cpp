@@ -13,7 +13,7 @@
 #include "ramus/precompute/modal_analysis.h"
 #include "ramus/precompute/stvk_energy.h"
 #include "ramus/precompute/stvk_fem_model.h"
-#include "ramus/runtime/reduced_stvk_polynomial.h"
+#include "ramus/runtime/dynamics/reduced_stvk_polynomial.h"
 #include "support/test_meshes.h"
 #include "support/test_tets.h"
 

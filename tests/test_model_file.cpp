@@ -20,8 +20,8 @@
 
 #include "ramus/error.h"
 #include "ramus/precompute/model_file_writer.h"
-#include "ramus/runtime/hdf5_file.h"
-#include "ramus/runtime/model_file.h"
+#include "ramus/runtime/io/hdf5_file.h"
+#include "ramus/runtime/io/model_file.h"
 
 namespace fs = std::filesystem;
 using Catch::Matchers::Contains;
@@ -230,6 +230,19 @@ ReducedModel make_model(unsigned seed = 1) {
     const Eigen::Vector4d w = random.between(4, 0.01, 1);
     s.barycentric.row(i) = w.transpose() / w.sum();
   }
+  // Runtime settings away from every default.
+  RuntimeSettings& rs = model.settings;
+  rs.time_step = 0.0037;
+  rs.gravity = random.between(3, -10, 10);
+  rs.lumping = InterfaceLumping::kRigidSubtree;
+  rs.newmark_beta = 0.3;
+  rs.newmark_gamma = 0.6;
+  rs.newton_iterations = 3;
+  rs.newton_tolerance = 1e-9;
+  rs.max_coordinate = 1e4;
+  for (int k = 0; k < 3; ++k)
+    rs.nodes.push_back({Integrator::kNewmark, random.between(1, 0, 1)(0),
+                        random.between(1, 0, 1e-3)(0), random.between(1, 0.5, 2)(0)});
   return model;
 }
 
@@ -339,6 +352,24 @@ void require_equal(const ReducedModel& a, const ReducedModel& b) {
   CHECK(bitwise_equal(t.domain, s.domain));
   CHECK(bitwise_equal(t.tet, s.tet));
   CHECK(bitwise_equal(t.barycentric, s.barycentric));
+  const RuntimeSettings& u = a.settings;
+  const RuntimeSettings& v = b.settings;
+  CHECK(same_bits(v.time_step, u.time_step));
+  CHECK(bitwise_equal(v.gravity, u.gravity));
+  CHECK(v.lumping == u.lumping);
+  CHECK(same_bits(v.newmark_beta, u.newmark_beta));
+  CHECK(same_bits(v.newmark_gamma, u.newmark_gamma));
+  CHECK(v.newton_iterations == u.newton_iterations);
+  CHECK(same_bits(v.newton_tolerance, u.newton_tolerance));
+  CHECK(same_bits(v.max_coordinate, u.max_coordinate));
+  REQUIRE(v.nodes.size() == a.domains.size());
+  for (std::size_t k = 0; k < v.nodes.size(); ++k) {
+    const NodeSettings expected = u.nodes.empty() ? NodeSettings{} : u.nodes[k];
+    CHECK(v.nodes[k].integrator == expected.integrator);
+    CHECK(same_bits(v.nodes[k].rayleigh_mass, expected.rayleigh_mass));
+    CHECK(same_bits(v.nodes[k].rayleigh_stiffness, expected.rayleigh_stiffness));
+    CHECK(same_bits(v.nodes[k].stiffness_scale, expected.stiffness_scale));
+  }
 }
 
 // what() of the InputError `f` throws; fails the test when it throws nothing or something else.
@@ -618,20 +649,25 @@ TEST_CASE("reading a model of another schema version asks to re-run precompute",
   });
   CHECK_THAT(read_error(path),
              Contains("old.h5: model schema version 1 was written by an older Ramus; re-run "
-                      "`ramus precompute` (this Ramus reads schema version 2)"));
+                      "`ramus precompute` (this Ramus reads schema version 3)"));
+  // Version 2: no runtime settings yet.
+  edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 2); });
+  CHECK_THAT(read_error(path),
+             Contains("old.h5: model schema version 2 was written by an older Ramus; re-run "
+                      "`ramus precompute` (this Ramus reads schema version 3)"));
 
   edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 0); });
   CHECK_THAT(read_error(path), Contains("old.h5: model schema version 0 does not exist; re-run "
                                         "`ramus precompute`"));
 
   edit(path, [](const hdf5::Group& root) {
-    root.write_int_attribute("format_version", 3);
+    root.write_int_attribute("format_version", 4);
     root.write_string_attribute("ramus_version", "9.0.0");
   });
   CHECK_THAT(read_error(path),
-             Contains("old.h5: model schema version 3 was written by a newer Ramus (9.0.0); "
+             Contains("old.h5: model schema version 4 was written by a newer Ramus (9.0.0); "
                       "upgrade Ramus, or re-run `ramus precompute` with this one (this Ramus "
-                      "reads schema version 2)"));
+                      "reads schema version 3)"));
 }
 
 TEST_CASE("a single-domain model may leave the substructuring data at its defaults",
@@ -719,6 +755,7 @@ TEST_CASE("a rigid domain (r = 0) round trips with empty bases", "[model_file]")
   ReducedDomain bud = make_domain(random, "bud", 8, 10, 6, 2, false, false);
   attach(model, random, bud, 3, 3, true);
   model.domains.push_back(bud);
+  model.settings.nodes.resize(model.domains.size());  // runtime settings: one per domain
   REQUIRE(find_model_inconsistency(model).empty());
   write_model_file(model, path);
   const ReducedModel back = read_model_file(path);
@@ -1054,6 +1091,39 @@ TEST_CASE("an inconsistent model is not written", "[model_file]") {
   CHECK_THROWS_WITH(write_model_file(good, folder), Contains("cannot rename"));
   CHECK(dir.entries().size() == 2);
   CHECK(fs::is_directory(folder));
+}
+
+TEST_CASE("bad runtime settings in a file are named", "[model_file]") {
+  const TempDir dir;
+  const std::string path = dir.file("settings.h5");
+  write_model_file(make_model(), path);
+  edit(path, [](const hdf5::Group& root) {
+    root.group("runtime").write_string_attribute("lumping", "L7");
+  });
+  CHECK_THAT(
+      read_error(path),
+      Contains("settings.h5: attribute 'lumping' of /runtime is 'L7' (must be L1, L2 or L3)"));
+  write_model_file(make_model(), path);
+  edit(path, [](const hdf5::Group& root) {
+    root.remove("runtime/nodes/stiffness_scale");
+    root.write_vector("runtime/nodes/stiffness_scale", Eigen::VectorXd(Eigen::Vector3d(1, -1, 1)));
+  });
+  CHECK_THAT(
+      read_error(path),
+      Contains("settings.h5: group /runtime: nodes[1].stiffness_scale = -1 must be positive"));
+  write_model_file(make_model(), path);
+  edit(path, [](const hdf5::Group& root) {
+    root.group("runtime").write_double_attribute("time_step", 0.0);
+  });
+  CHECK_THAT(read_error(path), Contains("group /runtime: time_step = 0 must be positive"));
+  write_model_file(make_model(), path);
+  edit(path, [](const hdf5::Group& root) { root.remove("runtime"); });
+  CHECK_THAT(read_error(path), Contains("settings.h5: missing group /runtime"));
+  // The writer refuses what the reader would.
+  ReducedModel model = make_model();
+  model.settings.nodes.resize(2);
+  CHECK_THROWS_WITH(write_model_file(model, path),
+                    Contains("group /runtime: 2 node settings given for a model of 3 nodes"));
 }
 
 }  // namespace ramus

@@ -10,7 +10,7 @@
 #include <functional>
 #include <random>
 
-#include "ramus/runtime/polar_decomposition.h"
+#include "ramus/runtime/dynamics/polar_decomposition.h"
 #include "support/test_tets.h"
 
 using namespace ramus;

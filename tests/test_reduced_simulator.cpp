@@ -6,10 +6,12 @@
 #include "ramus/error.h"
 #include "ramus/precompute/full_space_simulator.h"
 #include "ramus/precompute/reduced_vs_full.h"
-#include "ramus/runtime/reduced_simulator.h"
+#include "ramus/runtime/model/model.h"
+#include "ramus/runtime/simulator.h"
 #include "support/reduced_beams.h"
 
 using namespace ramus;
+using Catch::Matchers::Contains;
 
 namespace {
 
@@ -88,9 +90,9 @@ TEST_CASE("Reduced Newmark follows the full-space Newmark trajectory") {
   beam.ny = beam.nz = 2;
   const auto model = test::reduced_beam(beam, {10, 30, true});
   ComparisonOptions options;
-  options.newmark.time_step = 0.01;
-  options.newmark.newton_iterations = 4;  // converged implicit Newmark, like the ground truth
-  options.newmark.gravity = {0, 0, -9.81};
+  options.settings.time_step = 0.01;
+  options.settings.newton_iterations = 4;  // converged implicit Newmark, like the ground truth
+  options.settings.gravity = {0, 0, -9.81};
   options.steps = 60;  // 0.6 s: more than half a period of the first bending mode (~1 Hz)
   const Comparison c = compare_reduced_to_full(model, options);
   REQUIRE(c.frames.size() == 61);
@@ -99,7 +101,7 @@ TEST_CASE("Reduced Newmark follows the full-space Newmark trajectory") {
   CHECK(c.max_full_displacement > 0.1);
   CHECK(c.relative_error < 0.05);
   // The semi-implicit default (one Newton iteration) stays close too.
-  options.newmark.newton_iterations = 1;
+  options.settings.newton_iterations = 1;
   CHECK(compare_reduced_to_full(model, options).relative_error < 0.1);
 }
 
@@ -108,15 +110,16 @@ TEST_CASE("Reduced Newmark: undamped energy is nearly conserved, damping dissipa
   beam.nx = 8;
   beam.ny = beam.nz = 2;
   const auto model = test::reduced_beam(beam, {6, 12, true});
-  NewmarkOptions options;
+  const auto compiled = compile_model(*model);
+  RuntimeSettings options = compiled->settings;
   options.time_step = 0.005;
   options.newton_iterations = 5;
-  ReducedSimulator simulator(model, 0, options);
-  ReducedState start = simulator.state();
+  Simulator simulator(compiled, options);
+  NodeState start = simulator.node_state(0);
   start.qdot(0) = 0.5;
   start.qdot(1) = -0.3;
-  simulator.set_state(start);
-  REQUIRE(simulator.initialize_acceleration() == StepStatus::kOk);
+  simulator.set_node_state(0, start);
+  REQUIRE(simulator.initialize() == StepStatus::kOk);
   const double e0 = simulator.kinetic_energy() + simulator.elastic_energy();
   double drift = 0;
   for (int k = 0; k < 200; ++k) {
@@ -125,12 +128,12 @@ TEST_CASE("Reduced Newmark: undamped energy is nearly conserved, damping dissipa
                      std::abs(simulator.kinetic_energy() + simulator.elastic_energy() - e0) / e0);
   }
   CHECK(drift < 0.01);
-  CHECK(simulator.state().time == Approx(1.0));
+  CHECK(simulator.time() == Approx(1.0));
 
-  options.rayleigh_mass = 2.0;
-  ReducedSimulator damped(model, 0, options);
-  damped.set_state(start);
-  damped.initialize_acceleration();
+  options.nodes[0].rayleigh_mass = 2.0;
+  Simulator damped(compiled, options);
+  damped.set_node_state(0, start);
+  damped.initialize();
   for (int k = 0; k < 200; ++k) REQUIRE(damped.step() == StepStatus::kOk);
   CHECK(damped.kinetic_energy() + damped.elastic_energy() < 0.2 * e0);
 }
@@ -139,23 +142,33 @@ TEST_CASE("A non-finite force is reported and leaves the state untouched") {
   test::BeamSetup beam;
   beam.nx = 4;
   beam.ny = beam.nz = 1;
-  const auto model = test::reduced_beam(beam, {3, 4, true});
-  ReducedSimulator simulator(model, 0, {});
-  REQUIRE(simulator.step() == StepStatus::kOk);
-  const ReducedState before = simulator.state();
-  simulator.add_vertex_force(4, Eigen::Vector3d(std::numeric_limits<double>::quiet_NaN(), 0, 0));
-  CHECK(simulator.step() == StepStatus::kNonFinite);
-  CHECK(simulator.state().q == before.q);
-  CHECK(simulator.state().time == before.time);
-  simulator.clear_vertex_forces();
-  simulator.add_vertex_force(4, Eigen::Vector3d(1e16, 0, 0));
-  CHECK(simulator.step() == StepStatus::kDiverged);
-  CHECK(simulator.state().q == before.q);
-  simulator.clear_vertex_forces();
-  CHECK(simulator.step() == StepStatus::kOk);
-  CHECK_THROWS_AS(simulator.add_vertex_force(10000, Eigen::Vector3d::Zero()), OptionError);
-  NewmarkOptions bad;
+  const auto model = compile_model(*test::reduced_beam(beam, {3, 4, true}));
+  // The raw API: a State whose forces bypass the checked setter.
+  State state = make_state(*model);
+  Workspace workspace(*model);
+  REQUIRE(step(*model, state, workspace) == StepStatus::kOk);
+  const Eigen::VectorXd q = state.q;
+  const double time = state.time;
+  state.forces.push_back({0, 4, Eigen::Vector3d(std::numeric_limits<double>::quiet_NaN(), 0, 0)});
+  CHECK(step(*model, state, workspace) == StepStatus::kNonFinite);
+  CHECK(state.q == q);
+  CHECK(state.time == time);
+  state.forces = {{0, 4, Eigen::Vector3d(1e16, 0, 0)}};
+  CHECK(step(*model, state, workspace) == StepStatus::kDiverged);
+  CHECK(state.q == q);
+  state.forces.clear();
+  CHECK(step(*model, state, workspace) == StepStatus::kOk);
+  // Settings a step cannot use are reported, not thrown.
+  state.settings.time_step = -1;
+  CHECK(step(*model, state, workspace) == StepStatus::kInvalidSettings);
+  // The checked API refuses them up front.
+  Simulator simulator(model);
+  CHECK_THROWS_AS(simulator.add_vertex_force(0, 10000, Eigen::Vector3d::Zero()), OptionError);
+  CHECK_THROWS_AS(simulator.add_vertex_force(
+                      0, 4, Eigen::Vector3d(std::numeric_limits<double>::quiet_NaN(), 0, 0)),
+                  OptionError);
+  CHECK_THROWS_AS(simulator.add_vertex_force(1, 0, Eigen::Vector3d::Zero()), OptionError);
+  RuntimeSettings bad = model->settings;
   bad.time_step = 0;
-  CHECK_THROWS_AS(ReducedSimulator(model, 0, bad), OptionError);
-  CHECK_THROWS_AS(ReducedSimulator(model, 1, {}), OptionError);
+  CHECK_THROWS_WITH(Simulator(model, bad), Contains("time_step = 0 must be positive"));
 }

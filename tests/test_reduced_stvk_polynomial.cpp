@@ -9,7 +9,7 @@
 #include "ramus/error.h"
 #include "ramus/precompute/reduced_stvk_coefficients.h"
 #include "ramus/precompute/stvk_fem_model.h"
-#include "ramus/runtime/reduced_stvk_polynomial.h"
+#include "ramus/runtime/dynamics/reduced_stvk_polynomial.h"
 #include "support/test_meshes.h"
 #include "support/test_tets.h"
 

@@ -17,7 +17,7 @@
 #include "ramus/precompute/mesh_generators.h"
 #include "ramus/precompute/stvk_fem_model.h"
 #include "ramus/precompute/substructured_model_builder.h"
-#include "ramus/runtime/reduced_stvk_polynomial.h"
+#include "ramus/runtime/dynamics/reduced_stvk_polynomial.h"
 
 namespace {
 

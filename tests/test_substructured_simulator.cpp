@@ -13,69 +13,54 @@
 #include "ramus/precompute/modal_analysis.h"
 #include "ramus/precompute/stvk_fem_model.h"
 #include "ramus/precompute/substructured_model_builder.h"
-#include "ramus/runtime/reduced_simulator.h"
-#include "ramus/runtime/substructured_simulator.h"
+#include "ramus/runtime/model/model.h"
+#include "ramus/runtime/simulator.h"
 #include "support/allocation_counter.h"
 #include "support/reduced_beams.h"
+#include "support/split_beams.h"
 
 using namespace ramus;
 using Catch::Matchers::Contains;
 
 namespace {
 
-// Beam 1 x 0.2 x 0.2 m, 16 x 2 x 2 cells (centre line vertices exist), E 1e6, nu 0.45, rho 1000.
-constexpr int kNx = 16, kNy = 2, kNz = 2;
-const Material kMaterial{1e6, 0.45, 1000};
+const Material kMaterial = test::kSplitBeamMaterial;
 
 // Light stiffness damping (beta_K = 1e-3 s: 0.5 % of critical at 10 rad/s, > 50 % above 1000 rad/s)
 // keeps the stiff modal-derivative modes from ringing down a chain of frames.
 constexpr double kStiffnessDamping = 1e-3;
 
 TetMesh beam() {
-  return test::box_mesh(kNx, kNy, kNz, 1.0, 0.2, 0.2);
+  return test::split_beam_mesh();
 }
 
 int tip_vertex(const TetMesh& mesh) {
-  int best = 0;
-  for (int v = 0; v < mesh.num_vertices(); ++v) {
-    const Eigen::RowVector3d x = mesh.rest_positions.row(v);
-    if (std::abs(x(0) - 1.0) < 1e-12 && std::abs(x(1) - 0.1) < 1e-12 &&
-        std::abs(x(2) - 0.1) < 1e-12)
-      best = v;
-  }
-  return best;
+  return test::split_beam_tip(mesh);
 }
 
-// The beam cut along x into `parts` equal domains, clamped at x = 0 (or free), r modes each
-// (r / 2 linear modes + modal derivatives).
-std::shared_ptr<ReducedModel> split_beam(const std::vector<int>& r, bool clamped = true) {
-  const int parts = static_cast<int>(r.size());
-  const TetMesh mesh = beam();
-  Eigen::VectorXi tet_domain(mesh.num_tets());
-  for (int t = 0; t < mesh.num_tets(); ++t) {
-    double x = 0;
-    for (int c = 0; c < 4; ++c) x += mesh.rest_positions(mesh.tets(t, c), 0) / 4;
-    tet_domain(t) = std::min(parts - 1, static_cast<int>(x * parts));
-  }
-  const std::vector<int> anchors = clamped ? test::clamped_vertices(mesh) : std::vector<int>{};
-  const DomainTree tree = build_domain_tree(mesh, tet_domain, anchors);
-  std::vector<ReductionSpec> reductions;
-  for (const int r_i : r) {
-    ReductionSpec reduction;
-    reduction.r = r_i;
-    reduction.linear_modes = std::max(1, r_i / 2);
-    reductions.push_back(reduction);
-  }
-  return std::make_shared<ReducedModel>(build_substructured_model(
-      mesh, assign_materials(mesh, kMaterial), tree, anchors, reductions));
+using test::split_beam;
+
+// A simulator of `data` with the same settings on every node.
+std::unique_ptr<Simulator> make_simulator(const std::shared_ptr<ReducedModel>& data, double h,
+                                          const Eigen::Vector3d& gravity, InterfaceLumping lumping,
+                                          const NodeSettings& node) {
+  const auto model = compile_model(*data);
+  RuntimeSettings settings;
+  settings.time_step = h;
+  settings.gravity = gravity;
+  settings.lumping = lumping;
+  settings.nodes.assign(static_cast<std::size_t>(model->num_nodes()), node);
+  return std::make_unique<Simulator>(model, settings);
 }
 
-std::shared_ptr<ReducedModel> split_beam(int parts, int r, bool clamped = true) {
-  return split_beam(std::vector<int>(static_cast<size_t>(parts), r), clamped);
+NodeSettings damping(double alpha, double beta, double stiffness_scale = 1) {
+  return {Integrator::kNewmark, alpha, beta, stiffness_scale};
 }
+
+const Eigen::Vector3d kGravity(0, 0, -9.81);
 
 // World position of a global vertex (C0-averaged).
-Eigen::Vector3d global_position(const SubstructuredSimulator& sim, int vertex) {
+Eigen::Vector3d global_position(const Simulator& sim, int vertex) {
   Eigen::MatrixX3d x;
   sim.global_positions(x);
   return x.row(vertex).transpose();
@@ -84,22 +69,12 @@ Eigen::Vector3d global_position(const SubstructuredSimulator& sim, int vertex) {
 // Tip deflection at rest under gravity: heavy damping until the velocities vanish.
 double settled_tip_deflection(std::shared_ptr<ReducedModel> model, InterfaceLumping lumping,
                               double* final_speed = nullptr) {
-  SubstructuredOptions options;
-  options.time_step = 0.01;
-  options.gravity = Eigen::Vector3d(0, 0, -9.81);
-  options.lumping = lumping;
-  options.all_domains.rayleigh_mass = 12.0;  // about critical for the lowest mode (~9.6 rad/s)
-  options.all_domains.rayleigh_stiffness = kStiffnessDamping;
-  SubstructuredSimulator sim(model, options);
-  for (int k = 0; k < 600; ++k) REQUIRE(sim.step() == StepStatus::kOk);
-  if (final_speed) {
-    double speed = 0;
-    for (int d = 0; d < sim.num_domains(); ++d)
-      speed = std::max(speed, sim.domain_state(d).qdot.lpNorm<Eigen::Infinity>());
-    *final_speed = speed;
-  }
+  // Rayleigh alpha 12: about critical for the lowest mode (~9.6 rad/s).
+  const auto sim = make_simulator(model, 0.01, kGravity, lumping, damping(12.0, kStiffnessDamping));
+  for (int k = 0; k < 600; ++k) REQUIRE(sim->step() == StepStatus::kOk);
+  if (final_speed) *final_speed = sim->state().qdot.lpNorm<Eigen::Infinity>();
   const TetMesh mesh = beam();
-  return global_position(sim, tip_vertex(mesh))(2) - 0.1;
+  return global_position(*sim, tip_vertex(mesh))(2) - 0.1;
 }
 
 // Lowest frequency (Hz) from the zero crossings of the tip's vertical motion after an initial
@@ -107,12 +82,9 @@ double settled_tip_deflection(std::shared_ptr<ReducedModel> model, InterfaceLump
 double simulated_frequency(std::shared_ptr<ReducedModel> model, InterfaceLumping lumping,
                            const Eigen::MatrixX3d& mode_velocity, int tip,
                            double stiffness_scale = 1) {
-  SubstructuredOptions options;
-  options.time_step = 0.005;
-  options.lumping = lumping;
-  options.all_domains.rayleigh_stiffness = kStiffnessDamping;
-  options.all_domains.stiffness_scale = stiffness_scale;
-  SubstructuredSimulator sim(model, options);
+  const auto simulator = make_simulator(model, 0.005, Eigen::Vector3d::Zero(), lumping,
+                                        damping(0, kStiffnessDamping, stiffness_scale));
+  Simulator& sim = *simulator;
   REQUIRE(sim.set_velocity_field(mode_velocity) == StepStatus::kOk);
   std::vector<double> crossings;
   double previous = 0, previous_time = 0;
@@ -130,24 +102,39 @@ double simulated_frequency(std::shared_ptr<ReducedModel> model, InterfaceLumping
 
 }  // namespace
 
-TEST_CASE("SubstructuredSimulator: one domain equals the single-domain reduced simulator") {
+TEST_CASE("Simulator: one node steps semi-implicit Newmark on the reduced equation") {
+  // Reference: Eq. 17 of an anchored root written out (M' = I, f = G g, no system force) and
+  // one Newton step of the trapezoidal rule from q_n, with the polynomial's g and K.
   auto model = split_beam(1, 10);
-  SubstructuredOptions options;
-  options.time_step = 0.01;
-  options.gravity = Eigen::Vector3d(0, 0, -9.81);
-  SubstructuredSimulator sub(model, options);
-  NewmarkOptions newmark;
-  newmark.time_step = 0.01;
-  newmark.gravity = options.gravity;
-  ReducedSimulator single(model, 0, newmark);
+  const auto sim = make_simulator(model, 0.01, kGravity, InterfaceLumping::kInterface, {});
+  const ReducedDomain& d = model->domains[0];
+  ReducedStvkForces forces(d.polynomial);
+  const int r = d.polynomial.r;
+  const double h = 0.01, beta = 0.25, gamma = 0.5;
+  const Eigen::VectorXd f = d.gravity_basis * kGravity;
+  Eigen::VectorXd q = Eigen::VectorXd::Zero(r), v = q, a = q, g(r);
+  Eigen::MatrixXd K(r, r);
   for (int k = 0; k < 50; ++k) {
-    REQUIRE(sub.step() == StepStatus::kOk);
-    REQUIRE(single.step() == StepStatus::kOk);
+    forces.evaluate(q, g, K);
+    // Residual of M q̈ + g(q) = f at the Newton start q_{n+1} = q_n, where q̈_{n+1} follows
+    // from the Newmark relation.
+    const Eigen::VectorXd a_start = -(h * v + h * h * (0.5 - beta) * a) / (h * h * beta);
+    const Eigen::VectorXd residual = a_start + g - f;
+    const Eigen::MatrixXd J = K + Eigen::MatrixXd::Identity(r, r) / (h * h * beta);
+    const Eigen::VectorXd q_new = q - J.ldlt().solve(residual);
+    const Eigen::VectorXd a_new = (q_new - q - h * v - h * h * (0.5 - beta) * a) / (h * h * beta);
+    v = v + h * (1 - gamma) * a + h * gamma * a_new;
+    a = a_new;
+    q = q_new;
+    REQUIRE(sim->step() == StepStatus::kOk);
   }
-  CHECK((sub.domain_state(0).q - single.state().q).norm() <= 1e-12 * single.state().q.norm());
+  const NodeState s = sim->node_state(0);
+  CHECK(q.norm() > 1e-3);
+  CHECK((s.q - q).norm() <= 1e-10 * q.norm());
+  CHECK((s.qdot - v).norm() <= 1e-9 * v.norm());
 }
 
-TEST_CASE("SubstructuredSimulator: a clamped beam in 2 and 4 domains vs one domain and full FEM") {
+TEST_CASE("Simulator: a clamped beam in 2 and 4 domains vs one domain and full FEM") {
   const TetMesh mesh = beam();
   const StvkFemModel fem(mesh, assign_materials(mesh, kMaterial));
   const DofMap dofs(mesh.num_vertices(), test::clamped_vertices(mesh));
@@ -213,29 +200,23 @@ TEST_CASE("SubstructuredSimulator: a clamped beam in 2 and 4 domains vs one doma
   }
 }
 
-TEST_CASE(
-    "SubstructuredSimulator: a pinned beam under gravity comes to rest at its static solution") {
+TEST_CASE("Simulator: a pinned beam under gravity comes to rest at its static solution") {
   auto model = split_beam(2, 12);
   // Settle twice along different paths (damping, time step): the rest state is the static
   // solution of the reduced equations, so it must not depend on the path.
   const auto settle = [&](double h, double alpha, int steps) {
-    SubstructuredOptions options;
-    options.time_step = h;
-    options.gravity = Eigen::Vector3d(0, 0, -9.81);
-    options.lumping = InterfaceLumping::kCenterOfMass;
-    options.all_domains.rayleigh_mass = alpha;
-    options.all_domains.rayleigh_stiffness = kStiffnessDamping;
-    auto sim = std::make_unique<SubstructuredSimulator>(model, options);
+    auto sim = make_simulator(model, h, kGravity, InterfaceLumping::kCenterOfMass,
+                              damping(alpha, kStiffnessDamping));
     for (int k = 0; k < steps; ++k) REQUIRE(sim->step() == StepStatus::kOk);
     return sim;
   };
   const auto a = settle(0.01, 12.0, 600);
   const auto b = settle(0.004, 25.0, 2000);
   for (int d = 0; d < 2; ++d) {
-    const Eigen::VectorXd& qa = a->domain_state(d).q;
-    CHECK(a->domain_state(d).qdot.norm() < 1e-8 * qa.norm());
-    CHECK(b->domain_state(d).qdot.norm() < 1e-8 * qa.norm());
-    CHECK((qa - b->domain_state(d).q).norm() < 1e-7 * qa.norm());
+    const Eigen::VectorXd qa = a->node_state(d).q;
+    CHECK(a->node_state(d).qdot.norm() < 1e-8 * qa.norm());
+    CHECK(b->node_state(d).qdot.norm() < 1e-8 * qa.norm());
+    CHECK((qa - b->node_state(d).q).norm() < 1e-7 * qa.norm());
   }
   CHECK(a->frame(1).angular_velocity.norm() < 1e-8);
   CHECK(a->frame(1).velocity.norm() < 1e-8);
@@ -252,35 +233,31 @@ TEST_CASE(
   for (Eigen::Index t = 0; t < leaf.tets.rows(); ++t)
     materials.push_back({leaf.youngs_modulus(t), leaf.poisson_ratio(t), leaf.density(t)});
   const StvkFemModel fem(leaf_mesh, materials);
-  const Eigen::VectorXd x = fem.rest_positions() + leaf.basis * a->domain_state(1).q;
+  const Eigen::VectorXd x = fem.rest_positions() + leaf.basis * a->node_state(1).q;
   const Eigen::VectorXd weight =
       leaf.basis.transpose() *
       fem.gravity_forces(a->frame(1).rotation.transpose() * Eigen::Vector3d(0, 0, -9.81));
   const Eigen::VectorXd residual = leaf.basis.transpose() * fem.internal_forces(x) + weight;
-  WARN("leaf at rest: |q| " << a->domain_state(1).q.norm() << ", static residual "
-                            << residual.norm() << " of a projected weight " << weight.norm());
-  CHECK(a->domain_state(1).q.norm() > 1e-3);  // it does deform
+  WARN("leaf at rest: |q| " << a->node_state(1).q.norm() << ", static residual " << residual.norm()
+                            << " of a projected weight " << weight.norm());
+  CHECK(a->node_state(1).q.norm() > 1e-3);  // it does deform
   CHECK(residual.norm() < 1e-6 * weight.norm());
 }
 
-TEST_CASE("SubstructuredSimulator: a rigid (r = 0) domain moves rigidly with its frame") {
+TEST_CASE("Simulator: a rigid (r = 0) domain moves rigidly with its frame") {
   // Clamped beam in 4 domains; the third (a parent) and the last (a leaf) are rigid.
   auto model = split_beam({12, 12, 0, 0});
   REQUIRE(model->domains[2].basis.cols() == 0);
   REQUIRE(model->domains[3].basis.cols() == 0);
-  SubstructuredOptions options;
-  options.time_step = 0.01;
-  options.gravity = Eigen::Vector3d(0, 0, -9.81);
-  options.lumping = InterfaceLumping::kRigidSubtree;
-  options.all_domains.rayleigh_mass = 12.0;
-  options.all_domains.rayleigh_stiffness = kStiffnessDamping;
-  SubstructuredSimulator sim(model, options);
+  const auto simulator = make_simulator(model, 0.01, kGravity, InterfaceLumping::kRigidSubtree,
+                                        damping(12.0, kStiffnessDamping));
+  Simulator& sim = *simulator;
   for (int k = 0; k < 600; ++k) REQUIRE(sim.step() == StepStatus::kOk);
   Eigen::MatrixX3d world;
   for (int d : {2, 3}) {
     const ReducedDomain& domain = model->domains[static_cast<size_t>(d)];
-    sim.domain_world_positions(d, world);
-    const DomainFrame& frame = sim.frame(d);
+    sim.node_world_positions(d, world);
+    const FrameMotion frame = sim.frame(d);
     const Eigen::MatrixX3d expected =
         (domain.rest_positions * frame.rotation.transpose()).rowwise() + frame.origin.transpose();
     CHECK((world - expected).norm() < 1e-12);
@@ -296,7 +273,7 @@ TEST_CASE("SubstructuredSimulator: a rigid (r = 0) domain moves rigidly with its
   CHECK(rigid_tip > elastic_tip);
 }
 
-TEST_CASE("SubstructuredSimulator: per-domain stiffness scale sets the frequencies") {
+TEST_CASE("Simulator: per-domain stiffness scale sets the frequencies") {
   const TetMesh mesh = beam();
   const StvkFemModel fem(mesh, assign_materials(mesh, kMaterial));
   const LinearModes modes =
@@ -317,25 +294,25 @@ TEST_CASE("SubstructuredSimulator: per-domain stiffness scale sets the frequenci
 
   // Only the tip domain softened, in the options or at runtime: the same trajectory, and a
   // beam that sags more than the unscaled one.
-  SubstructuredOptions options;
+  const auto compiled = compile_model(*model);
+  RuntimeSettings options;
   options.time_step = 0.01;
-  options.all_domains = {12.0, kStiffnessDamping, 1.0};  // settles in 600 steps
-  options.domains = {options.all_domains, {12.0, kStiffnessDamping, 0.25}};
-  options.gravity = Eigen::Vector3d(0, 0, -9.81);
-  SubstructuredSimulator per_domain(model, options);
+  options.gravity = kGravity;
+  options.nodes = {damping(12.0, kStiffnessDamping), damping(12.0, kStiffnessDamping, 0.25)};
+  Simulator per_domain(compiled, options);  // settles in 600 steps
   // The same through set_stiffness_scale at runtime.
-  options.domains.clear();
-  SubstructuredSimulator at_runtime(model, options);
+  options.nodes[1].stiffness_scale = 1;
+  Simulator at_runtime(compiled, options);
   at_runtime.set_stiffness_scale(1, 0.25);
-  SubstructuredSimulator unscaled(model, options);
+  Simulator unscaled(compiled, options);
   for (int k = 0; k < 600; ++k) {
     REQUIRE(per_domain.step() == StepStatus::kOk);
     REQUIRE(at_runtime.step() == StepStatus::kOk);
     REQUIRE(unscaled.step() == StepStatus::kOk);
   }
   for (int d = 0; d < 2; ++d)
-    CHECK((per_domain.domain_state(d).q - at_runtime.domain_state(d).q).norm() <=
-          1e-14 * per_domain.domain_state(d).q.norm());
+    CHECK((per_domain.node_state(d).q - at_runtime.node_state(d).q).norm() <=
+          1e-14 * per_domain.node_state(d).q.norm());
   const double soft_tip = global_position(per_domain, tip)(2) - 0.1;
   const double stiff_tip = global_position(unscaled, tip)(2) - 0.1;
   WARN("settled tip deflection: tip domain scaled by 0.25 " << soft_tip << " m, unscaled "
@@ -345,17 +322,15 @@ TEST_CASE("SubstructuredSimulator: per-domain stiffness scale sets the frequenci
   CHECK_THROWS_AS(at_runtime.set_stiffness_scale(2, 1.0), OptionError);
 }
 
-TEST_CASE("SubstructuredSimulator: a free beam falls without deforming") {
+TEST_CASE("Simulator: a free beam falls without deforming") {
   auto model = split_beam(2, 8, /*clamped=*/false);
   REQUIRE(model->domains[0].num_rigid_modes == 6);
-  SubstructuredOptions options;
-  options.time_step = 0.01;
-  options.gravity = Eigen::Vector3d(0, 0, -9.81);
-  SubstructuredSimulator sim(model, options);
+  const auto simulator = make_simulator(model, 0.01, kGravity, InterfaceLumping::kInterface, {});
+  Simulator& sim = *simulator;
   REQUIRE(sim.free_root());
   const Eigen::Vector3d origin0 = sim.frame(0).origin;
   for (int k = 0; k < 100; ++k) REQUIRE(sim.step() == StepStatus::kOk);
-  for (int d = 0; d < sim.num_domains(); ++d) CHECK(sim.domain_state(d).q.norm() < 1e-10);
+  for (int d = 0; d < sim.num_nodes(); ++d) CHECK(sim.node_state(d).q.norm() < 1e-10);
   // Symplectic Euler on a constant force: z = -g h^2 n (n + 1) / 2.
   const double h = 0.01, n = 100;
   CHECK(sim.frame(0).origin(2) - origin0(2) ==
@@ -363,12 +338,12 @@ TEST_CASE("SubstructuredSimulator: a free beam falls without deforming") {
   CHECK((sim.frame(1).rotation - Eigen::Matrix3d::Identity()).norm() < 1e-10);
 }
 
-TEST_CASE("SubstructuredSimulator: a free-flying beam without external forces keeps its momentum") {
+TEST_CASE("Simulator: a free-flying beam without external forces keeps its momentum") {
   auto model = split_beam(4, 8, /*clamped=*/false);
   const double mass = model->domains[0].subtree_mass;
-  SubstructuredOptions options;
-  options.time_step = 0.005;
-  SubstructuredSimulator sim(model, options);
+  const auto simulator =
+      make_simulator(model, 0.005, Eigen::Vector3d::Zero(), InterfaceLumping::kInterface, {});
+  Simulator& sim = *simulator;
   // Drift and spin about an off-axis direction; the spin stretches the beam (centrifugal) and
   // sets its domains swinging.
   const Eigen::Vector3d velocity(0.3, -0.2, 0.1), spin(0.5, 1.0, 0.2);
@@ -383,8 +358,7 @@ TEST_CASE("SubstructuredSimulator: a free-flying beam without external forces ke
     worst = std::max(worst, (sim.linear_momentum() - p0).norm());
     worst_rigid = std::max(worst_rigid, (sim.root_momentum() - p0).norm());
     worst_angular = std::max(worst_angular, (sim.root_angular_momentum() - L0).norm());
-    for (int d = 0; d < sim.num_domains(); ++d)
-      max_q = std::max(max_q, sim.domain_state(d).q.norm());
+    for (int d = 0; d < sim.num_nodes(); ++d) max_q = std::max(max_q, sim.node_state(d).q.norm());
   }
   WARN("free flight: |p| " << p0.norm() << " kg m/s; momentum of the deforming mesh deviates by "
                            << worst << " at most; max |q| " << max_q);
@@ -397,15 +371,13 @@ TEST_CASE("SubstructuredSimulator: a free-flying beam without external forces ke
   CHECK(worst < 0.02 * p0.norm());
 }
 
-TEST_CASE("SubstructuredSimulator: step allocates nothing") {
+TEST_CASE("Simulator: step allocates nothing") {
   auto model = split_beam(4, 8);
   for (InterfaceLumping lumping : {InterfaceLumping::kInterface, InterfaceLumping::kCenterOfMass,
                                    InterfaceLumping::kRigidSubtree}) {
-    SubstructuredOptions options;
-    options.gravity = Eigen::Vector3d(0, 0, -9.81);
-    options.lumping = lumping;
-    options.profile = true;
-    SubstructuredSimulator sim(model, options);
+    const auto simulator = make_simulator(model, 1.0 / 60.0, kGravity, lumping, {});
+    Simulator& sim = *simulator;
+    sim.set_profiling(true);
     sim.reserve_vertex_forces(4);
     sim.add_vertex_force(3, 0, Eigen::Vector3d(0, 0, 1));
     Eigen::MatrixX3d positions;
@@ -421,23 +393,27 @@ TEST_CASE("SubstructuredSimulator: step allocates nothing") {
     CHECK(allocations == 0);
     CHECK(sim.profile().steps == 11);
     CHECK(sim.profile().core_seconds > 0);
-    CHECK(sim.profile().domain_seconds > 0);
+    CHECK(sim.profile().node_seconds > 0);
   }
 }
 
-TEST_CASE("SubstructuredSimulator: bad options and models are clear errors") {
+TEST_CASE("Simulator: bad settings and models are clear errors") {
   auto model = split_beam(2, 6);
-  SubstructuredOptions options;
+  const auto compiled = compile_model(*model);
+  RuntimeSettings options = compiled->settings;
   options.time_step = -1;
-  CHECK_THROWS_WITH(SubstructuredSimulator(model, options), Contains("time step"));
+  CHECK_THROWS_WITH(Simulator(compiled, options), Contains("time_step = -1 must be positive"));
   options.time_step = 0.01;
-  options.domains.resize(5);
-  CHECK_THROWS_WITH(SubstructuredSimulator(model, options), Contains("2 domains"));
-  options.domains.clear();
-  auto broken = std::make_shared<ReducedModel>(*model);
-  broken->domains[1].parent = 1;
-  CHECK_THROWS_WITH(SubstructuredSimulator(broken, options), Contains("not an earlier domain"));
-  SubstructuredSimulator sim(model, options);
+  options.nodes.resize(5);
+  CHECK_THROWS_WITH(Simulator(compiled, options), Contains("for a model of 2 nodes"));
+  options.nodes.resize(2);
+  options.nodes[1].rayleigh_mass = -1;
+  CHECK_THROWS_WITH(Simulator(compiled, options), Contains("nodes[1].rayleigh_mass = -1"));
+  options.nodes[1].rayleigh_mass = 0;
+  ReducedModel broken = *model;
+  broken.domains[1].parent = 1;
+  CHECK_THROWS_WITH(compile_model(broken), Contains("not an earlier domain"));
+  Simulator sim(compiled, options);
   CHECK_THROWS_WITH(sim.add_vertex_force(1, 100000, Eigen::Vector3d::Zero()),
                     Contains("does not exist"));
   CHECK_THROWS_AS(sim.set_root_motion(Eigen::Vector3d::Zero(), Eigen::Matrix3d::Identity(),

@@ -20,8 +20,9 @@
 #include "ramus/precompute/substructured_model_builder.h"
 #include "ramus/precompute/surface_embedding.h"
 #include "ramus/precompute/vtu_io.h"
-#include "ramus/runtime/model_geometry.h"
-#include "ramus/runtime/substructured_simulator.h"
+#include "ramus/runtime/model/model.h"
+#include "ramus/runtime/model/model_geometry.h"
+#include "ramus/runtime/simulator.h"
 #include "support/reduced_beams.h"
 
 namespace fs = std::filesystem;
@@ -204,17 +205,18 @@ TEST_CASE(
   CHECK(empty.barycentric.rows() == 0);
 }
 
-TEST_CASE("SubstructuredSimulator: the embedded surface follows the C0 positions") {
+TEST_CASE("Simulator: the embedded surface follows the C0 positions") {
   for (const bool clamped : {true, false}) {
     CAPTURE(clamped);
     const std::shared_ptr<ReducedModel> model = split_beam(clamped);
     const TetMesh mesh = beam();
     model->embedded_surface =
         embed_surface(*model, mesh.rest_positions, boundary_triangles(mesh.tets));
-    SubstructuredOptions options;
-    options.time_step = 0.01;
-    options.gravity = Eigen::Vector3d(0, 0, -9.81);
-    SubstructuredSimulator sim(model, options);
+    const auto compiled = compile_model(*model);
+    RuntimeSettings settings = compiled->settings;
+    settings.time_step = 0.01;
+    settings.gravity = Eigen::Vector3d(0, 0, -9.81);
+    Simulator sim(compiled, settings);
     if (!clamped)
       sim.set_root_motion(Eigen::Vector3d(0.5, 0.1, 0.1),
                           Eigen::AngleAxisd(0.3, Eigen::Vector3d::UnitY()).toRotationMatrix(),

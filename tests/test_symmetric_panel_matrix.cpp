@@ -3,7 +3,7 @@
 #include <Eigen/Core>
 #include <catch2/catch.hpp>
 
-#include "ramus/runtime/symmetric_panel_matrix.h"
+#include "dynamics/symmetric_panel_matrix.h"  // runtime internals
 
 TEST_CASE("SymmetricPanelMatrix::multiply equals the dense symmetric product") {
   for (int n : {1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 31, 55, 100, 210}) {

@@ -14,7 +14,7 @@
 #include "ramus/precompute/modal_analysis.h"
 #include "ramus/precompute/stvk_fem_model.h"
 #include "ramus/precompute/system_force_integrals.h"
-#include "ramus/runtime/system_force.h"
+#include "ramus/runtime/dynamics/system_force.h"
 #include "support/allocation_counter.h"
 #include "support/test_meshes.h"
 #include "support/test_tets.h"

@@ -15,7 +15,7 @@
 
 #include "ramus/error.h"
 #include "ramus/precompute/tet_matrix_assembler.h"
-#include "ramus/runtime/reduced_stvk_polynomial.h"
+#include "ramus/runtime/dynamics/reduced_stvk_polynomial.h"
 
 namespace ramus {
 

@@ -5,10 +5,11 @@
 
 #include <filesystem>
 #include <system_error>
+#include <vector>
 
 #include "ramus/error.h"
-#include "ramus/runtime/hdf5_file.h"
-#include "ramus/runtime/model_file.h"
+#include "ramus/runtime/io/hdf5_file.h"
+#include "ramus/runtime/io/model_file.h"
 #include "ramus/runtime/version.h"
 
 namespace ramus {
@@ -23,6 +24,33 @@ void write_system_force(const hdf5::Group& g, const SystemForceIntegrals& w) {
   g.write_matrix("w5", w.w5);
   g.write_matrix("w6", w.w6);
   g.write_matrix("w7", w.w7);
+}
+
+// /runtime (docs/FORMAT.md): the settings the runtime uses by default, one entry per domain.
+void write_runtime_settings(const hdf5::Group& g, const RuntimeSettings& s, int num_domains) {
+  g.write_double_attribute("time_step", s.time_step);
+  g.write_vector("gravity", Eigen::VectorXd(s.gravity));
+  g.write_string_attribute("lumping", to_string(s.lumping));
+  g.write_double_attribute("newmark_beta", s.newmark_beta);
+  g.write_double_attribute("newmark_gamma", s.newmark_gamma);
+  g.write_int_attribute("newton_iterations", s.newton_iterations);
+  g.write_double_attribute("newton_tolerance", s.newton_tolerance);
+  g.write_double_attribute("max_coordinate", s.max_coordinate);
+  const std::vector<NodeSettings> nodes =
+      s.nodes.empty() ? std::vector<NodeSettings>(static_cast<std::size_t>(num_domains)) : s.nodes;
+  Eigen::VectorXi integrators(num_domains);
+  Eigen::VectorXd alpha(num_domains), beta(num_domains), scale(num_domains);
+  for (int i = 0; i < num_domains; ++i) {
+    const NodeSettings& n = nodes[static_cast<std::size_t>(i)];
+    integrators(i) = static_cast<int>(n.integrator);
+    alpha(i) = n.rayleigh_mass;
+    beta(i) = n.rayleigh_stiffness;
+    scale(i) = n.stiffness_scale;
+  }
+  g.write_vector("nodes/integrator", integrators);
+  g.write_vector("nodes/rayleigh_mass", alpha);
+  g.write_vector("nodes/rayleigh_stiffness", beta);
+  g.write_vector("nodes/stiffness_scale", scale);
 }
 
 void write_domain(const hdf5::Group& g, const ReducedDomain& d) {
@@ -120,6 +148,8 @@ void write_contents(const hdf5::File& file, const ReducedModel& model) {
   if (model.embedded_surface.rest_positions.rows() > 0) {
     write_embedded_surface(root.create_group("embedded_surface"), model.embedded_surface);
   }
+  write_runtime_settings(root.create_group("runtime"), model.settings,
+                         static_cast<int>(model.domains.size()));
 }
 
 // Forces the written bytes to the disk before the rename makes them the model.

@@ -219,9 +219,9 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
   }
   if (root.contains("simulation")) {
     const json& s = root["simulation"];
-    r.only_keys(
-        s, "simulation",
-        {"time_step", "steps", "gravity", "rayleigh_mass", "rayleigh_stiffness", "output_every"});
+    r.only_keys(s, "simulation",
+                {"time_step", "steps", "gravity", "rayleigh_mass", "rayleigh_stiffness",
+                 "output_every", "integrator", "newton_iterations"});
     SimulationSpec& sim = spec.simulation;
     if (s.contains("time_step")) sim.time_step = r.positive(s["time_step"], "simulation.time_step");
     if (s.contains("steps")) sim.steps = r.integer(s["steps"], "simulation.steps");
@@ -236,6 +236,16 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
     if (s.contains("output_every"))
       sim.output_every = r.integer(s["output_every"], "simulation.output_every");
     if (sim.output_every < 1) r.fail("simulation.output_every", "must be at least 1");
+    if (s.contains("integrator")) {
+      const json& name = s["integrator"];
+      if (!name.is_string() || !integrator_from_string(name.get<std::string>()))
+        r.fail("simulation.integrator", "expected \"newmark\", got " + name.dump());
+      sim.integrator = name.get<std::string>();
+    }
+    if (s.contains("newton_iterations"))
+      sim.newton_iterations = r.integer(s["newton_iterations"], "simulation.newton_iterations");
+    if (sim.newton_iterations < 1 || sim.newton_iterations > 100)
+      r.fail("simulation.newton_iterations", "must be between 1 and 100");
   }
   if (root.contains("reduction")) {
     const json& red = root["reduction"];
@@ -465,6 +475,36 @@ Eigen::VectorXd point_forces_at(const std::vector<PointForce>& forces, int num_v
   for (const PointForce& p : forces)
     if (t >= p.start && t < p.end) f.segment<3>(3 * p.vertex) += p.force;
   return f;
+}
+
+}  // namespace ramus
+
+namespace ramus {
+
+RuntimeSettings spec_runtime_settings(const ModelSpec& spec,
+                                      const std::vector<std::string>& domain_names) {
+  RuntimeSettings settings;
+  const SimulationSpec& sim = spec.simulation;
+  settings.time_step = sim.time_step;
+  settings.gravity = sim.gravity;
+  settings.newton_iterations = sim.newton_iterations;
+  NodeSettings all;
+  all.integrator = integrator_from_string(sim.integrator).value_or(Integrator::kNewmark);
+  all.rayleigh_mass = sim.rayleigh_mass;
+  all.rayleigh_stiffness = sim.rayleigh_stiffness;
+  settings.nodes.assign(domain_names.size(), all);
+  if (!spec.domains) return settings;
+  settings.lumping =
+      lumping_from_string(spec.domains->lumping).value_or(InterfaceLumping::kInterface);
+  for (std::size_t d = 0; d < domain_names.size(); ++d) {
+    const auto it = spec.domains->per_domain.find(domain_names[d]);
+    if (it == spec.domains->per_domain.end()) continue;
+    NodeSettings& n = settings.nodes[d];
+    if (it->second.rayleigh_mass) n.rayleigh_mass = *it->second.rayleigh_mass;
+    if (it->second.rayleigh_stiffness) n.rayleigh_stiffness = *it->second.rayleigh_stiffness;
+    if (it->second.stiffness_scale) n.stiffness_scale = *it->second.stiffness_scale;
+  }
+  return settings;
 }
 
 }  // namespace ramus

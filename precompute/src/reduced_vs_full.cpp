@@ -42,17 +42,25 @@ Comparison compare_reduced_to_full(std::shared_ptr<const ReducedModel> model,
   resolve_point_forces(full_model.mesh(), forces);
 
   FullSpaceOptions full_options;
-  full_options.time_step = options.newmark.time_step;
-  full_options.gravity = options.newmark.gravity;
-  full_options.rayleigh_mass = options.newmark.rayleigh_mass;
-  full_options.rayleigh_stiffness = options.newmark.rayleigh_stiffness;
+  full_options.time_step = options.settings.time_step;
+  full_options.gravity = options.settings.gravity;
+  full_options.rayleigh_mass = options.node.rayleigh_mass;
+  full_options.rayleigh_stiffness = options.node.rayleigh_stiffness;
   const std::vector<int> fixed(domain.fixed_vertices.data(),
                                domain.fixed_vertices.data() + domain.fixed_vertices.size());
   FullSpaceSimulator full(full_model, DofMap(V, fixed), full_options);
-  ReducedSimulator reduced(model, 0, options.newmark);
+  // The reduced run: domain 0 alone, as a one-node model.
+  ReducedModel single;
+  single.domains = {domain};
+  single.domains[0].parent = -1;
+  single.domains[0].global_vertices.resize(0);
+  single.domains[0].interface = {};
+  RuntimeSettings settings = options.settings;
+  settings.nodes = {options.node};
+  Simulator reduced(compile_model(std::move(single)), settings);
 
   FullSpaceState full_state = full.rest_state();
-  ReducedState reduced_state = reduced.state();
+  NodeState reduced_state = reduced.node_state(0);
   if (options.initial_velocity.size() != 0) {
     full_state.velocities = options.initial_velocity;
     for (int v : fixed) full_state.velocities.segment<3>(3 * v).setZero();
@@ -61,10 +69,10 @@ Comparison compare_reduced_to_full(std::shared_ptr<const ReducedModel> model,
   }
   const Eigen::VectorXd forces0 = point_forces_at(forces, V, 0.0);
   full.initialize_acceleration(full_state, forces0);
-  reduced.set_state(reduced_state);
+  reduced.set_node_state(0, reduced_state);
   for (const PointForce& f : forces)
-    if (f.start <= 0 && 0 < f.end) reduced.add_vertex_force(f.vertex, f.force);
-  reduced.initialize_acceleration();
+    if (f.start <= 0 && 0 < f.end) reduced.add_vertex_force(0, f.vertex, f.force);
+  reduced.initialize();
 
   Comparison result;
   const int frames = options.steps + 1;
@@ -72,7 +80,7 @@ Comparison compare_reduced_to_full(std::shared_ptr<const ReducedModel> model,
   result.reduced_trajectory.resize(3 * V, frames);
   auto record = [&](int frame) {
     const Eigen::VectorXd u_full = full_state.positions - full_model.rest_positions();
-    const Eigen::VectorXd u_reduced = domain.basis * reduced.state().q;
+    const Eigen::VectorXd u_reduced = domain.basis * node_q(reduced.model(), reduced.state(), 0);
     result.full_trajectory.col(frame) = u_full;
     result.reduced_trajectory.col(frame) = u_reduced;
     ComparisonFrame f;
@@ -87,7 +95,7 @@ Comparison compare_reduced_to_full(std::shared_ptr<const ReducedModel> model,
   record(0);
   for (int step = 1; step <= options.steps; ++step) {
     // Forces active during the step are those at its end time (implicit integrators).
-    const double t_next = full_state.time + options.newmark.time_step;
+    const double t_next = full_state.time + options.settings.time_step;
     const Eigen::VectorXd f_full = point_forces_at(forces, V, t_next);
     auto start = Clock::now();
     const NewtonReport report = full.step_newmark(full_state, f_full);
@@ -96,7 +104,7 @@ Comparison compare_reduced_to_full(std::shared_ptr<const ReducedModel> model,
       throw NumericalError("compare: the full-space run failed at step " + std::to_string(step));
     reduced.clear_vertex_forces();
     for (const PointForce& f : forces)
-      if (f.start <= t_next && t_next < f.end) reduced.add_vertex_force(f.vertex, f.force);
+      if (f.start <= t_next && t_next < f.end) reduced.add_vertex_force(0, f.vertex, f.force);
     start = Clock::now();
     const StepStatus status = reduced.step();
     result.reduced_seconds += seconds_since(start);

@@ -7,7 +7,7 @@
 #include "commands.h"
 #include "ramus/error.h"
 #include "ramus/precompute/reduced_vs_full.h"
-#include "ramus/runtime/model_file.h"
+#include "ramus/runtime/io/model_file.h"
 #include "reduced_run_options.h"
 
 namespace ramus::cli {
@@ -17,12 +17,15 @@ namespace {
 struct Args {
   std::string model, csv;
   ReducedRunArgs run;
+  CLI::App* command = nullptr;
 };
 
 void run(const Args& args) {
   auto model = std::make_shared<const ReducedModel>(read_model_file(args.model));
   ComparisonOptions options;
-  options.newmark = newmark_options(args.run);
+  options.settings.nodes.resize(1);
+  apply_run_options(*args.command, args.run, true, options.settings);
+  options.node = options.settings.nodes[0];
   options.steps = args.run.steps;
   options.forces = point_forces(args.run);
   const Comparison c = compare_reduced_to_full(model, options);
@@ -56,6 +59,7 @@ void add_compare_command(CLI::App& app) {
       "compare",
       "Run a model file's reduced simulation and the full-space ground truth with the "
       "same loads and report the error frame by frame");
+  args->command = command;
   command->add_option("model", args->model, "Model file (.h5)")->required();
   command->add_option("--csv", args->csv, "Write the per-frame table as CSV");
   add_reduced_run_options(command, args->run);

@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "commands.h"
-#include "ramus/runtime/model_file.h"
+#include "ramus/runtime/io/model_file.h"
 
 namespace ramus::cli {
 
@@ -33,7 +33,15 @@ void run(const std::string& path) {
                 static_cast<long>(surface.rest_positions.rows()),
                 static_cast<long>(surface.triangles.rows()));
   }
-  for (const ReducedDomain& d : model.domains) {
+  const RuntimeSettings& rs = model.settings;
+  std::printf(
+      "  runtime: h = %g s, gravity (%g, %g, %g) m/s^2, %s lumping, Newmark beta %g gamma %g, "
+      "%d Newton iteration%s\n",
+      rs.time_step, rs.gravity(0), rs.gravity(1), rs.gravity(2), to_string(rs.lumping),
+      rs.newmark_beta, rs.newmark_gamma, rs.newton_iterations,
+      rs.newton_iterations == 1 ? "" : "s");
+  for (std::size_t index = 0; index < model.domains.size(); ++index) {
+    const ReducedDomain& d = model.domains[index];
     const int r = d.polynomial.r;
     std::printf("  domain %s: %ld vertices, %ld tets, %ld surface triangles, mass %.4g kg\n",
                 d.name.c_str(), static_cast<long>(d.rest_positions.rows()),
@@ -49,6 +57,12 @@ void run(const std::string& path) {
     }
     if (d.subtree_mass > 0) std::printf(", subtree mass %.4g kg", d.subtree_mass);
     std::printf("\n");
+    if (index < rs.nodes.size()) {
+      const NodeSettings& n = rs.nodes[index];
+      std::printf("    runtime: %s, Rayleigh alpha %g 1/s, beta %g s, stiffness scale %g\n",
+                  to_string(n.integrator), n.rayleigh_mass, n.rayleigh_stiffness,
+                  n.stiffness_scale);
+    }
     if (d.fixed_vertices.size() && d.parent >= 0)
       std::printf("    %ld fixed vertices (the interface)\n",
                   static_cast<long>(d.fixed_vertices.size()));
@@ -65,7 +79,10 @@ void run(const std::string& path) {
     std::printf("    linear mode frequencies (Hz):");
     for (Eigen::Index k = 0; k < d.linear_mode_eigenvalues.size(); ++k)
       std::printf(" %.4g", std::sqrt(std::max(0.0, d.linear_mode_eigenvalues(k))) / (2 * M_PI));
-    std::printf("\n    basis frequencies (Hz):");
+    std::printf(
+        "\n    basis Ritz frequencies (Hz, of Uᵀ K U; the first %ld approximate the "
+        "linear modes):",
+        static_cast<long>(d.linear_mode_eigenvalues.size()));
     for (Eigen::Index k = 0; k < d.basis_eigenvalues.size(); ++k)
       std::printf(" %.4g", std::sqrt(std::max(0.0, d.basis_eigenvalues(k))) / (2 * M_PI));
     const Eigen::Index poly =

@@ -194,6 +194,9 @@ void run(const Args& args) {
         stats.max_distance, stats.clamped,
         std::chrono::duration<double>(Clock::now() - embed_start).count());
   }
+  std::vector<std::string> names;
+  for (const ReducedDomain& domain : reduced.domains) names.push_back(domain.name);
+  reduced.settings = spec_runtime_settings(spec, names);
   ModelProvenance& p = reduced.provenance;
   p.tool_version = version_string();
   p.created_utc = utc_now();

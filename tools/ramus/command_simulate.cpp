@@ -12,9 +12,10 @@
 #include "ramus/error.h"
 #include "ramus/precompute/model_spec.h"
 #include "ramus/precompute/vtu_io.h"
-#include "ramus/runtime/model_file.h"
-#include "ramus/runtime/model_geometry.h"
-#include "ramus/runtime/substructured_simulator.h"
+#include "ramus/runtime/io/model_file.h"
+#include "ramus/runtime/model/model.h"
+#include "ramus/runtime/model/model_geometry.h"
+#include "ramus/runtime/simulator.h"
 #include "reduced_run_options.h"
 
 namespace ramus::cli {
@@ -30,9 +31,7 @@ struct Args {
 };
 
 InterfaceLumping lumping_from_name(const std::string& name) {
-  if (name == "L1" || name == "interface") return InterfaceLumping::kInterface;
-  if (name == "L2" || name == "center_of_mass") return InterfaceLumping::kCenterOfMass;
-  if (name == "L3" || name == "rigid_subtree") return InterfaceLumping::kRigidSubtree;
+  if (const std::optional<InterfaceLumping> lumping = lumping_from_string(name)) return *lumping;
   throw OptionError(
       "--lumping: expected L1 (interface), L2 (center_of_mass) or L3 "
       "(rigid_subtree), got \"" +
@@ -66,56 +65,35 @@ std::optional<ModelSpec> stored_spec(const ReducedModel& model) {
 }
 
 void run(const Args& args) {
-  auto model = std::make_shared<const ReducedModel>(read_model_file(args.model));
-  const std::optional<ModelSpec> spec = args.ignore_spec ? std::nullopt : stored_spec(*model);
-  const int num_domains = static_cast<int>(model->domains.size());
+  ReducedModel data = read_model_file(args.model);
+  // The scenario (steps, forces, output cadence) of the spec stored in the model.
+  const std::optional<ModelSpec> spec = args.ignore_spec ? std::nullopt : stored_spec(data);
+  const auto model = compile_model(std::move(data));
+  const Eigen::MatrixX3d rest = global_rest_positions(*model);
+  const int num_global = static_cast<int>(rest.rows());
+  const int num_domains = model->num_nodes();
 
-  // Scenario: the stored spec, then the command line.
-  SubstructuredOptions options;
+  // Settings: the model's (or, with --ignore-spec, the command line's defaults), then the
+  // options given on the command line.
+  RuntimeSettings settings = model->settings;
+  apply_run_options(*args.command, args.run, args.ignore_spec, settings);
+  if (!args.lumping.empty()) settings.lumping = lumping_from_name(args.lumping);
   int steps = args.run.steps;
   int output_every = 1;
   std::vector<PointForce> forces;
-  const NewmarkOptions newmark = newmark_options(args.run);
-  options.time_step = newmark.time_step;
-  options.gravity = newmark.gravity;
-  options.newton_iterations = newmark.newton_iterations;
-  options.all_domains.rayleigh_mass = newmark.rayleigh_mass;
-  options.all_domains.rayleigh_stiffness = newmark.rayleigh_stiffness;
   if (spec) {
-    const SimulationSpec& s = spec->simulation;
-    if (!given(args, "--dt")) options.time_step = s.time_step;
-    if (!given(args, "--steps")) steps = s.steps;
-    if (!given(args, "--gravity")) options.gravity = s.gravity;
-    if (!given(args, "--damping-mass")) options.all_domains.rayleigh_mass = s.rayleigh_mass;
-    if (!given(args, "--damping-stiffness"))
-      options.all_domains.rayleigh_stiffness = s.rayleigh_stiffness;
-    output_every = s.output_every;
+    if (!given(args, "--steps")) steps = spec->simulation.steps;
+    output_every = spec->simulation.output_every;
     if (args.run.forces.empty()) forces = spec->forces;
-    if (spec->domains) {
-      options.lumping = lumping_from_name(spec->domains->lumping);
-      options.domains.assign(static_cast<size_t>(num_domains), options.all_domains);
-      for (int d = 0; d < num_domains; ++d) {
-        const auto it = spec->domains->per_domain.find(model->domains[static_cast<size_t>(d)].name);
-        if (it == spec->domains->per_domain.end()) continue;
-        DomainRuntimeOptions& o = options.domains[static_cast<size_t>(d)];
-        if (it->second.rayleigh_mass) o.rayleigh_mass = *it->second.rayleigh_mass;
-        if (it->second.rayleigh_stiffness) o.rayleigh_stiffness = *it->second.rayleigh_stiffness;
-        if (it->second.stiffness_scale) o.stiffness_scale = *it->second.stiffness_scale;
-      }
-    }
   }
   if (!args.run.forces.empty()) forces = point_forces(args.run);
   if (args.output_every > 0) output_every = args.output_every;
   if (given(args, "--output-every") && args.output_every < 1)
     throw OptionError("--output-every must be at least 1");
-  if (!args.lumping.empty()) options.lumping = lumping_from_name(args.lumping);
   if (steps < 0) throw OptionError("--steps must not be negative");
-  options.profile = true;
 
   // Forces: global vertex indices or rest positions, applied to the first domain holding the
   // vertex.
-  const Eigen::MatrixX3d rest = global_rest_positions(*model);
-  const int num_global = static_cast<int>(rest.rows());
   struct ResolvedForce {
     PointForce force;
     int domain, vertex;
@@ -132,24 +110,26 @@ void run(const Args& args) {
                         " does not exist (the model has " + std::to_string(num_global) +
                         " vertices)");
     const auto [d, v] = vertex_copy(*model, f.vertex);
+    if (d < 0)
+      throw OptionError("force: vertex " + std::to_string(f.vertex) + " belongs to no domain");
     resolved.push_back({f, d, v});
   }
 
-  SubstructuredSimulator simulator(model, options);
+  Simulator simulator(model, settings);
+  simulator.set_profiling(true);
   simulator.reserve_vertex_forces(static_cast<int>(resolved.size()));
-  int total_r = 0;
-  for (int d = 0; d < num_domains; ++d) total_r += simulator.domain_state(d).q.size();
+  const int total_r = model->num_dofs;
   std::printf(
       "model     %s: %d vertices, %d domain%s, total r = %d%s, h = %g s, %d steps, "
       "%s%s\n",
       args.model.c_str(), num_global, num_domains, num_domains == 1 ? "" : "s", total_r,
-      simulator.free_root() ? " (free-flying)" : "", options.time_step, steps,
-      options.newton_iterations == 1 ? "semi-implicit Newmark" : "implicit Newmark (Newton)",
-      num_domains == 1 ? "" : lumping_name(options.lumping));
+      simulator.free_root() ? " (free-flying)" : "", settings.time_step, steps,
+      settings.newton_iterations == 1 ? "semi-implicit Newmark" : "implicit Newmark (Newton)",
+      num_domains == 1 ? "" : lumping_name(settings.lumping));
   for (const ResolvedForce& f : resolved)
     std::printf("force     (%g, %g, %g) N at vertex %d (domain '%s'), t in [%g, %g) s\n",
                 f.force.force(0), f.force.force(1), f.force.force(2), f.force.vertex,
-                model->domains[static_cast<size_t>(f.domain)].name.c_str(), f.force.start,
+                model->nodes[static_cast<size_t>(f.domain)].name.c_str(), f.force.start,
                 std::min(f.force.end, 1e300));
 
   std::unique_ptr<PvdSeriesWriter> writer, surface_writer;  // surface: <stem>_surface.pvd
@@ -193,7 +173,7 @@ void run(const Args& args) {
   step_us.reserve(static_cast<size_t>(steps));
   double max_displacement = 0;
   for (int step = 1; step <= steps; ++step) {
-    apply_forces(simulator.time() + options.time_step);
+    apply_forces(simulator.time() + settings.time_step);
     const auto start = std::chrono::steady_clock::now();
     const StepStatus status = simulator.step();
     step_us.push_back(
@@ -213,14 +193,14 @@ void run(const Args& args) {
     std::sort(sorted.begin(), sorted.end());
     double total = 0;
     for (double us : step_us) total += us;
-    const SubstructuredProfile& p = simulator.profile();
-    const double split = p.core_seconds + p.domain_seconds;
+    const Workspace::Profile& p = simulator.profile();
+    const double split = p.core_seconds + p.node_seconds;
     std::printf(
         "per step  mean %.2f us, median %.2f us, max %.2f us (%zu steps); "
         "frames/coupling %.0f %%, domain steps %.0f %%\n",
         total / static_cast<double>(step_us.size()), sorted[sorted.size() / 2], sorted.back(),
         step_us.size(), split > 0 ? 100 * p.core_seconds / split : 0.0,
-        split > 0 ? 100 * p.domain_seconds / split : 0.0);
+        split > 0 ? 100 * p.node_seconds / split : 0.0);
   }
   std::printf("final     t = %.4f s, max |u| = %.4g m, elastic %.4g J\n", simulator.time(),
               max_displacement, simulator.elastic_energy());
@@ -250,7 +230,8 @@ void add_simulate_command(CLI::App& app) {
                       "Subtree inertia: L1 (mass at the interface), L2 (mass at the subtree's "
                       "centre of mass) or L3 (the subtree as a rigid body)");
   command->add_flag("--ignore-spec", args->ignore_spec,
-                    "Do not take the scenario from the spec stored in the model");
+                    "Do not take the scenario (steps, forces) from the spec stored in the "
+                    "model nor its runtime settings: the command line's defaults instead");
   add_reduced_run_options(command, args->run);
   command->callback([args] { run(*args); });
 }

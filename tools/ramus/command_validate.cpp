@@ -5,6 +5,7 @@
 // the stem (base: the anchors' centre; top: the highest vertex above the anchors) would bend by a
 // given angle in the linear regime. Records two tracked vertices, estimates each method's lowest
 // natural frequency and reports the cost per step.
+#include <Eigen/Geometry>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -20,9 +21,10 @@
 #include "ramus/precompute/mesh_io.h"
 #include "ramus/precompute/modal_analysis.h"
 #include "ramus/precompute/model_spec.h"
-#include "ramus/runtime/model_file.h"
-#include "ramus/runtime/model_geometry.h"
-#include "ramus/runtime/substructured_simulator.h"
+#include "ramus/runtime/io/model_file.h"
+#include "ramus/runtime/model/model.h"
+#include "ramus/runtime/model/model_geometry.h"
+#include "ramus/runtime/simulator.h"
 
 namespace ramus::cli {
 
@@ -67,7 +69,7 @@ double bend_angle_degrees(const Eigen::Vector3d& base, const Eigen::Vector3d& re
 
 void run(const Args& args) {
   const ModelSpec spec = load_model_spec(args.spec);
-  auto model = std::make_shared<const ReducedModel>(read_model_file(args.model));
+  const auto model = load_model(args.model);
   const TetMesh mesh = read_tet_mesh(spec.mesh_path, spec.tetrahedralize);
   validate_tet_mesh(mesh, spec.mesh_path);
   std::vector<int> fixed;
@@ -175,13 +177,17 @@ void run(const Args& args) {
                  {},
                  {},
                  0};
-    SubstructuredOptions options;
-    options.time_step = h;
-    options.gravity = gravity;
-    options.lumping = lumping;
-    options.all_domains.rayleigh_mass = spec.simulation.rayleigh_mass;
-    options.all_domains.rayleigh_stiffness = spec.simulation.rayleigh_stiffness;
-    SubstructuredSimulator sim(model, options);
+    RuntimeSettings settings = model->settings;
+    settings.time_step = h;
+    settings.gravity = gravity;
+    settings.lumping = lumping;
+    settings.newton_iterations = 1;
+    for (NodeSettings& node : settings.nodes) {
+      node.rayleigh_mass = spec.simulation.rayleigh_mass;
+      node.rayleigh_stiffness = spec.simulation.rayleigh_stiffness;
+      node.stiffness_scale = 1;
+    }
+    Simulator sim(model, settings);
     Eigen::MatrixX3d v(mesh.num_vertices(), 3), x;
     for (int i = 0; i < mesh.num_vertices(); ++i) v.row(i) = velocity.segment<3>(3 * i).transpose();
     if (sim.set_velocity_field(v) != StepStatus::kOk)
@@ -216,7 +222,7 @@ void run(const Args& args) {
   summary["time_step"] = h;
   summary["steps"] = steps;
   summary["first_eigenmode_hz"] = omega1 / (2 * M_PI);
-  summary["domains"] = model->domains.size();
+  summary["domains"] = model->num_nodes();
   std::printf("\n%-22s %10s %9s %14s %16s %14s\n", "method", "f1 (Hz)", "f1 / G", "max bend (deg)",
               "max |A - A_G| (m)", "per step");
   double ground_truth_frequency = 0;

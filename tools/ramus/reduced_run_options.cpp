@@ -1,5 +1,6 @@
 #include "reduced_run_options.h"
 
+#include <optional>
 #include <sstream>
 
 #include "ramus/error.h"
@@ -36,21 +37,41 @@ void add_reduced_run_options(CLI::App* command, ReducedRunArgs& args) {
       ->add_option("--newton", args.newton_iterations,
                    "Newton iterations per step (1: semi-implicit)")
       ->capture_default_str();
+  command->add_option("--integrator", args.integrator, "Per-node integrator: newmark")
+      ->capture_default_str();
   command->add_option("--force", args.forces,
                       "Vertex force vertex,fx,fy,fz[,start,end] in N and s (repeatable)");
 }
 
-NewmarkOptions newmark_options(const ReducedRunArgs& args) {
-  NewmarkOptions options;
-  options.time_step = args.time_step;
-  const std::vector<double> g = parse_numbers(args.gravity, "--gravity");
-  if (g.size() != 3) throw OptionError("--gravity needs 3 numbers, got \"" + args.gravity + "\"");
-  options.gravity = {g[0], g[1], g[2]};
-  options.rayleigh_mass = args.rayleigh_mass;
-  options.rayleigh_stiffness = args.rayleigh_stiffness;
-  options.newton_iterations = args.newton_iterations;
+void apply_run_options(const CLI::App& command, const ReducedRunArgs& args, bool all,
+                       RuntimeSettings& settings) {
+  const auto given = [&](const char* option) {
+    return all || command.get_option(option)->count() > 0;
+  };
   if (args.steps < 0) throw OptionError("--steps must not be negative");
-  return options;
+  if (given("--dt")) settings.time_step = args.time_step;
+  if (given("--gravity")) {
+    const std::vector<double> g = parse_numbers(args.gravity, "--gravity");
+    if (g.size() != 3) throw OptionError("--gravity needs 3 numbers, got \"" + args.gravity + "\"");
+    settings.gravity = {g[0], g[1], g[2]};
+  }
+  if (given("--newton")) settings.newton_iterations = args.newton_iterations;
+  std::optional<Integrator> integrator;
+  if (given("--integrator")) {
+    integrator = integrator_from_string(args.integrator);
+    if (!integrator)
+      throw OptionError("--integrator: unknown integrator \"" + args.integrator +
+                        "\" (known: newmark)");
+  }
+  for (NodeSettings& node : settings.nodes) {
+    if (given("--damping-mass")) node.rayleigh_mass = args.rayleigh_mass;
+    if (given("--damping-stiffness")) node.rayleigh_stiffness = args.rayleigh_stiffness;
+    if (integrator) node.integrator = *integrator;
+  }
+  if (const std::string problem =
+          find_settings_problem(settings, static_cast<int>(settings.nodes.size()));
+      !problem.empty())
+    throw OptionError(problem);
 }
 
 std::vector<PointForce> point_forces(const ReducedRunArgs& args) {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "ramus/precompute/model_spec.h"
-#include "ramus/runtime/reduced_simulator.h"
+#include "ramus/runtime/model/runtime_settings.h"
 
 namespace ramus::cli {
 
@@ -17,13 +17,17 @@ struct ReducedRunArgs {
   std::string gravity = "0,0,-9.81";
   double rayleigh_mass = 0, rayleigh_stiffness = 0;
   int newton_iterations = 1;
+  std::string integrator = "newmark";
   std::vector<std::string> forces;  ///< "vertex,fx,fy,fz[,start,end]"
 };
 
-/// Registers --steps, --dt, --gravity, --damping-mass, --damping-stiffness, --newton, --force.
+/// Registers --steps, --dt, --gravity, --damping-mass, --damping-stiffness, --newton,
+/// --integrator, --force.
 void add_reduced_run_options(CLI::App* command, ReducedRunArgs& args);
-/// Newmark options from the parsed arguments (throws OptionError for malformed values).
-NewmarkOptions newmark_options(const ReducedRunArgs& args);
+/// Overrides `settings` (whose nodes must be sized) with the options given on `command`'s line,
+/// or with every option (defaults included) when `all`; throws OptionError for malformed values.
+void apply_run_options(const CLI::App& command, const ReducedRunArgs& args, bool all,
+                       RuntimeSettings& settings);
 /// Point forces from the --force values (throws OptionError naming the malformed one).
 std::vector<PointForce> point_forces(const ReducedRunArgs& args);
 

@@ -2,6 +2,8 @@
 // which material, which vertices are fixed, which loads, which time stepping. See docs/SPEC.md.
 #pragma once
 
+#include "ramus/runtime/model/runtime_settings.h"
+
 #include <Eigen/Core>
 #include <map>
 #include <optional>
@@ -45,7 +47,9 @@ struct SimulationSpec {
   Eigen::Vector3d gravity = Eigen::Vector3d(0, 0, -9.81);
   double rayleigh_mass = 0;
   double rayleigh_stiffness = 0;
-  int output_every = 1;  ///< write every n-th frame
+  int output_every = 1;                ///< write every n-th frame
+  std::string integrator = "newmark";  ///< per-node integrator (RuntimeSettings, docs/SPEC.md)
+  int newton_iterations = 1;           ///< per step (1: semi-implicit)
 };
 
 /// How to reduce a domain: linear modes, modal derivatives, basis size.
@@ -109,6 +113,10 @@ ReductionSpec scaled_reduction(const ReductionSpec& base, int r);
 
 /// Parses a spec file; throws InputError naming the file and the offending key.
 ModelSpec load_model_spec(const std::string& path);
+/// The runtime settings a spec asks for (simulation block, domains.lumping and per_domain
+/// tuning) for the model's domains, named `domain_names` in tree order; stored in the model.
+RuntimeSettings spec_runtime_settings(const ModelSpec& spec,
+                                      const std::vector<std::string>& domain_names);
 /// Parses spec text (spec_path is used for messages and to resolve the mesh path).
 ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec_path);
 

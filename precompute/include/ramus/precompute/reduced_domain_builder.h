@@ -8,7 +8,7 @@
 #include "ramus/precompute/dof_map.h"
 #include "ramus/precompute/model_spec.h"
 #include "ramus/precompute/stvk_fem_model.h"
-#include "ramus/runtime/reduced_model.h"
+#include "ramus/runtime/model/reduced_model.h"
 
 namespace ramus {
 

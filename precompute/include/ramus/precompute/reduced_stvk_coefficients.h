@@ -5,7 +5,7 @@
 #include <Eigen/Core>
 
 #include "ramus/precompute/stvk_fem_model.h"
-#include "ramus/runtime/reduced_stvk_polynomial.h"
+#include "ramus/runtime/dynamics/reduced_stvk_polynomial.h"
 
 namespace ramus {
 

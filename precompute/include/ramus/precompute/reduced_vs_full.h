@@ -3,12 +3,13 @@
 // compared frame by frame.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "ramus/precompute/model_spec.h"
 #include "ramus/precompute/stvk_fem_model.h"
-#include "ramus/runtime/reduced_model.h"
-#include "ramus/runtime/reduced_simulator.h"
+#include "ramus/runtime/model/reduced_model.h"
+#include "ramus/runtime/simulator.h"
 
 namespace ramus {
 
@@ -16,7 +17,8 @@ namespace ramus {
 StvkFemModel full_space_model(const ReducedDomain& domain);
 
 struct ComparisonOptions {
-  NewmarkOptions newmark;  ///< time step, gravity, Rayleigh mass damping, iterations
+  RuntimeSettings settings;  ///< time step, gravity, Newton iterations (settings.nodes unused)
+  NodeSettings node;         ///< the domain's Rayleigh damping, stiffness scale, integrator
   int steps = 100;
   std::vector<PointForce> forces;    ///< vertex forces with their time windows
   Eigen::VectorXd initial_velocity;  ///< 3#V initial velocities (empty: at rest); the reduced

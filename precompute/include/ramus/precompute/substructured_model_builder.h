@@ -12,7 +12,7 @@
 #include "ramus/precompute/model_spec.h"
 #include "ramus/precompute/reduced_domain_builder.h"
 #include "ramus/precompute/tet_mesh.h"
-#include "ramus/runtime/reduced_model.h"
+#include "ramus/runtime/model/reduced_model.h"
 
 namespace ramus {
 

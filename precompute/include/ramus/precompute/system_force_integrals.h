@@ -7,7 +7,7 @@
 #include <Eigen/Core>
 
 #include "ramus/precompute/stvk_fem_model.h"
-#include "ramus/runtime/reduced_model.h"
+#include "ramus/runtime/model/reduced_model.h"
 
 namespace ramus {
 

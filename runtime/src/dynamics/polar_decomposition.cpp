@@ -1,4 +1,4 @@
-#include "ramus/runtime/polar_decomposition.h"
+#include "ramus/runtime/dynamics/polar_decomposition.h"
 
 #include <Eigen/LU>
 #include <Eigen/SVD>

@@ -1,4 +1,4 @@
-#include "ramus/runtime/system_force.h"
+#include "ramus/runtime/dynamics/system_force.h"
 
 namespace ramus {
 
@@ -14,12 +14,10 @@ SystemForceScratch::SystemForceScratch(int r)
 //   2 q̇ᵀ W6_l ω = (W6ᵀ 2q̇)_l · ω           qᵀ W6_l α = (W6ᵀ q)_l · α
 //   (ω ωᵀ) : Σ_p W7_lp q_p = ωᵀ Σ_p W7_lp (q_p ω) = (W7 (q ⊗ ω))_l · ω
 // Matrix-vector products with W7 (3r by 3r), W6ᵀ (twice, 3r by r) and W4: about 21 r^2 flops.
-void system_force(const SystemForceIntegrals& w, const Eigen::VectorXd& q,
-                  const Eigen::VectorXd& qdot, const FrameKinematics& frame,
-                  SystemForceScratch& scratch, Eigen::VectorXd& force) noexcept {
+void system_force(const SystemForceIntegrals& w, const Eigen::Ref<const Eigen::VectorXd>& q,
+                  const Eigen::Ref<const Eigen::VectorXd>& qdot, const FrameKinematics& frame,
+                  SystemForceScratch& scratch, Eigen::Ref<Eigen::VectorXd> force) noexcept {
   const Eigen::Index r = w.w3.size();
-  force.resize(r);  // no-ops when the sizes are right
-  scratch.kron_q_omega.resize(3 * r);
   if (r == 0) return;
   const Eigen::Vector3d& a = frame.linear_acceleration;
   const Eigen::Vector3d& omega = frame.angular_velocity;

@@ -1,13 +1,14 @@
-#include "ramus/runtime/model_file.h"
+#include "ramus/runtime/io/model_file.h"
 
 #include <Eigen/LU>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include "ramus/error.h"
-#include "ramus/runtime/hdf5_file.h"
+#include "ramus/runtime/io/hdf5_file.h"
 
 namespace ramus {
 
@@ -550,6 +551,40 @@ ReducedDomain read_domain(const hdf5::Group& g, int k) {
   return d;
 }
 
+// /runtime: the settings the runtime steps the model with by default.
+RuntimeSettings read_runtime_settings(const hdf5::Group& g, int num_domains) {
+  RuntimeSettings s;
+  s.time_step = g.read_double_attribute("time_step");
+  s.gravity = g.read_vector_double("gravity", 3);
+  const std::string lumping = g.read_string_attribute("lumping");
+  const std::optional<InterfaceLumping> parsed = lumping_from_string(lumping);
+  if (!parsed)
+    throw InputError(
+        g.file(), 0,
+        "attribute 'lumping' of " + g.path() + " is '" + lumping + "' (must be L1, L2 or L3)");
+  s.lumping = *parsed;
+  s.newmark_beta = g.read_double_attribute("newmark_beta");
+  s.newmark_gamma = g.read_double_attribute("newmark_gamma");
+  s.newton_iterations = g.read_int_attribute("newton_iterations");
+  s.newton_tolerance = g.read_double_attribute("newton_tolerance");
+  s.max_coordinate = g.read_double_attribute("max_coordinate");
+  const Eigen::VectorXi integrators = g.read_vector_int("nodes/integrator", num_domains);
+  const Eigen::VectorXd alpha = g.read_vector_double("nodes/rayleigh_mass", num_domains);
+  const Eigen::VectorXd beta = g.read_vector_double("nodes/rayleigh_stiffness", num_domains);
+  const Eigen::VectorXd scale = g.read_vector_double("nodes/stiffness_scale", num_domains);
+  s.nodes.resize(static_cast<std::size_t>(num_domains));
+  for (int i = 0; i < num_domains; ++i) {
+    NodeSettings& n = s.nodes[static_cast<std::size_t>(i)];
+    n.integrator = static_cast<Integrator>(integrators(i));
+    n.rayleigh_mass = alpha(i);
+    n.rayleigh_stiffness = beta(i);
+    n.stiffness_scale = scale(i);
+  }
+  if (const std::string problem = find_settings_problem(s, num_domains); !problem.empty())
+    throw InputError(g.file(), 0, "group " + g.path() + ": " + problem);
+  return s;
+}
+
 EmbeddedSurface read_embedded_surface(const hdf5::Group& g) {
   EmbeddedSurface s;
   s.rest_positions = g.read_matrix_double("rest_positions", -1, 3);
@@ -612,7 +647,14 @@ std::string find_model_inconsistency(const ReducedModel& model) {
     if (problem.empty()) problem = check_substructure(model, static_cast<int>(k));
     if (!problem.empty()) return problem;
   }
-  return check_global(model);
+  if (std::string problem = check_global(model); !problem.empty()) return problem;
+  // Runtime settings: none given (nodes empty) means the defaults for every domain.
+  RuntimeSettings settings = model.settings;
+  if (settings.nodes.empty()) settings.nodes.resize(model.domains.size());
+  if (std::string problem = find_settings_problem(settings, static_cast<int>(model.domains.size()));
+      !problem.empty())
+    return "group /runtime: " + problem;
+  return "";
 }
 
 ReducedModel read_model_file(const std::string& path) {
@@ -657,6 +699,7 @@ ReducedModel read_model_file(const std::string& path) {
   if (root.has("embedded_surface")) {
     model.embedded_surface = read_embedded_surface(root.group("embedded_surface"));
   }
+  model.settings = read_runtime_settings(root.group("runtime"), num_domains);
   if (std::string problem = find_model_inconsistency(model); !problem.empty()) {
     throw InputError(path, 0, problem);
   }

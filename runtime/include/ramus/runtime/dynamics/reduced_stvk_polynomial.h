@@ -14,9 +14,12 @@
 
 #include <Eigen/Core>
 
-#include "ramus/runtime/symmetric_panel_matrix.h"
+#include <cstddef>
+#include <memory>
 
 namespace ramus {
+
+class SymmetricPanelMatrix;  // the packed quartic (runtime internals)
 
 /// Index of pair (i, j), i <= j < r, in the packed order (0,0), (0,1), ..., (0,r-1), (1,1), ...
 inline int pair_index(int i, int j, int r) {
@@ -38,32 +41,52 @@ struct ReducedStvkPolynomial {
   Eigen::MatrixXd quartic;
 };
 
-/// Evaluates E, g and K of a ReducedStvkPolynomial. All scratch memory is allocated by the
-/// constructor: evaluate() allocates nothing (given outputs of the right size) and never throws.
+/// Scratch of one evaluation for r coordinates: sized by the constructor, reused without
+/// allocation.
+struct ReducedStvkScratch {
+  ReducedStvkScratch() = default;
+  explicit ReducedStvkScratch(int r);
+  Eigen::VectorXd k3_packed;         ///< p: cubic q
+  Eigen::VectorXd padded_monomials;  ///< padded p: the pair monomials m
+  Eigen::VectorXd padded_k4;         ///< padded p: quartic m
+};
+
+/// Evaluates E, g and K of a ReducedStvkPolynomial. The constructor copies the quadratic and
+/// cubic coefficients and packs the quartic once (shared, immutable: copies of this object share
+/// it). The overloads taking a ReducedStvkScratch are const, allocate nothing and never throw;
+/// the convenience overloads use a scratch of this object's own.
 class ReducedStvkForces {
  public:
   ReducedStvkForces() = default;
-  /// Keeps a pointer to `polynomial`, which must outlive this object. Throws OptionError when the
-  /// coefficient shapes disagree with polynomial.r (quadratic p, cubic p by r, quartic p by p).
+  /// Throws OptionError when the coefficient shapes disagree with polynomial.r (quadratic p,
+  /// cubic p by r, quartic p by p).
   explicit ReducedStvkForces(const ReducedStvkPolynomial& polynomial);
 
   int r() const { return r_; }
-  /// Gradient g(q) (r) and Hessian K(q) (r by r, symmetric) at q (r). Outputs of another size are
-  /// resized (allocates); size them once and every later call is allocation-free.
+  /// Bytes of the packed coefficients (quadratic, cubic, packed quartic).
+  std::size_t coefficient_bytes() const;
+
+  /// Gradient g(q) (r) and Hessian K(q) (r by r, symmetric) at q (r); outputs must have size r.
+  void evaluate(const Eigen::Ref<const Eigen::VectorXd>& q, ReducedStvkScratch& scratch,
+                Eigen::Ref<Eigen::VectorXd> gradient,
+                Eigen::Ref<Eigen::MatrixXd> hessian) const noexcept;
+  /// Energy E(q), with gradient and Hessian as evaluate().
+  double evaluate_energy(const Eigen::Ref<const Eigen::VectorXd>& q, ReducedStvkScratch& scratch,
+                         Eigen::Ref<Eigen::VectorXd> gradient,
+                         Eigen::Ref<Eigen::MatrixXd> hessian) const noexcept;
+
+  /// As above with this object's scratch; outputs of another size are resized (allocates).
   void evaluate(const Eigen::VectorXd& q, Eigen::VectorXd& gradient,
                 Eigen::MatrixXd& hessian) noexcept;
-  /// Energy E(q), gradient (r) and Hessian (r by r), as evaluate().
   double evaluate_energy(const Eigen::VectorXd& q, Eigen::VectorXd& gradient,
                          Eigen::MatrixXd& hessian) noexcept;
 
  private:
-  const ReducedStvkPolynomial* polynomial_ = nullptr;
   int r_ = 0;
-  // Packed (p) scratch: pair monomials m, K3 = cubic q, K4 = quartic m, K = K2 + K3 + K4 and the
-  // Euler combination K2 + K3 / 2 + K4 / 3 whose product with q is the gradient.
-  SymmetricPanelMatrix quartic_panels_;           // quartic, packed for the single-instance product
-  Eigen::VectorXd k3_packed_;                     // p
-  Eigen::VectorXd padded_monomials_, padded_k4_;  // padded_size() long
+  Eigen::VectorXd quadratic_;                                   // p
+  Eigen::MatrixXd cubic_;                                       // p by r
+  std::shared_ptr<const SymmetricPanelMatrix> quartic_panels_;  // p by p, packed lower triangle
+  ReducedStvkScratch scratch_;
 };
 
 }  // namespace ramus

@@ -1,4 +1,4 @@
-#include "ramus/runtime/model_geometry.h"
+#include "ramus/runtime/model/model_geometry.h"
 
 namespace ramus {
 
@@ -46,6 +46,45 @@ std::pair<int, int> vertex_copy(const ReducedModel& model, int global_vertex) {
     const ReducedDomain& d = model.domains[k];
     for (Eigen::Index v = 0; v < d.rest_positions.rows(); ++v)
       if (global_index(d, v) == global_vertex) return {static_cast<int>(k), static_cast<int>(v)};
+  }
+  return {-1, -1};
+}
+
+Eigen::MatrixX3d global_rest_positions(const Model& model) {
+  Eigen::MatrixX3d positions = Eigen::MatrixX3d::Zero(model.num_global_vertices, 3);
+  for (const Node& node : model.nodes) {
+    const Eigen::MatrixX3d& X =
+        model.prototypes[static_cast<std::size_t>(node.prototype)].rest_positions;
+    for (Eigen::Index v = 0; v < X.rows(); ++v)
+      positions.row(node.global_vertices(v)) =
+          (node.rest_rotation * X.row(v).transpose() + node.rest_origin).transpose();
+  }
+  return positions;
+}
+
+Eigen::MatrixX4i global_tets(const Model& model, Eigen::VectorXi* tet_node) {
+  Eigen::Index count = 0;
+  for (const Node& node : model.nodes)
+    count += model.prototypes[static_cast<std::size_t>(node.prototype)].tets.rows();
+  Eigen::MatrixX4i tets(count, 4);
+  if (tet_node) tet_node->resize(count);
+  Eigen::Index row = 0;
+  for (int i = 0; i < model.num_nodes(); ++i) {
+    const Node& node = model.nodes[static_cast<std::size_t>(i)];
+    const Eigen::MatrixX4i& local = model.prototypes[static_cast<std::size_t>(node.prototype)].tets;
+    for (Eigen::Index t = 0; t < local.rows(); ++t, ++row) {
+      for (int c = 0; c < 4; ++c) tets(row, c) = node.global_vertices(local(t, c));
+      if (tet_node) (*tet_node)(row) = i;
+    }
+  }
+  return tets;
+}
+
+std::pair<int, int> vertex_copy(const Model& model, int global_vertex) {
+  for (int i = 0; i < model.num_nodes(); ++i) {
+    const Eigen::VectorXi& g = model.nodes[static_cast<std::size_t>(i)].global_vertices;
+    for (Eigen::Index v = 0; v < g.size(); ++v)
+      if (g(v) == global_vertex) return {i, static_cast<int>(v)};
   }
   return {-1, -1};
 }

@@ -6,7 +6,7 @@
 
 #include <Eigen/Core>
 
-#include "ramus/runtime/reduced_model.h"
+#include "ramus/runtime/model/reduced_model.h"
 
 namespace ramus {
 
@@ -25,11 +25,10 @@ struct SystemForceScratch {
 };
 
 /// f_sys (r) of Eq. 14 for reduced coordinates q and velocities qdot (r each) of a domain whose
-/// frame moves with `frame`; r = w.w3.size(), and r = 0 gives an empty force. `force` must
-/// already have r entries and `scratch` be SystemForceScratch(r) (both are overwritten);
-/// then nothing is allocated.
-void system_force(const SystemForceIntegrals& w, const Eigen::VectorXd& q,
-                  const Eigen::VectorXd& qdot, const FrameKinematics& frame,
-                  SystemForceScratch& scratch, Eigen::VectorXd& force) noexcept;
+/// frame moves with `frame`; r = w.w3.size(), and r = 0 leaves `force` alone. `force` must have
+/// r entries and `scratch` be SystemForceScratch(r) (both are overwritten); nothing is allocated.
+void system_force(const SystemForceIntegrals& w, const Eigen::Ref<const Eigen::VectorXd>& q,
+                  const Eigen::Ref<const Eigen::VectorXd>& qdot, const FrameKinematics& frame,
+                  SystemForceScratch& scratch, Eigen::Ref<Eigen::VectorXd> force) noexcept;
 
 }  // namespace ramus

@@ -5,7 +5,8 @@
 #include <Eigen/Core>
 #include <utility>
 
-#include "ramus/runtime/reduced_model.h"
+#include "ramus/runtime/model/model.h"
+#include "ramus/runtime/model/reduced_model.h"
 
 namespace ramus {
 
@@ -20,5 +21,10 @@ Eigen::MatrixX4i global_tets(const ReducedModel& model, Eigen::VectorXi* tet_dom
 /// The copy of global vertex v with the smallest domain index: (domain, local vertex), or
 /// (-1, -1) when no domain has it.
 std::pair<int, int> vertex_copy(const ReducedModel& model, int global_vertex);
+
+/// The same for a compiled model (nodes in place of domains).
+Eigen::MatrixX3d global_rest_positions(const Model& model);
+Eigen::MatrixX4i global_tets(const Model& model, Eigen::VectorXi* tet_node = nullptr);
+std::pair<int, int> vertex_copy(const Model& model, int global_vertex);
 
 }  // namespace ramus

@@ -1,4 +1,4 @@
-#include "ramus/runtime/symmetric_panel_matrix.h"
+#include "symmetric_panel_matrix.h"
 
 namespace ramus {
 
@@ -10,6 +10,15 @@ constexpr int kPacket = Eigen::internal::packet_traits<double>::size;
 constexpr int kBlock = kPacket >= 8 ? 8 : 4;
 
 }  // namespace
+
+Eigen::Index SymmetricPanelMatrix::padded_size_for(Eigen::Index n) {
+  return (n + kBlock - 1) / kBlock * kBlock;
+}
+
+std::size_t SymmetricPanelMatrix::bytes() const {
+  return sizeof(double) * (diagonal_blocks_.size() + panels_.size()) +
+         sizeof(Eigen::Index) * panel_offsets_.size();
+}
 
 SymmetricPanelMatrix::SymmetricPanelMatrix(const Eigen::MatrixXd& A)
     : n_(A.rows()), padded_((A.rows() + kBlock - 1) / kBlock * kBlock) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <cstddef>
 #include <vector>
 
 namespace ramus {
@@ -19,6 +20,10 @@ class SymmetricPanelMatrix {
   /// n, and the padded length that multiply's vectors must have (a multiple of the block width).
   Eigen::Index size() const { return n_; }
   Eigen::Index padded_size() const { return padded_; }
+  /// The padded length for an n by n matrix.
+  static Eigen::Index padded_size_for(Eigen::Index n);
+  /// Bytes of the packed storage.
+  std::size_t bytes() const;
 
   /// y = A x for x, y of length padded_size() (x zero beyond size()). Allocates nothing.
   void multiply(const double* x, double* y) const noexcept;

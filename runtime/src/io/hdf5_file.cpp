@@ -1,4 +1,4 @@
-#include "ramus/runtime/hdf5_file.h"
+#include "ramus/runtime/io/hdf5_file.h"
 
 #include <hdf5.h>
 

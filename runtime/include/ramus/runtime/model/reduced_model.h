@@ -10,12 +10,13 @@
 #include <string>
 #include <vector>
 
-#include "ramus/runtime/reduced_stvk_polynomial.h"
+#include "ramus/runtime/dynamics/reduced_stvk_polynomial.h"
+#include "ramus/runtime/model/runtime_settings.h"
 
 namespace ramus {
 
 /// Version of the model-file schema this build writes and reads.
-constexpr int kModelFormatVersion = 2;
+constexpr int kModelFormatVersion = 3;
 
 /// System-force integrals of one domain with r modes (Appendix B, Eq. 20-23), with X the rest
 /// position in the domain's frame and U_l the l-th mode; f_sys of Eq. 14 is built from them.
@@ -107,6 +108,8 @@ struct ReducedModel {
   Eigen::MatrixX3i global_surface_triangles;  ///< #F by 3 boundary of the undivided mesh, global
                                               ///< vertex indices, outward
   EmbeddedSurface embedded_surface;           ///< empty (0 vertices) when the model has none
+  /// How the runtime steps it by default (/runtime): settings.nodes has one entry per domain.
+  RuntimeSettings settings;
 };
 
 }  // namespace ramus

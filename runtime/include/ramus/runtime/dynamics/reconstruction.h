@@ -1,0 +1,34 @@
+// What a renderer or an analysis reads off a State (substructuring paper §4, "rendering"): world
+// positions of each node's vertices, of the undivided mesh with interface copies averaged (C0),
+// of the embedded render surface; and the object's energies and momentum. Allocation-free when
+// the outputs already have their size.
+#pragma once
+
+#include <Eigen/Core>
+
+#include "ramus/runtime/dynamics/state.h"
+#include "ramus/runtime/dynamics/step.h"
+#include "ramus/runtime/model/model.h"
+
+namespace ramus {
+
+/// World positions of node i's vertices (#V_i by 3, m; resized if needed).
+void node_world_positions(const Model& model, const State& state, int node,
+                          Eigen::MatrixX3d& positions);
+/// World positions of the undivided mesh (num_global_vertices by 3): the copies of each
+/// interface vertex averaged (C0).
+void global_positions(const Model& model, const State& state, Eigen::MatrixX3d& positions);
+/// The embedded surface's world vertices (#S by 3) from the C0 positions `global` (as
+/// global_positions gives them); 0 rows for a model without a surface.
+void embedded_surface_positions(const Model& model, const Eigen::MatrixX3d& global,
+                                Eigen::MatrixX3d& positions);
+
+/// Elastic energy of all nodes, stiffness scales included (J), evaluated in `workspace`'s
+/// scratch (allocation-free).
+double elastic_energy(const Model& model, const State& state, Workspace& workspace) noexcept;
+/// Σ q̇ᵀ q̇ / 2 over the nodes: the kinetic energy of the deformation in the node frames (J).
+double deformation_kinetic_energy(const State& state);
+/// Total linear momentum Σ_i ∫ρ v dV with the world velocity of Eq. 11 (world axes, kg m/s).
+Eigen::Vector3d linear_momentum(const Model& model, const State& state);
+
+}  // namespace ramus

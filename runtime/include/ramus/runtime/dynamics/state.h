@@ -1,0 +1,103 @@
+// The state of one simulated object, one placed domain tree (MuJoCo's mjData, without the
+// scratch): reduced coordinates of every node, contiguous per prototype (the nodes of one
+// prototype form one r by n matrix), frames stored by field, integrator history of fixed
+// capacity, the applied forces, the settings and the time. Everything in it persists between
+// steps; all per-step scratch lives in a Workspace (dynamics/step.h). Creating a State allocates;
+// stepping never does. Many States may share one Model and step independently.
+#pragma once
+
+#include <Eigen/Core>
+#include <vector>
+
+#include "ramus/runtime/model/model.h"
+#include "ramus/runtime/model/runtime_settings.h"
+
+namespace ramus {
+
+/// Outcome of one step. On anything but kOk the state is left as it was before the step.
+enum class StepStatus {
+  kOk,
+  kNonFinite,        ///< a coordinate, velocity or acceleration became NaN or infinite
+  kDiverged,         ///< |q|_inf exceeded RuntimeSettings::max_coordinate
+  kInvalidSettings,  ///< the State's settings do not pass find_settings_problem
+};
+
+/// The readable name of a status ("ok", "non-finite state", "diverged", "invalid settings").
+const char* to_string(StepStatus status);
+
+/// A point force on one vertex of one node, in world axes (N).
+struct AppliedForce {
+  int node = 0;
+  int vertex = 0;  ///< vertex of the node's prototype mesh
+  Eigen::Vector3d force = Eigen::Vector3d::Zero();
+};
+
+/// How many earlier steps the integrator history keeps (multistep methods such as BDF2 need
+/// one: q and q̇ at t - h).
+constexpr int kHistoryCapacity = 1;
+
+struct State {
+  double time = 0;  ///< s
+  /// Reduced coordinates, velocities, accelerations of all nodes (Model::num_dofs each); node i
+  /// at Model::nodes[i].dof_offset, prototype p's nodes as one r by n block.
+  Eigen::VectorXd q, qdot, qddot;
+  /// Integrator history: column k = the step k + 1 steps back (num_dofs by kHistoryCapacity);
+  /// history_size of them are valid (0 after a reset or a change of q by the user).
+  Eigen::MatrixXd q_history, qdot_history;
+  int history_size = 0;
+
+  /// World frames F_i (column i; rotation: columns 3i..3i+2). Velocities and accelerations
+  /// are the frame's in the world expressed in F_i's own axes (as Eq. 11-12 use them).
+  Eigen::Matrix3Xd frame_rotation;  ///< 3 by 3N
+  Eigen::Matrix3Xd frame_origin, frame_velocity, frame_angular_velocity, frame_acceleration,
+      frame_angular_acceleration;  ///< 3 by N each (m, m/s, rad/s, m/s^2, rad/s^2)
+
+  /// Each node's frame relative to its parent's (Eq. 1-9), from the parent's q, q̇, q̈: x_ij,
+  /// v_ij, a_ij (3 by N, parent axes), R_ij and the polar stretch S_ij (3 by 3N), ω_ij, ω̇_ij
+  /// and ω̇_ij without its q̈ term (3 by N). Column 0 (the root) is unused.
+  Eigen::Matrix3Xd relative_position, relative_velocity, relative_acceleration;
+  Eigen::Matrix3Xd relative_rotation, relative_stretch;
+  Eigen::Matrix3Xd relative_angular_velocity, relative_angular_acceleration,
+      relative_angular_acceleration_without_qddot;
+
+  /// A free root's rigid body: momentum and angular momentum about the centre of mass (world).
+  Eigen::Vector3d root_momentum = Eigen::Vector3d::Zero();
+  Eigen::Vector3d root_angular_momentum = Eigen::Vector3d::Zero();
+
+  std::vector<AppliedForce> forces;  ///< applied for the following steps
+  RuntimeSettings settings;          ///< this object's settings (from the model's defaults)
+};
+
+/// A State for `model` at rest in its rest placement, with the model's settings and room for
+/// `force_capacity` applied forces. Allocates; call initialize() (step.h) before stepping when
+/// the state is changed afterwards.
+State make_state(const Model& model, int force_capacity = 16);
+
+/// Bytes of heap memory a State of `model` holds (its vectors and matrices, per-node settings
+/// and the reserved forces).
+std::size_t state_bytes(const Model& model, const State& state);
+
+/// Views of node i's coordinates, velocities and accelerations (r each).
+inline Eigen::VectorBlock<Eigen::VectorXd> node_q(const Model& m, State& s, int i) {
+  const Node& n = m.nodes[static_cast<std::size_t>(i)];
+  return s.q.segment(n.dof_offset, n.r);
+}
+inline Eigen::VectorBlock<const Eigen::VectorXd> node_q(const Model& m, const State& s, int i) {
+  const Node& n = m.nodes[static_cast<std::size_t>(i)];
+  return s.q.segment(n.dof_offset, n.r);
+}
+inline Eigen::VectorBlock<const Eigen::VectorXd> node_qdot(const Model& m, const State& s, int i) {
+  const Node& n = m.nodes[static_cast<std::size_t>(i)];
+  return s.qdot.segment(n.dof_offset, n.r);
+}
+inline Eigen::VectorBlock<const Eigen::VectorXd> node_qddot(const Model& m, const State& s, int i) {
+  const Node& n = m.nodes[static_cast<std::size_t>(i)];
+  return s.qddot.segment(n.dof_offset, n.r);
+}
+/// Prototype p's coordinates as an r by n matrix (column k = node Prototype::nodes[k]).
+inline Eigen::Map<const Eigen::MatrixXd> prototype_q(const Model& m, const State& s, int p) {
+  const Prototype& proto = m.prototypes[static_cast<std::size_t>(p)];
+  return {s.q.data() + proto.dof_offset, proto.r, static_cast<Eigen::Index>(proto.nodes.size())};
+}
+
+}  // namespace ramus

@@ -1,0 +1,56 @@
+// One time step of a domain tree: Algorithm 1 of Barbič & Zhao 2011 ("Real-time
+// Large-deformation Substructuring"), linear in the number of nodes. Each node is reduced StVK
+// in its own frame F_i; a child's frame follows the polar rotation of its interface's best-fit
+// transform (Eq. 1-9); each node feels the system forces of its accelerating frame (Eq. 14) and
+// the lumped inertia and external forces of its subtrees (Eq. 15-16), and is advanced by its
+// integrator on Eq. 17. A single-domain model is the tree of one node, through the same code.
+#pragma once
+
+#include <memory>
+
+#include "ramus/runtime/dynamics/state.h"
+#include "ramus/runtime/model/model.h"
+
+namespace ramus {
+
+struct WorkspaceData;  // defined in the runtime's sources: scratch only
+
+/// All scratch memory of a step, sized for one Model (one set of buffers per prototype). Any
+/// Workspace of a model steps any State of that model; a thread needs its own.
+class Workspace {
+ public:
+  /// Allocates every buffer a step of `model` needs.
+  explicit Workspace(const Model& model);
+  ~Workspace();
+  Workspace(Workspace&&) noexcept;
+  Workspace& operator=(Workspace&&) noexcept;
+  Workspace(const Workspace&) = delete;
+  Workspace& operator=(const Workspace&) = delete;
+
+  /// Time spent in the step's core (frames, polar decompositions, system and interface forces:
+  /// the paper's rt:core) and in the node integrators (rt:StVK), when profiling is on.
+  struct Profile {
+    double core_seconds = 0, node_seconds = 0;
+    long steps = 0;
+  };
+  bool profiling = false;
+  Profile profile;
+
+  WorkspaceData& data() { return *data_; }
+
+ private:
+  std::unique_ptr<WorkspaceData> data_;
+};
+
+/// Advances `state` by one time step (state.settings.time_step). Allocates nothing, never
+/// throws; on failure the state is unchanged and the status says why.
+StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept;
+
+/// Brings frames, child kinematics and the free root's motion in line with the current q, q̇
+/// and momenta (after the user changed them) and, when `solve_accelerations`, solves Eq. 17
+/// root to leaves for q̈ consistent with the current q, q̇ and forces. Clears the integrator
+/// history. Allocates nothing, never throws.
+StepStatus initialize(const Model& model, State& state, Workspace& workspace,
+                      bool solve_accelerations = true) noexcept;
+
+}  // namespace ramus

@@ -1,0 +1,97 @@
+// The compiled, immutable model the runtime steps (MuJoCo's mjModel): everything shared by all
+// simulated objects, derived once at load. A *prototype* is one reduced part (mesh, basis U,
+// gravity basis, W1..W7, the polynomial packed for evaluation); a *node* is one place of a
+// prototype in the domain tree (parent, parent-interface data, rest placement, subtree inertia,
+// global vertex map). Today's files load as one prototype per node. Per-object data lives in a
+// State (dynamics/state.h); many States may share one Model.
+#pragma once
+
+#include <Eigen/Core>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ramus/runtime/dynamics/reduced_stvk_polynomial.h"
+#include "ramus/runtime/model/reduced_model.h"
+#include "ramus/runtime/model/runtime_settings.h"
+
+namespace ramus {
+
+/// One reduced part, shared by every node that places it. Rest data in the part's own frame.
+struct Prototype {
+  std::string name;
+  int r = 0;                           ///< reduced coordinates (0: a rigid part)
+  Eigen::MatrixX3d rest_positions;     ///< #V by 3 (m)
+  Eigen::MatrixX4i tets;               ///< #T by 4
+  Eigen::MatrixX3i surface_triangles;  ///< #F by 3, outward
+  Eigen::MatrixXd basis;               ///< U: 3#V by r, mass-orthonormal (Uᵀ M U = I)
+  Eigen::MatrixXd gravity_basis;       ///< r by 3: Uᵀ M [e_x e_y e_z]
+  SystemForceIntegrals system_force;   ///< W1..W7 (empty only for an anchored single domain)
+  ReducedStvkForces forces;            ///< the exact cubic StVK polynomial, packed once
+  double mass = 0;                     ///< ∫ρ dV (kg)
+  Eigen::Vector3d first_moment = Eigen::Vector3d::Zero();  ///< ∫ρ X dV (kg m), part frame
+  std::vector<int> nodes;  ///< the nodes placing this prototype, in State column order
+  int dof_offset = 0;      ///< its nodes' q occupy [dof_offset, dof_offset + r * nodes.size())
+};
+
+/// One place of a prototype in the domain tree. Rest quantities are in the node's frame F_i
+/// except the interface's, which are in the parent's frame.
+struct Node {
+  std::string name;
+  int prototype = 0;
+  int r = 0;                              ///< = the prototype's r
+  int dof_offset = 0;                     ///< q of this node: State::q.segment(dof_offset, r)
+  int parent = -1;                        ///< an earlier node; -1 for the root (node 0)
+  int first_child = 0, num_children = 0;  ///< Model::children[first_child ...]
+  ParentInterface interface;              ///< with the parent (empty for the root)
+  Eigen::Vector3d rest_origin = Eigen::Vector3d::Zero();             ///< F_i origin in the world
+  Eigen::Matrix3d rest_rotation = Eigen::Matrix3d::Identity();       ///< F_i axes in the world
+  double subtree_mass = 0;                                           ///< this node and below (kg)
+  Eigen::Vector3d subtree_center_of_mass = Eigen::Vector3d::Zero();  ///< rest, F_i
+  Eigen::Matrix3d subtree_inertia = Eigen::Matrix3d::Zero();         ///< rest, about that centre
+  Eigen::VectorXi global_vertices;  ///< #V: index of each vertex in the undivided mesh
+};
+
+/// The whole compiled model. Build it with compile_model or load_model; never modified after.
+struct Model {
+  std::vector<Prototype> prototypes;
+  std::vector<Node> nodes;    ///< root first, parents before children
+  std::vector<int> children;  ///< children of every node, grouped by parent (Node::first_child)
+  int num_dofs = 0;           ///< Σ r over the nodes: the length of State::q
+  int max_r = 0;
+  bool free_root = false;  ///< the root has no fixed vertex: the tree flies freely
+  double total_mass = 0;   ///< kg
+  Eigen::Vector3d root_center_of_mass = Eigen::Vector3d::Zero();  ///< rest, in F_0
+  Eigen::Matrix3d root_inertia = Eigen::Matrix3d::Identity();     ///< about it, F_0 axes
+  Eigen::Matrix3d root_inertia_inverse = Eigen::Matrix3d::Identity();
+  int num_global_vertices = 0;        ///< vertices of the undivided mesh
+  Eigen::VectorXi global_copy_count;  ///< per global vertex: how many nodes hold a copy (C0)
+  Eigen::MatrixX3i global_surface_triangles;  ///< #F by 3, global vertex indices
+  EmbeddedSurface embedded_surface;           ///< 0 vertices when the model has none
+  RuntimeSettings settings;                   ///< the model's defaults, one NodeSettings a node
+  ModelProvenance provenance;
+
+  int num_nodes() const { return static_cast<int>(nodes.size()); }
+  const Prototype& prototype_of(int node) const {
+    return prototypes[static_cast<std::size_t>(nodes[static_cast<std::size_t>(node)].prototype)];
+  }
+};
+
+/// Compiles a model file's contents: one prototype per domain, packed polynomials, first
+/// moments, subtree and free-root inertia, C0 copy counts, settings for every node (`data`'s
+/// runtime settings, else the defaults). Throws OptionError naming the domain for data the
+/// runtime cannot step (a non-root without an interface, missing W1..W7 off an anchored root,
+/// a free root without positive inertia).
+std::shared_ptr<const Model> compile_model(ReducedModel data);
+/// The same with domains sharing prototypes: domain d is placed as prototype_of[d], the index of
+/// an earlier-or-same domain that is its own prototype (prototype_of[p] == p) and whose mesh,
+/// basis, polynomial and W1..W7 d's must equal (d's own are not read; same r, #V and #T are
+/// checked). Per-domain data (tree, interface, frame, global map, subtree) stay per node.
+std::shared_ptr<const Model> compile_model(ReducedModel data, const std::vector<int>& prototype_of);
+/// read_model_file + compile_model.
+std::shared_ptr<const Model> load_model(const std::string& path);
+
+/// "node 3 ('tip')".
+std::string node_label(const Model& model, int node);
+
+}  // namespace ramus

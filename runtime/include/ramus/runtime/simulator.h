@@ -1,0 +1,107 @@
+// One simulated object with everything it needs in one place: a shared immutable Model, the
+// object's State and a Workspace, behind checked setters (they throw OptionError) and the
+// noexcept step. For many objects of one model, or full control, use model/model.h,
+// dynamics/state.h and dynamics/step.h directly.
+#pragma once
+
+#include <Eigen/Core>
+#include <memory>
+
+#include "ramus/runtime/dynamics/reconstruction.h"
+#include "ramus/runtime/dynamics/state.h"
+#include "ramus/runtime/dynamics/step.h"
+#include "ramus/runtime/model/model.h"
+
+namespace ramus {
+
+/// A node's reduced coordinates, velocities and accelerations (r each).
+struct NodeState {
+  Eigen::VectorXd q, qdot, qddot;
+};
+
+/// World placement and motion of a node frame F_i; velocities and accelerations are the
+/// frame's in the world, expressed in F_i's own axes (as Eq. 11-12 use them).
+struct FrameMotion {
+  Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();          ///< F_i axes in the world
+  Eigen::Vector3d origin = Eigen::Vector3d::Zero();                ///< m
+  Eigen::Vector3d velocity = Eigen::Vector3d::Zero();              ///< v_i (m/s)
+  Eigen::Vector3d angular_velocity = Eigen::Vector3d::Zero();      ///< ω_i (rad/s)
+  Eigen::Vector3d acceleration = Eigen::Vector3d::Zero();          ///< a_i (m/s^2)
+  Eigen::Vector3d angular_acceleration = Eigen::Vector3d::Zero();  ///< α_i (rad/s^2)
+};
+
+class Simulator {
+ public:
+  /// An object of `model` at rest, stepped with the model's settings, or with `settings`
+  /// (OptionError naming the problem when find_settings_problem finds one). Allocates all.
+  explicit Simulator(std::shared_ptr<const Model> model);
+  Simulator(std::shared_ptr<const Model> model, RuntimeSettings settings);
+
+  const Model& model() const { return *model_; }
+  const std::shared_ptr<const Model>& shared_model() const { return model_; }
+  const State& state() const { return state_; }
+  const RuntimeSettings& settings() const { return state_.settings; }
+  /// Replaces the settings (checked; OptionError). Takes effect at the next step.
+  void set_settings(RuntimeSettings settings);
+  /// Frequency scaling of one node at runtime (1: as precomputed).
+  void set_stiffness_scale(int node, double scale);
+
+  int num_nodes() const { return model_->num_nodes(); }
+  bool free_root() const { return model_->free_root; }
+  double time() const { return state_.time; }
+
+  /// Copy of node i's q, q̇, q̈ / replaces them (sizes r_i; OptionError otherwise). Call
+  /// initialize() after changing states.
+  NodeState node_state(int node) const;
+  void set_node_state(int node, const NodeState& state);
+  /// Places a free root: origin and rotation of F_0 and its world velocity and angular
+  /// velocity. OptionError for an anchored root, a non-rotation or non-finite values.
+  void set_root_motion(const Eigen::Vector3d& origin, const Eigen::Matrix3d& rotation,
+                       const Eigen::Vector3d& velocity, const Eigen::Vector3d& angular_velocity);
+  /// Sets every q̇ so that the object's velocity best matches a world velocity field at the
+  /// global vertices (num_global_vertices by 3), root to leaves (least squares per node over
+  /// what its frame's motion leaves over; the root's frame motion is kept), then initialize().
+  /// Not real-time (allocates).
+  StepStatus set_velocity_field(const Eigen::MatrixX3d& global_velocities);
+  /// Frame of node i after the last step (or initialize()).
+  FrameMotion frame(int node) const;
+
+  /// Adds a constant world-space force (N) at vertex v of node i for the following steps
+  /// (allocates beyond reserve_vertex_forces; OptionError for a bad node, vertex or force).
+  void add_vertex_force(int node, int vertex, const Eigen::Vector3d& world_force);
+  void clear_vertex_forces() { state_.forces.clear(); }
+  void reserve_vertex_forces(int count);
+
+  /// dynamics/step.h's initialize and step on this object.
+  StepStatus initialize(bool solve_accelerations = true);
+  StepStatus step() noexcept;
+
+  /// World positions of node i's vertices, of the undivided mesh (C0) and of the embedded
+  /// surface (reconstruction.h); allocation-free when the output has its size.
+  void node_world_positions(int node, Eigen::MatrixX3d& positions) const;
+  void global_positions(Eigen::MatrixX3d& positions) const;
+  void embedded_surface_positions(Eigen::MatrixX3d& positions) const;
+
+  /// Elastic energy (J, stiffness scales included) and Σ q̇ᵀq̇ / 2; allocation-free.
+  double elastic_energy() const;
+  double kinetic_energy() const { return deformation_kinetic_energy(state_); }
+  Eigen::Vector3d linear_momentum() const { return ramus::linear_momentum(*model_, state_); }
+  /// A free root's momentum and angular momentum about the centre of mass (world).
+  const Eigen::Vector3d& root_momentum() const { return state_.root_momentum; }
+  const Eigen::Vector3d& root_angular_momentum() const { return state_.root_angular_momentum; }
+
+  /// Time split of the steps while profiling is on (Workspace::Profile).
+  void set_profiling(bool on) { workspace_.profiling = on; }
+  const Workspace::Profile& profile() const { return workspace_.profile; }
+  void reset_profile() { workspace_.profile = {}; }
+
+ private:
+  void check_node(int node) const;
+
+  std::shared_ptr<const Model> model_;
+  State state_;
+  mutable Workspace workspace_;
+  mutable Eigen::MatrixX3d global_scratch_;  // C0 positions for the embedded surface
+};
+
+}  // namespace ramus

@@ -1,0 +1,89 @@
+#include "frame_kinematics.h"
+
+#include <Eigen/Geometry>
+
+#include <Eigen/LU>
+
+#include "ramus/runtime/dynamics/polar_decomposition.h"
+
+namespace ramus {
+
+void compute_relative_kinematics(const Model& model, State& state, int child,
+                                 bool need_partial_alpha) noexcept {
+  const Node& c = model.nodes[static_cast<std::size_t>(child)];
+  const Node& p = model.nodes[static_cast<std::size_t>(c.parent)];
+  const ParentInterface& itf = c.interface;
+  const auto q = state.q.segment(p.dof_offset, p.r);
+  const auto qdot = state.qdot.segment(p.dof_offset, p.r);
+  const auto qddot = state.qddot.segment(p.dof_offset, p.r);
+  // Interface centroid and the linear map A_ij = R̂_ij + Σ_l A^l_ij q_l with its derivatives.
+  Eigen::Vector3d x = itf.centroid, v = Eigen::Vector3d::Zero(), a = Eigen::Vector3d::Zero();
+  Eigen::Matrix3d A = itf.rest_rotation, A_dot = Eigen::Matrix3d::Zero(),
+                  A_ddot = Eigen::Matrix3d::Zero();
+  if (p.r > 0) {
+    x.noalias() += itf.centroid_basis * q;
+    v.noalias() = itf.centroid_basis * qdot;
+    a.noalias() = itf.centroid_basis * qddot;
+    for (int l = 0; l < p.r; ++l) {
+      const auto block = itf.rotation_basis.block<3, 3>(0, 3 * l);
+      A.noalias() += q(l) * block;
+      A_dot.noalias() += qdot(l) * block;
+      A_ddot.noalias() += qddot(l) * block;
+    }
+  }
+  // Polar rotation and its derivatives (Eq. 5-9).
+  const PolarDecomposition RS = polar_decomposition(A);
+  const PolarRotationDerivatives derivatives = polar_rotation_derivatives(RS, A_dot, A_ddot);
+  state.relative_position.col(child) = x;
+  state.relative_velocity.col(child) = v;
+  state.relative_acceleration.col(child) = a;
+  state.relative_rotation.middleCols<3>(3 * child) = RS.R;
+  state.relative_stretch.middleCols<3>(3 * child) = RS.S;
+  state.relative_angular_velocity.col(child) = derivatives.omega;
+  state.relative_angular_acceleration.col(child) = derivatives.omega_dot;
+  state.relative_angular_acceleration_without_qddot.col(child) =
+      need_partial_alpha && p.r > 0
+          ? polar_rotation_derivatives(RS, A_dot, Eigen::Matrix3d::Zero()).omega_dot
+          : derivatives.omega_dot;
+}
+
+void update_child_frame(const Model& model, State& state, int node) noexcept {
+  const int parent = model.nodes[static_cast<std::size_t>(node)].parent;
+  const Eigen::Matrix3d P_rotation = state.frame_rotation.middleCols<3>(3 * parent);
+  const Eigen::Vector3d P_origin = state.frame_origin.col(parent);
+  const Eigen::Vector3d P_omega = state.frame_angular_velocity.col(parent);
+  const Eigen::Vector3d P_velocity = state.frame_velocity.col(parent);
+  const Eigen::Vector3d P_acceleration = state.frame_acceleration.col(parent);
+  const Eigen::Vector3d P_alpha = state.frame_angular_acceleration.col(parent);
+  const Eigen::Matrix3d R = state.relative_rotation.middleCols<3>(3 * node);
+  const Eigen::Vector3d x = state.relative_position.col(node);
+  const Eigen::Vector3d v = state.relative_velocity.col(node);
+  const Eigen::Vector3d a = state.relative_acceleration.col(node);
+  const Eigen::Vector3d omega = state.relative_angular_velocity.col(node);
+  const Eigen::Vector3d alpha = state.relative_angular_acceleration.col(node);
+  const Eigen::Matrix3d Rt = R.transpose();
+  state.frame_rotation.middleCols<3>(3 * node) = P_rotation * R;
+  state.frame_origin.col(node) = P_origin + P_rotation * x;
+  state.frame_angular_velocity.col(node) = Rt * (P_omega + omega);
+  state.frame_velocity.col(node) = Rt * (P_velocity + P_omega.cross(x) + v);
+  state.frame_acceleration.col(node) =
+      Rt * (P_acceleration + P_alpha.cross(x) + P_omega.cross(P_omega.cross(x)) +
+            2.0 * P_omega.cross(v) + a);
+  state.frame_angular_acceleration.col(node) = Rt * (P_alpha + alpha + P_omega.cross(omega));
+}
+
+void relative_rotation_jacobian(const Model& model, const State& state, int child,
+                                Eigen::MatrixXd& jacobian) noexcept {
+  const Node& c = model.nodes[static_cast<std::size_t>(child)];
+  const int r = model.nodes[static_cast<std::size_t>(c.parent)].r;
+  const Eigen::Matrix3d Rt = state.relative_rotation.middleCols<3>(3 * child).transpose();
+  const Eigen::Matrix3d S = state.relative_stretch.middleCols<3>(3 * child);
+  const Eigen::Matrix3d G = (S.trace() * Eigen::Matrix3d::Identity() - S) * Rt;
+  const Eigen::PartialPivLU<Eigen::Matrix3d> lu(G);
+  for (int l = 0; l < r; ++l) {
+    const Eigen::Matrix3d Rt_Al = Rt * c.interface.rotation_basis.block<3, 3>(0, 3 * l);
+    jacobian.col(l) = lu.solve(Eigen::Vector3d(2.0 * skew_vector(Rt_Al)));
+  }
+}
+
+}  // namespace ramus

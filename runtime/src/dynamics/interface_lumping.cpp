@@ -1,0 +1,145 @@
+#include "interface_lumping.h"
+
+#include <Eigen/Geometry>
+
+#include "frame_kinematics.h"
+
+namespace ramus {
+
+void accumulate_subtree_forces(const Model& model, const State& state,
+                               WorkspaceData& workspace) noexcept {
+  WorkspaceData& w = workspace;
+  const RuntimeSettings& settings = state.settings;
+  const bool l3 = settings.lumping == InterfaceLumping::kRigidSubtree;
+  w.own_force_world.setZero();
+  w.reduced_vertex_force.setZero();
+  w.root_torque.setZero();
+  const Eigen::Vector3d center =
+      state.frame_origin.col(0) + state.frame_rotation.leftCols<3>() * model.root_center_of_mass;
+  // Each vertex force: the node's own sum, its reduced force and the free root's torque.
+  for (const AppliedForce& applied : state.forces) {
+    const Node& node = model.nodes[static_cast<std::size_t>(applied.node)];
+    const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];
+    const Eigen::Matrix3d R = state.frame_rotation.middleCols<3>(3 * applied.node);
+    w.own_force_world.col(applied.node) += applied.force;
+    const Eigen::Vector3d local = R.transpose() * applied.force;
+    Eigen::Vector3d x = proto.rest_positions.row(applied.vertex).transpose();
+    if (node.r > 0) {
+      const auto rows = proto.basis.middleRows<3>(3 * static_cast<Eigen::Index>(applied.vertex));
+      w.reduced_vertex_force.segment(node.dof_offset, node.r).noalias() += rows.transpose() * local;
+      if (model.free_root) x.noalias() += rows * state.q.segment(node.dof_offset, node.r);
+    }
+    if (model.free_root)
+      w.root_torque += (state.frame_origin.col(applied.node) + R * x - center).cross(applied.force);
+  }
+  // Own external force (vertex forces and weight), in the node's axes.
+  for (int i = 0; i < model.num_nodes(); ++i) {
+    const double mass = model.prototype_of(i).mass;
+    w.subtree_force.col(i) = state.frame_rotation.middleCols<3>(3 * i).transpose() *
+                             (w.own_force_world.col(i) + mass * settings.gravity);
+  }
+  if (l3) {
+    // Torques about each subtree's rest centre of mass c_i: the node's own weight at its own
+    // centre of mass, its vertex forces at their deformed positions (children's come below).
+    for (int i = 0; i < model.num_nodes(); ++i) {
+      const Node& node = model.nodes[static_cast<std::size_t>(i)];
+      const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];
+      const Eigen::Vector3d weight =
+          state.frame_rotation.middleCols<3>(3 * i).transpose() * settings.gravity;
+      w.subtree_torque.col(i) =
+          proto.mass > 0
+              ? Eigen::Vector3d(
+                    (proto.first_moment - proto.mass * node.subtree_center_of_mass).cross(weight))
+              : Eigen::Vector3d::Zero();
+    }
+    for (const AppliedForce& applied : state.forces) {
+      const Node& node = model.nodes[static_cast<std::size_t>(applied.node)];
+      const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];
+      Eigen::Vector3d x = proto.rest_positions.row(applied.vertex).transpose();
+      if (node.r > 0)
+        x.noalias() += proto.basis.middleRows<3>(3 * static_cast<Eigen::Index>(applied.vertex)) *
+                       state.q.segment(node.dof_offset, node.r);
+      w.subtree_torque.col(applied.node) +=
+          (x - node.subtree_center_of_mass)
+              .cross(state.frame_rotation.middleCols<3>(3 * applied.node).transpose() *
+                     applied.force);
+    }
+  }
+  // Leaves to root: children's sums into their parents.
+  for (int i = model.num_nodes() - 1; i > 0; --i) {
+    const Node& node = model.nodes[static_cast<std::size_t>(i)];
+    const Eigen::Matrix3d R = state.relative_rotation.middleCols<3>(3 * i);
+    const Eigen::Vector3d force = R * w.subtree_force.col(i);
+    w.subtree_force.col(node.parent) += force;
+    if (l3) {
+      const Node& parent = model.nodes[static_cast<std::size_t>(node.parent)];
+      const Eigen::Vector3d child_center =
+          state.relative_position.col(i) + R * node.subtree_center_of_mass;
+      w.subtree_torque.col(node.parent) +=
+          R * w.subtree_torque.col(i) + (child_center - parent.subtree_center_of_mass).cross(force);
+    }
+  }
+}
+
+// Lines 7-8: with J the Jacobian of the lumping point p_j (L1: the interface centroid, J = â_ij;
+// L2, L3: the subtree's centre of mass carried by the child frame, p = x_ij + R_ij c_j,
+// J = â_ij - (R c)~ J_ω), M_ij = m_j Jᵀ J and f0_ij = Jᵀ (R_ij f_j - m_j p̈ without J q̈); L3 adds
+// the subtree's rotational inertia through J_ω = dω_ij/dq̇_i.
+void add_lumped_children(const Model& model, const State& state, const WorkspaceData& workspace,
+                         int node, PrototypeScratch& scratch) noexcept {
+  const Node& parent = model.nodes[static_cast<std::size_t>(node)];
+  const RuntimeSettings& settings = state.settings;
+  const bool l1 = settings.lumping == InterfaceLumping::kInterface;
+  const bool l3 = settings.lumping == InterfaceLumping::kRigidSubtree;
+  const Eigen::Vector3d f_acceleration = state.frame_acceleration.col(node);
+  const Eigen::Vector3d f_omega = state.frame_angular_velocity.col(node);
+  const Eigen::Vector3d f_alpha = state.frame_angular_acceleration.col(node);
+  Eigen::MatrixXd& J = scratch.child_jacobian;
+  Eigen::MatrixXd& J_omega = scratch.child_rotation_jacobian;
+  for (int k = 0; k < parent.num_children; ++k) {
+    const int c = model.children[static_cast<std::size_t>(parent.first_child + k)];
+    const Node& child = model.nodes[static_cast<std::size_t>(c)];
+    const double m = child.subtree_mass;
+    const Eigen::Matrix3d R = state.relative_rotation.middleCols<3>(3 * c);
+    const Eigen::Vector3d x = state.relative_position.col(c);
+    const Eigen::Vector3d v = state.relative_velocity.col(c);
+    const Eigen::Vector3d omega = state.relative_angular_velocity.col(c);
+    const Eigen::Vector3d alpha0 = state.relative_angular_acceleration_without_qddot.col(c);
+    // Lumping point p, its velocity ṗ and the part of p̈ without J q̈.
+    Eigen::Vector3d point = x, point_velocity = v,
+                    point_acceleration_rest = Eigen::Vector3d::Zero();
+    if (l1) {
+      J = child.interface.centroid_basis;
+    } else {
+      const Eigen::Vector3d Rc = R * child.subtree_center_of_mass;
+      relative_rotation_jacobian(model, state, c, J_omega);
+      for (int l = 0; l < parent.r; ++l)
+        J.col(l) =
+            child.interface.centroid_basis.col(l) - Rc.cross(Eigen::Vector3d(J_omega.col(l)));
+      point += Rc;
+      point_velocity += omega.cross(Rc);
+      point_acceleration_rest = alpha0.cross(Rc) + omega.cross(omega.cross(Rc));
+    }
+    scratch.mass.noalias() += m * (J.transpose() * J);
+    const Eigen::Vector3d point_acceleration =
+        f_acceleration + f_alpha.cross(point) + f_omega.cross(f_omega.cross(point)) +
+        2.0 * f_omega.cross(point_velocity) + point_acceleration_rest;
+    const Eigen::Vector3d load = R * workspace.subtree_force.col(c) - m * point_acceleration;
+    scratch.load.noalias() += J.transpose() * load;
+    if (l3) {
+      // The subtree's rotational inertia about its centre of mass (F_i axes) and its angular
+      // velocity Ω = ω_i + ω_ij, Ω̇ = α_i + α_ij + ω_i × ω_ij with α_ij = J_ω q̈ + α0: torque
+      // I_w Ω̇ + Ω × I_w Ω, by virtual work J_ωᵀ on q_i.
+      const Eigen::Matrix3d inertia = R * child.subtree_inertia * R.transpose();
+      scratch.child_inertia_jacobian.noalias() = inertia * J_omega;
+      scratch.mass.noalias() += J_omega.transpose() * scratch.child_inertia_jacobian;
+      const Eigen::Vector3d spin = f_omega + omega;
+      const Eigen::Vector3d spin_rate = f_alpha + alpha0 + f_omega.cross(omega);
+      const Eigen::Vector3d torque =
+          R * workspace.subtree_torque.col(c) - inertia * spin_rate - spin.cross(inertia * spin);
+      scratch.load.noalias() += J_omega.transpose() * torque;
+    }
+  }
+}
+
+}  // namespace ramus

@@ -1,0 +1,23 @@
+// External forces of subtrees and their lumping into the parent's equation (substructuring
+// paper, Eq. 15-16, lumpings L1/L2/L3 of §5; runtime internals).
+#pragma once
+
+#include "ramus/runtime/dynamics/state.h"
+#include "ramus/runtime/model/model.h"
+#include "workspace_data.h"
+
+namespace ramus {
+
+/// Algorithm 1, line 3, leaves to root: each node's own external force (vertex forces and
+/// gravity) and its subtree's sum in its own axes (and, for L3, their torque about the subtree's
+/// rest centre of mass); the reduced vertex forces Uᵀ R_iᵀ f; a free root's torque about the
+/// centre of mass. Uses the frames of the step's start.
+void accumulate_subtree_forces(const Model& model, const State& state,
+                               WorkspaceData& workspace) noexcept;
+
+/// Algorithm 1, lines 7-8: adds the lumped inertia M_ij to `scratch.mass` and the lumped force
+/// f0_ij to `scratch.load` for every child j of `node` (whose frame is already at t + h).
+void add_lumped_children(const Model& model, const State& state, const WorkspaceData& workspace,
+                         int node, PrototypeScratch& scratch) noexcept;
+
+}  // namespace ramus

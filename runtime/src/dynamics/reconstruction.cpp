@@ -1,0 +1,98 @@
+#include "ramus/runtime/dynamics/reconstruction.h"
+
+#include <Eigen/Geometry>
+
+#include "workspace_data.h"
+
+namespace ramus {
+
+void node_world_positions(const Model& model, const State& state, int i,
+                          Eigen::MatrixX3d& positions) {
+  const Node& node = model.nodes[static_cast<std::size_t>(i)];
+  const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];
+  const Eigen::MatrixX3d& X = proto.rest_positions;
+  positions.resize(X.rows(), 3);
+  const Eigen::Matrix3d R = state.frame_rotation.middleCols<3>(3 * i);
+  const Eigen::RowVector3d o = state.frame_origin.col(i).transpose();
+  const auto q = state.q.segment(node.dof_offset, node.r);
+  for (Eigen::Index v = 0; v < X.rows(); ++v) {
+    Eigen::Vector3d x = X.row(v).transpose();
+    if (node.r > 0) x.noalias() += proto.basis.middleRows<3>(3 * v) * q;
+    positions.row(v) = (R * x).transpose() + o;
+  }
+}
+
+void global_positions(const Model& model, const State& state, Eigen::MatrixX3d& positions) {
+  positions.resize(model.num_global_vertices, 3);
+  positions.setZero();
+  for (int i = 0; i < model.num_nodes(); ++i) {
+    const Node& node = model.nodes[static_cast<std::size_t>(i)];
+    const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];
+    const Eigen::MatrixX3d& X = proto.rest_positions;
+    const Eigen::Matrix3d R = state.frame_rotation.middleCols<3>(3 * i);
+    const Eigen::Vector3d o = state.frame_origin.col(i);
+    const auto q = state.q.segment(node.dof_offset, node.r);
+    for (Eigen::Index v = 0; v < node.global_vertices.size(); ++v) {
+      Eigen::Vector3d x = X.row(v).transpose();
+      if (node.r > 0) x.noalias() += proto.basis.middleRows<3>(3 * v) * q;
+      positions.row(node.global_vertices(v)) += (R * x + o).transpose();
+    }
+  }
+  for (Eigen::Index v = 0; v < positions.rows(); ++v)
+    if (model.global_copy_count(v) > 1) positions.row(v) /= model.global_copy_count(v);
+}
+
+void embedded_surface_positions(const Model& model, const Eigen::MatrixX3d& global,
+                                Eigen::MatrixX3d& positions) {
+  const EmbeddedSurface& s = model.embedded_surface;
+  positions.resize(s.rest_positions.rows(), 3);
+  for (Eigen::Index k = 0; k < s.rest_positions.rows(); ++k) {
+    const int i = s.domain(k);
+    const Node& node = model.nodes[static_cast<std::size_t>(i)];
+    const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];
+    Eigen::RowVector3d x = Eigen::RowVector3d::Zero();
+    for (int c = 0; c < 4; ++c)
+      x += s.barycentric(k, c) * global.row(node.global_vertices(proto.tets(s.tet(k), c)));
+    positions.row(k) = x;
+  }
+}
+
+double elastic_energy(const Model& model, const State& state, Workspace& workspace) noexcept {
+  double energy = 0;
+  for (int i = 0; i < model.num_nodes(); ++i) {
+    const Node& node = model.nodes[static_cast<std::size_t>(i)];
+    if (node.r == 0) continue;
+    PrototypeScratch& scratch =
+        workspace.data().prototypes[static_cast<std::size_t>(node.prototype)];
+    energy += state.settings.nodes[static_cast<std::size_t>(i)].stiffness_scale *
+              model.prototypes[static_cast<std::size_t>(node.prototype)].forces.evaluate_energy(
+                  state.q.segment(node.dof_offset, node.r), scratch.polynomial, scratch.gradient,
+                  scratch.stiffness);
+  }
+  return energy;
+}
+
+double deformation_kinetic_energy(const State& state) {
+  return 0.5 * state.qdot.squaredNorm();
+}
+
+Eigen::Vector3d linear_momentum(const Model& model, const State& state) {
+  // ∫ρ v dV in F_i axes = m v_i + ω_i × (∫ρ X_rest + ∫ρ U q) + ∫ρ U q̇, with ∫ρ U = -W1.
+  Eigen::Vector3d total = Eigen::Vector3d::Zero();
+  for (int i = 0; i < model.num_nodes(); ++i) {
+    const Node& node = model.nodes[static_cast<std::size_t>(i)];
+    const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];
+    Eigen::Vector3d moment = proto.first_moment, velocity = Eigen::Vector3d::Zero();
+    const Eigen::MatrixXd& w1 = proto.system_force.w1;
+    if (node.r > 0 && w1.cols() == node.r) {
+      moment.noalias() -= w1 * state.q.segment(node.dof_offset, node.r);
+      velocity.noalias() -= w1 * state.qdot.segment(node.dof_offset, node.r);
+    }
+    total += state.frame_rotation.middleCols<3>(3 * i) *
+             (proto.mass * state.frame_velocity.col(i) +
+              Eigen::Vector3d(state.frame_angular_velocity.col(i)).cross(moment) + velocity);
+  }
+  return total;
+}
+
+}  // namespace ramus

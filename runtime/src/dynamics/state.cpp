@@ -1,0 +1,70 @@
+#include "ramus/runtime/dynamics/state.h"
+
+namespace ramus {
+
+const char* to_string(StepStatus status) {
+  switch (status) {
+    case StepStatus::kOk:
+      return "ok";
+    case StepStatus::kNonFinite:
+      return "non-finite state";
+    case StepStatus::kDiverged:
+      return "diverged";
+    case StepStatus::kInvalidSettings:
+      return "invalid settings";
+  }
+  return "unknown";
+}
+
+State make_state(const Model& model, int force_capacity) {
+  const Eigen::Index n = model.num_nodes(), dofs = model.num_dofs;
+  State s;
+  s.q.setZero(dofs);
+  s.qdot.setZero(dofs);
+  s.qddot.setZero(dofs);
+  s.q_history.setZero(dofs, kHistoryCapacity);
+  s.qdot_history.setZero(dofs, kHistoryCapacity);
+  s.frame_rotation.resize(3, 3 * n);
+  s.frame_origin.resize(3, n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const Node& node = model.nodes[static_cast<std::size_t>(i)];
+    s.frame_rotation.middleCols<3>(3 * i) = node.rest_rotation;
+    s.frame_origin.col(i) = node.rest_origin;
+  }
+  for (Eigen::Matrix3Xd* m :
+       {&s.frame_velocity, &s.frame_angular_velocity, &s.frame_acceleration,
+        &s.frame_angular_acceleration, &s.relative_position, &s.relative_velocity,
+        &s.relative_acceleration, &s.relative_angular_velocity, &s.relative_angular_acceleration,
+        &s.relative_angular_acceleration_without_qddot})
+    m->setZero(3, n);
+  s.relative_rotation.setZero(3, 3 * n);
+  s.relative_stretch.setZero(3, 3 * n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const Node& node = model.nodes[static_cast<std::size_t>(i)];
+    s.relative_rotation.middleCols<3>(3 * i) = node.interface.rest_rotation;
+    s.relative_stretch.middleCols<3>(3 * i).setIdentity();
+    s.relative_position.col(i) = node.interface.centroid;
+  }
+  s.forces.reserve(static_cast<std::size_t>(std::max(0, force_capacity)));
+  s.settings = model.settings;
+  return s;
+}
+
+std::size_t state_bytes(const Model& model, const State& state) {
+  (void)model;
+  std::size_t doubles = 0;
+  for (const Eigen::VectorXd* v : {&state.q, &state.qdot, &state.qddot})
+    doubles += static_cast<std::size_t>(v->size());
+  doubles += static_cast<std::size_t>(state.q_history.size() + state.qdot_history.size());
+  for (const Eigen::Matrix3Xd* m :
+       {&state.frame_rotation, &state.frame_origin, &state.frame_velocity,
+        &state.frame_angular_velocity, &state.frame_acceleration, &state.frame_angular_acceleration,
+        &state.relative_position, &state.relative_velocity, &state.relative_acceleration,
+        &state.relative_rotation, &state.relative_stretch, &state.relative_angular_velocity,
+        &state.relative_angular_acceleration, &state.relative_angular_acceleration_without_qddot})
+    doubles += static_cast<std::size_t>(m->size());
+  return sizeof(double) * doubles + sizeof(AppliedForce) * state.forces.capacity() +
+         sizeof(NodeSettings) * state.settings.nodes.capacity() + sizeof(State);
+}
+
+}  // namespace ramus

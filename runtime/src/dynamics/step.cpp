@@ -1,0 +1,267 @@
+// Algorithm 1 of the substructuring paper, one line of it per labelled block.
+#include "ramus/runtime/dynamics/step.h"
+
+#include <Eigen/Geometry>
+
+#include <chrono>
+#include <cmath>
+
+#include "../integrators/node_equation.h"
+#include "frame_kinematics.h"
+#include "free_root.h"
+#include "interface_lumping.h"
+#include "workspace_data.h"
+
+namespace ramus {
+
+PrototypeScratch::PrototypeScratch(int r)
+    : polynomial(r),
+      system(r),
+      load(Eigen::VectorXd::Zero(r)),
+      system_force(Eigen::VectorXd::Zero(r)),
+      gradient(Eigen::VectorXd::Zero(r)),
+      residual(Eigen::VectorXd::Zero(r)),
+      delta(Eigen::VectorXd::Zero(r)),
+      scratch(Eigen::VectorXd::Zero(r)),
+      q_trial(Eigen::VectorXd::Zero(r)),
+      q_predicted(Eigen::VectorXd::Zero(r)),
+      qdot_predicted(Eigen::VectorXd::Zero(r)),
+      mass(Eigen::MatrixXd::Identity(r, r)),
+      stiffness(Eigen::MatrixXd::Zero(r, r)),
+      jacobian(Eigen::MatrixXd::Zero(r, r)),
+      factor(Eigen::MatrixXd::Zero(r, r)),
+      child_jacobian(Eigen::MatrixXd::Zero(3, r)),
+      child_rotation_jacobian(Eigen::MatrixXd::Zero(3, r)),
+      child_inertia_jacobian(Eigen::MatrixXd::Zero(3, r)) {
+  // Sizes every internal buffer. (No LDLT(r) + assignment: that copies its uninitialized info.)
+  ldlt.compute(Eigen::MatrixXd::Identity(r, r));
+}
+
+WorkspaceData::WorkspaceData(const Model& model)
+    : reduced_vertex_force(Eigen::VectorXd::Zero(model.num_dofs)),
+      own_force_world(Eigen::Matrix3Xd::Zero(3, model.num_nodes())),
+      subtree_force(Eigen::Matrix3Xd::Zero(3, model.num_nodes())),
+      subtree_torque(Eigen::Matrix3Xd::Zero(3, model.num_nodes())),
+      saved_q(Eigen::VectorXd::Zero(model.num_dofs)),
+      saved_qdot(Eigen::VectorXd::Zero(model.num_dofs)),
+      saved_qddot(Eigen::VectorXd::Zero(model.num_dofs)),
+      saved_root_origin(Eigen::Vector3d::Zero()),
+      saved_root_momentum(Eigen::Vector3d::Zero()),
+      saved_root_angular_momentum(Eigen::Vector3d::Zero()) {
+  prototypes.reserve(model.prototypes.size());
+  for (const Prototype& p : model.prototypes) prototypes.emplace_back(p.r);
+}
+
+Workspace::Workspace(const Model& model) : data_(std::make_unique<WorkspaceData>(model)) {}
+Workspace::~Workspace() = default;
+Workspace::Workspace(Workspace&&) noexcept = default;
+Workspace& Workspace::operator=(Workspace&&) noexcept = default;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+bool lumping_needs_partial_alpha(const RuntimeSettings& settings) {
+  return settings.lumping != InterfaceLumping::kInterface;
+}
+
+// The checks of find_settings_problem that a step cannot do without: cheap, no allocation.
+bool settings_usable(const RuntimeSettings& s, int num_nodes) noexcept {
+  if (!(s.time_step > 0) || !std::isfinite(s.time_step) || !s.gravity.allFinite() ||
+      !(s.newmark_beta > 0) || !(s.newmark_gamma > 0) || s.newton_iterations < 1 ||
+      static_cast<int>(s.nodes.size()) != num_nodes)
+    return false;
+  switch (s.lumping) {
+    case InterfaceLumping::kInterface:
+    case InterfaceLumping::kCenterOfMass:
+    case InterfaceLumping::kRigidSubtree:
+      return true;
+  }
+  return false;
+}
+
+// Lines 6-8 for node i (its frame already at t + h): f = Uᵀ R_iᵀ f_vertices + G R_iᵀ g + f_sys
+// (Eq. 14; none for an anchored root) + Σ_j f0_ij, M' = I + Σ_j M_ij (Eq. 16).
+NodeEquation assemble_node_equation(const Model& model, const State& state,
+                                    const WorkspaceData& workspace, int i,
+                                    PrototypeScratch& scratch) noexcept {
+  const Node& node = model.nodes[static_cast<std::size_t>(i)];
+  const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];
+  const Eigen::Matrix3d R = state.frame_rotation.middleCols<3>(3 * i);
+  scratch.load = workspace.reduced_vertex_force.segment(node.dof_offset, node.r);
+  scratch.load.noalias() += proto.gravity_basis * (R.transpose() * state.settings.gravity);
+  if (i > 0 || model.free_root) {
+    FrameKinematics frame;
+    frame.linear_acceleration = state.frame_acceleration.col(i);
+    frame.angular_velocity = state.frame_angular_velocity.col(i);
+    frame.angular_acceleration = state.frame_angular_acceleration.col(i);
+    system_force(proto.system_force, state.q.segment(node.dof_offset, node.r),
+                 state.qdot.segment(node.dof_offset, node.r), frame, scratch.system,
+                 scratch.system_force);
+    scratch.load += scratch.system_force;
+  }
+  NodeEquation equation;
+  equation.forces = &proto.forces;
+  equation.load = &scratch.load;
+  equation.node = state.settings.nodes[static_cast<std::size_t>(i)];
+  if (node.num_children > 0) {
+    scratch.mass.setIdentity();
+    add_lumped_children(model, state, workspace, i, scratch);
+    equation.mass = &scratch.mass;
+  }
+  return equation;
+}
+
+NodeVectors node_vectors(const Node& node, State& state) {
+  return {state.q.segment(node.dof_offset, node.r), state.qdot.segment(node.dof_offset, node.r),
+          state.qddot.segment(node.dof_offset, node.r)};
+}
+
+// Frames and children's relative kinematics root to leaves from the current q, q̇, q̈ (lines 5
+// and 10-11 without a step).
+void refresh_kinematics(const Model& model, State& state) noexcept {
+  const bool partial = lumping_needs_partial_alpha(state.settings);
+  for (int i = 0; i < model.num_nodes(); ++i) {
+    const Node& node = model.nodes[static_cast<std::size_t>(i)];
+    if (i > 0) update_child_frame(model, state, i);
+    for (int k = 0; k < node.num_children; ++k)
+      compute_relative_kinematics(
+          model, state, model.children[static_cast<std::size_t>(node.first_child + k)], partial);
+  }
+}
+
+void save_state(const State& state, WorkspaceData& w) noexcept {
+  w.saved_q = state.q;
+  w.saved_qdot = state.qdot;
+  w.saved_qddot = state.qddot;
+  w.saved_root_rotation = state.frame_rotation.leftCols<3>();
+  w.saved_root_origin = state.frame_origin.col(0);
+  w.saved_root_momentum = state.root_momentum;
+  w.saved_root_angular_momentum = state.root_angular_momentum;
+}
+
+// Puts back the root's placement and momenta and every q, q̇, q̈ of the step's start (the
+// caller restores the root's motion and refreshes the kinematics that follow).
+void restore_state(const WorkspaceData& w, State& state) noexcept {
+  state.q = w.saved_q;
+  state.qdot = w.saved_qdot;
+  state.qddot = w.saved_qddot;
+  state.frame_rotation.leftCols<3>() = w.saved_root_rotation;
+  state.frame_origin.col(0) = w.saved_root_origin;
+  state.root_momentum = w.saved_root_momentum;
+  state.root_angular_momentum = w.saved_root_angular_momentum;
+}
+
+}  // namespace
+
+StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept {
+  WorkspaceData& w = workspace.data();
+  const RuntimeSettings& settings = state.settings;
+  const int num_nodes = model.num_nodes();
+  if (!settings_usable(settings, num_nodes)) return StepStatus::kInvalidSettings;
+  const bool timed = workspace.profiling;
+  Clock::time_point mark = timed ? Clock::now() : Clock::time_point{};
+  double core = 0, stepping = 0;
+  const auto lap = [&](double& bucket) {
+    if (!timed) return;
+    const Clock::time_point now = Clock::now();
+    bucket += std::chrono::duration<double>(now - mark).count();
+    mark = now;
+  };
+  const Eigen::Vector3d root_velocity = state.frame_velocity.col(0),
+                        root_acceleration = state.frame_acceleration.col(0),
+                        root_angular_velocity = state.frame_angular_velocity.col(0),
+                        root_angular_acceleration = state.frame_angular_acceleration.col(0);
+  save_state(state, w);
+  const double h = settings.time_step;
+  const bool partial = lumping_needs_partial_alpha(settings);
+
+  // Line 3, leaves to root: f_ext and m of every subtree (frames of step k).
+  accumulate_subtree_forces(model, state, w);
+  // A free root: the whole tree as one rigid body, its frame to step k + 1.
+  if (model.free_root) integrate_free_root(model, state, w, h);
+  lap(core);
+
+  // Line 4: root to leaves.
+  StepStatus status = StepStatus::kOk;
+  for (int i = 0; i < num_nodes; ++i) {
+    const Node& node = model.nodes[static_cast<std::size_t>(i)];
+    // Line 5: ω_i, a_i, α_i and F_i at k + 1 (Eq. 10-12) from the parent's frame.
+    if (i > 0) update_child_frame(model, state, i);
+    if (node.r > 0) {
+      PrototypeScratch& scratch = w.prototypes[static_cast<std::size_t>(node.prototype)];
+      // Lines 6-8: f_sys (Eq. 14), and M_ij, f0_ij of every child (Eq. 16).
+      const NodeEquation equation = assemble_node_equation(model, state, w, i, scratch);
+      lap(core);
+      // Line 9: the reduced dynamics time step of Eq. 17, by the node's integrator.
+      status = integrate_node(equation, settings, node_vectors(node, state), scratch);
+      if (status == StepStatus::kOk &&
+          state.q.segment(node.dof_offset, node.r).lpNorm<Eigen::Infinity>() >
+              settings.max_coordinate)
+        status = StepStatus::kDiverged;
+      lap(stepping);
+      if (status != StepStatus::kOk) break;
+    }
+    // Lines 10-11: x_ij, R_ij, v_ij, ω_ij, a_ij, α_ij of every child from q̂_i at k + 1.
+    for (int k = 0; k < node.num_children; ++k)
+      compute_relative_kinematics(
+          model, state, model.children[static_cast<std::size_t>(node.first_child + k)], partial);
+    lap(core);
+  }
+
+  // Failure: the state of step k, as it was.
+  if (status != StepStatus::kOk) {
+    restore_state(w, state);
+    state.frame_velocity.col(0) = root_velocity;
+    state.frame_acceleration.col(0) = root_acceleration;
+    state.frame_angular_velocity.col(0) = root_angular_velocity;
+    state.frame_angular_acceleration.col(0) = root_angular_acceleration;
+    refresh_kinematics(model, state);
+    return status;
+  }
+  // Integrator history: step k becomes the most recent earlier step.
+  state.q_history.col(0) = w.saved_q;
+  state.qdot_history.col(0) = w.saved_qdot;
+  state.history_size = 1;
+  state.time += h;
+  if (timed) {
+    workspace.profile.core_seconds += core;
+    workspace.profile.node_seconds += stepping;
+    ++workspace.profile.steps;
+  }
+  return StepStatus::kOk;
+}
+
+StepStatus initialize(const Model& model, State& state, Workspace& workspace,
+                      bool solve_accelerations) noexcept {
+  WorkspaceData& w = workspace.data();
+  if (!settings_usable(state.settings, model.num_nodes())) return StepStatus::kInvalidSettings;
+  const bool partial = lumping_needs_partial_alpha(state.settings);
+  // Placement first (frames and kinematics from q), then the forces on it, then the free root's
+  // motion from its momenta and those forces.
+  refresh_kinematics(model, state);
+  accumulate_subtree_forces(model, state, w);
+  if (model.free_root) free_root_kinematics(model, state, w);
+  StepStatus status = StepStatus::kOk;
+  for (int i = 0; i < model.num_nodes(); ++i) {
+    const Node& node = model.nodes[static_cast<std::size_t>(i)];
+    if (i > 0) update_child_frame(model, state, i);
+    if (solve_accelerations && node.r > 0) {
+      // q̈_i from Eq. 17 at the current q, q̇ (children's kinematics with the old q̈_i: q̈
+      // does not enter M_ij or f0_ij for L1, only through the lagged Jacobian for L2).
+      PrototypeScratch& scratch = w.prototypes[static_cast<std::size_t>(node.prototype)];
+      const NodeEquation equation = assemble_node_equation(model, state, w, i, scratch);
+      const StepStatus s = solve_node_acceleration(equation, node_vectors(node, state), scratch);
+      if (s != StepStatus::kOk) status = s;
+    }
+    for (int k = 0; k < node.num_children; ++k)
+      compute_relative_kinematics(
+          model, state, model.children[static_cast<std::size_t>(node.first_child + k)], partial);
+  }
+  // Subtree forces with the final frames.
+  accumulate_subtree_forces(model, state, w);
+  state.history_size = 0;
+  return status;
+}
+
+}  // namespace ramus

@@ -1,0 +1,48 @@
+// The scratch of a step (runtime internals): one set of buffers per prototype, reused by each of
+// its nodes in turn, and the per-node sums of line 3 of Algorithm 1.
+#pragma once
+
+#include <Eigen/Core>
+#include <Eigen/Dense>
+#include <vector>
+
+#include "ramus/runtime/dynamics/reduced_stvk_polynomial.h"
+#include "ramus/runtime/dynamics/system_force.h"
+#include "ramus/runtime/model/model.h"
+
+namespace ramus {
+
+/// Buffers of one prototype with r coordinates; its nodes use them one after another.
+struct PrototypeScratch {
+  explicit PrototypeScratch(int r);
+  ReducedStvkScratch polynomial;
+  SystemForceScratch system;
+  Eigen::VectorXd load;                                  ///< r: right-hand side of Eq. 17
+  Eigen::VectorXd system_force;                          ///< r: f_sys (Eq. 14)
+  Eigen::VectorXd gradient;                              ///< r: s g(q)
+  Eigen::VectorXd residual, delta, scratch;              ///< r: Newton
+  Eigen::VectorXd q_trial, q_predicted, qdot_predicted;  ///< r: the integrator's unknowns
+  Eigen::MatrixXd mass;                                  ///< r by r: M' = I + Σ_j M_ij
+  Eigen::MatrixXd stiffness;                             ///< r by r: s K(q)
+  Eigen::MatrixXd jacobian, factor;   ///< r by r: Newton matrix and its Cholesky factor
+  Eigen::LDLT<Eigen::MatrixXd> ldlt;  ///< fallback for an indefinite Newton matrix
+  /// 3 by r, as the parent of a child being lumped: d(lumping point)/dq, dω_ij/dq̇, I_w dω_ij/dq̇.
+  Eigen::MatrixXd child_jacobian, child_rotation_jacobian, child_inertia_jacobian;
+};
+
+struct WorkspaceData {
+  explicit WorkspaceData(const Model& model);
+  std::vector<PrototypeScratch> prototypes;
+  Eigen::VectorXd reduced_vertex_force;  ///< num_dofs: Uᵀ R_iᵀ f of the vertex forces
+  Eigen::Matrix3Xd own_force_world;      ///< 3 by N: Σ vertex forces on each node (world)
+  Eigen::Matrix3Xd subtree_force;        ///< 3 by N: external force of each subtree, F_i axes
+  Eigen::Matrix3Xd subtree_torque;       ///< 3 by N: its torque about the subtree's rest centre of
+                                         ///< mass, F_i axes (L3)
+  Eigen::Vector3d root_torque = Eigen::Vector3d::Zero();  ///< free root, world, about the COM
+  // The state at the start of the step, restored on failure.
+  Eigen::VectorXd saved_q, saved_qdot, saved_qddot;
+  Eigen::Matrix3d saved_root_rotation = Eigen::Matrix3d::Identity();
+  Eigen::Vector3d saved_root_origin, saved_root_momentum, saved_root_angular_momentum;
+};
+
+}  // namespace ramus

@@ -1,0 +1,67 @@
+// Dispatch of the per-node integrators and what they share.
+#include <Eigen/Cholesky>
+
+#include "node_equation.h"
+
+namespace ramus {
+
+void evaluate_internal_forces(const NodeEquation& equation,
+                              const Eigen::Ref<const Eigen::VectorXd>& q,
+                              PrototypeScratch& scratch) noexcept {
+  equation.forces->evaluate(q, scratch.polynomial, scratch.gradient, scratch.stiffness);
+  const double s = equation.node.stiffness_scale;
+  if (s != 1.0) {
+    scratch.gradient *= s;
+    scratch.stiffness *= s;
+  }
+}
+
+bool cholesky_solve_in_place(Eigen::MatrixXd& matrix, const Eigen::VectorXd& rhs,
+                             Eigen::Ref<Eigen::VectorXd> solution) noexcept {
+  // Eigen's unblocked kernel: no copy and no l1-norm pass, as LLT::compute would make (a tenth
+  // of the step at r = 10).
+  if (Eigen::internal::llt_inplace<double, Eigen::Lower>::unblocked(matrix) >= 0) return false;
+  solution = rhs;
+  matrix.triangularView<Eigen::Lower>().solveInPlace(solution);
+  matrix.triangularView<Eigen::Lower>().adjoint().solveInPlace(solution);
+  return true;
+}
+
+void solve_symmetric(const Eigen::MatrixXd& matrix, const Eigen::VectorXd& rhs,
+                     PrototypeScratch& scratch, Eigen::Ref<Eigen::VectorXd> solution) noexcept {
+  scratch.factor = matrix;
+  if (!cholesky_solve_in_place(scratch.factor, rhs, solution)) {
+    scratch.ldlt.compute(matrix);
+    solution = scratch.ldlt.solve(rhs);
+  }
+}
+
+StepStatus integrate_node(const NodeEquation& equation, const RuntimeSettings& settings,
+                          NodeVectors vectors, PrototypeScratch& scratch) noexcept {
+  switch (equation.node.integrator) {
+    case Integrator::kNewmark:
+      return newmark_step(equation, settings, vectors, scratch);
+  }
+  return StepStatus::kInvalidSettings;
+}
+
+// M' q̈ = f - (α M' + β s K) q̇ - s g(q).
+StepStatus solve_node_acceleration(const NodeEquation& equation, NodeVectors vectors,
+                                   PrototypeScratch& scratch) noexcept {
+  const NodeSettings& o = equation.node;
+  evaluate_internal_forces(equation, vectors.q, scratch);
+  scratch.residual = *equation.load - scratch.gradient;
+  if (equation.mass)
+    scratch.residual.noalias() -= o.rayleigh_mass * (*equation.mass * vectors.qdot);
+  else
+    scratch.residual -= o.rayleigh_mass * vectors.qdot;
+  if (o.rayleigh_stiffness != 0)
+    scratch.residual.noalias() -= o.rayleigh_stiffness * (scratch.stiffness * vectors.qdot);
+  if (equation.mass)
+    solve_symmetric(*equation.mass, scratch.residual, scratch, vectors.qddot);
+  else
+    vectors.qddot = scratch.residual;
+  return vectors.qddot.allFinite() ? StepStatus::kOk : StepStatus::kNonFinite;
+}
+
+}  // namespace ramus

@@ -1,0 +1,217 @@
+// Compiling a model file's contents into the immutable Model the runtime steps.
+#include "ramus/runtime/model/model.h"
+
+#include <Eigen/Eigenvalues>
+#include <Eigen/LU>
+#include <string>
+
+#include "ramus/error.h"
+#include "ramus/runtime/io/model_file.h"
+#include "ramus/runtime/model/model_geometry.h"
+
+namespace ramus {
+
+namespace {
+
+bool has_shape(const Eigen::MatrixXd& m, Eigen::Index rows, Eigen::Index cols) {
+  return m.rows() == rows && m.cols() == cols;
+}
+
+std::string domain_label(const ReducedModel& data, int d) {
+  return "domain " + std::to_string(d) + " ('" + data.domains[static_cast<std::size_t>(d)].name +
+         "')";
+}
+
+// ∫ρ X dV over a tet mesh: a linear function integrates to its centroid value times the volume.
+Eigen::Vector3d mesh_first_moment(const ReducedDomain& d) {
+  Eigen::Vector3d moment = Eigen::Vector3d::Zero();
+  for (Eigen::Index t = 0; t < d.tets.rows(); ++t) {
+    const Eigen::Vector3d a = d.rest_positions.row(d.tets(t, 0)).transpose();
+    const Eigen::Vector3d b = d.rest_positions.row(d.tets(t, 1)).transpose();
+    const Eigen::Vector3d c = d.rest_positions.row(d.tets(t, 2)).transpose();
+    const Eigen::Vector3d e = d.rest_positions.row(d.tets(t, 3)).transpose();
+    const double volume = std::abs((b - a).cross(c - a).dot(e - a)) / 6.0;
+    moment += d.density(t) * volume * 0.25 * (a + b + c + e);
+  }
+  return moment;
+}
+
+// Per-domain data the runtime needs, checked as it is compiled (a model from a file has passed
+// find_model_inconsistency already; one built in code may not have).
+void check_domain(const ReducedModel& data, int d, bool free_root) {
+  const ReducedDomain& domain = data.domains[static_cast<std::size_t>(d)];
+  const std::string who = domain_label(data, d);
+  const int r = domain.polynomial.r;
+  if (d == 0 && domain.parent != -1) throw OptionError(who + ": the root must have no parent");
+  if (d > 0 && (domain.parent < 0 || domain.parent >= d))
+    throw OptionError(who + ": parent " + std::to_string(domain.parent) +
+                      " is not an earlier domain");
+  if (domain.basis.cols() != r || domain.basis.rows() != 3 * domain.rest_positions.rows() ||
+      domain.gravity_basis.rows() != r || domain.gravity_basis.cols() != 3)
+    throw OptionError(who + ": basis or gravity basis does not have r = " + std::to_string(r) +
+                      " columns");
+  const bool anchored_root = d == 0 && !free_root;
+  if (r > 0 && !has_system_force(domain) && !anchored_root)
+    throw OptionError(who +
+                      ": the model lacks the system-force integrals W1..W7 of this domain "
+                      "(re-run `ramus precompute`)");
+  if (d > 0) {
+    const ParentInterface& itf = domain.interface;
+    const int rp = data.domains[static_cast<std::size_t>(domain.parent)].polynomial.r;
+    if (!has_shape(itf.centroid_basis, 3, rp) || !has_shape(itf.rotation_basis, 3, 3 * rp))
+      throw OptionError(who +
+                        ": interface data do not match the parent's r = " + std::to_string(rp));
+    if (!(domain.subtree_mass > 0)) throw OptionError(who + ": subtree mass must be positive");
+  }
+  if (domain.global_vertices.size() != 0 &&
+      domain.global_vertices.size() != domain.rest_positions.rows())
+    throw OptionError(who + ": the global vertex map does not have one entry per vertex");
+}
+
+}  // namespace
+
+std::string node_label(const Model& model, int node) {
+  return "node " + std::to_string(node) + " ('" + model.nodes[static_cast<std::size_t>(node)].name +
+         "')";
+}
+
+std::shared_ptr<const Model> compile_model(ReducedModel data) {
+  std::vector<int> prototype_of(data.domains.size());
+  for (std::size_t d = 0; d < prototype_of.size(); ++d) prototype_of[d] = static_cast<int>(d);
+  return compile_model(std::move(data), prototype_of);
+}
+
+std::shared_ptr<const Model> compile_model(ReducedModel data,
+                                           const std::vector<int>& prototype_of) {
+  const int num = static_cast<int>(data.domains.size());
+  if (num == 0) throw OptionError("compile_model: the model has no domain");
+  if (static_cast<int>(prototype_of.size()) != num)
+    throw OptionError("compile_model: " + std::to_string(prototype_of.size()) +
+                      " prototype indices for " + std::to_string(num) + " domains");
+  auto model = std::make_shared<Model>();
+  Model& m = *model;
+  m.free_root = data.domains[0].fixed_vertices.size() == 0;
+  for (int d = 0; d < num; ++d) {
+    check_domain(data, d, m.free_root);
+    const int p = prototype_of[static_cast<std::size_t>(d)];
+    if (p < 0 || p > d || prototype_of[static_cast<std::size_t>(p)] != p)
+      throw OptionError(domain_label(data, d) + ": prototype " + std::to_string(p) +
+                        " is not an earlier domain that is its own prototype");
+    const ReducedDomain &a = data.domains[static_cast<std::size_t>(d)],
+                        &b = data.domains[static_cast<std::size_t>(p)];
+    if (a.polynomial.r != b.polynomial.r || a.rest_positions.rows() != b.rest_positions.rows() ||
+        a.tets.rows() != b.tets.rows())
+      throw OptionError(domain_label(data, d) + ": does not match its prototype " +
+                        domain_label(data, p) + " (r, vertex or tet count)");
+  }
+
+  // Children lists (grouped by parent) and nodes.
+  std::vector<std::vector<int>> children(static_cast<std::size_t>(num));
+  for (int d = 1; d < num; ++d)
+    children[static_cast<std::size_t>(data.domains[static_cast<std::size_t>(d)].parent)].push_back(
+        d);
+  m.nodes.resize(static_cast<std::size_t>(num));
+  std::vector<int> prototype_index(static_cast<std::size_t>(num), -1);
+  for (int d = 0; d < num; ++d) {
+    ReducedDomain& domain = data.domains[static_cast<std::size_t>(d)];
+    Node& node = m.nodes[static_cast<std::size_t>(d)];
+    const int p = prototype_of[static_cast<std::size_t>(d)];
+    if (p == d) {
+      prototype_index[static_cast<std::size_t>(d)] = static_cast<int>(m.prototypes.size());
+      m.prototypes.emplace_back();
+    }
+    node.name = domain.name;
+    node.prototype = prototype_index[static_cast<std::size_t>(p)];
+    node.r = domain.polynomial.r;
+    node.parent = domain.parent;
+    node.first_child = static_cast<int>(m.children.size());
+    node.num_children = static_cast<int>(children[static_cast<std::size_t>(d)].size());
+    m.children.insert(m.children.end(), children[static_cast<std::size_t>(d)].begin(),
+                      children[static_cast<std::size_t>(d)].end());
+    node.interface = std::move(domain.interface);
+    node.rest_origin = domain.frame_origin;
+    node.rest_rotation = domain.frame_rotation;
+    node.subtree_mass = domain.subtree_mass;
+    node.subtree_center_of_mass = domain.subtree_center_of_mass;
+    node.subtree_inertia = domain.subtree_inertia;
+    const Eigen::Index V = domain.rest_positions.rows();
+    node.global_vertices = domain.global_vertices.size() == V
+                               ? std::move(domain.global_vertices)
+                               : Eigen::VectorXi::LinSpaced(V, 0, static_cast<int>(V) - 1);
+    m.prototypes[static_cast<std::size_t>(node.prototype)].nodes.push_back(d);
+  }
+  // Prototypes from their first domain: packed polynomial, first moment; then the state layout,
+  // each prototype's nodes one contiguous r by n block.
+  for (int d = 0; d < num; ++d) {
+    if (prototype_of[static_cast<std::size_t>(d)] != d) continue;
+    ReducedDomain& domain = data.domains[static_cast<std::size_t>(d)];
+    Prototype& proto =
+        m.prototypes[static_cast<std::size_t>(prototype_index[static_cast<std::size_t>(d)])];
+    proto.name = domain.name;
+    proto.r = domain.polynomial.r;
+    proto.mass = domain.mass;
+    proto.first_moment = mesh_first_moment(domain);
+    proto.forces = ReducedStvkForces(domain.polynomial);
+    proto.rest_positions = std::move(domain.rest_positions);
+    proto.tets = std::move(domain.tets);
+    proto.surface_triangles = std::move(domain.surface_triangles);
+    proto.basis = std::move(domain.basis);
+    proto.gravity_basis = std::move(domain.gravity_basis);
+    proto.system_force = std::move(domain.system_force);
+  }
+  for (Prototype& proto : m.prototypes) {
+    proto.dof_offset = m.num_dofs;
+    for (int i : proto.nodes) {
+      m.nodes[static_cast<std::size_t>(i)].dof_offset = m.num_dofs;
+      m.num_dofs += proto.r;
+    }
+    m.max_r = std::max(m.max_r, proto.r);
+  }
+
+  // A free root carries the whole tree's rest inertia.
+  if (m.free_root) {
+    const Node& root = m.nodes[0];
+    m.total_mass = root.subtree_mass;
+    m.root_center_of_mass = root.subtree_center_of_mass;
+    m.root_inertia = root.subtree_inertia;
+    const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eig(m.root_inertia);
+    if (!(m.total_mass > 0) || eig.info() != Eigen::Success || !(eig.eigenvalues()(0) > 0))
+      throw OptionError("domain 0 ('" + root.name +
+                        "') flies freely but the model has no positive mass and inertia tensor "
+                        "for it (re-run `ramus precompute`)");
+    m.root_inertia_inverse = m.root_inertia.inverse();
+  } else {
+    m.total_mass = m.nodes[0].subtree_mass;
+  }
+
+  // C0 averaging: how many node copies each global vertex has.
+  m.num_global_vertices = data.num_global_vertices > 0
+                              ? data.num_global_vertices
+                              : static_cast<int>(m.prototypes[0].rest_positions.rows());
+  m.global_copy_count.setZero(m.num_global_vertices);
+  for (int i = 0; i < num; ++i) {
+    const Eigen::VectorXi& g = m.nodes[static_cast<std::size_t>(i)].global_vertices;
+    for (Eigen::Index k = 0; k < g.size(); ++k) {
+      if (g(k) < 0 || g(k) >= m.num_global_vertices)
+        throw OptionError(domain_label(data, i) + ": global vertex index " + std::to_string(g(k)) +
+                          " out of range");
+      ++m.global_copy_count(g(k));
+    }
+  }
+  m.global_surface_triangles = std::move(data.global_surface_triangles);
+  m.embedded_surface = std::move(data.embedded_surface);
+  m.provenance = std::move(data.provenance);
+
+  // Settings: the file's, one entry per node.
+  m.settings = std::move(data.settings);
+  if (m.settings.nodes.empty()) m.settings.nodes.assign(static_cast<std::size_t>(num), {});
+  if (const std::string problem = find_settings_problem(m.settings, num); !problem.empty())
+    throw OptionError("runtime settings: " + problem);
+  return model;
+}
+
+std::shared_ptr<const Model> load_model(const std::string& path) {
+  return compile_model(read_model_file(path));
+}
+
+}  // namespace ramus

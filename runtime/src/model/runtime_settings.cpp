@@ -1,0 +1,85 @@
+#include "ramus/runtime/model/runtime_settings.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace ramus {
+
+namespace {
+
+std::string number(double x) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.9g", x);
+  return text;
+}
+
+}  // namespace
+
+const char* to_string(InterfaceLumping lumping) {
+  switch (lumping) {
+    case InterfaceLumping::kInterface:
+      return "L1";
+    case InterfaceLumping::kCenterOfMass:
+      return "L2";
+    case InterfaceLumping::kRigidSubtree:
+      return "L3";
+  }
+  return "unknown";
+}
+
+const char* to_string(Integrator integrator) {
+  switch (integrator) {
+    case Integrator::kNewmark:
+      return "newmark";
+  }
+  return "unknown";
+}
+
+std::optional<InterfaceLumping> lumping_from_string(const std::string& name) {
+  if (name == "L1" || name == "interface") return InterfaceLumping::kInterface;
+  if (name == "L2" || name == "center_of_mass") return InterfaceLumping::kCenterOfMass;
+  if (name == "L3" || name == "rigid_subtree") return InterfaceLumping::kRigidSubtree;
+  return std::nullopt;
+}
+
+std::optional<Integrator> integrator_from_string(const std::string& name) {
+  if (name == "newmark") return Integrator::kNewmark;
+  return std::nullopt;
+}
+
+std::string find_settings_problem(const RuntimeSettings& s, int num_nodes) {
+  if (!(s.time_step > 0) || !std::isfinite(s.time_step))
+    return "time_step = " + number(s.time_step) + " must be positive and finite";
+  if (!s.gravity.allFinite()) return "gravity must be finite";
+  if (!lumping_from_string(to_string(s.lumping)))
+    return "lumping = " + std::to_string(static_cast<int>(s.lumping)) + " is not L1, L2 or L3";
+  if (!(s.newmark_beta > 0) || !(s.newmark_beta <= 1) || !(s.newmark_gamma > 0) ||
+      !(s.newmark_gamma <= 1))
+    return "Newmark beta = " + number(s.newmark_beta) + " and gamma = " + number(s.newmark_gamma) +
+           " must lie in (0, 1]";
+  if (s.newton_iterations < 1 || s.newton_iterations > 100)
+    return "newton_iterations = " + std::to_string(s.newton_iterations) +
+           " must be between 1 and 100";
+  if (!(s.newton_tolerance >= 0) || !std::isfinite(s.newton_tolerance))
+    return "newton_tolerance = " + number(s.newton_tolerance) + " must not be negative";
+  if (!(s.max_coordinate > 0)) return "max_coordinate must be positive";
+  if (static_cast<int>(s.nodes.size()) != num_nodes)
+    return std::to_string(s.nodes.size()) + " node settings given for a model of " +
+           std::to_string(num_nodes) + " nodes";
+  for (std::size_t i = 0; i < s.nodes.size(); ++i) {
+    const NodeSettings& n = s.nodes[i];
+    const std::string who = "nodes[" + std::to_string(i) + "].";
+    if (!integrator_from_string(to_string(n.integrator)))
+      return who + "integrator = " + std::to_string(static_cast<int>(n.integrator)) +
+             " is not a known integrator";
+    if (!(n.rayleigh_mass >= 0) || !std::isfinite(n.rayleigh_mass))
+      return who + "rayleigh_mass = " + number(n.rayleigh_mass) + " must not be negative";
+    if (!(n.rayleigh_stiffness >= 0) || !std::isfinite(n.rayleigh_stiffness))
+      return who + "rayleigh_stiffness = " + number(n.rayleigh_stiffness) + " must not be negative";
+    if (!(n.stiffness_scale > 0) || !std::isfinite(n.stiffness_scale))
+      return who + "stiffness_scale = " + number(n.stiffness_scale) + " must be positive";
+  }
+  return "";
+}
+
+}  // namespace ramus

@@ -1,0 +1,175 @@
+#include "ramus/runtime/simulator.h"
+
+#include <Eigen/Geometry>
+
+#include <Eigen/Dense>
+#include <string>
+
+#include "dynamics/frame_kinematics.h"
+#include "ramus/error.h"
+
+namespace ramus {
+
+Simulator::Simulator(std::shared_ptr<const Model> model)
+    : Simulator(model, model ? model->settings : RuntimeSettings{}) {}
+
+Simulator::Simulator(std::shared_ptr<const Model> model, RuntimeSettings settings)
+    : model_(std::move(model)),
+      state_(model_ ? make_state(*model_) : State{}),
+      workspace_(model_ ? Workspace(*model_) : throw OptionError("Simulator: no model")) {
+  set_settings(std::move(settings));
+  initialize(false);
+}
+
+void Simulator::set_settings(RuntimeSettings settings) {
+  if (settings.nodes.empty()) settings.nodes.assign(static_cast<std::size_t>(num_nodes()), {});
+  if (const std::string problem = find_settings_problem(settings, num_nodes()); !problem.empty())
+    throw OptionError("runtime settings: " + problem);
+  state_.settings = std::move(settings);
+}
+
+void Simulator::set_stiffness_scale(int node, double scale) {
+  check_node(node);
+  if (!(scale > 0) || !std::isfinite(scale))
+    throw OptionError(node_label(*model_, node) + ": stiffness scale must be positive, got " +
+                      std::to_string(scale));
+  state_.settings.nodes[static_cast<std::size_t>(node)].stiffness_scale = scale;
+}
+
+void Simulator::check_node(int node) const {
+  if (node < 0 || node >= num_nodes())
+    throw OptionError("node " + std::to_string(node) + " does not exist (the model has " +
+                      std::to_string(num_nodes()) + ")");
+}
+
+NodeState Simulator::node_state(int node) const {
+  check_node(node);
+  return {node_q(*model_, state_, node), node_qdot(*model_, state_, node),
+          node_qddot(*model_, state_, node)};
+}
+
+void Simulator::set_node_state(int node, const NodeState& s) {
+  check_node(node);
+  const Node& n = model_->nodes[static_cast<std::size_t>(node)];
+  if (s.q.size() != n.r || s.qdot.size() != n.r || s.qddot.size() != n.r)
+    throw OptionError(node_label(*model_, node) +
+                      ": state vectors must have r = " + std::to_string(n.r) + " entries");
+  if (!s.q.allFinite() || !s.qdot.allFinite() || !s.qddot.allFinite())
+    throw OptionError(node_label(*model_, node) + ": state vectors must be finite");
+  state_.q.segment(n.dof_offset, n.r) = s.q;
+  state_.qdot.segment(n.dof_offset, n.r) = s.qdot;
+  state_.qddot.segment(n.dof_offset, n.r) = s.qddot;
+  state_.history_size = 0;
+}
+
+void Simulator::set_root_motion(const Eigen::Vector3d& origin, const Eigen::Matrix3d& rotation,
+                                const Eigen::Vector3d& velocity,
+                                const Eigen::Vector3d& angular_velocity) {
+  if (!free_root()) throw OptionError("set_root_motion: the root is anchored");
+  if (!origin.allFinite() || !velocity.allFinite() || !angular_velocity.allFinite())
+    throw OptionError("set_root_motion: origin and velocities must be finite");
+  if (!((rotation.transpose() * rotation - Eigen::Matrix3d::Identity()).norm() < 1e-9) ||
+      !(rotation.determinant() > 0))
+    throw OptionError("set_root_motion: not a rotation matrix");
+  const Model& m = *model_;
+  state_.frame_origin.col(0) = origin;
+  state_.frame_rotation.leftCols<3>() = rotation;
+  const Eigen::Vector3d center_offset = rotation * m.root_center_of_mass;
+  state_.root_momentum = m.total_mass * (velocity + angular_velocity.cross(center_offset));
+  state_.root_angular_momentum =
+      rotation * m.root_inertia * rotation.transpose() * angular_velocity;
+}
+
+StepStatus Simulator::set_velocity_field(const Eigen::MatrixX3d& global_velocities) {
+  const Model& m = *model_;
+  if (global_velocities.rows() != m.num_global_vertices)
+    throw OptionError("set_velocity_field: expected " + std::to_string(m.num_global_vertices) +
+                      " velocities, got " + std::to_string(global_velocities.rows()));
+  if (!global_velocities.allFinite())
+    throw OptionError("set_velocity_field: velocities must be finite");
+  initialize(false);
+  // Root to leaves: each node's frame from its parent's updated q̇, then its own q̇, then its
+  // children's relative kinematics.
+  const bool partial = state_.settings.lumping != InterfaceLumping::kInterface;
+  for (int i = 0; i < num_nodes(); ++i) {
+    const Node& node = m.nodes[static_cast<std::size_t>(i)];
+    const Prototype& proto = m.prototypes[static_cast<std::size_t>(node.prototype)];
+    if (i > 0) update_child_frame(m, state_, i);
+    if (node.r > 0) {
+      const FrameMotion f = frame(i);
+      const Eigen::MatrixX3d& X = proto.rest_positions;
+      const Eigen::Index n = X.rows();
+      const auto q = state_.q.segment(node.dof_offset, node.r);
+      Eigen::VectorXd target(3 * n);
+      for (Eigen::Index v = 0; v < n; ++v) {
+        Eigen::Vector3d x = X.row(v).transpose();
+        x.noalias() += proto.basis.middleRows<3>(3 * v) * q;
+        const Eigen::Vector3d world = global_velocities.row(node.global_vertices(v)).transpose();
+        target.segment<3>(3 * v) =
+            f.rotation.transpose() * world - f.velocity - f.angular_velocity.cross(x);
+      }
+      const Eigen::MatrixXd& U = proto.basis;
+      state_.qdot.segment(node.dof_offset, node.r) =
+          (U.transpose() * U).ldlt().solve(U.transpose() * target);
+    }
+    for (int k = 0; k < node.num_children; ++k)
+      compute_relative_kinematics(
+          m, state_, m.children[static_cast<std::size_t>(node.first_child + k)], partial);
+  }
+  return initialize(true);
+}
+
+FrameMotion Simulator::frame(int node) const {
+  check_node(node);
+  FrameMotion f;
+  f.rotation = state_.frame_rotation.middleCols<3>(3 * node);
+  f.origin = state_.frame_origin.col(node);
+  f.velocity = state_.frame_velocity.col(node);
+  f.angular_velocity = state_.frame_angular_velocity.col(node);
+  f.acceleration = state_.frame_acceleration.col(node);
+  f.angular_acceleration = state_.frame_angular_acceleration.col(node);
+  return f;
+}
+
+void Simulator::add_vertex_force(int node, int vertex, const Eigen::Vector3d& world_force) {
+  check_node(node);
+  const int num_vertices = static_cast<int>(model_->prototype_of(node).rest_positions.rows());
+  if (vertex < 0 || vertex >= num_vertices)
+    throw OptionError(node_label(*model_, node) + ": vertex " + std::to_string(vertex) +
+                      " does not exist (the node has " + std::to_string(num_vertices) +
+                      " vertices)");
+  if (!world_force.allFinite()) throw OptionError("vertex force must be finite");
+  state_.forces.push_back({node, vertex, world_force});
+}
+
+void Simulator::reserve_vertex_forces(int count) {
+  state_.forces.reserve(static_cast<std::size_t>(std::max(0, count)));
+}
+
+StepStatus Simulator::initialize(bool solve_accelerations) {
+  return ramus::initialize(*model_, state_, workspace_, solve_accelerations);
+}
+
+StepStatus Simulator::step() noexcept {
+  return ramus::step(*model_, state_, workspace_);
+}
+
+void Simulator::node_world_positions(int node, Eigen::MatrixX3d& positions) const {
+  check_node(node);
+  ramus::node_world_positions(*model_, state_, node, positions);
+}
+
+void Simulator::global_positions(Eigen::MatrixX3d& positions) const {
+  ramus::global_positions(*model_, state_, positions);
+}
+
+void Simulator::embedded_surface_positions(Eigen::MatrixX3d& positions) const {
+  ramus::global_positions(*model_, state_, global_scratch_);
+  ramus::embedded_surface_positions(*model_, global_scratch_, positions);
+}
+
+double Simulator::elastic_energy() const {
+  return ramus::elastic_energy(*model_, state_, workspace_);
+}
+
+}  // namespace ramus
