@@ -88,8 +88,11 @@ NodeEquation assemble_node_equation(const Model& model, const State& state,
   const Node& node = model.nodes[static_cast<std::size_t>(i)];
   const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];
   const Eigen::Matrix3d R = state.frame_rotation.middleCols<3>(3 * i);
-  scratch.load = workspace.reduced_vertex_force.segment(node.dof_offset, node.r);
-  scratch.load.noalias() += proto.gravity_basis * (R.transpose() * state.settings.gravity);
+  // G R_iᵀ g column by column: a fused pass (an r by 3 GEMV costs more at small r).
+  const Eigen::Vector3d g = R.transpose() * state.settings.gravity;
+  scratch.load = workspace.reduced_vertex_force.segment(node.dof_offset, node.r) +
+                 g(0) * proto.gravity_basis.col(0) + g(1) * proto.gravity_basis.col(1) +
+                 g(2) * proto.gravity_basis.col(2);
   if (i > 0 || model.free_root) {
     FrameKinematics frame;
     frame.linear_acceleration = state.frame_acceleration.col(i);
