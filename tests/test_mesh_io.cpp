@@ -18,6 +18,7 @@
 #include "ramus/precompute/tetgen_io.h"
 #include "ramus/precompute/vega_io.h"
 #include "ramus/precompute/vtu_io.h"
+#include "support/temp_dir.h"
 
 namespace fs = std::filesystem;
 using namespace ramus;
@@ -27,21 +28,7 @@ namespace {
 const std::string kMeshes = std::string(RAMUS_TEST_DATA_DIR) + "/meshes/";
 const std::string kBad = std::string(RAMUS_TEST_DATA_DIR) + "/bad/";
 
-// A fresh, empty temporary folder, removed at the end of the test.
-struct TempDir {
-  fs::path path;
-  explicit TempDir(const std::string& name) {
-    path = fs::temp_directory_path() /
-           ("ramus_test_" + name + "_" + std::to_string(std::random_device{}()));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string operator/(const std::string& file) const { return (path / file).string(); }
-};
+using test::TempDir;
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -272,7 +259,7 @@ TEST_CASE("PVD series: relative frame paths next to the .pvd") {
       series.add_frame(0.01 * k, m.rest_positions.array() + 0.5 * k, m.tets, f);
     }
     CHECK(series.num_frames() == 3);
-    CHECK(series.frame_path(2) == (dir.path / "out" / "out_00002.vtu").string());
+    CHECK(series.frame_path(2) == (dir.path() / "out" / "out_00002.vtu").string());
     series.finish();
     CHECK_THROWS_AS(series.add_frame(1.0, m.rest_positions, m.tets), Error);
   }
@@ -282,7 +269,7 @@ TEST_CASE("PVD series: relative frame paths next to the .pvd") {
   CHECK(pvd.find("timestep=\"0.02\" group=\"\" part=\"0\" file=\"out/out_00002.vtu\"") !=
         std::string::npos);
   VtuFields f;
-  const TetMesh frame = read_vtu((dir.path / "out" / "out_00002.vtu").string(), &f);
+  const TetMesh frame = read_vtu((dir.path() / "out" / "out_00002.vtu").string(), &f);
   CHECK(frame.rest_positions == (m.rest_positions.array() + 1.0).matrix());
   REQUIRE(f.point_data.size() == 1);
   CHECK(f.point_data[0].second(0, 0) == 1.0);

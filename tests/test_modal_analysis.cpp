@@ -14,6 +14,7 @@
 #include "ramus/precompute/stvk_energy.h"
 #include "ramus/precompute/stvk_fem_model.h"
 #include "ramus/runtime/dynamics/reduced_stvk_polynomial.h"
+#include "support/finite_differences.h"
 #include "support/test_meshes.h"
 #include "support/test_tets.h"
 
@@ -99,11 +100,13 @@ TEST_CASE("StVK tet third derivative matches finite differences of the Hessian")
         for (int k = 0; k < 12; ++k) dx1(k) = u(rng), dx2(k) = u(rng);
         const Vector12d T = stvk_tet_energy_third_derivative(x, rest, kLame, dx1, dx2);
         // The Hessian is quadratic in x, so its central difference is exact but for roundoff.
-        const double h = 0.5;
-        const Matrix34d step = h * Eigen::Map<const Matrix34d>(dx1.data());
-        const Vector12d T_fd = (stvk_tet_energy_hessian(x + step, rest, kLame) -
-                                stvk_tet_energy_hessian(x - step, rest, kLame)) *
-                               dx2 / (2 * h);
+        const Matrix34d direction = Eigen::Map<const Matrix34d>(dx1.data());
+        const Vector12d T_fd = test::finite_derivative(
+            0.0,
+            [&](double t) -> Eigen::VectorXd {
+              return stvk_tet_energy_hessian(x + t * direction, rest, kLame) * dx2;
+            },
+            0.5);
         CHECK(relative_error(T, T_fd) < 1e-9);
         CHECK(relative_error(stvk_tet_energy_third_derivative(x, rest, kLame, dx2, dx1), T) <
               1e-13);

@@ -22,6 +22,7 @@
 #include "ramus/precompute/model_file_writer.h"
 #include "ramus/runtime/io/hdf5_file.h"
 #include "ramus/runtime/io/model_file.h"
+#include "support/temp_dir.h"
 
 namespace fs = std::filesystem;
 using Catch::Matchers::Contains;
@@ -29,29 +30,7 @@ using Catch::Matchers::Contains;
 namespace ramus {
 namespace {
 
-// A fresh folder per test case, removed afterwards.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    static int counter = 0;
-    path = fs::temp_directory_path() / ("ramus_test_model_file_" + std::to_string(::getpid()) +
-                                        "_" + std::to_string(counter++));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-  std::string file(const std::string& name) const { return (path / name).string(); }
-  std::vector<std::string> entries() const {
-    std::vector<std::string> names;
-    for (const auto& entry : fs::directory_iterator(path)) {
-      names.push_back(entry.path().filename().string());
-    }
-    return names;
-  }
-};
+using test::TempDir;
 
 // Random values with full mantissas (so the round trip really is checked bit for bit).
 class Random {
@@ -410,7 +389,7 @@ void write_bytes(const std::string& path, const std::string& bytes) {
 }  // namespace
 
 TEST_CASE("model file round trip is bitwise exact", "[model_file]") {
-  const TempDir dir;
+  const TempDir dir("model_file");
   const ReducedModel model = make_model();
   const std::string path = dir.file("model.h5");
   write_model_file(model, path);
@@ -429,7 +408,7 @@ TEST_CASE("model file round trip is bitwise exact", "[model_file]") {
 }
 
 TEST_CASE("model file layout matches docs/FORMAT.md (raw HDF5 API)", "[model_file]") {
-  const TempDir dir;
+  const TempDir dir("model_file");
   const ReducedModel model = make_model();
   const std::string path = dir.file("model.h5");
   write_model_file(model, path);
@@ -556,7 +535,7 @@ TEST_CASE("model file layout matches docs/FORMAT.md (raw HDF5 API)", "[model_fil
 }
 
 TEST_CASE("hdf5 wrapper reads files written by other tools", "[model_file]") {
-  const TempDir dir;
+  const TempDir dir("model_file");
   const std::string path = dir.file("other.h5");
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   {
@@ -609,7 +588,7 @@ TEST_CASE("hdf5 wrapper reads files written by other tools", "[model_file]") {
 }
 
 TEST_CASE("reading a missing, truncated or non-HDF5 file names the problem", "[model_file]") {
-  const TempDir dir;
+  const TempDir dir("model_file");
   const std::string missing = dir.file("missing.h5");
   CHECK_THAT(read_error(missing), Contains("missing.h5: cannot open: no such file"));
 
@@ -631,7 +610,7 @@ TEST_CASE("reading a missing, truncated or non-HDF5 file names the problem", "[m
 }
 
 TEST_CASE("reading a model of another schema version asks to re-run precompute", "[model_file]") {
-  const TempDir dir;
+  const TempDir dir("model_file");
   const std::string path = dir.file("old.h5");
   write_model_file(make_model(), path);
   // A schema version 1 file: one domain, none of the substructuring data.
@@ -672,7 +651,7 @@ TEST_CASE("reading a model of another schema version asks to re-run precompute",
 
 TEST_CASE("a single-domain model may leave the substructuring data at its defaults",
           "[model_file]") {
-  const TempDir dir;
+  const TempDir dir("model_file");
   const std::string path = dir.file("beam.h5");
   const ReducedModel model = make_single_domain_model();
   REQUIRE(find_model_inconsistency(model).empty());
@@ -742,7 +721,7 @@ TEST_CASE("a single-domain model may leave the substructuring data at its defaul
 }
 
 TEST_CASE("a rigid domain (r = 0) round trips with empty bases", "[model_file]") {
-  const TempDir dir;
+  const TempDir dir("model_file");
   const std::string path = dir.file("rigid.h5");
   ReducedModel model = make_model();
   Random random(5);
@@ -774,7 +753,7 @@ TEST_CASE("a rigid domain (r = 0) round trips with empty bases", "[model_file]")
 }
 
 TEST_CASE("reading an inconsistent model names the dataset", "[model_file]") {
-  const TempDir dir;
+  const TempDir dir("model_file");
   const std::string path = dir.file("model.h5");
   const ReducedModel model = make_model();
   const auto broken = [&](const std::function<void(const hdf5::Group&)>& change) {
@@ -829,7 +808,7 @@ TEST_CASE("reading an inconsistent model names the dataset", "[model_file]") {
 }
 
 TEST_CASE("reading an inconsistent domain tree names the dataset", "[model_file]") {
-  const TempDir dir;
+  const TempDir dir("model_file");
   const std::string path = dir.file("model.h5");
   const ReducedModel model = make_model();
   const auto broken = [&](const std::function<void(const hdf5::Group&)>& change) {
@@ -1039,7 +1018,7 @@ TEST_CASE("an inconsistent domain tree is not written", "[model_file]") {
         "dataset /embedded_surface/triangles: triangle 3 references vertex 30, but there are 30 "
         "vertices");
 
-  const TempDir dir;
+  const TempDir dir("model_file");
   const std::string path = dir.file("model.h5");
   bad = good;
   bad.domains[2].system_force.w7.resize(12, 11);
@@ -1051,7 +1030,7 @@ TEST_CASE("an inconsistent domain tree is not written", "[model_file]") {
 }
 
 TEST_CASE("an inconsistent model is not written", "[model_file]") {
-  const TempDir dir;
+  const TempDir dir("model_file");
   const std::string path = dir.file("model.h5");
   ReducedModel bad = make_model();
   bad.domains[1].basis.conservativeResize(35, Eigen::NoChange);  // 3 #V = 36
@@ -1094,7 +1073,7 @@ TEST_CASE("an inconsistent model is not written", "[model_file]") {
 }
 
 TEST_CASE("bad runtime settings in a file are named", "[model_file]") {
-  const TempDir dir;
+  const TempDir dir("model_file");
   const std::string path = dir.file("settings.h5");
   write_model_file(make_model(), path);
   edit(path, [](const hdf5::Group& root) {

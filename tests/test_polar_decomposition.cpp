@@ -11,6 +11,7 @@
 #include <random>
 
 #include "ramus/runtime/dynamics/polar_decomposition.h"
+#include "support/finite_differences.h"
 #include "support/test_tets.h"
 
 using namespace ramus;
@@ -100,14 +101,18 @@ Errors check_path(const Path& path, double t, bool exact) {
   check_decomposition(s.A, p);
   const PolarRotationDerivatives d = polar_rotation_derivatives(p, s.A_dot, s.A_ddot);
 
-  auto polar_at = [&](double time) { return polar_decomposition(path.at(time).A); };
-  double h = kFirstStep;
-  const PolarDecomposition p_plus = polar_at(t + h), p_minus = polar_at(t - h);
-  const Matrix3d R_dot_fd = (p_plus.R - p_minus.R) / (2 * h);
-  const Matrix3d S_dot_fd = (p_plus.S - p_minus.S) / (2 * h);
+  // R and S along the path, flattened for the finite-difference helper.
+  const auto rotation_at = [&](double time) -> Eigen::VectorXd {
+    return test::flat(polar_decomposition(path.at(time).A).R);
+  };
+  const auto stretch_at = [&](double time) -> Eigen::VectorXd {
+    return test::flat(polar_decomposition(path.at(time).A).S);
+  };
+  const Matrix3d R_dot_fd = test::unflat<3, 3>(test::finite_derivative(t, rotation_at, kFirstStep));
+  const Matrix3d S_dot_fd = test::unflat<3, 3>(test::finite_derivative(t, stretch_at, kFirstStep));
   const Vector3d omega_fd = skew_vector(R_dot_fd * p.R.transpose());
-  h = kSecondStep;
-  const Matrix3d R_ddot_fd = (polar_at(t + h).R - 2 * p.R + polar_at(t - h).R) / (h * h);
+  const Matrix3d R_ddot_fd =
+      test::unflat<3, 3>(test::finite_second_derivative(t, rotation_at, kSecondStep));
   // R̈ Rᵀ = omega_dot~ + omega~², and omega~² is symmetric.
   const Vector3d omega_dot_fd = skew_vector(R_ddot_fd * p.R.transpose());
 

@@ -10,6 +10,7 @@
 #include "ramus/precompute/reduced_stvk_coefficients.h"
 #include "ramus/precompute/stvk_fem_model.h"
 #include "ramus/runtime/dynamics/reduced_stvk_polynomial.h"
+#include "support/finite_differences.h"
 #include "support/test_meshes.h"
 #include "support/test_tets.h"
 
@@ -120,34 +121,27 @@ TEST_CASE("Reduced Hessian is the Jacobian of the reduced gradient (exact 5-poin
   std::mt19937 rng(3);
   const Eigen::VectorXd q = large_q(U, 0.3, rng);
   Eigen::VectorXd g;
-  Eigen::MatrixXd K, K_fd(6, 6), unused;
+  Eigen::MatrixXd K, unused;
   forces.evaluate(q, g, K);
   // g is cubic: the 5-point derivative is exact up to rounding, so the step can be large.
   const double h = 0.1 * q.cwiseAbs().maxCoeff();
-  for (int k = 0; k < 6; ++k) {
-    Eigen::VectorXd gs[4];
-    const double steps[4] = {-2, -1, 1, 2};
-    for (int s = 0; s < 4; ++s) {
-      Eigen::VectorXd qs = q;
-      qs(k) += steps[s] * h;
-      forces.evaluate(qs, gs[s], unused);
-    }
-    K_fd.col(k) = (gs[0] - 8 * gs[1] + 8 * gs[2] - gs[3]) / (12 * h);
-  }
+  const Eigen::MatrixXd K_fd = test::finite_jacobian(
+      q,
+      [&](const Eigen::VectorXd& y) {
+        Eigen::VectorXd gy;
+        forces.evaluate(y, gy, unused);
+        return gy;
+      },
+      h, test::Stencil::kCentral4);
   CHECK(relative_error(K, K_fd) < 1e-11);
-  // And the energy's derivative is the gradient.
-  Eigen::VectorXd g_fd(6);
-  for (int k = 0; k < 6; ++k) {
-    double e[4];
-    const double steps[4] = {-2, -1, 1, 2};
-    for (int s = 0; s < 4; ++s) {
-      Eigen::VectorXd qs = q;
-      qs(k) += steps[s] * h;
-      Eigen::VectorXd gk;
-      e[s] = forces.evaluate_energy(qs, gk, unused);
-    }
-    g_fd(k) = (e[0] - 8 * e[1] + 8 * e[2] - e[3]) / (12 * h);
-  }
+  // And the energy's derivative is the gradient (a quartic: exact for the 5-point rule too).
+  const Eigen::VectorXd g_fd = test::finite_gradient(
+      q,
+      [&](const Eigen::VectorXd& y) {
+        Eigen::VectorXd gy;
+        return forces.evaluate_energy(y, gy, unused);
+      },
+      h, test::Stencil::kCentral4);
   CHECK(relative_error(g, g_fd) < 1e-9);
 }
 

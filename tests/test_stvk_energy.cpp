@@ -8,11 +8,16 @@
 #include "ramus/error.h"
 #include "ramus/precompute/stvk_energy.h"
 #include "ramus/precompute/stvk_fem_model.h"
+#include "support/finite_differences.h"
 #include "support/test_meshes.h"
 #include "support/test_tets.h"
 
 using namespace ramus;
 using test::deformed_tet;
+using test::finite_gradient;
+using test::finite_jacobian;
+using test::flat;
+using test::unflat;
 using test::reference_tet;
 using test::relative_error;
 
@@ -39,18 +44,16 @@ TEST_CASE("StVK stress is the derivative of the energy density (FD)") {
     for (int i = 0; i < 9; ++i) F.data()[i] += n(rng);
     const Eigen::Matrix3d P = stvk_first_piola_kirchhoff(F, kLame);
     const Matrix9d C = stvk_first_piola_kirchhoff_derivative(F, kLame);
-    Eigen::Matrix3d P_fd;
-    Matrix9d C_fd;
-    const double h = 1e-6;
-    for (int k = 0; k < 9; ++k) {
-      Eigen::Matrix3d Fp = F, Fm = F;
-      Fp.data()[k] += h;
-      Fm.data()[k] -= h;
-      P_fd.data()[k] = (stvk_energy_density(Fp, kLame) - stvk_energy_density(Fm, kLame)) / (2 * h);
-      const Eigen::Matrix3d dP =
-          (stvk_first_piola_kirchhoff(Fp, kLame) - stvk_first_piola_kirchhoff(Fm, kLame)) / (2 * h);
-      C_fd.col(k) = Eigen::Map<const Eigen::Matrix<double, 9, 1>>(dP.data());
-    }
+    const Eigen::VectorXd F0 = flat(F);
+    const Eigen::Matrix3d P_fd = unflat<3, 3>(finite_gradient(
+        F0, [](const Eigen::VectorXd& f) { return stvk_energy_density(unflat<3, 3>(f), kLame); },
+        1e-6));
+    const Eigen::MatrixXd C_fd = finite_jacobian(
+        F0,
+        [](const Eigen::VectorXd& f) {
+          return flat(stvk_first_piola_kirchhoff(unflat<3, 3>(f), kLame));
+        },
+        1e-6);
     CHECK(relative_error(P, P_fd) < 1e-7);
     CHECK(relative_error(C, C_fd) < 1e-7);
   }
@@ -68,18 +71,14 @@ TEST_CASE("StVK tet energy -> gradient -> Hessian by finite differences") {
         }
         const Vector12d g = stvk_tet_energy_gradient(x, rest, kLame);
         const Matrix12d H = stvk_tet_energy_hessian(x, rest, kLame);
-        Vector12d g_fd;
-        Matrix12d H_fd;
-        const double h = 1e-7;
-        for (int k = 0; k < 12; ++k) {
-          Matrix34d xp = x, xm = x;
-          xp.data()[k] += h;
-          xm.data()[k] -= h;
-          g_fd(k) = (stvk_tet_energy(xp, rest, kLame) - stvk_tet_energy(xm, rest, kLame)) / (2 * h);
-          H_fd.col(k) = (stvk_tet_energy_gradient(xp, rest, kLame) -
-                         stvk_tet_energy_gradient(xm, rest, kLame)) /
-                        (2 * h);
-        }
+        const auto energy = [&](const Eigen::VectorXd& y) {
+          return stvk_tet_energy(unflat<3, 4>(y), rest, kLame);
+        };
+        const auto gradient = [&](const Eigen::VectorXd& y) -> Eigen::VectorXd {
+          return stvk_tet_energy_gradient(unflat<3, 4>(y), rest, kLame);
+        };
+        const Eigen::VectorXd g_fd = finite_gradient(flat(x), energy, 1e-7);
+        const Eigen::MatrixXd H_fd = finite_jacobian(flat(x), gradient, 1e-7);
         // Near rest the gradient is tiny, so compare against the Hessian's scale there.
         const double g_scale = kind == "near-rest" ? H.norm() * 1e-4 : g.norm();
         CHECK((g - g_fd).norm() / g_scale < 1e-5);
@@ -138,16 +137,11 @@ TEST_CASE("Assembled forces and stiffness match finite differences of the total 
 
   const Eigen::VectorXd f = model.internal_forces(x);
   const Eigen::SparseMatrix<double> K = model.stiffness_matrix(x);
-  const double h = 1e-7;
-  Eigen::VectorXd f_fd(x.size());
-  Eigen::MatrixXd K_fd(x.size(), x.size());
-  for (Eigen::Index k = 0; k < x.size(); ++k) {
-    Eigen::VectorXd xp = x, xm = x;
-    xp(k) += h;
-    xm(k) -= h;
-    f_fd(k) = -(model.elastic_energy(xp) - model.elastic_energy(xm)) / (2 * h);
-    K_fd.col(k) = -(model.internal_forces(xp) - model.internal_forces(xm)) / (2 * h);
-  }
+  // f = -dE/dx and K = -df/dx.
+  const Eigen::VectorXd f_fd =
+      -finite_gradient(x, [&](const Eigen::VectorXd& y) { return model.elastic_energy(y); }, 1e-7);
+  const Eigen::MatrixXd K_fd = -finite_jacobian(
+      x, [&](const Eigen::VectorXd& y) { return Eigen::VectorXd(model.internal_forces(y)); }, 1e-7);
   CHECK(relative_error(f, f_fd) < 1e-6);
   CHECK(relative_error(Eigen::MatrixXd(K), K_fd) < 1e-6);
   CHECK(f.reshaped(3, f.size() / 3).rowwise().sum().norm() < 1e-9 * f.norm());  // sum of forces

@@ -24,6 +24,7 @@
 #include "ramus/runtime/model/model_geometry.h"
 #include "ramus/runtime/simulator.h"
 #include "support/reduced_beams.h"
+#include "support/temp_dir.h"
 
 namespace fs = std::filesystem;
 using namespace ramus;
@@ -237,9 +238,8 @@ TEST_CASE("Simulator: the embedded surface follows the C0 positions") {
 }
 
 TEST_CASE("write_vtu_triangles and PvdSeriesWriter::add_surface_frame") {
-  const fs::path dir =
-      fs::temp_directory_path() / ("ramus_test_surface_" + std::to_string(std::random_device{}()));
-  fs::create_directories(dir);
+  const test::TempDir temp("surface");
+  const fs::path& dir = temp.path();
   const Eigen::MatrixX3d x = rows({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0.5}});
   Eigen::MatrixX3i triangles(2, 3);
   triangles << 0, 1, 2, 2, 1, 3;
@@ -301,8 +301,6 @@ TEST_CASE("write_vtu_triangles and PvdSeriesWriter::add_surface_frame") {
   const std::string frame = read_text((dir / "run_surface" / "run_surface_00001.vtu").string());
   CHECK_THAT(frame, Contains("NumberOfPoints=\"4\" NumberOfCells=\"2\""));
   CHECK_THAT(frame, Contains("          2 2 1.5\n"));
-  std::error_code ec;
-  fs::remove_all(dir, ec);
 }
 
 TEST_CASE("model spec: render_surface") {

@@ -11,9 +11,11 @@ void accumulate_subtree_forces(const Model& model, const State& state,
   WorkspaceData& w = workspace;
   const RuntimeSettings& settings = state.settings;
   const bool l3 = settings.lumping == InterfaceLumping::kRigidSubtree;
-  w.own_force_world.setZero();
-  w.reduced_vertex_force.setZero();
+  // The reduced vertex forces are zeroed only when some were applied (a num_dofs pass).
+  if (w.vertex_forces_applied) w.reduced_vertex_force.setZero();
+  w.vertex_forces_applied = !state.forces.empty();
   w.root_torque.setZero();
+  w.own_force_world.setZero();
   const Eigen::Vector3d center =
       state.frame_origin.col(0) + state.frame_rotation.leftCols<3>() * model.root_center_of_mass;
   // Each vertex force: the node's own sum, its reduced force and the free root's torque.
@@ -32,6 +34,9 @@ void accumulate_subtree_forces(const Model& model, const State& state,
     if (model.free_root)
       w.root_torque += (state.frame_origin.col(applied.node) + R * x - center).cross(applied.force);
   }
+  // Subtree sums feed the parents' lumping and the free root only: none for an anchored node
+  // alone.
+  if (model.num_nodes() == 1 && !model.free_root) return;
   // Own external force (vertex forces and weight), in the node's axes.
   for (int i = 0; i < model.num_nodes(); ++i) {
     const double mass = model.prototype_of(i).mass;

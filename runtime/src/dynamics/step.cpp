@@ -42,8 +42,8 @@ WorkspaceData::WorkspaceData(const Model& model)
       own_force_world(Eigen::Matrix3Xd::Zero(3, model.num_nodes())),
       subtree_force(Eigen::Matrix3Xd::Zero(3, model.num_nodes())),
       subtree_torque(Eigen::Matrix3Xd::Zero(3, model.num_nodes())),
-      saved_q(Eigen::VectorXd::Zero(model.num_dofs)),
-      saved_qdot(Eigen::VectorXd::Zero(model.num_dofs)),
+      saved_q(Eigen::MatrixXd::Zero(model.num_dofs, kHistoryCapacity)),
+      saved_qdot(Eigen::MatrixXd::Zero(model.num_dofs, kHistoryCapacity)),
       saved_qddot(Eigen::VectorXd::Zero(model.num_dofs)),
       saved_root_origin(Eigen::Vector3d::Zero()),
       saved_root_momentum(Eigen::Vector3d::Zero()),
@@ -134,8 +134,8 @@ void refresh_kinematics(const Model& model, State& state) noexcept {
 }
 
 void save_state(const State& state, WorkspaceData& w) noexcept {
-  w.saved_q = state.q;
-  w.saved_qdot = state.qdot;
+  w.saved_q.col(0) = state.q;
+  w.saved_qdot.col(0) = state.qdot;
   w.saved_qddot = state.qddot;
   w.saved_root_rotation = state.frame_rotation.leftCols<3>();
   w.saved_root_origin = state.frame_origin.col(0);
@@ -146,8 +146,8 @@ void save_state(const State& state, WorkspaceData& w) noexcept {
 // Puts back the root's placement and momenta and every q, q̇, q̈ of the step's start (the
 // caller restores the root's motion and refreshes the kinematics that follow).
 void restore_state(const WorkspaceData& w, State& state) noexcept {
-  state.q = w.saved_q;
-  state.qdot = w.saved_qdot;
+  state.q = w.saved_q.col(0);
+  state.qdot = w.saved_qdot.col(0);
   state.qddot = w.saved_qddot;
   state.frame_rotation.leftCols<3>() = w.saved_root_rotation;
   state.frame_origin.col(0) = w.saved_root_origin;
@@ -222,9 +222,13 @@ StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept
     refresh_kinematics(model, state);
     return status;
   }
-  // Integrator history: step k becomes the most recent earlier step.
-  state.q_history.col(0) = w.saved_q;
-  state.qdot_history.col(0) = w.saved_qdot;
+  // Integrator history: step k becomes the most recent earlier step (a swap, no copy; the
+  // workspace gets the buffers of the history it replaces, same shape).
+  static_assert(kHistoryCapacity == 1, "a deeper history shifts its columns here");
+  if (state.q_history.rows() == w.saved_q.rows() && state.q_history.cols() == w.saved_q.cols()) {
+    state.q_history.swap(w.saved_q);
+    state.qdot_history.swap(w.saved_qdot);
+  }
   state.history_size = 1;
   state.time += h;
   if (timed) {

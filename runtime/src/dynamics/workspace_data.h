@@ -39,8 +39,12 @@ struct WorkspaceData {
   Eigen::Matrix3Xd subtree_torque;       ///< 3 by N: its torque about the subtree's rest centre of
                                          ///< mass, F_i axes (L3)
   Eigen::Vector3d root_torque = Eigen::Vector3d::Zero();  ///< free root, world, about the COM
-  // The state at the start of the step, restored on failure.
-  Eigen::VectorXd saved_q, saved_qdot, saved_qddot;
+  // The state at the start of the step, restored on failure. saved_q and saved_qdot have the
+  // shape of State::q_history (num_dofs by kHistoryCapacity = 1): after a successful step they
+  // are swapped with it, so the history costs no copy.
+  Eigen::MatrixXd saved_q, saved_qdot;
+  Eigen::VectorXd saved_qddot;
+  bool vertex_forces_applied = true;  ///< reduced_vertex_force may hold non-zeros
   Eigen::Matrix3d saved_root_rotation = Eigen::Matrix3d::Identity();
   Eigen::Vector3d saved_root_origin, saved_root_momentum, saved_root_angular_momentum;
 };

@@ -36,15 +36,6 @@ void solve_symmetric(const Eigen::MatrixXd& matrix, const Eigen::VectorXd& rhs,
   }
 }
 
-StepStatus integrate_node(const NodeEquation& equation, const RuntimeSettings& settings,
-                          NodeVectors vectors, PrototypeScratch& scratch) noexcept {
-  switch (equation.node.integrator) {
-    case Integrator::kNewmark:
-      return newmark_step(equation, settings, vectors, scratch);
-  }
-  return StepStatus::kInvalidSettings;
-}
-
 // M' q̈ = f - (α M' + β s K) q̇ - s g(q).
 StepStatus solve_node_acceleration(const NodeEquation& equation, NodeVectors vectors,
                                    PrototypeScratch& scratch) noexcept {

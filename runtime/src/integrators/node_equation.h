@@ -43,10 +43,6 @@ bool cholesky_solve_in_place(Eigen::MatrixXd& matrix, const Eigen::VectorXd& rhs
 void solve_symmetric(const Eigen::MatrixXd& matrix, const Eigen::VectorXd& rhs,
                      PrototypeScratch& scratch, Eigen::Ref<Eigen::VectorXd> solution) noexcept;
 
-/// Advances one node by h with its integrator. Allocates nothing, never throws; kNonFinite when
-/// the result is not finite (the caller restores the state).
-StepStatus integrate_node(const NodeEquation& equation, const RuntimeSettings& settings,
-                          NodeVectors vectors, PrototypeScratch& scratch) noexcept;
 
 /// q̈ from the equation at the current q, q̇ (for a consistent start).
 StepStatus solve_node_acceleration(const NodeEquation& equation, NodeVectors vectors,
@@ -56,5 +52,16 @@ StepStatus solve_node_acceleration(const NodeEquation& equation, NodeVectors vec
 /// substructuring paper's semi-implicit Newmark.
 StepStatus newmark_step(const NodeEquation& equation, const RuntimeSettings& settings,
                         NodeVectors vectors, PrototypeScratch& scratch) noexcept;
+
+/// Advances one node by h with its integrator. Allocates nothing, never throws; kNonFinite when
+/// the result is not finite (the caller restores the state).
+inline StepStatus integrate_node(const NodeEquation& equation, const RuntimeSettings& settings,
+                                 NodeVectors vectors, PrototypeScratch& scratch) noexcept {
+  switch (equation.node.integrator) {
+    case Integrator::kNewmark:
+      return newmark_step(equation, settings, vectors, scratch);
+  }
+  return StepStatus::kInvalidSettings;
+}
 
 }  // namespace ramus
