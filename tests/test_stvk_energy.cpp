@@ -17,9 +17,9 @@ using test::deformed_tet;
 using test::finite_gradient;
 using test::finite_jacobian;
 using test::flat;
-using test::unflat;
 using test::reference_tet;
 using test::relative_error;
+using test::unflat;
 
 namespace {
 
@@ -138,8 +138,8 @@ TEST_CASE("Assembled forces and stiffness match finite differences of the total 
   const Eigen::VectorXd f = model.internal_forces(x);
   const Eigen::SparseMatrix<double> K = model.stiffness_matrix(x);
   // f = -dE/dx and K = -df/dx.
-  const Eigen::VectorXd f_fd =
-      -finite_gradient(x, [&](const Eigen::VectorXd& y) { return model.elastic_energy(y); }, 1e-7);
+  const Eigen::VectorXd f_fd = -finite_gradient(
+      x, [&](const Eigen::VectorXd& y) { return model.elastic_energy(y); }, 1e-7);
   const Eigen::MatrixXd K_fd = -finite_jacobian(
       x, [&](const Eigen::VectorXd& y) { return Eigen::VectorXd(model.internal_forces(y)); }, 1e-7);
   CHECK(relative_error(f, f_fd) < 1e-6);

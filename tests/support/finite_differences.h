@@ -74,15 +74,14 @@ inline Eigen::MatrixXd finite_hessian(const Eigen::VectorXd& x,
   };
   for (Eigen::Index i = 0; i < n; ++i)
     for (Eigen::Index j = 0; j < n; ++j)
-      hessian(i, j) = (at(i, h, j, h) - at(i, h, j, -h) - at(i, -h, j, h) + at(i, -h, j, -h)) /
-                      (4 * h * h);
+      hessian(i, j) =
+          (at(i, h, j, h) - at(i, h, j, -h) - at(i, -h, j, h) + at(i, -h, j, -h)) / (4 * h * h);
   return hessian;
 }
 
 /// d f / d t and d² f / d t² at t for a path f: R -> R^m: (f(t + h) - f(t - h)) / 2h and
 /// (f(t + h) - 2 f(t) + f(t - h)) / h².
-inline Eigen::VectorXd finite_derivative(double t,
-                                         const std::function<Eigen::VectorXd(double)>& f,
+inline Eigen::VectorXd finite_derivative(double t, const std::function<Eigen::VectorXd(double)>& f,
                                          double h) {
   return (f(t + h) - f(t - h)) / (2 * h);
 }

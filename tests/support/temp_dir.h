@@ -16,9 +16,9 @@ class TempDir {
   /// <tmp>/ramus_test_<name>_<pid>_<counter>: unique within and across concurrent test runs.
   explicit TempDir(const std::string& name = "tmp") {
     static std::atomic<int> counter{0};
-    path_ = std::filesystem::temp_directory_path() /
-            ("ramus_test_" + name + "_" + std::to_string(::getpid()) + "_" +
-             std::to_string(counter++));
+    path_ =
+        std::filesystem::temp_directory_path() /
+        ("ramus_test_" + name + "_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
     std::filesystem::remove_all(path_);
     std::filesystem::create_directories(path_);
   }

@@ -43,7 +43,6 @@ bool cholesky_solve_in_place(Eigen::MatrixXd& matrix, const Eigen::VectorXd& rhs
 void solve_symmetric(const Eigen::MatrixXd& matrix, const Eigen::VectorXd& rhs,
                      PrototypeScratch& scratch, Eigen::Ref<Eigen::VectorXd> solution) noexcept;
 
-
 /// q̈ from the equation at the current q, q̇ (for a consistent start).
 StepStatus solve_node_acceleration(const NodeEquation& equation, NodeVectors vectors,
                                    PrototypeScratch& scratch) noexcept;
