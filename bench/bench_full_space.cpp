@@ -3,8 +3,8 @@
 // assembly, and one backward-Euler step under gravity (Newton + line search, CHOLMOD).
 #include <benchmark/benchmark.h>
 
-#include "ramus/precompute/full_space_simulator.h"
-#include "ramus/precompute/mesh_generators.h"
+#include "ramus/precompute/fem/full_space_simulator.h"
+#include "ramus/precompute/mesh/mesh_generators.h"
 
 namespace {
 

@@ -10,10 +10,10 @@
 #include <map>
 #include <memory>
 
-#include "ramus/precompute/mesh_generators.h"
-#include "ramus/precompute/modal_analysis.h"
-#include "ramus/precompute/reduced_domain_builder.h"
-#include "ramus/precompute/reduced_stvk_coefficients.h"
+#include "ramus/precompute/mesh/mesh_generators.h"
+#include "ramus/precompute/reduction/modal_analysis.h"
+#include "ramus/precompute/reduction/reduced_domain_builder.h"
+#include "ramus/precompute/reduction/reduced_stvk_coefficients.h"
 #include "ramus/runtime/model/model.h"
 #include "ramus/runtime/simulator.h"
 

@@ -10,9 +10,9 @@
 #include <memory>
 #include <random>
 
-#include "ramus/precompute/mesh_generators.h"
-#include "ramus/precompute/reduced_stvk_coefficients.h"
-#include "ramus/precompute/stvk_fem_model.h"
+#include "ramus/precompute/fem/stvk_fem_model.h"
+#include "ramus/precompute/mesh/mesh_generators.h"
+#include "ramus/precompute/reduction/reduced_stvk_coefficients.h"
 #include "ramus/runtime/dynamics/reduced_stvk_polynomial.h"
 
 namespace {

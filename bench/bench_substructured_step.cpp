@@ -44,11 +44,11 @@
 #include <vector>
 
 #include "ramus/error.h"
-#include "ramus/precompute/domain_tree.h"
-#include "ramus/precompute/interface_fit.h"
-#include "ramus/precompute/mesh_generators.h"
-#include "ramus/precompute/model_spec.h"
-#include "ramus/precompute/substructured_model_builder.h"
+#include "ramus/precompute/mesh/mesh_generators.h"
+#include "ramus/precompute/model/model_spec.h"
+#include "ramus/precompute/substructuring/domain_tree.h"
+#include "ramus/precompute/substructuring/interface_fit.h"
+#include "ramus/precompute/substructuring/substructured_model_builder.h"
 #include "ramus/runtime/io/model_file.h"
 #include "ramus/runtime/model/model.h"
 #include "ramus/runtime/model/model_geometry.h"

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
-#include "ramus/precompute/tet_mesh.h"
-TEST_CASE("unit tet volume") {
+#include "ramus/precompute/mesh/tet_mesh.h"
+TEST_CASE("unit tet volume", "[smoke]") {
   ramus::TetMesh m;
   m.rest_positions.resize(4, 3);
   m.rest_positions << 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <functional>
 
 namespace ramus::test {
@@ -89,6 +90,11 @@ inline Eigen::VectorXd finite_second_derivative(double t,
                                                 const std::function<Eigen::VectorXd(double)>& f,
                                                 double h) {
   return (f(t + h) - 2 * f(t) + f(t - h)) / (h * h);
+}
+
+/// |a - b| / |b| (Frobenius), the measure every finite-difference check compares with.
+inline double relative_error(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
+  return (a - b).norm() / std::max(b.norm(), 1e-300);
 }
 
 /// A matrix as a flat vector (column-major) and back, for matrix-valued arguments and results.

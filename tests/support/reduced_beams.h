@@ -3,7 +3,7 @@
 
 #include <memory>
 
-#include "ramus/precompute/reduced_domain_builder.h"
+#include "ramus/precompute/reduction/reduced_domain_builder.h"
 #include "ramus/runtime/model/reduced_model.h"
 #include "support/test_meshes.h"
 

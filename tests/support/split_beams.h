@@ -8,8 +8,8 @@
 #include <memory>
 #include <vector>
 
-#include "ramus/precompute/domain_tree.h"
-#include "ramus/precompute/substructured_model_builder.h"
+#include "ramus/precompute/substructuring/domain_tree.h"
+#include "ramus/precompute/substructuring/substructured_model_builder.h"
 #include "ramus/runtime/model/reduced_model.h"
 #include "support/reduced_beams.h"
 #include "support/test_meshes.h"

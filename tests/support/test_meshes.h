@@ -3,7 +3,7 @@
 
 #include <Eigen/Core>
 
-#include "ramus/precompute/tet_mesh.h"
+#include "ramus/precompute/mesh/tet_mesh.h"
 
 namespace ramus::test {
 

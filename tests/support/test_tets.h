@@ -1,5 +1,5 @@
 // A reference tet, its random / near-rest / inverted deformations, and a relative error: shared
-// by the finite-difference tests of the element kernels.
+// by the finite-difference tests of the element kernels (relative_error: finite_differences.h).
 #pragma once
 
 #include <Eigen/Core>
@@ -7,7 +7,8 @@
 #include <random>
 #include <string>
 
-#include "ramus/precompute/stvk_energy.h"
+#include "ramus/precompute/fem/stvk_energy.h"
+#include "support/finite_differences.h"
 
 namespace ramus::test {
 
@@ -28,11 +29,6 @@ inline Matrix34d deformed_tet(const std::string& kind, std::mt19937& rng) {
   for (int i = 0; i < 12; ++i) x.data()[i] += amplitude * u(rng);
   if (kind == "inverted") x.col(3) = x.col(0) - 0.5 * (x.col(3) - x.col(0));
   return x;
-}
-
-/// |a - b| / |b| (Frobenius).
-inline double relative_error(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
-  return (a - b).norm() / std::max(b.norm(), 1e-300);
 }
 
 }  // namespace ramus::test

@@ -3,8 +3,8 @@
 
 #include "commands.h"
 #include "ramus/error.h"
-#include "ramus/precompute/mesh_checks.h"
-#include "ramus/precompute/mesh_io.h"
+#include "ramus/precompute/mesh/mesh_checks.h"
+#include "ramus/precompute/mesh/mesh_io.h"
 
 namespace ramus::cli {
 

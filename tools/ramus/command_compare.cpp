@@ -6,7 +6,7 @@
 
 #include "commands.h"
 #include "ramus/error.h"
-#include "ramus/precompute/reduced_vs_full.h"
+#include "ramus/precompute/reduction/reduced_vs_full.h"
 #include "ramus/runtime/io/model_file.h"
 #include "reduced_run_options.h"
 

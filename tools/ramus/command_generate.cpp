@@ -3,7 +3,7 @@
 
 #include "commands.h"
 #include "mesh_files.h"
-#include "ramus/precompute/mesh_generators.h"
+#include "ramus/precompute/mesh/mesh_generators.h"
 
 namespace ramus::cli {
 

@@ -10,8 +10,8 @@
 
 #include "commands.h"
 #include "ramus/error.h"
-#include "ramus/precompute/model_spec.h"
-#include "ramus/precompute/vtu_io.h"
+#include "ramus/precompute/mesh/vtu_io.h"
+#include "ramus/precompute/model/model_spec.h"
 #include "ramus/runtime/io/model_file.h"
 #include "ramus/runtime/model/model.h"
 #include "ramus/runtime/model/model_geometry.h"

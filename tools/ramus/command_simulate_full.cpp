@@ -6,11 +6,11 @@
 
 #include "commands.h"
 #include "ramus/error.h"
-#include "ramus/precompute/full_space_simulator.h"
-#include "ramus/precompute/mesh_checks.h"
-#include "ramus/precompute/mesh_io.h"
-#include "ramus/precompute/model_spec.h"
-#include "ramus/precompute/vtu_io.h"
+#include "ramus/precompute/fem/full_space_simulator.h"
+#include "ramus/precompute/mesh/mesh_checks.h"
+#include "ramus/precompute/mesh/mesh_io.h"
+#include "ramus/precompute/mesh/vtu_io.h"
+#include "ramus/precompute/model/model_spec.h"
 
 namespace ramus::cli {
 

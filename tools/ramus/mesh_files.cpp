@@ -4,10 +4,10 @@
 #include <filesystem>
 
 #include "ramus/error.h"
-#include "ramus/precompute/boundary_surface.h"
-#include "ramus/precompute/gmsh_io.h"
-#include "ramus/precompute/tetgen_io.h"
-#include "ramus/precompute/vtu_io.h"
+#include "ramus/precompute/mesh/boundary_surface.h"
+#include "ramus/precompute/mesh/gmsh_io.h"
+#include "ramus/precompute/mesh/tetgen_io.h"
+#include "ramus/precompute/mesh/vtu_io.h"
 
 namespace ramus::cli {
 

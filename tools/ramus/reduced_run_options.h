@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "ramus/precompute/model_spec.h"
+#include "ramus/precompute/model/model_spec.h"
 #include "ramus/runtime/model/runtime_settings.h"
 
 namespace ramus::cli {

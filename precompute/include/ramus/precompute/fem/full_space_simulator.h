@@ -1,0 +1,76 @@
+// Full-space reference simulator (the ground truth for reduced models): backward Euler and
+// implicit Newmark, each step written as a minimization (for backward Euler:
+// E(x) = |x - x^n - h v^n|^2_M / (2 h^2) + Phi(x) - f^T x, plus lagged Rayleigh damping) and
+// solved by NewtonMinimizer to tolerance; and the static equilibrium min Phi(x) - f^T x.
+#pragma once
+
+#include <Eigen/Core>
+#include <memory>
+
+#include "ramus/precompute/fem/dof_map.h"
+#include "ramus/precompute/fem/newton_minimizer.h"
+#include "ramus/precompute/fem/stvk_fem_model.h"
+
+namespace ramus {
+
+/// Positions, velocities and accelerations of every vertex (flat 3#V vectors), and the time.
+struct FullSpaceState {
+  Eigen::VectorXd positions;
+  Eigen::VectorXd velocities;
+  Eigen::VectorXd accelerations;  ///< used by Newmark; backward Euler keeps it up to date
+  double time = 0;
+};
+
+struct FullSpaceOptions {
+  double time_step = 0.01;                            ///< h, seconds
+  Eigen::Vector3d gravity = Eigen::Vector3d::Zero();  ///< m/s^2
+  double rayleigh_mass = 0;       ///< alpha in the damping force -(alpha M + beta K) v, 1/s
+  double rayleigh_stiffness = 0;  ///< beta, s (K lagged at x^n and made PSD, as in §4.2)
+  double force_tolerance = 0;     ///< Newton stops at max |net force| <= this (N); 0: automatic
+  NewtonOptions newton;           ///< its gradient_tolerance is replaced by force_tolerance
+};
+
+class FullSpaceSimulator {
+ public:
+  /// `model` must outlive the simulator. `dofs` says which vertices are fixed.
+  FullSpaceSimulator(const StvkFemModel& model, DofMap dofs, FullSpaceOptions options);
+  ~FullSpaceSimulator();
+
+  const StvkFemModel& model() const { return model_; }
+  const DofMap& dofs() const { return dofs_; }
+  const FullSpaceOptions& options() const { return options_; }
+  /// The Newton tolerance in force units (N) actually used (automatic: the force that a strain
+  /// of 1e-10 produces on an average element).
+  double gradient_tolerance() const { return newton_.gradient_tolerance; }
+
+  /// Rest positions, zero velocities, t = 0.
+  FullSpaceState rest_state() const;
+
+  /// One backward-Euler step of length options().time_step under gravity and the given extra
+  /// external forces (3#V, or empty for none). Fixed vertices keep their positions.
+  NewtonReport step_backward_euler(FullSpaceState& state,
+                                   const Eigen::VectorXd& external_forces = {});
+
+  /// One implicit Newmark step (default: the trapezoidal rule beta = 1/4, gamma = 1/2), solved
+  /// to tolerance; needs state.accelerations (see initialize_acceleration).
+  NewtonReport step_newmark(FullSpaceState& state, const Eigen::VectorXd& external_forces = {},
+                            double beta = 0.25, double gamma = 0.5);
+
+  /// Sets state.accelerations from the equation of motion M a = f - f_el(x) - C v.
+  void initialize_acceleration(FullSpaceState& state, const Eigen::VectorXd& external_forces = {});
+
+  /// Static equilibrium under gravity and external forces, starting from `positions` (3#V).
+  NewtonReport solve_static(Eigen::VectorXd& positions,
+                            const Eigen::VectorXd& external_forces = {});
+
+ private:
+  struct Objectives;
+  const StvkFemModel& model_;
+  DofMap dofs_;
+  FullSpaceOptions options_;
+  NewtonOptions newton_;
+  NewtonMinimizer minimizer_;
+  std::unique_ptr<Objectives> objectives_;
+};
+
+}  // namespace ramus

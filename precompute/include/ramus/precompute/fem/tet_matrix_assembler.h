@@ -1,0 +1,31 @@
+// Assembles per-tet 12 by 12 matrices into one sparse matrix over the free DOFs, reusing the
+// sparsity pattern: the pattern and each element's value slots are computed once.
+#pragma once
+
+#include <Eigen/Core>
+#include <Eigen/SparseCore>
+#include <vector>
+
+#include "ramus/precompute/fem/dof_map.h"
+
+namespace ramus {
+
+class TetMatrixAssembler {
+ public:
+  TetMatrixAssembler() = default;
+  /// Pattern of every (free DOF, free DOF) pair coupled by a tet of `tets` (#T by 4).
+  TetMatrixAssembler(const Eigen::MatrixX4i& tets, const DofMap& dofs);
+
+  /// Zeroes the values, keeping the pattern.
+  void set_zero();
+  /// Adds the 12 by 12 element matrix of tet t (rows/cols of fixed DOFs are dropped).
+  void add(int t, const Eigen::Matrix<double, 12, 12>& element_matrix);
+  /// The assembled matrix (num_free_dofs by num_free_dofs, compressed, symmetric storage).
+  const Eigen::SparseMatrix<double>& matrix() const { return matrix_; }
+
+ private:
+  Eigen::SparseMatrix<double> matrix_;
+  std::vector<int> value_slots_;  // #T * 144 indices into matrix_.valuePtr(), -1 when fixed
+};
+
+}  // namespace ramus

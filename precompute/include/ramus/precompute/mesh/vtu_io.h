@@ -1,0 +1,77 @@
+// VTK XML UnstructuredGrid (.vtu, ASCII) output for ParaView, and .pvd time series.
+#pragma once
+
+#include <Eigen/Core>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ramus/precompute/mesh/tet_mesh.h"
+
+namespace ramus {
+
+/// Named arrays attached to points or cells of a .vtu file.
+struct VtuFields {
+  std::vector<std::pair<std::string, Eigen::MatrixXd>> point_data;  ///< each #V by c (Float64)
+  std::vector<std::pair<std::string, Eigen::MatrixXd>> cell_data;   ///< each #T by c (Float64)
+  std::vector<std::pair<std::string, Eigen::VectorXi>> point_ints;  ///< each #V (Int32)
+  std::vector<std::pair<std::string, Eigen::VectorXi>> cell_ints;   ///< each #T (Int32): labels
+};
+
+/// Writes tets (#T by 4) at positions (#V by 3) with fields as an ASCII .vtu (exact doubles),
+/// atomically (path.tmp then rename). Throws Error on size mismatches or an unwritable file.
+void write_vtu(const std::string& path, const Eigen::MatrixX3d& positions,
+               const Eigen::MatrixX4i& tets, const VtuFields& fields = {});
+
+/// Writes triangles (#F by 3) at positions (#V by 3) with fields (cell arrays: #F rows) as an
+/// ASCII .vtu of VTK triangles (type 5), atomically; for surfaces (e.g. a model's embedded
+/// rendering surface). read_vtu does not read it back (tets only). Throws Error like write_vtu.
+void write_vtu_triangles(const std::string& path, const Eigen::MatrixX3d& positions,
+                         const Eigen::MatrixX3i& triangles, const VtuFields& fields = {});
+
+/// Same for a TetMesh at its rest positions; labels are added as the Int32 cell array "label"
+/// and vertex_flags as the Int32 point array "vertex_flag" (when present).
+void write_vtu(const std::string& path, const TetMesh& mesh, const VtuFields& fields = {});
+
+/// Reads an ASCII .vtu of tetrahedra (as written above). Int32 cell array "label" -> labels,
+/// Int32 point array "vertex_flag" -> vertex_flags; every other array goes to *fields when
+/// given (Int arrays with one component to point_ints / cell_ints). Throws InputError.
+TetMesh read_vtu(const std::string& path, VtuFields* fields = nullptr);
+
+/// Writes a ParaView time series: out.pvd plus frames out/out_00000.vtu, out/out_00001.vtu, ...
+/// (paths in the .pvd are relative). The .pvd is rewritten after every frame, so the series is
+/// readable even if the program stops early.
+class PvdSeriesWriter {
+ public:
+  /// Creates the frame folder next to pvd_path; throws Error if it can't.
+  explicit PvdSeriesWriter(std::string pvd_path);
+  ~PvdSeriesWriter();
+  PvdSeriesWriter(const PvdSeriesWriter&) = delete;
+  PvdSeriesWriter& operator=(const PvdSeriesWriter&) = delete;
+
+  /// Writes frame num_frames() at time `time` (positions #V by 3, tets #T by 4).
+  void add_frame(double time, const Eigen::MatrixX3d& positions, const Eigen::MatrixX4i& tets,
+                 const VtuFields& fields = {});
+  /// Same with a triangle surface (#F by 3) as the frame (write_vtu_triangles).
+  void add_surface_frame(double time, const Eigen::MatrixX3d& positions,
+                         const Eigen::MatrixX3i& triangles, const VtuFields& fields = {});
+  /// Writes the final .pvd; add_frame afterwards is an error. Called by the destructor.
+  void finish();
+
+  int num_frames() const { return static_cast<int>(times_.size()); }
+  /// Path of frame i's .vtu file.
+  std::string frame_path(int i) const;
+
+ private:
+  void check_can_add(double time) const;
+  void frame_added(double time);
+  void write_pvd() const;
+
+  std::string pvd_path_;
+  std::string folder_;  // relative to the .pvd's folder
+  std::string stem_;
+  std::vector<double> times_;
+  bool finished_ = false;
+};
+
+}  // namespace ramus

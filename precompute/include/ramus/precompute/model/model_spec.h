@@ -1,0 +1,134 @@
+// The JSON model spec read by `ramus simulate-full` (and, later, `ramus precompute`): which mesh,
+// which material, which vertices are fixed, which loads, which time stepping. See docs/SPEC.md.
+#pragma once
+
+#include "ramus/runtime/model/runtime_settings.h"
+
+#include <Eigen/Core>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ramus/precompute/fem/material.h"
+#include "ramus/precompute/mesh/tet_mesh.h"
+#include "ramus/precompute/mesh/tetrahedralize.h"
+#include "ramus/precompute/substructuring/domain_tree.h"
+
+namespace ramus {
+
+/// One rule selecting vertices to hold fixed. Exactly one kind is active.
+struct VertexSelector {
+  enum class Kind { kPlane, kBox, kLabel, kVertexList, kFlag };
+  Kind kind = Kind::kPlane;
+  Eigen::Vector3d point = Eigen::Vector3d::Zero();    ///< plane: a point on it
+  Eigen::Vector3d normal = Eigen::Vector3d::UnitX();  ///< plane: its normal
+  double tolerance = 0;              ///< plane: max distance (0: 1e-9 of the mesh size)
+  Eigen::Vector3d box_min, box_max;  ///< box: inclusive corners
+  int label = 0;                     ///< label: every vertex of a tet with this label
+  int flag = 1;                      ///< flag: vertices whose vertex_flags equals this
+  std::vector<int> vertices;         ///< vertex list
+  std::string description;           ///< e.g. "fixed[0]" for messages
+};
+
+/// A point force applied at one vertex during [start, end) seconds. The spec gives the vertex
+/// by index or by a position ("at"), resolved to the nearest rest vertex by resolve_point_forces.
+struct PointForce {
+  int vertex = -1;
+  std::optional<Eigen::Vector3d> at;  ///< position to resolve, when no index was given
+  Eigen::Vector3d force = Eigen::Vector3d::Zero();  ///< N
+  double start = 0;
+  double end = 1e300;
+};
+
+struct SimulationSpec {
+  double time_step = 0.01;  ///< s
+  int steps = 100;
+  Eigen::Vector3d gravity = Eigen::Vector3d(0, 0, -9.81);
+  double rayleigh_mass = 0;
+  double rayleigh_stiffness = 0;
+  int output_every = 1;                ///< write every n-th frame
+  std::string integrator = "newmark";  ///< per-node integrator (RuntimeSettings, docs/SPEC.md)
+  int newton_iterations = 1;           ///< per step (1: semi-implicit)
+};
+
+/// How to reduce a domain: linear modes, modal derivatives, basis size.
+struct ReductionSpec {
+  int linear_modes = 10;          ///< r1: lowest elastic modes (fixed interface / anchors)
+  int r = 20;                     ///< basis size after mass-PCA
+  bool modal_derivatives = true;  ///< false: the basis is the r lowest linear modes
+};
+
+/// How a total number of modes r̂ is spread over the domains (paper §5).
+enum class ModeDistribution {
+  kProportional,  ///< r_i ∝ #tets(i)
+  kLogarithmic,   ///< r_i ∝ log(#tets(i))
+};
+
+/// Per-domain settings by domain name: reduction overrides and runtime tuning.
+struct DomainSettings {
+  std::optional<int> r;                                     ///< basis size (0: a rigid domain)
+  std::optional<int> linear_modes;                          ///< r1
+  std::optional<double> rayleigh_mass, rayleigh_stiffness;  ///< runtime damping
+  std::optional<double> stiffness_scale;                    ///< runtime frequency scaling
+};
+
+/// Substructuring (the "domains" key): how the mesh is cut into a tree of domains and how the
+/// modes are spread over them.
+struct DomainsSpec {
+  enum class Partition { kLabels, kAutomatic };
+  Partition partition = Partition::kLabels;
+  /// "label_file": per-tet labels for the "labels" partition instead of the mesh's own
+  /// (tet_label_file.h), resolved like mesh_path; empty: the mesh's labels
+  std::string label_file_path;
+  AutomaticPartitionOptions automatic;
+  int total_r = 0;  ///< r̂; 0: every domain gets reduction.r
+  ModeDistribution distribution = ModeDistribution::kLogarithmic;
+  int min_r = 4;  ///< bounds of the distributed r_i
+  int max_r = 60;
+  /// Runtime subtree lumping: "interface" (L1, the paper's default), "center_of_mass" (L2) or
+  /// "rigid_subtree" (L3: the subtree's mass and rotational inertia as one rigid body).
+  std::string lumping = "interface";
+  std::map<std::string, DomainSettings> per_domain;
+};
+
+struct ModelSpec {
+  std::string spec_path;  ///< the JSON file itself
+  std::string mesh_path;  ///< resolved relative to the spec's folder
+  /// "render_surface": the surface to embed for rendering (resolved like mesh_path), or empty
+  std::string render_surface_path;
+  TetrahedralizeOptions tetrahedralize;
+  Material material;
+  std::map<int, Material> materials_by_label;
+  std::vector<VertexSelector> fixed;
+  std::vector<PointForce> forces;
+  SimulationSpec simulation;
+  ReductionSpec reduction;
+  std::optional<DomainsSpec> domains;  ///< absent: one domain
+};
+
+/// The reduction of one domain with r modes under `base`: r1 scaled by r / base.r (at least 1,
+/// and enough candidates for r), modal derivatives as in base. r = 0: a rigid domain.
+ReductionSpec scaled_reduction(const ReductionSpec& base, int r);
+
+/// Parses a spec file; throws InputError naming the file and the offending key.
+ModelSpec load_model_spec(const std::string& path);
+/// The runtime settings a spec asks for (simulation block, domains.lumping and per_domain
+/// tuning) for the model's domains, named `domain_names` in tree order; stored in the model.
+RuntimeSettings spec_runtime_settings(const ModelSpec& spec,
+                                      const std::vector<std::string>& domain_names);
+/// Parses spec text (spec_path is used for messages and to resolve the mesh path).
+ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec_path);
+
+/// Sorted, unique vertex indices picked by the selectors; throws MeshError when a selector
+/// picks nothing or names a vertex/label that does not exist.
+std::vector<int> select_vertices(const TetMesh& mesh, const std::vector<VertexSelector>& rules);
+
+/// Resolves "at" positions to the nearest vertex and checks that every force names an existing
+/// vertex; throws MeshError otherwise.
+void resolve_point_forces(const TetMesh& mesh, std::vector<PointForce>& forces);
+
+/// Sum of the forces active at time t as a 3#V vector.
+Eigen::VectorXd point_forces_at(const std::vector<PointForce>& forces, int num_vertices, double t);
+
+}  // namespace ramus

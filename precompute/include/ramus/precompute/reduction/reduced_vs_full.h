@@ -1,0 +1,52 @@
+// Ground truth for a reduced model: the same mesh, materials, anchors and loads simulated in full
+// space (implicit Newmark solved to tolerance) and by the runtime (reduced implicit Newmark),
+// compared frame by frame.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "ramus/precompute/fem/stvk_fem_model.h"
+#include "ramus/precompute/model/model_spec.h"
+#include "ramus/runtime/model/reduced_model.h"
+#include "ramus/runtime/simulator.h"
+
+namespace ramus {
+
+/// The full-space model of a reduced domain: its mesh, per-tet materials (and fixed vertices).
+StvkFemModel full_space_model(const ReducedDomain& domain);
+
+struct ComparisonOptions {
+  RuntimeSettings settings;  ///< time step, gravity, Newton iterations (settings.nodes unused)
+  NodeSettings node;         ///< the domain's Rayleigh damping, stiffness scale, integrator
+  int steps = 100;
+  std::vector<PointForce> forces;    ///< vertex forces with their time windows
+  Eigen::VectorXd initial_velocity;  ///< 3#V initial velocities (empty: at rest); the reduced
+                                     ///< run starts from its M-orthogonal projection Uᵀ M v
+};
+
+/// Per frame: largest vertex displacement of each run and the largest vertex distance between
+/// them (m).
+struct ComparisonFrame {
+  double time = 0;
+  double full_max_displacement = 0;
+  double reduced_max_displacement = 0;
+  double max_difference = 0;
+};
+
+struct Comparison {
+  std::vector<ComparisonFrame> frames;           ///< steps + 1 frames, the first at t = 0
+  double max_difference = 0;                     ///< over all frames (m)
+  double max_full_displacement = 0;              ///< over all frames (m)
+  double relative_error = 0;                     ///< max_difference / max_full_displacement
+  double full_seconds = 0, reduced_seconds = 0;  ///< wall-clock time of each run
+  Eigen::MatrixXd full_trajectory;               ///< 3#V by frames, displacements (for plots/tests)
+  Eigen::MatrixXd reduced_trajectory;            ///< 3#V by frames
+};
+
+/// Runs both simulations of domain 0 of `model`. Throws OptionError for inconsistent options and
+/// NumericalError if either run fails.
+Comparison compare_reduced_to_full(std::shared_ptr<const ReducedModel> model,
+                                   const ComparisonOptions& options);
+
+}  // namespace ramus

@@ -1,0 +1,261 @@
+#include "ramus/precompute/fem/full_space_simulator.h"
+
+#include <Eigen/SparseCholesky>
+#include <cmath>
+
+#include "ramus/error.h"
+
+namespace ramus {
+
+namespace {
+
+// Static potential Phi(x) - f^T (x - X) over the free positions y.
+class StaticObjective : public MinimizationObjective {
+ public:
+  StaticObjective(const StvkFemModel& model, const DofMap& dofs)
+      : model_(model), dofs_(dofs), stiffness_(model.mesh().tets, dofs) {}
+
+  void prepare(const Eigen::VectorXd& positions, const Eigen::VectorXd& forces) {
+    x_ = positions;
+    forces_free_ = dofs_.restrict_to_free(forces);
+    rest_free_ = dofs_.restrict_to_free(model_.rest_positions());
+  }
+  const Eigen::VectorXd& positions() const { return x_; }
+
+  double value(const Eigen::VectorXd& y) override {
+    dofs_.scatter_free(y, x_);
+    return model_.elastic_energy(x_) - forces_free_.dot(y - rest_free_);
+  }
+  double value_and_gradient(const Eigen::VectorXd& y, Eigen::VectorXd& gradient) override {
+    const double energy = StaticObjective::value(y);
+    full_gradient_.setZero(x_.size());
+    model_.add_elastic_energy_gradient(x_, full_gradient_);
+    gradient = dofs_.restrict_to_free(full_gradient_) - forces_free_;
+    return energy;
+  }
+  const Eigen::SparseMatrix<double>& hessian(const Eigen::VectorXd& y, bool project) override {
+    dofs_.scatter_free(y, x_);
+    stiffness_.set_zero();
+    model_.add_stiffness(x_, 1.0, project, stiffness_);
+    return stiffness_.matrix();
+  }
+
+ protected:
+  const StvkFemModel& model_;
+  const DofMap& dofs_;
+  TetMatrixAssembler stiffness_;
+  Eigen::VectorXd x_, forces_free_, rest_free_, full_gradient_;
+};
+
+// One implicit step (backward Euler or Newmark) as a minimization over the new positions y:
+//   E(y) = c_m |y - y_hat|^2_M / 2 + Phi(x) - f.y + c_d (y - y_hat)ᵀ C (y - y_hat) / 2
+//          + v_tildeᵀ C (y - y_hat),
+// whose gradient is M a + C v + f_el - f with a = c_m (y - y_hat), v = v_tilde + (c_d / c_m) a.
+// Backward Euler: y_hat = y_n + h v_n, v_tilde = v_n, c_m = 1/h^2, c_d = 1/h.
+// Newmark: y_hat = y_n + h v_n + h^2 (1/2 - beta) a_n, v_tilde = v_n + h (1 - gamma) a_n,
+// c_m = 1/(h^2 beta), c_d = gamma/(h beta). C = alpha M + beta_K D, D = PSD stiffness at x_n.
+class ImplicitStepObjective : public StaticObjective {
+ public:
+  ImplicitStepObjective(const StvkFemModel& model, const DofMap& dofs)
+      : StaticObjective(model, dofs),
+        mass_(model.mesh().tets, dofs),
+        damping_(model.mesh().tets, dofs),
+        hessian_(model.mesh().tets, dofs) {
+    model.add_consistent_mass(1.0, mass_);
+  }
+
+  void prepare_step(const FullSpaceState& state, const Eigen::VectorXd& forces,
+                    const FullSpaceOptions& options, const Eigen::VectorXd& y_hat,
+                    const Eigen::VectorXd& v_tilde, double mass_coefficient,
+                    double damping_coefficient) {
+    prepare(state.positions, forces);
+    alpha_ = options.rayleigh_mass;
+    beta_ = options.rayleigh_stiffness;
+    c_m_ = mass_coefficient;
+    c_d_ = damping_coefficient;
+    y_hat_ = y_hat;
+    v_tilde_ = v_tilde;
+    damping_.set_zero();
+    if (beta_ != 0) model_.add_stiffness(state.positions, 1.0, true, damping_);
+    has_damping_ = alpha_ != 0 || beta_ != 0;
+  }
+  const Eigen::SparseMatrix<double>& mass() const { return mass_.matrix(); }
+  Eigen::VectorXd damping_times(const Eigen::VectorXd& v) const {
+    Eigen::VectorXd result = alpha_ * (mass_.matrix() * v);
+    if (beta_ != 0) result += beta_ * (damping_.matrix() * v);
+    return result;
+  }
+
+  double value(const Eigen::VectorXd& y) override {
+    const Eigen::VectorXd dy = y - y_hat_;
+    double energy = StaticObjective::value(y) + 0.5 * c_m_ * dy.dot(mass_.matrix() * dy);
+    if (has_damping_) energy += dy.dot(damping_times(0.5 * c_d_ * dy + v_tilde_));
+    return energy;
+  }
+  double value_and_gradient(const Eigen::VectorXd& y, Eigen::VectorXd& gradient) override {
+    double energy = StaticObjective::value_and_gradient(y, gradient);
+    const Eigen::VectorXd dy = y - y_hat_;
+    const Eigen::VectorXd m_dy = mass_.matrix() * dy;
+    gradient += c_m_ * m_dy;
+    energy += 0.5 * c_m_ * dy.dot(m_dy);
+    if (has_damping_) {
+      const Eigen::VectorXd c_dy = damping_times(dy);
+      const Eigen::VectorXd c_v = damping_times(v_tilde_);
+      gradient += c_d_ * c_dy + c_v;
+      energy += 0.5 * c_d_ * dy.dot(c_dy) + dy.dot(c_v);
+    }
+    return energy;
+  }
+  const Eigen::SparseMatrix<double>& hessian(const Eigen::VectorXd& y, bool project) override {
+    const Eigen::SparseMatrix<double>& K = StaticObjective::hessian(y, project);
+    hessian_.set_zero();
+    Eigen::SparseMatrix<double>& H = const_cast<Eigen::SparseMatrix<double>&>(hessian_.matrix());
+    const double mass_scale = c_m_ + c_d_ * alpha_, damping_scale = c_d_ * beta_;
+    const auto n = static_cast<size_t>(H.nonZeros());
+    for (size_t k = 0; k < n; ++k)
+      H.valuePtr()[k] = K.valuePtr()[k] + mass_scale * mass_.matrix().valuePtr()[k] +
+                        damping_scale * damping_.matrix().valuePtr()[k];
+    return H;
+  }
+
+ private:
+  TetMatrixAssembler mass_, damping_, hessian_;
+  double alpha_ = 0, beta_ = 0, c_m_ = 0, c_d_ = 0;
+  bool has_damping_ = false;
+  Eigen::VectorXd y_hat_, v_tilde_;
+};
+
+}  // namespace
+
+struct FullSpaceSimulator::Objectives {
+  Objectives(const StvkFemModel& model, const DofMap& dofs)
+      : static_objective(model, dofs), implicit_step(model, dofs) {}
+  StaticObjective static_objective;
+  ImplicitStepObjective implicit_step;
+};
+
+FullSpaceSimulator::FullSpaceSimulator(const StvkFemModel& model, DofMap dofs,
+                                       FullSpaceOptions options)
+    : model_(model), dofs_(std::move(dofs)), options_(options), newton_(options.newton) {
+  if (dofs_.num_vertices() != model.num_vertices())
+    throw OptionError("FullSpaceSimulator: DOF map has " + std::to_string(dofs_.num_vertices()) +
+                      " vertices, the model " + std::to_string(model.num_vertices()));
+  if (!(options_.time_step > 0) || !std::isfinite(options_.time_step))
+    throw OptionError("time step must be positive, got " + std::to_string(options_.time_step));
+  newton_.gradient_tolerance = options_.force_tolerance;
+  if (newton_.gradient_tolerance <= 0) {
+    double stiffest = 0, volume = 0;
+    for (const Material& m : model.materials()) stiffest = std::max(stiffest, m.youngs_modulus);
+    for (const LinearTetRest& r : model.rest_data()) volume += r.volume;
+    const double element_size = std::cbrt(volume / model.num_tets());
+    newton_.gradient_tolerance = 1e-10 * stiffest * element_size * element_size;
+  }
+  objectives_ = std::make_unique<Objectives>(model_, dofs_);
+}
+
+FullSpaceSimulator::~FullSpaceSimulator() = default;
+
+FullSpaceState FullSpaceSimulator::rest_state() const {
+  const auto n = model_.rest_positions().size();
+  return {model_.rest_positions(), Eigen::VectorXd::Zero(n), Eigen::VectorXd::Zero(n), 0.0};
+}
+
+namespace {
+Eigen::VectorXd total_forces(const StvkFemModel& model, const Eigen::Vector3d& gravity,
+                             const Eigen::VectorXd& external) {
+  Eigen::VectorXd forces = model.gravity_forces(gravity);
+  if (external.size() == forces.size())
+    forces += external;
+  else if (external.size() != 0)
+    throw OptionError("external forces have " + std::to_string(external.size()) +
+                      " entries, expected 3 x #vertices = " + std::to_string(forces.size()));
+  return forces;
+}
+}  // namespace
+
+NewtonReport FullSpaceSimulator::step_backward_euler(FullSpaceState& state,
+                                                     const Eigen::VectorXd& external_forces) {
+  const double h = options_.time_step;
+  const Eigen::VectorXd forces = total_forces(model_, options_.gravity, external_forces);
+  const Eigen::VectorXd y_n = dofs_.restrict_to_free(state.positions);
+  const Eigen::VectorXd v_n = dofs_.restrict_to_free(state.velocities);
+  ImplicitStepObjective& objective = objectives_->implicit_step;
+  objective.prepare_step(state, forces, options_, y_n + h * v_n, v_n, 1.0 / (h * h), 1.0 / h);
+  // Initial guess: the better of x^n + h v^n and the explicit predictor
+  // x^n + h v^n + h^2 M_lumped^-1 f(x^n) (optimization-integrator paper, §3.1).
+  Eigen::VectorXd y = y_n + h * v_n;
+  Eigen::VectorXd elastic_gradient = Eigen::VectorXd::Zero(forces.size());
+  model_.add_elastic_energy_gradient(state.positions, elastic_gradient);
+  const Eigen::VectorXd net = dofs_.restrict_to_free(forces - elastic_gradient);
+  const Eigen::VectorXd masses = model_.lumped_vertex_masses();
+  Eigen::VectorXd predictor = y;
+  for (int k = 0; k < dofs_.num_free_dofs(); ++k)
+    predictor(k) += h * h * net(k) / masses(dofs_.free_dofs()[static_cast<size_t>(k)] / 3);
+  if (objective.value(predictor) < objective.value(y)) y = predictor;
+  const NewtonReport report = minimizer_.minimize(objective, y, newton_);
+  Eigen::VectorXd next = state.positions;
+  dofs_.scatter_free(y, next);
+  const Eigen::VectorXd velocities = (next - state.positions) / h;
+  state.accelerations = (velocities - state.velocities) / h;
+  state.velocities = velocities;
+  for (int v : dofs_.fixed_vertices()) {
+    state.velocities.segment<3>(3 * v).setZero();
+    state.accelerations.segment<3>(3 * v).setZero();
+  }
+  state.positions = std::move(next);
+  state.time += h;
+  return report;
+}
+
+NewtonReport FullSpaceSimulator::step_newmark(FullSpaceState& state,
+                                              const Eigen::VectorXd& external_forces, double beta,
+                                              double gamma) {
+  if (!(beta > 0) || !(gamma > 0)) throw OptionError("Newmark beta and gamma must be positive");
+  const double h = options_.time_step;
+  const Eigen::VectorXd forces = total_forces(model_, options_.gravity, external_forces);
+  const Eigen::VectorXd y_n = dofs_.restrict_to_free(state.positions);
+  const Eigen::VectorXd v_n = dofs_.restrict_to_free(state.velocities);
+  const Eigen::VectorXd a_n = dofs_.restrict_to_free(state.accelerations);
+  const Eigen::VectorXd y_hat = y_n + h * v_n + h * h * (0.5 - beta) * a_n;
+  const Eigen::VectorXd v_tilde = v_n + h * (1.0 - gamma) * a_n;
+  const double c_m = 1.0 / (h * h * beta);
+  ImplicitStepObjective& objective = objectives_->implicit_step;
+  objective.prepare_step(state, forces, options_, y_hat, v_tilde, c_m, gamma / (h * beta));
+  Eigen::VectorXd y = y_n + h * v_n + 0.5 * h * h * a_n;  // explicit prediction
+  if (objective.value(y_n) < objective.value(y)) y = y_n;
+  const NewtonReport report = minimizer_.minimize(objective, y, newton_);
+  const Eigen::VectorXd a = c_m * (y - y_hat);
+  dofs_.scatter_free(y, state.positions);
+  dofs_.scatter_free(a, state.accelerations);
+  dofs_.scatter_free(v_tilde + h * gamma * a, state.velocities);
+  state.time += h;
+  return report;
+}
+
+void FullSpaceSimulator::initialize_acceleration(FullSpaceState& state,
+                                                 const Eigen::VectorXd& external_forces) {
+  const Eigen::VectorXd forces = total_forces(model_, options_.gravity, external_forces);
+  ImplicitStepObjective& objective = objectives_->implicit_step;
+  const Eigen::VectorXd v = dofs_.restrict_to_free(state.velocities);
+  objective.prepare_step(state, forces, options_, v, v, 1.0, 1.0);
+  Eigen::VectorXd elastic_gradient = Eigen::VectorXd::Zero(forces.size());
+  model_.add_elastic_energy_gradient(state.positions, elastic_gradient);
+  const Eigen::VectorXd rhs =
+      dofs_.restrict_to_free(forces - elastic_gradient) - objective.damping_times(v);
+  Eigen::SimplicialLLT<Eigen::SparseMatrix<double>> mass(objective.mass());
+  const Eigen::VectorXd a = mass.solve(rhs);
+  state.accelerations.setZero(state.positions.size());
+  dofs_.scatter_free(a, state.accelerations);
+}
+
+NewtonReport FullSpaceSimulator::solve_static(Eigen::VectorXd& positions,
+                                              const Eigen::VectorXd& external_forces) {
+  StaticObjective& objective = objectives_->static_objective;
+  objective.prepare(positions, total_forces(model_, options_.gravity, external_forces));
+  Eigen::VectorXd y = dofs_.restrict_to_free(positions);
+  const NewtonReport report = minimizer_.minimize(objective, y, newton_);
+  dofs_.scatter_free(y, positions);
+  return report;
+}
+
+}  // namespace ramus

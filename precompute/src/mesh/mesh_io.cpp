@@ -1,0 +1,32 @@
+#include "ramus/precompute/mesh/mesh_io.h"
+
+#include <filesystem>
+
+#include "ramus/error.h"
+#include "ramus/precompute/mesh/gmsh_io.h"
+#include "ramus/precompute/mesh/surface_mesh.h"
+#include "ramus/precompute/mesh/tetgen_io.h"
+#include "ramus/precompute/mesh/vega_io.h"
+#include "ramus/precompute/mesh/vtu_io.h"
+#include "text_io.h"
+
+namespace ramus {
+
+TetMesh read_tet_mesh(const std::string& path, const TetrahedralizeOptions& options) {
+  const std::string ext = detail::lowercase_extension(path);
+  if (ext == ".node" || ext == ".ele") return read_tetgen(path);
+  if (ext == ".msh") return read_gmsh(path);
+  if (ext == ".veg") return read_vega(path);
+  if (ext == ".vtu") return read_vtu(path);
+  if (ext == ".obj" || ext == ".off" || ext == ".ply")
+    return tetrahedralize(read_surface_mesh(path), options, path);
+  std::error_code ec;
+  if (std::filesystem::exists(path + ".node", ec)) return read_tetgen(path);
+  throw InputError(path, 0,
+                   "unsupported mesh format '" + ext +
+                       "'; supported: .node/.ele (TetGen), .msh (Gmsh 2.2/4.1 ASCII), .veg "
+                       "(Vega), .vtu (VTK XML ASCII), .obj/.off/.ply (closed surfaces, "
+                       "tetrahedralized)");
+}
+
+}  // namespace ramus

@@ -1,0 +1,513 @@
+#include "ramus/precompute/mesh/vtu_io.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <optional>
+
+#include "ramus/error.h"
+#include "text_io.h"
+
+namespace ramus {
+
+namespace {
+
+constexpr int kVtkTetra = 10;
+constexpr int kVtkTriangle = 5;
+
+std::string xml_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string xml_unescape(std::string_view s) {
+  static const std::pair<std::string_view, char> kEntities[] = {
+      {"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&apos;", '\''}};
+  std::string out;
+  for (std::size_t i = 0; i < s.size();) {
+    bool replaced = false;
+    if (s[i] == '&')
+      for (const auto& [entity, c] : kEntities)
+        if (s.substr(i, entity.size()) == entity) {
+          out += c;
+          i += entity.size();
+          replaced = true;
+          break;
+        }
+    if (!replaced) out += s[i++];
+  }
+  return out;
+}
+
+void check_rows(const std::string& kind, const std::string& name, Eigen::Index rows,
+                Eigen::Index expected, const std::string& what) {
+  if (rows != expected)
+    throw Error("write_vtu: " + kind + " '" + name + "' has " + std::to_string(rows) +
+                " rows but there are " + std::to_string(expected) + " " + what);
+}
+
+void write_float_array(std::ostream& out, const std::string& name, const Eigen::MatrixXd& a) {
+  out << "        <DataArray type=\"Float64\" Name=\"" << xml_escape(name)
+      << "\" NumberOfComponents=\"" << a.cols() << "\" format=\"ascii\">\n";
+  for (Eigen::Index i = 0; i < a.rows(); ++i) {
+    out << "         ";
+    for (Eigen::Index c = 0; c < a.cols(); ++c) out << ' ' << detail::format_double(a(i, c));
+    out << '\n';
+  }
+  out << "        </DataArray>\n";
+}
+
+void write_int_array(std::ostream& out, const std::string& name, const Eigen::VectorXi& a) {
+  out << "        <DataArray type=\"Int32\" Name=\"" << xml_escape(name)
+      << "\" NumberOfComponents=\"1\" format=\"ascii\">\n";
+  for (Eigen::Index i = 0; i < a.size(); ++i)
+    out << (i % 16 == 0 ? "         " : "") << ' ' << a(i)
+        << (i % 16 == 15 || i + 1 == a.size() ? "\n" : "");
+  out << "        </DataArray>\n";
+}
+
+// ---- Minimal XML scanning for the files write_vtu produces (and similar ASCII files). ----
+
+struct XmlTag {
+  std::string name;
+  std::map<std::string, std::string> attributes;
+  bool closing = false;
+  bool self_closing = false;
+  std::size_t begin = 0;  // position of '<'
+  std::size_t end = 0;    // one past '>'
+};
+
+class VtuParser {
+ public:
+  VtuParser(std::string path, std::string text) : path_(std::move(path)), text_(std::move(text)) {}
+
+  [[noreturn]] void fail(std::size_t pos, const std::string& message) const {
+    const long line = 1 + static_cast<long>(std::count(
+                              text_.begin(), text_.begin() + std::min(pos, text_.size()), '\n'));
+    throw InputError(path_, line, message);
+  }
+
+  // Next tag at or after pos (skipping declarations and comments); nullopt at end of text.
+  std::optional<XmlTag> next_tag(std::size_t& pos) const {
+    while (true) {
+      const std::size_t open = text_.find('<', pos);
+      if (open == std::string::npos) return std::nullopt;
+      if (text_.compare(open, 4, "<!--") == 0) {
+        const std::size_t close = text_.find("-->", open);
+        if (close == std::string::npos) fail(open, "unterminated XML comment");
+        pos = close + 3;
+        continue;
+      }
+      const std::size_t close = text_.find('>', open);
+      if (close == std::string::npos) fail(open, "unterminated XML tag");
+      if (text_[open + 1] == '?' || text_[open + 1] == '!') {
+        pos = close + 1;
+        continue;
+      }
+      XmlTag tag;
+      tag.begin = open;
+      tag.end = close + 1;
+      std::string_view body(text_.data() + open + 1, close - open - 1);
+      if (!body.empty() && body.front() == '/') {
+        tag.closing = true;
+        body.remove_prefix(1);
+      }
+      if (!body.empty() && body.back() == '/') {
+        tag.self_closing = true;
+        body.remove_suffix(1);
+      }
+      std::size_t i = 0;
+      const auto skip_space = [&] {
+        while (i < body.size() && std::isspace(static_cast<unsigned char>(body[i]))) ++i;
+      };
+      const auto read_name = [&] {
+        const std::size_t start = i;
+        while (i < body.size() && !std::isspace(static_cast<unsigned char>(body[i])) &&
+               body[i] != '=')
+          ++i;
+        return std::string(body.substr(start, i - start));
+      };
+      tag.name = read_name();
+      if (tag.name.empty()) fail(open, "malformed XML tag");
+      while (true) {
+        skip_space();
+        if (i >= body.size()) break;
+        const std::string key = read_name();
+        skip_space();
+        if (key.empty() || i >= body.size() || body[i] != '=')
+          fail(open, "malformed attribute in <" + tag.name + ">");
+        ++i;
+        skip_space();
+        if (i >= body.size() || (body[i] != '"' && body[i] != '\''))
+          fail(open, "attribute '" + key + "' of <" + tag.name + "> is not quoted");
+        const char quote = body[i++];
+        const std::size_t end = body.find(quote, i);
+        if (end == std::string_view::npos) fail(open, "unterminated attribute '" + key + "'");
+        tag.attributes[key] = xml_unescape(body.substr(i, end - i));
+        i = end + 1;
+      }
+      pos = tag.end;
+      return tag;
+    }
+  }
+
+  long long int_attribute(const XmlTag& tag, const std::string& key, std::size_t pos,
+                          long long fallback = -1) const {
+    auto it = tag.attributes.find(key);
+    if (it == tag.attributes.end()) {
+      if (fallback >= 0) return fallback;
+      fail(pos, "<" + tag.name + "> has no " + key + " attribute");
+    }
+    long long value = 0;
+    if (!detail::parse_int(it->second, value) || value < 0 ||
+        value > std::numeric_limits<int>::max() / 4)
+      fail(pos, "invalid " + key + "=\"" + it->second.substr(0, 40) + "\" in <" + tag.name + ">");
+    return value;
+  }
+
+  const std::string& path() const { return path_; }
+  const std::string& text() const { return text_; }
+
+ private:
+  std::string path_;
+  std::string text_;
+};
+
+struct RawArray {
+  std::string name;
+  std::string parent;
+  bool integer = false;
+  int components = 1;
+  std::vector<double> values;
+  std::size_t pos = 0;
+};
+
+// Cells of `Corners` vertices each (#C by Corners) of VTK type `vtk_type`; `what` names them in
+// messages ("tet", "triangle").
+template <int Corners>
+void write_vtu_cells(const std::string& path, const Eigen::MatrixX3d& positions,
+                     const Eigen::Matrix<int, Eigen::Dynamic, Corners>& cells, int vtk_type,
+                     const std::string& what, const VtuFields& fields) {
+  const Eigen::Index nv = positions.rows();
+  const Eigen::Index nt = cells.rows();
+  for (Eigen::Index t = 0; t < nt; ++t)
+    for (int c = 0; c < Corners; ++c)
+      if (cells(t, c) < 0 || cells(t, c) >= nv)
+        throw Error("write_vtu: " + what + " " + std::to_string(t) + " references vertex " +
+                    std::to_string(cells(t, c)) + " but there are " + std::to_string(nv) +
+                    " vertices");
+  for (const auto& [name, a] : fields.point_data)
+    check_rows("point field", name, a.rows(), nv, "points");
+  for (const auto& [name, a] : fields.point_ints)
+    check_rows("point field", name, a.rows(), nv, "points");
+  for (const auto& [name, a] : fields.cell_data)
+    check_rows("cell field", name, a.rows(), nt, what + "s");
+  for (const auto& [name, a] : fields.cell_ints)
+    check_rows("cell field", name, a.rows(), nt, what + "s");
+  detail::write_file_atomically(path, [&](std::ostream& out) {
+    out << "<?xml version=\"1.0\"?>\n"
+           "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" "
+           "header_type=\"UInt64\">\n"
+           "  <UnstructuredGrid>\n"
+        << "    <Piece NumberOfPoints=\"" << nv << "\" NumberOfCells=\"" << nt << "\">\n";
+    out << "      <PointData>\n";
+    for (const auto& [name, a] : fields.point_data) write_float_array(out, name, a);
+    for (const auto& [name, a] : fields.point_ints) write_int_array(out, name, a);
+    out << "      </PointData>\n      <CellData>\n";
+    for (const auto& [name, a] : fields.cell_data) write_float_array(out, name, a);
+    for (const auto& [name, a] : fields.cell_ints) write_int_array(out, name, a);
+    out << "      </CellData>\n      <Points>\n";
+    write_float_array(out, "Points", positions);
+    out << "      </Points>\n      <Cells>\n"
+           "        <DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n";
+    for (Eigen::Index t = 0; t < nt; ++t) {
+      out << "         ";
+      for (int c = 0; c < Corners; ++c) out << ' ' << cells(t, c);
+      out << '\n';
+    }
+    out << "        </DataArray>\n"
+           "        <DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n";
+    for (Eigen::Index t = 0; t < nt; ++t)
+      out << (t % 16 == 0 ? "         " : "") << ' ' << Corners * (t + 1)
+          << (t % 16 == 15 || t + 1 == nt ? "\n" : "");
+    out << "        </DataArray>\n"
+           "        <DataArray type=\"UInt8\" Name=\"types\" format=\"ascii\">\n";
+    for (Eigen::Index t = 0; t < nt; ++t)
+      out << (t % 16 == 0 ? "         " : "") << ' ' << vtk_type
+          << (t % 16 == 15 || t + 1 == nt ? "\n" : "");
+    out << "        </DataArray>\n      </Cells>\n    </Piece>\n  </UnstructuredGrid>\n"
+           "</VTKFile>\n";
+  });
+}
+
+}  // namespace
+
+void write_vtu(const std::string& path, const Eigen::MatrixX3d& positions,
+               const Eigen::MatrixX4i& tets, const VtuFields& fields) {
+  write_vtu_cells<4>(path, positions, tets, kVtkTetra, "tet", fields);
+}
+
+void write_vtu_triangles(const std::string& path, const Eigen::MatrixX3d& positions,
+                         const Eigen::MatrixX3i& triangles, const VtuFields& fields) {
+  write_vtu_cells<3>(path, positions, triangles, kVtkTriangle, "triangle", fields);
+}
+
+void write_vtu(const std::string& path, const TetMesh& mesh, const VtuFields& fields) {
+  VtuFields all = fields;
+  if (mesh.has_labels()) all.cell_ints.emplace_back("label", mesh.labels);
+  if (mesh.vertex_flags.size() == mesh.num_vertices() && mesh.num_vertices() > 0)
+    all.point_ints.emplace_back("vertex_flag", mesh.vertex_flags);
+  write_vtu(path, mesh.rest_positions, mesh.tets, all);
+}
+
+TetMesh read_vtu(const std::string& path, VtuFields* fields) {
+  VtuParser xml(path, detail::read_file_to_string(path));
+  const std::string& text = xml.text();
+  std::size_t pos = 0;
+  std::vector<std::string> stack;
+  std::vector<RawArray> arrays;
+  long long num_points = -1;
+  long long num_cells = -1;
+  bool saw_vtkfile = false;
+  while (auto tag = xml.next_tag(pos)) {
+    const std::size_t tag_pos = tag->begin;
+    if (tag->closing) {
+      if (stack.empty() || stack.back() != tag->name)
+        xml.fail(tag_pos, "unexpected </" + tag->name + ">");
+      stack.pop_back();
+      continue;
+    }
+    if (tag->name == "VTKFile") {
+      saw_vtkfile = true;
+      const auto type = tag->attributes.find("type");
+      if (type == tag->attributes.end() || type->second != "UnstructuredGrid")
+        xml.fail(tag_pos, "not a VTK UnstructuredGrid file (.vtu)");
+      if (tag->attributes.count("compressor"))
+        xml.fail(tag_pos, "compressed .vtu is not supported; save as ASCII");
+    } else if (tag->name == "Piece") {
+      if (num_points >= 0) xml.fail(tag_pos, "files with several <Piece>s are not supported");
+      num_points = xml.int_attribute(*tag, "NumberOfPoints", tag_pos);
+      num_cells = xml.int_attribute(*tag, "NumberOfCells", tag_pos);
+    } else if (tag->name == "AppendedData") {
+      xml.fail(tag_pos, "appended (binary) .vtu data is not supported; save as ASCII");
+    } else if (tag->name == "DataArray") {
+      RawArray a;
+      a.pos = tag_pos;
+      a.name = tag->attributes.count("Name") ? tag->attributes.at("Name") : "";
+      a.parent = stack.empty() ? "" : stack.back();
+      const std::string format =
+          tag->attributes.count("format") ? tag->attributes.at("format") : "ascii";
+      if (format != "ascii")
+        xml.fail(tag_pos, "DataArray '" + a.name + "' has format=\"" + format +
+                              "\"; only ASCII .vtu is supported");
+      const std::string type = tag->attributes.count("type") ? tag->attributes.at("type") : "";
+      a.integer = type.find("Int") != std::string::npos;
+      if (!a.integer && type != "Float32" && type != "Float64")
+        xml.fail(tag_pos, "DataArray '" + a.name + "' has unsupported type \"" + type + "\"");
+      a.components = static_cast<int>(xml.int_attribute(*tag, "NumberOfComponents", tag_pos, 1));
+      if (a.components < 1) xml.fail(tag_pos, "NumberOfComponents must be positive");
+      const std::size_t close = tag->self_closing ? pos : text.find("</DataArray>", pos);
+      if (close == std::string::npos) xml.fail(tag_pos, "DataArray '" + a.name + "' is not closed");
+      for (std::string_view token :
+           detail::split_whitespace(std::string_view(text).substr(pos, close - pos))) {
+        double value = 0;
+        long long integer = 0;
+        const bool ok =
+            a.integer ? detail::parse_int(token, integer) : detail::parse_double(token, value);
+        if (!ok)
+          xml.fail(static_cast<std::size_t>(token.data() - text.data()),
+                   "garbage value '" + std::string(token.substr(0, 40)) + "' in DataArray '" +
+                       a.name + "'");
+        a.values.push_back(a.integer ? static_cast<double>(integer) : value);
+      }
+      if (!tag->self_closing) pos = close + std::string_view("</DataArray>").size();
+      arrays.push_back(std::move(a));
+      continue;
+    }
+    if (!tag->self_closing) stack.push_back(tag->name);
+  }
+  if (!saw_vtkfile) xml.fail(0, "not a VTK XML file (no <VTKFile>)");
+  if (num_points < 0) xml.fail(text.size(), "no <Piece> element");
+  if (!stack.empty()) xml.fail(text.size(), "<" + stack.back() + "> is not closed");
+
+  const RawArray* points = nullptr;
+  const RawArray* connectivity = nullptr;
+  const RawArray* offsets = nullptr;
+  const RawArray* types = nullptr;
+  for (const RawArray& a : arrays) {
+    if (a.parent == "Points") points = &a;
+    if (a.parent == "Cells" && a.name == "connectivity") connectivity = &a;
+    if (a.parent == "Cells" && a.name == "offsets") offsets = &a;
+    if (a.parent == "Cells" && a.name == "types") types = &a;
+  }
+  if (!points) xml.fail(text.size(), "no <Points> DataArray");
+  if (!connectivity || !offsets || !types)
+    xml.fail(text.size(), "<Cells> needs connectivity, offsets and types arrays");
+  const auto expect_size = [&](const RawArray& a, long long expected) {
+    if (static_cast<long long>(a.values.size()) != expected)
+      xml.fail(a.pos, "DataArray '" + a.name + "' has " + std::to_string(a.values.size()) +
+                          " values, expected " + std::to_string(expected));
+  };
+  if (points->components != 3) xml.fail(points->pos, "Points must have 3 components");
+  expect_size(*points, 3 * num_points);
+  expect_size(*offsets, num_cells);
+  expect_size(*types, num_cells);
+  expect_size(*connectivity, 4 * num_cells);
+  const int nv = static_cast<int>(num_points);
+  const int nt = static_cast<int>(num_cells);
+  TetMesh mesh;
+  mesh.rest_positions.resize(nv, 3);
+  for (int i = 0; i < nv; ++i)
+    for (int c = 0; c < 3; ++c) {
+      const double x = points->values[3 * i + c];
+      if (!std::isfinite(x))
+        xml.fail(points->pos, "vertex " + std::to_string(i) + " has a non-finite coordinate");
+      mesh.rest_positions(i, c) = x;
+    }
+  mesh.tets.resize(nt, 4);
+  for (int t = 0; t < nt; ++t) {
+    if (types->values[t] != kVtkTetra)
+      xml.fail(types->pos, "cell " + std::to_string(t) + " has VTK type " +
+                               detail::format_double(types->values[t]) +
+                               "; only tetrahedra (10) are supported");
+    if (offsets->values[t] != 4.0 * (t + 1))
+      xml.fail(offsets->pos, "offset of cell " + std::to_string(t) + " is " +
+                                 detail::format_double(offsets->values[t]) + ", expected " +
+                                 std::to_string(4 * (t + 1)));
+    for (int c = 0; c < 4; ++c) {
+      const double v = connectivity->values[4 * t + c];
+      if (!(v >= 0 && v < nv))
+        xml.fail(connectivity->pos, "cell " + std::to_string(t) + " references vertex " +
+                                        detail::format_double(v) + " but there are " +
+                                        std::to_string(nv) + " points");
+      mesh.tets(t, c) = static_cast<int>(v);
+    }
+  }
+  VtuFields found;
+  for (const RawArray& a : arrays) {
+    const bool on_points = a.parent == "PointData";
+    if (!on_points && a.parent != "CellData") continue;
+    const int rows = on_points ? nv : nt;
+    expect_size(a, static_cast<long long>(rows) * a.components);
+    if (a.integer && a.components == 1) {
+      Eigen::VectorXi v(rows);
+      for (int i = 0; i < rows; ++i) {
+        if (std::abs(a.values[i]) > std::numeric_limits<int>::max())
+          xml.fail(a.pos, "value of '" + a.name + "' does not fit in an int");
+        v(i) = static_cast<int>(a.values[i]);
+      }
+      if (on_points && a.name == "vertex_flag")
+        mesh.vertex_flags = v;
+      else if (!on_points && a.name == "label")
+        mesh.labels = v;
+      else
+        (on_points ? found.point_ints : found.cell_ints).emplace_back(a.name, v);
+      continue;
+    }
+    Eigen::MatrixXd m(rows, a.components);
+    for (int i = 0; i < rows; ++i)
+      for (int c = 0; c < a.components; ++c) m(i, c) = a.values[i * a.components + c];
+    (on_points ? found.point_data : found.cell_data).emplace_back(a.name, std::move(m));
+  }
+  if (fields) *fields = std::move(found);
+  return mesh;
+}
+
+// ---- PvdSeriesWriter ----
+
+PvdSeriesWriter::PvdSeriesWriter(std::string pvd_path) : pvd_path_(std::move(pvd_path)) {
+  const std::filesystem::path p(pvd_path_);
+  stem_ = p.stem().string();
+  if (stem_.empty()) throw Error("PvdSeriesWriter: '" + pvd_path_ + "' has no file name");
+  folder_ = stem_;
+  std::error_code ec;
+  std::filesystem::create_directories(p.parent_path() / folder_, ec);
+  if (ec)
+    throw Error("PvdSeriesWriter: cannot create folder '" + (p.parent_path() / folder_).string() +
+                "': " + ec.message());
+}
+
+PvdSeriesWriter::~PvdSeriesWriter() {
+  try {
+    finish();
+  } catch (...) {  // destructors must not throw; finish() explicitly to see errors
+  }
+}
+
+std::string PvdSeriesWriter::frame_path(int i) const {
+  char name[32];
+  std::snprintf(name, sizeof(name), "_%05d.vtu", i);
+  return (std::filesystem::path(pvd_path_).parent_path() / folder_ / (stem_ + name)).string();
+}
+
+void PvdSeriesWriter::check_can_add(double time) const {
+  if (finished_) throw Error("PvdSeriesWriter: add_frame after finish() ('" + pvd_path_ + "')");
+  if (!std::isfinite(time)) throw Error("PvdSeriesWriter: frame time must be finite");
+}
+
+void PvdSeriesWriter::frame_added(double time) {
+  times_.push_back(time);
+  write_pvd();
+}
+
+void PvdSeriesWriter::add_frame(double time, const Eigen::MatrixX3d& positions,
+                                const Eigen::MatrixX4i& tets, const VtuFields& fields) {
+  check_can_add(time);
+  write_vtu(frame_path(num_frames()), positions, tets, fields);
+  frame_added(time);
+}
+
+void PvdSeriesWriter::add_surface_frame(double time, const Eigen::MatrixX3d& positions,
+                                        const Eigen::MatrixX3i& triangles,
+                                        const VtuFields& fields) {
+  check_can_add(time);
+  write_vtu_triangles(frame_path(num_frames()), positions, triangles, fields);
+  frame_added(time);
+}
+
+void PvdSeriesWriter::finish() {
+  if (finished_) return;
+  finished_ = true;
+  write_pvd();
+}
+
+void PvdSeriesWriter::write_pvd() const {
+  detail::write_file_atomically(pvd_path_, [&](std::ostream& out) {
+    out << "<?xml version=\"1.0\"?>\n"
+           "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
+           "  <Collection>\n";
+    for (int i = 0; i < num_frames(); ++i) {
+      const std::string file = std::filesystem::path(frame_path(i)).filename().string();
+      out << "    <DataSet timestep=\"" << detail::format_double(times_[i])
+          << "\" group=\"\" part=\"0\" file=\"" << xml_escape(folder_ + "/" + file) << "\"/>\n";
+    }
+    out << "  </Collection>\n</VTKFile>\n";
+  });
+}
+
+}  // namespace ramus

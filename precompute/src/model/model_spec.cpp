@@ -1,0 +1,510 @@
+#include "ramus/precompute/model/model_spec.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "ramus/error.h"
+
+namespace ramus {
+
+namespace {
+
+using nlohmann::json;
+
+// A path from the spec: absolute as given, relative to the spec's folder otherwise.
+std::string resolve_path(const std::string& path, const std::string& spec_path) {
+  const std::filesystem::path p(path);
+  return p.is_absolute() ? p.string()
+                         : (std::filesystem::path(spec_path).parent_path() / p).string();
+}
+
+class SpecReader {
+ public:
+  explicit SpecReader(std::string file) : file_(std::move(file)) {}
+
+  [[noreturn]] void fail(const std::string& key, const std::string& message) const {
+    throw InputError(file_, 0, (key.empty() ? "" : key + ": ") + message);
+  }
+  double number(const json& j, const std::string& key) const {
+    if (!j.is_number()) fail(key, "expected a number, got " + j.dump());
+    const double value = j.get<double>();
+    if (!std::isfinite(value)) fail(key, "expected a finite number");
+    return value;
+  }
+  double positive(const json& j, const std::string& key) const {
+    const double value = number(j, key);
+    if (!(value > 0)) fail(key, "must be positive, got " + j.dump());
+    return value;
+  }
+  int integer(const json& j, const std::string& key) const {
+    if (!j.is_number_integer()) fail(key, "expected an integer, got " + j.dump());
+    const auto value = j.get<long long>();
+    if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max())
+      fail(key, "integer out of range");
+    return static_cast<int>(value);
+  }
+  Eigen::Vector3d vector3(const json& j, const std::string& key) const {
+    if (!j.is_array() || j.size() != 3) fail(key, "expected an array of 3 numbers");
+    return {number(j[0], key + "[0]"), number(j[1], key + "[1]"), number(j[2], key + "[2]")};
+  }
+  const json& required(const json& object, const std::string& name, const std::string& key) const {
+    if (!object.contains(name)) fail(key, "missing required key \"" + name + "\"");
+    return object.at(name);
+  }
+  void only_keys(const json& object, const std::string& key,
+                 std::initializer_list<const char*> allowed) const {
+    if (!object.is_object()) fail(key, "expected an object");
+    for (const auto& item : object.items()) {
+      if (std::none_of(allowed.begin(), allowed.end(),
+                       [&](const char* a) { return item.key() == a; })) {
+        std::string list;
+        for (const char* a : allowed) list += std::string(list.empty() ? "" : ", ") + a;
+        fail(key, "unknown key \"" + item.key() + "\" (allowed: " + list + ")");
+      }
+    }
+  }
+  Material material(const json& j, const std::string& key) const {
+    only_keys(j, key, {"youngs_modulus", "poisson_ratio", "density"});
+    Material m;
+    if (j.contains("youngs_modulus"))
+      m.youngs_modulus = positive(j["youngs_modulus"], key + ".youngs_modulus");
+    if (j.contains("poisson_ratio"))
+      m.poisson_ratio = number(j["poisson_ratio"], key + ".poisson_ratio");
+    if (j.contains("density")) m.density = positive(j["density"], key + ".density");
+    try {
+      validate_material(m, key.c_str());
+    } catch (const OptionError& e) {
+      throw InputError(file_, 0, e.what());
+    }
+    return m;
+  }
+  VertexSelector selector(const json& j, const std::string& key) const {
+    VertexSelector s;
+    s.description = key;
+    if (!j.is_object() || j.size() != 1)
+      fail(key,
+           "expected an object with one of \"plane\", \"box\", \"label\", \"vertices\", \"flag\"");
+    const std::string kind = j.begin().key();
+    const json& value = j.begin().value();
+    const std::string sub = key + "." + kind;
+    if (kind == "plane") {
+      only_keys(value, sub, {"point", "normal", "tolerance"});
+      s.kind = VertexSelector::Kind::kPlane;
+      s.point = vector3(required(value, "point", sub), sub + ".point");
+      s.normal = vector3(required(value, "normal", sub), sub + ".normal");
+      if (s.normal.norm() == 0) fail(sub + ".normal", "must be non-zero");
+      s.normal.normalize();
+      if (value.contains("tolerance")) s.tolerance = number(value["tolerance"], sub + ".tolerance");
+    } else if (kind == "box") {
+      only_keys(value, sub, {"min", "max"});
+      s.kind = VertexSelector::Kind::kBox;
+      s.box_min = vector3(required(value, "min", sub), sub + ".min");
+      s.box_max = vector3(required(value, "max", sub), sub + ".max");
+      if ((s.box_min.array() > s.box_max.array()).any()) fail(sub, "min must not exceed max");
+    } else if (kind == "label") {
+      s.kind = VertexSelector::Kind::kLabel;
+      s.label = integer(value, sub);
+    } else if (kind == "flag") {
+      s.kind = VertexSelector::Kind::kFlag;
+      s.flag = integer(value, sub);
+    } else if (kind == "vertices") {
+      s.kind = VertexSelector::Kind::kVertexList;
+      if (!value.is_array() || value.empty())
+        fail(sub, "expected a non-empty array of vertex indices");
+      for (size_t i = 0; i < value.size(); ++i)
+        s.vertices.push_back(integer(value[i], sub + "[" + std::to_string(i) + "]"));
+    } else {
+      fail(key, "unknown selector \"" + kind + "\" (use plane, box, label, vertices or flag)");
+    }
+    return s;
+  }
+
+ private:
+  std::string file_;
+};
+
+}  // namespace
+
+ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec_path) {
+  const SpecReader r(spec_path);
+  json root;
+  try {
+    root = json::parse(json_text);
+  } catch (const json::parse_error& e) {
+    // nlohmann reports a byte offset; turn it into a line number.
+    const auto offset = std::min<size_t>(e.byte, json_text.size());
+    const long line =
+        1 + std::count(json_text.begin(), json_text.begin() + static_cast<long>(offset), '\n');
+    throw InputError(spec_path, line, std::string("invalid JSON: ") + e.what());
+  }
+  r.only_keys(root, "",
+              {"mesh", "tetrahedralize", "material", "materials_by_label", "fixed", "forces",
+               "simulation", "reduction", "domains", "render_surface", "comment"});
+  ModelSpec spec;
+  spec.spec_path = spec_path;
+  const json& mesh = r.required(root, "mesh", "");
+  if (!mesh.is_string() || mesh.get<std::string>().empty()) r.fail("mesh", "expected a file name");
+  spec.mesh_path = resolve_path(mesh.get<std::string>(), spec_path);
+  if (root.contains("render_surface")) {
+    const json& surface = root["render_surface"];
+    if (!surface.is_string() || surface.get<std::string>().empty())
+      r.fail("render_surface", "expected a surface file name (.obj, .off or .ply)");
+    spec.render_surface_path = resolve_path(surface.get<std::string>(), spec_path);
+  }
+  if (root.contains("tetrahedralize")) {
+    const json& t = root["tetrahedralize"];
+    r.only_keys(t, "tetrahedralize", {"max_radius_edge_ratio", "max_volume", "label_regions"});
+    if (t.contains("max_radius_edge_ratio"))
+      spec.tetrahedralize.max_radius_edge_ratio =
+          r.positive(t["max_radius_edge_ratio"], "tetrahedralize.max_radius_edge_ratio");
+    if (t.contains("max_volume"))
+      spec.tetrahedralize.max_volume = r.positive(t["max_volume"], "tetrahedralize.max_volume");
+    if (t.contains("label_regions")) {
+      if (!t["label_regions"].is_boolean())
+        r.fail("tetrahedralize.label_regions", "expected true or false");
+      spec.tetrahedralize.label_regions = t["label_regions"].get<bool>();
+    }
+  }
+  if (root.contains("material")) spec.material = r.material(root["material"], "material");
+  if (root.contains("materials_by_label")) {
+    const json& by_label = root["materials_by_label"];
+    if (!by_label.is_object())
+      r.fail("materials_by_label", "expected an object {\"label\": {...}}");
+    for (const auto& item : by_label.items()) {
+      int label = 0;
+      try {
+        size_t used = 0;
+        label = std::stoi(item.key(), &used);
+        if (used != item.key().size()) throw std::invalid_argument("");
+      } catch (const std::exception&) {
+        r.fail("materials_by_label", "key \"" + item.key() + "\" is not an integer label");
+      }
+      Material base = spec.material;
+      const std::string key = "materials_by_label." + item.key();
+      Material m = r.material(item.value(), key);
+      if (!item.value().contains("youngs_modulus")) m.youngs_modulus = base.youngs_modulus;
+      if (!item.value().contains("poisson_ratio")) m.poisson_ratio = base.poisson_ratio;
+      if (!item.value().contains("density")) m.density = base.density;
+      spec.materials_by_label[label] = m;
+    }
+  }
+  if (root.contains("fixed")) {
+    const json& fixed = root["fixed"];
+    if (!fixed.is_array()) r.fail("fixed", "expected an array of selectors");
+    for (size_t i = 0; i < fixed.size(); ++i)
+      spec.fixed.push_back(r.selector(fixed[i], "fixed[" + std::to_string(i) + "]"));
+  }
+  if (root.contains("forces")) {
+    const json& forces = root["forces"];
+    if (!forces.is_array()) r.fail("forces", "expected an array");
+    for (size_t i = 0; i < forces.size(); ++i) {
+      const std::string key = "forces[" + std::to_string(i) + "]";
+      r.only_keys(forces[i], key, {"vertex", "at", "force", "start", "end"});
+      PointForce f;
+      if (forces[i].contains("vertex") == forces[i].contains("at"))
+        r.fail(key, "give exactly one of \"vertex\" (an index) and \"at\" (a position)");
+      if (forces[i].contains("vertex")) f.vertex = r.integer(forces[i]["vertex"], key + ".vertex");
+      if (forces[i].contains("at")) f.at = r.vector3(forces[i]["at"], key + ".at");
+      f.force = r.vector3(r.required(forces[i], "force", key), key + ".force");
+      if (forces[i].contains("start")) f.start = r.number(forces[i]["start"], key + ".start");
+      if (forces[i].contains("end")) f.end = r.number(forces[i]["end"], key + ".end");
+      if (f.end < f.start) r.fail(key, "end is before start");
+      spec.forces.push_back(f);
+    }
+  }
+  if (root.contains("simulation")) {
+    const json& s = root["simulation"];
+    r.only_keys(s, "simulation",
+                {"time_step", "steps", "gravity", "rayleigh_mass", "rayleigh_stiffness",
+                 "output_every", "integrator", "newton_iterations"});
+    SimulationSpec& sim = spec.simulation;
+    if (s.contains("time_step")) sim.time_step = r.positive(s["time_step"], "simulation.time_step");
+    if (s.contains("steps")) sim.steps = r.integer(s["steps"], "simulation.steps");
+    if (sim.steps < 0) r.fail("simulation.steps", "must not be negative");
+    if (s.contains("gravity")) sim.gravity = r.vector3(s["gravity"], "simulation.gravity");
+    if (s.contains("rayleigh_mass"))
+      sim.rayleigh_mass = r.number(s["rayleigh_mass"], "simulation.rayleigh_mass");
+    if (s.contains("rayleigh_stiffness"))
+      sim.rayleigh_stiffness = r.number(s["rayleigh_stiffness"], "simulation.rayleigh_stiffness");
+    if (sim.rayleigh_mass < 0 || sim.rayleigh_stiffness < 0)
+      r.fail("simulation", "Rayleigh damping coefficients must not be negative");
+    if (s.contains("output_every"))
+      sim.output_every = r.integer(s["output_every"], "simulation.output_every");
+    if (sim.output_every < 1) r.fail("simulation.output_every", "must be at least 1");
+    if (s.contains("integrator")) {
+      const json& name = s["integrator"];
+      if (!name.is_string() || !integrator_from_string(name.get<std::string>()))
+        r.fail("simulation.integrator", "expected \"newmark\", got " + name.dump());
+      sim.integrator = name.get<std::string>();
+    }
+    if (s.contains("newton_iterations"))
+      sim.newton_iterations = r.integer(s["newton_iterations"], "simulation.newton_iterations");
+    if (sim.newton_iterations < 1 || sim.newton_iterations > 100)
+      r.fail("simulation.newton_iterations", "must be between 1 and 100");
+  }
+  if (root.contains("reduction")) {
+    const json& red = root["reduction"];
+    r.only_keys(red, "reduction", {"linear_modes", "r", "modal_derivatives"});
+    ReductionSpec& reduction = spec.reduction;
+    if (red.contains("linear_modes"))
+      reduction.linear_modes = r.integer(red["linear_modes"], "reduction.linear_modes");
+    if (red.contains("r")) reduction.r = r.integer(red["r"], "reduction.r");
+    if (red.contains("modal_derivatives")) {
+      if (!red["modal_derivatives"].is_boolean())
+        r.fail("reduction.modal_derivatives", "expected true or false");
+      reduction.modal_derivatives = red["modal_derivatives"].get<bool>();
+    }
+    if (reduction.linear_modes < 1) r.fail("reduction.linear_modes", "must be at least 1");
+    if (reduction.r < 1) r.fail("reduction.r", "must be at least 1");
+    const long candidates =
+        reduction.modal_derivatives
+            ? reduction.linear_modes +
+                  static_cast<long>(reduction.linear_modes) * (reduction.linear_modes + 1) / 2
+            : reduction.linear_modes;
+    if (reduction.r > candidates)
+      r.fail("reduction.r",
+             "r = " + std::to_string(reduction.r) + " exceeds the " + std::to_string(candidates) +
+                 " candidate directions of " + std::to_string(reduction.linear_modes) +
+                 " linear modes" +
+                 (reduction.modal_derivatives ? " and their modal derivatives" : ""));
+  }
+  if (root.contains("domains")) {
+    const json& d = root["domains"];
+    r.only_keys(d, "domains",
+                {"partition", "label_file", "automatic", "total_r", "distribution", "min_r",
+                 "max_r", "lumping", "per_domain", "comment"});
+    DomainsSpec domains;
+    if (d.contains("partition")) {
+      const json& p = d["partition"];
+      if (p == "labels")
+        domains.partition = DomainsSpec::Partition::kLabels;
+      else if (p == "automatic")
+        domains.partition = DomainsSpec::Partition::kAutomatic;
+      else
+        r.fail("domains.partition", "expected \"labels\" or \"automatic\", got " + p.dump());
+    }
+    if (d.contains("label_file")) {
+      const json& f = d["label_file"];
+      if (!f.is_string() || f.get<std::string>().empty())
+        r.fail("domains.label_file", "expected a file name (one label per tet)");
+      if (domains.partition != DomainsSpec::Partition::kLabels)
+        r.fail("domains.label_file", "only used with \"partition\": \"labels\"");
+      domains.label_file_path = resolve_path(f.get<std::string>(), spec_path);
+    }
+    if (d.contains("automatic")) {
+      const json& a = d["automatic"];
+      r.only_keys(a, "domains.automatic", {"num_bands", "band_width", "min_domain_tets"});
+      if (a.contains("num_bands"))
+        domains.automatic.num_bands = r.integer(a["num_bands"], "domains.automatic.num_bands");
+      if (a.contains("band_width"))
+        domains.automatic.band_width = r.positive(a["band_width"], "domains.automatic.band_width");
+      if (a.contains("min_domain_tets"))
+        domains.automatic.min_domain_tets =
+            r.integer(a["min_domain_tets"], "domains.automatic.min_domain_tets");
+      if (domains.automatic.num_bands < 1) r.fail("domains.automatic.num_bands", "must be >= 1");
+      if (domains.automatic.min_domain_tets < 1)
+        r.fail("domains.automatic.min_domain_tets", "must be >= 1");
+    }
+    if (d.contains("total_r")) domains.total_r = r.integer(d["total_r"], "domains.total_r");
+    if (domains.total_r < 0) r.fail("domains.total_r", "must not be negative");
+    if (d.contains("distribution")) {
+      const json& dist = d["distribution"];
+      if (dist == "proportional")
+        domains.distribution = ModeDistribution::kProportional;
+      else if (dist == "logarithmic")
+        domains.distribution = ModeDistribution::kLogarithmic;
+      else
+        r.fail("domains.distribution",
+               "expected \"proportional\" or \"logarithmic\", got " + dist.dump());
+    }
+    if (d.contains("min_r")) domains.min_r = r.integer(d["min_r"], "domains.min_r");
+    if (d.contains("max_r")) domains.max_r = r.integer(d["max_r"], "domains.max_r");
+    if (domains.min_r < 0 || domains.max_r < domains.min_r)
+      r.fail("domains", "need 0 <= min_r <= max_r");
+    if (d.contains("lumping")) {
+      const json& l = d["lumping"];
+      if (l != "interface" && l != "center_of_mass" && l != "rigid_subtree")
+        r.fail("domains.lumping",
+               "expected \"interface\" (L1), \"center_of_mass\" (L2) or \"rigid_subtree\" (L3), "
+               "got " +
+                   l.dump());
+      domains.lumping = l.get<std::string>();
+    }
+    if (d.contains("per_domain")) {
+      const json& per = d["per_domain"];
+      if (!per.is_object()) r.fail("domains.per_domain", "expected an object {\"name\": {...}}");
+      for (const auto& item : per.items()) {
+        const std::string key = "domains.per_domain." + item.key();
+        const json& v = item.value();
+        r.only_keys(
+            v, key,
+            {"r", "linear_modes", "rayleigh_mass", "rayleigh_stiffness", "stiffness_scale"});
+        DomainSettings settings;
+        if (v.contains("r")) {
+          settings.r = r.integer(v["r"], key + ".r");
+          if (*settings.r < 0) r.fail(key + ".r", "must not be negative");
+        }
+        if (v.contains("linear_modes")) {
+          settings.linear_modes = r.integer(v["linear_modes"], key + ".linear_modes");
+          if (*settings.linear_modes < 1) r.fail(key + ".linear_modes", "must be at least 1");
+        }
+        if (v.contains("rayleigh_mass")) {
+          settings.rayleigh_mass = r.number(v["rayleigh_mass"], key + ".rayleigh_mass");
+          if (*settings.rayleigh_mass < 0) r.fail(key + ".rayleigh_mass", "must not be negative");
+        }
+        if (v.contains("rayleigh_stiffness")) {
+          settings.rayleigh_stiffness =
+              r.number(v["rayleigh_stiffness"], key + ".rayleigh_stiffness");
+          if (*settings.rayleigh_stiffness < 0)
+            r.fail(key + ".rayleigh_stiffness", "must not be negative");
+        }
+        if (v.contains("stiffness_scale"))
+          settings.stiffness_scale = r.positive(v["stiffness_scale"], key + ".stiffness_scale");
+        domains.per_domain[item.key()] = settings;
+      }
+    }
+    spec.domains = domains;
+  }
+  return spec;
+}
+
+ReductionSpec scaled_reduction(const ReductionSpec& base, int r) {
+  ReductionSpec reduction = base;
+  reduction.r = std::max(0, r);
+  if (r <= 0) return reduction;
+  if (!base.modal_derivatives) {
+    reduction.linear_modes = r;
+    return reduction;
+  }
+  const double fraction = static_cast<double>(base.linear_modes) / std::max(1, base.r);
+  int r1 = std::clamp(static_cast<int>(std::lround(fraction * r)), 1, r);
+  while (r1 + r1 * (r1 + 1) / 2 < r) ++r1;
+  reduction.linear_modes = r1;
+  return reduction;
+}
+
+ModelSpec load_model_spec(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, 0, "cannot open the spec file");
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_model_spec(text.str(), path);
+}
+
+std::vector<int> select_vertices(const TetMesh& mesh, const std::vector<VertexSelector>& rules) {
+  std::set<int> chosen;
+  const Eigen::MatrixX3d& X = mesh.rest_positions;
+  const double size =
+      mesh.num_vertices() ? (X.colwise().maxCoeff() - X.colwise().minCoeff()).norm() : 0.0;
+  for (const VertexSelector& s : rules) {
+    size_t matched = 0;
+    auto take = [&](int v) {
+      chosen.insert(v);
+      ++matched;
+    };
+    switch (s.kind) {
+      case VertexSelector::Kind::kPlane: {
+        const double tol = s.tolerance > 0 ? s.tolerance : 1e-9 * size;
+        for (int v = 0; v < mesh.num_vertices(); ++v)
+          if (std::abs((X.row(v).transpose() - s.point).dot(s.normal)) <= tol) take(v);
+        break;
+      }
+      case VertexSelector::Kind::kBox:
+        for (int v = 0; v < mesh.num_vertices(); ++v) {
+          const Eigen::Vector3d p = X.row(v);
+          if ((p.array() >= s.box_min.array()).all() && (p.array() <= s.box_max.array()).all())
+            take(v);
+        }
+        break;
+      case VertexSelector::Kind::kLabel:
+        if (!mesh.has_labels())
+          throw MeshError(s.description + ": selects label " + std::to_string(s.label) +
+                          " but the mesh has no labels");
+        for (int t = 0; t < mesh.num_tets(); ++t)
+          if (mesh.labels(t) == s.label)
+            for (int a = 0; a < 4; ++a) take(mesh.tets(t, a));
+        break;
+      case VertexSelector::Kind::kFlag:
+        if (mesh.vertex_flags.size() != mesh.num_vertices())
+          throw MeshError(s.description + ": selects flag " + std::to_string(s.flag) +
+                          " but the mesh has no vertex flags");
+        for (int v = 0; v < mesh.num_vertices(); ++v)
+          if (mesh.vertex_flags(v) == s.flag) take(v);
+        break;
+      case VertexSelector::Kind::kVertexList:
+        for (int v : s.vertices) {
+          if (v < 0 || v >= mesh.num_vertices())
+            throw MeshError(s.description + ": vertex " + std::to_string(v) +
+                                " does not exist (the mesh has " +
+                                std::to_string(mesh.num_vertices()) + " vertices)",
+                            -1, v);
+          take(v);
+        }
+        break;
+    }
+    if (matched == 0) throw MeshError(s.description + ": selects no vertex of the mesh");
+  }
+  return {chosen.begin(), chosen.end()};
+}
+
+void resolve_point_forces(const TetMesh& mesh, std::vector<PointForce>& forces) {
+  for (size_t i = 0; i < forces.size(); ++i) {
+    if (forces[i].at && mesh.num_vertices() > 0) {
+      Eigen::Index nearest = 0;
+      (mesh.rest_positions.rowwise() - forces[i].at->transpose())
+          .rowwise()
+          .squaredNorm()
+          .minCoeff(&nearest);
+      forces[i].vertex = static_cast<int>(nearest);
+    }
+    if (forces[i].vertex < 0 || forces[i].vertex >= mesh.num_vertices())
+      throw MeshError("forces[" + std::to_string(i) + "]: vertex " +
+                          std::to_string(forces[i].vertex) + " does not exist (the mesh has " +
+                          std::to_string(mesh.num_vertices()) + " vertices)",
+                      -1, forces[i].vertex);
+  }
+}
+
+Eigen::VectorXd point_forces_at(const std::vector<PointForce>& forces, int num_vertices, double t) {
+  Eigen::VectorXd f = Eigen::VectorXd::Zero(3 * static_cast<Eigen::Index>(num_vertices));
+  for (const PointForce& p : forces)
+    if (t >= p.start && t < p.end) f.segment<3>(3 * p.vertex) += p.force;
+  return f;
+}
+
+}  // namespace ramus
+
+namespace ramus {
+
+RuntimeSettings spec_runtime_settings(const ModelSpec& spec,
+                                      const std::vector<std::string>& domain_names) {
+  RuntimeSettings settings;
+  const SimulationSpec& sim = spec.simulation;
+  settings.time_step = sim.time_step;
+  settings.gravity = sim.gravity;
+  settings.newton_iterations = sim.newton_iterations;
+  NodeSettings all;
+  all.integrator = integrator_from_string(sim.integrator).value_or(Integrator::kNewmark);
+  all.rayleigh_mass = sim.rayleigh_mass;
+  all.rayleigh_stiffness = sim.rayleigh_stiffness;
+  settings.nodes.assign(domain_names.size(), all);
+  if (!spec.domains) return settings;
+  settings.lumping =
+      lumping_from_string(spec.domains->lumping).value_or(InterfaceLumping::kInterface);
+  for (std::size_t d = 0; d < domain_names.size(); ++d) {
+    const auto it = spec.domains->per_domain.find(domain_names[d]);
+    if (it == spec.domains->per_domain.end()) continue;
+    NodeSettings& n = settings.nodes[d];
+    if (it->second.rayleigh_mass) n.rayleigh_mass = *it->second.rayleigh_mass;
+    if (it->second.rayleigh_stiffness) n.rayleigh_stiffness = *it->second.rayleigh_stiffness;
+    if (it->second.stiffness_scale) n.stiffness_scale = *it->second.stiffness_scale;
+  }
+  return settings;
+}
+
+}  // namespace ramus

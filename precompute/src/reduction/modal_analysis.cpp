@@ -1,0 +1,365 @@
+#include "ramus/precompute/reduction/modal_analysis.h"
+
+#include <Spectra/MatOp/SparseSymMatProd.h>
+#include <Spectra/SymGEigsShiftSolver.h>
+
+#include <Eigen/CholmodSupport>
+#include <Eigen/Dense>
+#include <Eigen/SparseCholesky>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ramus/error.h"
+#include "ramus/precompute/fem/tet_matrix_assembler.h"
+#include "ramus/runtime/dynamics/reduced_stvk_polynomial.h"
+
+namespace ramus {
+
+namespace {
+
+using SparseMatrix = Eigen::SparseMatrix<double>;
+using SparseCholesky = Eigen::CholmodSupernodalLLT<SparseMatrix, Eigen::Lower>;
+
+// Eigenvalues below kElasticFloor * max_i K_ii / M_ii (a bound of the order of the largest
+// eigenvalue of the mesh) are never taken as the "first clearly elastic" eigenvalue: rigid modes
+// come out of the solver at roundoff level, about 1e-14 of that scale.
+constexpr double kElasticFloor = 1e-10;
+// A free body's eigenvalue is rigid when below kRigidRatio * (first clearly elastic eigenvalue).
+constexpr double kRigidRatio = 1e-6;
+// Shift of the eigen solve: sigma = -kShiftRatio * max_i K_ii / M_ii, so that K - sigma M is
+// positive definite even with the rigid null space of a free body.
+constexpr double kShiftRatio = 1e-6;
+// Mass-PCA directions with singular value below kIndependentRatio * (the largest) are dependent.
+constexpr double kIndependentRatio = 1e-10;
+
+// Rest tangent stiffness K and consistent mass M over the free DOFs (num_free_dofs square).
+std::pair<SparseMatrix, SparseMatrix> assemble_free_matrices(const StvkFemModel& model,
+                                                             const DofMap& dofs) {
+  TetMatrixAssembler stiffness(model.mesh().tets, dofs), mass(model.mesh().tets, dofs);
+  model.add_stiffness(model.rest_positions(), 1.0, false, stiffness);
+  model.add_consistent_mass(1.0, mass);
+  return {stiffness.matrix(), mass.matrix()};
+}
+
+void check_dof_map(const StvkFemModel& model, const DofMap& dofs, const std::string& where) {
+  if (dofs.num_vertices() != model.num_vertices())
+    throw OptionError(where + ": the DOF map has " + std::to_string(dofs.num_vertices()) +
+                      " vertices but the model has " + std::to_string(model.num_vertices()));
+}
+
+void check_modes(const LinearModes& modes, const DofMap& dofs, const std::string& where) {
+  const auto r1 = modes.eigenvalues.size();
+  if (r1 < 1 || modes.modes.rows() != dofs.num_dofs() || modes.modes.cols() != r1 ||
+      modes.rigid_modes.cols() != modes.num_rigid_modes ||
+      (modes.num_rigid_modes > 0 && modes.rigid_modes.rows() != dofs.num_dofs()))
+    throw OptionError(where + ": the linear modes do not match the model (expected " +
+                      std::to_string(dofs.num_dofs()) + " rows and one eigenvalue per mode)");
+  if (!(modes.eigenvalues.minCoeff() > 0))
+    throw OptionError(where + ": the linear modes have a non-positive eigenvalue");
+}
+
+// Rows of a 3#V matrix at the free DOFs (num_free_dofs by cols).
+Eigen::MatrixXd restrict_rows(const Eigen::MatrixXd& full, const DofMap& dofs) {
+  Eigen::MatrixXd free(dofs.num_free_dofs(), full.cols());
+  for (int k = 0; k < dofs.num_free_dofs(); ++k)
+    free.row(k) = full.row(dofs.free_dofs()[static_cast<size_t>(k)]);
+  return free;
+}
+
+// Inverse of restrict_rows: 3#V by cols, zero at the fixed DOFs.
+Eigen::MatrixXd scatter_rows(const Eigen::MatrixXd& free, const DofMap& dofs) {
+  Eigen::MatrixXd full = Eigen::MatrixXd::Zero(dofs.num_dofs(), free.cols());
+  for (int k = 0; k < dofs.num_free_dofs(); ++k)
+    full.row(dofs.free_dofs()[static_cast<size_t>(k)]) = free.row(k);
+  return full;
+}
+
+// B <- B L^-T with B^T M B = L L^T, so that B^T M B = I.
+void mass_orthonormalize(Eigen::MatrixXd& B, const SparseMatrix& M, const std::string& where) {
+  const Eigen::MatrixXd gram = B.transpose() * (M * B);
+  const Eigen::LLT<Eigen::MatrixXd> llt(0.5 * (gram + gram.transpose()));
+  if (llt.info() != Eigen::Success)
+    throw NumericalError(where + ": the vectors to mass-orthonormalize are linearly dependent");
+  llt.matrixU().solveInPlace<Eigen::OnTheRight>(B);
+}
+
+// Deterministic signs: the entry of largest magnitude of every column is positive.
+void normalize_signs(Eigen::MatrixXd& B) {
+  for (Eigen::Index c = 0; c < B.cols(); ++c) {
+    Eigen::Index k = 0;
+    B.col(c).cwiseAbs().maxCoeff(&k);
+    if (B(k, c) < 0) B.col(c) *= -1.0;
+  }
+}
+
+// Spectra operation y = (K - sigma M)^-1 x, K - sigma M factored by CHOLMOD (supernodal LLT).
+class CholmodShiftInvert {
+ public:
+  using Scalar = double;
+  CholmodShiftInvert(const SparseMatrix& K, const SparseMatrix& M) : K_(K), M_(M) {}
+  Eigen::Index rows() const { return K_.rows(); }
+  Eigen::Index cols() const { return K_.cols(); }
+  void set_shift(double sigma) {
+    factor_.compute(SparseMatrix(K_ - sigma * M_));
+    if (factor_.info() != Eigen::Success)
+      throw NumericalError("compute_linear_modes: CHOLMOD could not factor K - sigma M (sigma = " +
+                           std::to_string(sigma) + "): not positive definite");
+  }
+  void perform_op(const double* x_in, double* y_out) const {
+    Eigen::Map<Eigen::VectorXd>(y_out, rows()) =
+        factor_.solve(Eigen::Map<const Eigen::VectorXd>(x_in, rows()));
+  }
+
+ private:
+  const SparseMatrix& K_;
+  const SparseMatrix& M_;
+  SparseCholesky factor_;
+};
+
+// -T[phi_i, phi_j] over the free DOFs (num_free_dofs by r1 (r1 + 1) / 2, pair_index order):
+// minus the third derivative of the elastic energy at rest contracted with two modes.
+Eigen::MatrixXd modal_derivative_rhs(const StvkFemModel& model, const DofMap& dofs,
+                                     const Eigen::MatrixXd& phi) {
+  const int r1 = static_cast<int>(phi.cols());
+  Eigen::MatrixXd rhs = Eigen::MatrixXd::Zero(dofs.num_free_dofs(), num_pairs(r1));
+  const Eigen::VectorXd& rest = model.rest_positions();
+  std::vector<Vector12d> corners(static_cast<size_t>(r1));
+  int rows[12];
+  for (int t = 0; t < model.num_tets(); ++t) {
+    bool any_free = false;
+    for (int a = 0; a < 4; ++a)
+      for (int c = 0; c < 3; ++c) {
+        const int dof = 3 * model.mesh().tets(t, a) + c;
+        rows[3 * a + c] = dofs.free_index(dof);
+        any_free = any_free || rows[3 * a + c] >= 0;
+        for (int k = 0; k < r1; ++k) corners[static_cast<size_t>(k)](3 * a + c) = phi(dof, k);
+      }
+    if (!any_free) continue;
+    const Matrix34d x = model.tet_corners(rest, t);
+    const LinearTetRest& tet_rest = model.rest_data()[static_cast<size_t>(t)];
+    const LameParameters& lame = model.lame()[static_cast<size_t>(t)];
+    for (int i = 0; i < r1; ++i)
+      for (int j = i; j < r1; ++j) {
+        const Vector12d f = stvk_tet_energy_third_derivative(
+            x, tet_rest, lame, corners[static_cast<size_t>(i)], corners[static_cast<size_t>(j)]);
+        const int column = pair_index(i, j, r1);
+        for (int e = 0; e < 12; ++e)
+          if (rows[e] >= 0) rhs(rows[e], column) -= f(e);
+      }
+  }
+  return rhs;
+}
+
+}  // namespace
+
+LinearModes compute_linear_modes(const StvkFemModel& model, const DofMap& dofs, int num_modes) {
+  const std::string where = "compute_linear_modes";
+  check_dof_map(model, dofs, where);
+  const bool free_body = dofs.fixed_vertices().empty();
+  const int expected_rigid = free_body ? 6 : 0;
+  const int n = dofs.num_free_dofs();
+  if (num_modes < 1 || num_modes + expected_rigid >= n)
+    throw OptionError(
+        where + ": num_modes = " + std::to_string(num_modes) + " but the model has " +
+        std::to_string(n) + " free DOFs" + (free_body ? " and 6 rigid modes" : std::string()) +
+        "; num_modes must be in [1, " + std::to_string(std::max(n - expected_rigid - 1, 0)) + "]");
+
+  const auto [K, M] = assemble_free_matrices(model, dofs);
+  const double lambda_scale = K.diagonal().cwiseQuotient(M.diagonal()).maxCoeff();
+  const double sigma = -kShiftRatio * lambda_scale;
+  const int nev = num_modes + expected_rigid;
+  const int ncv = std::min(n, 2 * nev + 20);
+
+  using MassProduct = Spectra::SparseSymMatProd<double>;
+  CholmodShiftInvert shift_invert(K, M);
+  MassProduct mass_product(M);
+  Spectra::SymGEigsShiftSolver<CholmodShiftInvert, MassProduct, Spectra::GEigsMode::ShiftInvert>
+      solver(shift_invert, mass_product, nev, ncv, sigma);
+  solver.init();
+  const Eigen::Index nconv =
+      solver.compute(Spectra::SortRule::LargestMagn, 1000, 1e-10, Spectra::SortRule::SmallestAlge);
+  if (solver.info() != Spectra::CompInfo::Successful)
+    throw NumericalError(where + ": the shift-invert Lanczos solver (Spectra) did not converge: " +
+                         std::to_string(nconv) + " of " + std::to_string(nev) +
+                         " eigenpairs converged");
+
+  // Ascending order (Spectra sorts already; kept explicit).
+  const Eigen::VectorXd values = solver.eigenvalues();
+  const Eigen::MatrixXd vectors = solver.eigenvectors();
+  std::vector<int> order(static_cast<size_t>(nev));
+  for (int k = 0; k < nev; ++k) order[static_cast<size_t>(k)] = k;
+  std::sort(order.begin(), order.end(), [&](int a, int b) { return values(a) < values(b); });
+  Eigen::VectorXd lambda(nev);
+  Eigen::MatrixXd phi(n, nev);
+  for (int k = 0; k < nev; ++k) {
+    lambda(k) = values(order[static_cast<size_t>(k)]);
+    phi.col(k) = vectors.col(order[static_cast<size_t>(k)]);
+  }
+
+  // Rigid modes: below kRigidRatio times the first eigenvalue above the roundoff floor.
+  int num_rigid = 0;
+  const double floor = kElasticFloor * lambda_scale;
+  while (num_rigid < nev && !(lambda(num_rigid) > floor)) ++num_rigid;
+  if (num_rigid < nev) {
+    const double threshold = kRigidRatio * lambda(num_rigid);
+    num_rigid = 0;
+    while (num_rigid < nev && lambda(num_rigid) < threshold) ++num_rigid;
+  }
+  if (free_body && num_rigid != 6)
+    throw NumericalError(where +
+                         ": a free body (no fixed vertices) must have exactly 6 rigid modes, but " +
+                         (num_rigid == nev ? "at least " : "") + std::to_string(num_rigid) +
+                         " near-zero eigenvalues were found" +
+                         (num_rigid > 6 ? " (is the mesh made of several disconnected pieces, or "
+                                          "of parts joined only at a vertex or an edge?)"
+                                        : ""));
+  if (!free_body && num_rigid > 0)
+    throw NumericalError(where + ": " + std::to_string(num_rigid) +
+                         " near-zero eigenvalues although vertices are fixed: part of the mesh is "
+                         "not held by the fixed vertices");
+
+  LinearModes result;
+  result.eigenvalues = lambda.tail(num_modes);
+  Eigen::MatrixXd elastic = phi.rightCols(num_modes);
+  for (int k = 0; k < num_modes; ++k)
+    elastic.col(k) /= std::sqrt(elastic.col(k).dot(M * elastic.col(k)));
+  normalize_signs(elastic);
+  result.modes = scatter_rows(elastic, dofs);
+  result.num_rigid_modes = num_rigid;
+  Eigen::MatrixXd rigid = phi.leftCols(num_rigid);
+  if (num_rigid > 0) mass_orthonormalize(rigid, M, where);
+  result.rigid_modes = scatter_rows(rigid, dofs);
+  return result;
+}
+
+Eigen::MatrixXd compute_modal_derivatives(const StvkFemModel& model, const DofMap& dofs,
+                                          const LinearModes& modes) {
+  const std::string where = "compute_modal_derivatives";
+  check_dof_map(model, dofs, where);
+  check_modes(modes, dofs, where);
+  const auto [K, M] = assemble_free_matrices(model, dofs);
+  Eigen::MatrixXd rhs = modal_derivative_rhs(model, dofs, modes.modes);
+
+  // Free body: K R = 0 for the rigid modes R, so K Psi = rhs needs R^T rhs = 0; remove the
+  // rigid loads (P^T rhs with the M-orthogonal projector P = I - R R^T M) and solve with the
+  // regularized K + eps M, eps = 1e-4 lambda_1. Its error is removed by iterative refinement
+  // (each pass scales it by eps / (lambda_1 + eps) <= 1e-4); the rigid part of the result is
+  // projected out at the end.
+  const bool free_body = modes.num_rigid_modes > 0;
+  Eigen::MatrixXd R, MR;
+  double eps = 0;
+  if (free_body) {
+    R = restrict_rows(modes.rigid_modes, dofs);
+    MR = M * R;
+    rhs -= MR * (R.transpose() * rhs);
+    eps = 1e-4 * modes.eigenvalues.minCoeff();
+  }
+  const SparseCholesky factor(free_body ? SparseMatrix(K + eps * M) : K);
+  if (factor.info() != Eigen::Success)
+    throw NumericalError(where + ": CHOLMOD could not factor the rest stiffness" +
+                         (free_body ? std::string(" + eps M") : std::string()) +
+                         ": not positive definite");
+  Eigen::MatrixXd psi = factor.solve(rhs);
+  double previous = std::numeric_limits<double>::infinity();
+  for (int pass = 0; free_body && pass < 10; ++pass) {  // until converged or stagnating
+    const Eigen::MatrixXd correction = factor.solve(rhs - K * psi);
+    const double size = correction.norm();
+    if (size >= 0.5 * previous) break;
+    psi += correction;
+    if (size <= 1e-13 * psi.norm()) break;
+    previous = size;
+  }
+  if (free_body) psi -= R * (MR.transpose() * psi);
+  return scatter_rows(psi, dofs);
+}
+
+ReducedBasis compute_reduced_basis(const StvkFemModel& model, const DofMap& dofs,
+                                   const LinearModes& modes,
+                                   const Eigen::MatrixXd& modal_derivatives, int r) {
+  const std::string where = "compute_reduced_basis";
+  check_dof_map(model, dofs, where);
+  check_modes(modes, dofs, where);
+  const int r1 = static_cast<int>(modes.eigenvalues.size());
+  // No modal derivatives (0 columns): the linear modes are the only candidates.
+  const int p = modal_derivatives.cols() == 0 ? 0 : num_pairs(r1);
+  if (p > 0 && (modal_derivatives.rows() != dofs.num_dofs() || modal_derivatives.cols() != p))
+    throw OptionError(where + ": expected " + std::to_string(num_pairs(r1)) +
+                      " modal derivatives (or none) of " + std::to_string(dofs.num_dofs()) +
+                      " rows, got " + std::to_string(modal_derivatives.cols()) + " of " +
+                      std::to_string(modal_derivatives.rows()));
+  if (r < 1) throw OptionError(where + ": r = " + std::to_string(r) + " must be >= 1");
+
+  // Candidates: phi_i lambda_1 / lambda_i, then Psi_ij lambda_1^2 / (lambda_i lambda_j).
+  const Eigen::VectorXd& lambda = modes.eigenvalues;
+  Eigen::MatrixXd candidates(dofs.num_dofs(), r1 + p);
+  for (int i = 0; i < r1; ++i) {
+    candidates.col(i) = modes.modes.col(i) * (lambda(0) / lambda(i));
+    for (int j = i; j < r1 && p > 0; ++j) {
+      const int c = pair_index(i, j, r1);
+      candidates.col(r1 + c) =
+          modal_derivatives.col(c) * (lambda(0) * lambda(0) / (lambda(i) * lambda(j)));
+    }
+  }
+  Eigen::MatrixXd X = restrict_rows(candidates, dofs);
+  const auto [K, M] = assemble_free_matrices(model, dofs);
+  if (modes.num_rigid_modes > 0) {
+    const Eigen::MatrixXd R = restrict_rows(modes.rigid_modes, dofs);
+    X -= R * ((M * R).transpose() * X);
+  }
+
+  // The linear modes are kept exactly; the mass-PCA ranks only what the (scaled) modal
+  // derivatives add M-orthogonally to them. (A PCA over modes and derivatives together can drop
+  // part of phi_1, since mass-normalized modes and derivatives have different units.)
+  const int kept_modes = std::min(r, r1);
+  const Eigen::MatrixXd Phi =
+      X.leftCols(kept_modes) * (lambda.head(kept_modes).array() / lambda(0)).matrix().asDiagonal();
+  Eigen::MatrixXd U(X.rows(), r);
+  U.leftCols(kept_modes) = Phi;
+  Eigen::VectorXd singular_values = Eigen::VectorXd::Ones(r);
+  if (r > r1 && p == 0)
+    throw OptionError(where + ": r = " + std::to_string(r) + " needs modal derivatives: only " +
+                      std::to_string(r1) + " linear modes were given");
+  if (r > r1) {
+    Eigen::MatrixXd D = X.rightCols(p);
+    D -= Phi * ((M * Phi).transpose() * D);
+    // Mass-PCA: the SVD of L^T P D (P M P^T = L L^T) has the spectrum of the Gram matrix D^T M D
+    // without squaring its condition number, so that 1e-10 relative singular values are
+    // resolved. The reference scale is the first scaled mode's M-norm, 1.
+    const Eigen::SimplicialLLT<SparseMatrix> mass_factor(M);
+    if (mass_factor.info() != Eigen::Success)
+      throw NumericalError(where + ": the mass matrix is not positive definite");
+    const Eigen::MatrixXd Y = mass_factor.matrixU() * (mass_factor.permutationP() * D);
+    const Eigen::BDCSVD<Eigen::MatrixXd> svd(Y, Eigen::ComputeThinV);
+    const Eigen::VectorXd& sv = svd.singularValues();
+    int independent = 0;
+    while (independent < sv.size() && sv(independent) > kIndependentRatio * std::max(1.0, sv(0)))
+      ++independent;
+    if (r - r1 > independent)
+      throw OptionError(where + ": r = " + std::to_string(r) + " but only " +
+                        std::to_string(r1 + independent) + " independent directions (" +
+                        std::to_string(r1) + " linear modes + " + std::to_string(independent) +
+                        " from their " + std::to_string(p) + " modal derivatives)");
+    U.rightCols(r - r1) =
+        D * (svd.matrixV().leftCols(r - r1) * sv.head(r - r1).cwiseInverse().asDiagonal());
+    singular_values.tail(r - r1) = sv.head(r - r1);
+  }
+  mass_orthonormalize(U, M, where);
+  const Eigen::MatrixXd KU = K * U;
+  const Eigen::MatrixXd reduced_stiffness = U.transpose() * KU;
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(
+      0.5 * (reduced_stiffness + reduced_stiffness.transpose()));
+  U = U * eig.eigenvectors();
+  normalize_signs(U);
+
+  ReducedBasis result;
+  result.basis = scatter_rows(U, dofs);
+  result.eigenvalues = eig.eigenvalues();
+  result.singular_values = singular_values;
+  return result;
+}
+
+}  // namespace ramus

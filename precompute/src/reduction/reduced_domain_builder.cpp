@@ -1,0 +1,104 @@
+#include "ramus/precompute/reduction/reduced_domain_builder.h"
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+#include "ramus/error.h"
+#include "ramus/precompute/mesh/boundary_surface.h"
+#include "ramus/precompute/reduction/modal_analysis.h"
+#include "ramus/precompute/reduction/reduced_stvk_coefficients.h"
+
+namespace ramus {
+
+namespace {
+
+class StageTimer {
+ public:
+  explicit StageTimer(const StageReporter& report) : report_(report) {}
+  void done(const std::string& stage) {
+    const auto now = std::chrono::steady_clock::now();
+    if (report_) report_(stage, std::chrono::duration<double>(now - start_).count());
+    start_ = now;
+  }
+
+ private:
+  const StageReporter& report_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+}  // namespace
+
+ReducedDomain build_reduced_domain(const StvkFemModel& model, const DofMap& dofs,
+                                   const ReductionSpec& reduction, const StageReporter& report) {
+  if (reduction.r < 1) throw OptionError("r must be at least 1");
+  if (!reduction.modal_derivatives && reduction.r > reduction.linear_modes)
+    throw OptionError("r = " + std::to_string(reduction.r) + " needs at least as many linear " +
+                      "modes without modal derivatives (linear_modes = " +
+                      std::to_string(reduction.linear_modes) + ")");
+  StageTimer timer(report);
+  const LinearModes modes = compute_linear_modes(model, dofs, reduction.linear_modes);
+  timer.done("linear modes");
+  ReducedBasis basis;
+  if (reduction.modal_derivatives) {
+    const Eigen::MatrixXd derivatives = compute_modal_derivatives(model, dofs, modes);
+    timer.done("modal derivatives");
+    basis = compute_reduced_basis(model, dofs, modes, derivatives, reduction.r);
+  } else {
+    basis = compute_reduced_basis(model, dofs, modes, Eigen::MatrixXd(modes.modes.rows(), 0),
+                                  reduction.r);
+  }
+  timer.done("basis");
+
+  ReducedDomain domain;
+  domain.name = "domain_0";
+  const TetMesh& mesh = model.mesh();
+  domain.rest_positions = mesh.rest_positions;
+  domain.tets = mesh.tets;
+  domain.surface_triangles = boundary_triangles(mesh.tets);
+  if (mesh.has_labels()) domain.labels = mesh.labels;
+  const auto T = static_cast<Eigen::Index>(model.num_tets());
+  domain.youngs_modulus.resize(T);
+  domain.poisson_ratio.resize(T);
+  domain.density.resize(T);
+  for (Eigen::Index t = 0; t < T; ++t) {
+    const Material& m = model.materials()[static_cast<size_t>(t)];
+    domain.youngs_modulus(t) = m.youngs_modulus;
+    domain.poisson_ratio(t) = m.poisson_ratio;
+    domain.density(t) = m.density;
+  }
+  domain.fixed_vertices = Eigen::Map<const Eigen::VectorXi>(
+      dofs.fixed_vertices().data(), static_cast<Eigen::Index>(dofs.fixed_vertices().size()));
+  domain.num_rigid_modes = modes.num_rigid_modes;
+  domain.basis = basis.basis;
+  domain.basis_eigenvalues = basis.eigenvalues;
+  domain.linear_mode_eigenvalues = modes.eigenvalues;
+  domain.mass = model.total_mass();
+  // G = Uᵀ M [e_x e_y e_z]: the reduced gravity force is G g.
+  const Eigen::SparseMatrix<double> M = model.consistent_mass_matrix();
+  Eigen::MatrixXd directions = Eigen::MatrixXd::Zero(M.rows(), 3);
+  for (Eigen::Index dof = 0; dof < M.rows(); ++dof) directions(dof, dof % 3) = 1.0;
+  domain.gravity_basis = basis.basis.transpose() * (M * directions);
+  domain.polynomial = compute_reduced_stvk_polynomial(model, basis.basis);
+  timer.done("polynomial");
+  return domain;
+}
+
+std::uint64_t fnv1a_hash(const std::string& bytes, std::uint64_t seed) {
+  std::uint64_t hash = seed;
+  for (const unsigned char c : bytes) {
+    hash ^= c;
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
+
+std::string read_file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, 0, "cannot open file");
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+}  // namespace ramus

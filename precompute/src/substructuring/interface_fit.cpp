@@ -1,0 +1,120 @@
+#include "ramus/precompute/substructuring/interface_fit.h"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "ramus/error.h"
+
+namespace ramus {
+
+ParentInterface compute_parent_interface(const Eigen::MatrixX3d& parent_rest_positions,
+                                         const Eigen::MatrixXd& parent_basis,
+                                         const Eigen::VectorXi& parent_vertices,
+                                         const Eigen::VectorXi& child_vertices,
+                                         const Eigen::VectorXd& weights,
+                                         const Eigen::Matrix3d& rest_rotation) {
+  const Eigen::Index nv = parent_rest_positions.rows();
+  const Eigen::Index r = parent_basis.cols();
+  const Eigen::Index m = parent_vertices.size();
+  if (parent_basis.rows() != 3 * nv)
+    throw OptionError("compute_parent_interface: the parent basis has " +
+                      std::to_string(parent_basis.rows()) + " rows, expected 3 * " +
+                      std::to_string(nv) + " vertices");
+  if (child_vertices.size() != m || weights.size() != m)
+    throw OptionError("compute_parent_interface: " + std::to_string(m) + " parent vertices but " +
+                      std::to_string(child_vertices.size()) + " child vertices and " +
+                      std::to_string(weights.size()) + " weights");
+  for (Eigen::Index k = 0; k < m; ++k) {
+    if (parent_vertices(k) < 0 || parent_vertices(k) >= nv)
+      throw MeshError("compute_parent_interface: interface vertex " +
+                          std::to_string(parent_vertices(k)) + " does not exist in the parent (" +
+                          std::to_string(nv) + " vertices)",
+                      -1, parent_vertices(k));
+    if (!std::isfinite(weights(k)) || weights(k) < 0.0)
+      throw MeshError("compute_parent_interface: interface vertex " +
+                          std::to_string(parent_vertices(k)) + " has weight " +
+                          std::to_string(weights(k)) + " (must be finite and >= 0)",
+                      -1, parent_vertices(k));
+  }
+  if ((weights.array() > 0.0).count() < 3)
+    throw MeshError("compute_parent_interface: the interface has " +
+                    std::to_string((weights.array() > 0.0).count()) +
+                    " vertices with positive weight; at least 3 are needed to fit a frame");
+
+  ParentInterface result;
+  result.parent_vertices = parent_vertices;
+  result.child_vertices = child_vertices;
+  result.weights = weights;
+  result.rest_rotation = rest_rotation;
+
+  // Eq. 1: weighted centroid x̂ and its basis â.
+  const double total_weight = weights.sum();
+  Eigen::Vector3d centroid = Eigen::Vector3d::Zero();
+  Eigen::MatrixXd centroid_basis = Eigen::MatrixXd::Zero(3, r);
+  for (Eigen::Index k = 0; k < m; ++k) {
+    const Eigen::Index v = parent_vertices(k);
+    centroid += weights(k) * parent_rest_positions.row(v).transpose();
+    centroid_basis += weights(k) * parent_basis.middleRows(3 * v, 3);
+  }
+  centroid /= total_weight;
+  centroid_basis /= total_weight;
+
+  // Eq. 4 and the linear part of Eq. 3: C = Σ w d dᵀ, M^l = Σ w (U_k^l - â^l) dᵀ (d = X - x̂).
+  Eigen::Matrix3d covariance = Eigen::Matrix3d::Zero();
+  Eigen::MatrixXd linear = Eigen::MatrixXd::Zero(3, 3 * r);  // block l: M^l
+  for (Eigen::Index k = 0; k < m; ++k) {
+    if (weights(k) == 0.0) continue;
+    const Eigen::Index v = parent_vertices(k);
+    const Eigen::Vector3d d = parent_rest_positions.row(v).transpose() - centroid;
+    covariance += weights(k) * d * d.transpose();
+    const Eigen::MatrixXd Uk = parent_basis.middleRows(3 * v, 3) - centroid_basis;  // 3 by r
+    for (Eigen::Index l = 0; l < r; ++l)
+      linear.middleCols<3>(3 * l) += weights(k) * Uk.col(l) * d.transpose();
+  }
+
+  const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eigen(covariance);
+  const Eigen::Vector3d lambda = eigen.eigenvalues();  // ascending
+  const Eigen::Matrix3d axes = eigen.eigenvectors();
+  const double eps = kPlanarInterfaceEpsilon;
+  if (!(lambda(2) > 0.0) || lambda(1) < eps * lambda(2))
+    throw MeshError("compute_parent_interface: the interface is collinear (covariance " +
+                    std::string("eigenvalues ") + std::to_string(lambda(0)) + ", " +
+                    std::to_string(lambda(1)) + ", " + std::to_string(lambda(2)) +
+                    "): its rotation about the line is undetermined");
+
+  Eigen::Matrix3d fixed_covariance = covariance;
+  if (lambda(0) < eps * lambda(2)) {
+    // Planar interface (§3): an extra point of weight 1 at x̂ + η N with η² = ε λ3 - λ1 lifts the
+    // smallest eigenvalue of C to ε λ3. The point moves with the interface's linearized normal
+    // rotation: the normal displacement fitted over the plane, u_n(X) ≈ gᵀ (X - x̂), tilts the
+    // normal to N - g, so the point's deformed offset from the deformed centroid is η (N - g(q)).
+    // Holding it at η N instead would make A map N to N and halve every fitted rotation about an
+    // in-plane axis. Its term η (N - g) (η N)ᵀ in B(q) adds -η² g^l Nᵀ to M^l.
+    result.planar = true;
+    const Eigen::Vector3d normal = axes.col(0);
+    const double eta2 = eps * lambda(2) - std::max(lambda(0), 0.0);
+    fixed_covariance += eta2 * normal * normal.transpose();
+    // C_p⁺: pseudo-inverse of C restricted to the plane (its two largest eigenpairs).
+    const Eigen::Matrix3d plane_inverse = axes.col(1) * axes.col(1).transpose() / lambda(1) +
+                                          axes.col(2) * axes.col(2).transpose() / lambda(2);
+    // g^l = C_p⁺ Σ w d (N · (U_k^l - â^l)) = C_p⁺ (M^l)ᵀ N.
+    for (Eigen::Index l = 0; l < r; ++l) {
+      const Eigen::Vector3d g = plane_inverse * (linear.middleCols<3>(3 * l).transpose() * normal);
+      linear.middleCols<3>(3 * l) -= eta2 * g * normal.transpose();
+    }
+  }
+
+  // Eq. 2: A(q) = B(q) C⁻¹ R̂ = R̂ + Σ_l M^l C⁻¹ R̂ q^l (B(0) C⁻¹ = I).
+  const Eigen::Matrix3d right = fixed_covariance.inverse() * rest_rotation;
+  result.rotation_basis.resize(3, 3 * r);
+  for (Eigen::Index l = 0; l < r; ++l)
+    result.rotation_basis.middleCols<3>(3 * l) = linear.middleCols<3>(3 * l) * right;
+  result.centroid = centroid;
+  result.centroid_basis = centroid_basis;
+  result.covariance = fixed_covariance;
+  return result;
+}
+
+}  // namespace ramus

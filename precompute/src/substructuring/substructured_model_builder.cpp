@@ -1,0 +1,437 @@
+#include "ramus/precompute/substructuring/substructured_model_builder.h"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <map>
+#include <numeric>
+#include <queue>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ramus/error.h"
+#include "ramus/precompute/fem/dof_map.h"
+#include "ramus/precompute/fem/stvk_fem_model.h"
+#include "ramus/precompute/mesh/boundary_surface.h"
+#include "ramus/precompute/substructuring/interface_fit.h"
+#include "ramus/precompute/substructuring/system_force_integrals.h"
+
+namespace ramus {
+
+namespace {
+
+std::size_t sz(int i) {
+  return static_cast<std::size_t>(i);
+}
+
+// ---------------------------------------------------------------------------------------------
+// distribute_modes
+
+// x_i = clamp(lambda w_i, lo, hi) with lambda such that Σ x_i = total (Σ clamp is continuous and
+// nondecreasing in lambda): bisection to machine precision.
+std::vector<double> clamped_proportional(const std::vector<double>& w, double total, double lo,
+                                         double hi) {
+  auto allocate = [&](double lambda) {
+    std::vector<double> x(w.size());
+    for (std::size_t i = 0; i < w.size(); ++i) x[i] = std::clamp(lambda * w[i], lo, hi);
+    return x;
+  };
+  auto sum = [](const std::vector<double>& x) { return std::accumulate(x.begin(), x.end(), 0.0); };
+  double low = 0.0;
+  double high = 1.0;
+  while (sum(allocate(high)) < total && high < 1e300) high *= 2.0;
+  for (int iteration = 0; iteration < 200 && high - low > 1e-15 * high; ++iteration) {
+    const double mid = 0.5 * (low + high);
+    (sum(allocate(mid)) < total ? low : high) = mid;
+  }
+  return allocate(high);
+}
+
+// ---------------------------------------------------------------------------------------------
+// build_substructured_model
+
+using Face = std::array<int, 3>;
+constexpr int kTetFaces[4][3] = {{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}};
+
+std::string quoted(const std::string& s) {
+  return "'" + s + "'";
+}
+
+// Index of global vertex v among the sorted vertices of a domain, or -1.
+int local_index(const std::vector<int>& sorted_vertices, int v) {
+  const auto it = std::lower_bound(sorted_vertices.begin(), sorted_vertices.end(), v);
+  return it != sorted_vertices.end() && *it == v ? static_cast<int>(it - sorted_vertices.begin())
+                                                 : -1;
+}
+
+// Per tree domain: interface area belonging to each global vertex of its interface with its
+// parent (one third of every interface triangle touching it). An interface triangle is a face
+// shared by a tet of the domain and a tet of its parent.
+std::vector<std::map<int, double>> interface_vertex_areas(const TetMesh& mesh,
+                                                          const DomainTree& tree) {
+  std::vector<std::pair<Face, int>> faces;
+  faces.reserve(sz(mesh.num_tets()) * 4);
+  for (int t = 0; t < mesh.num_tets(); ++t)
+    for (const auto& f : kTetFaces) {
+      Face v{mesh.tets(t, f[0]), mesh.tets(t, f[1]), mesh.tets(t, f[2])};
+      std::sort(v.begin(), v.end());
+      faces.emplace_back(v, t);
+    }
+  std::sort(faces.begin(), faces.end());
+  std::vector<std::map<int, double>> areas(sz(tree.num_domains));
+  for (std::size_t i = 0; i + 1 < faces.size(); ++i) {
+    if (faces[i].first != faces[i + 1].first) continue;
+    const int a = tree.tet_domain(faces[i].second);
+    const int b = tree.tet_domain(faces[i + 1].second);
+    int child = -1;
+    if (a != b && tree.parent[sz(a)] == b) child = a;
+    if (a != b && tree.parent[sz(b)] == a) child = b;
+    if (child < 0) continue;
+    const Face& f = faces[i].first;
+    const Eigen::Vector3d p0 = mesh.rest_positions.row(f[0]).transpose();
+    const Eigen::Vector3d p1 = mesh.rest_positions.row(f[1]).transpose();
+    const Eigen::Vector3d p2 = mesh.rest_positions.row(f[2]).transpose();
+    const double third = 0.5 * (p1 - p0).cross(p2 - p0).norm() / 3.0;
+    for (const int v : f) areas[sz(child)][v] += third;
+  }
+  return areas;
+}
+
+// Mass, first moment and second moment ∫ρ y yᵀ (y = x - reference) of a set of tets; exact for
+// linear tets with constant density: ∫ρ y yᵀ = ρV/20 (Σ_a y_a y_aᵀ + (Σ_a y_a)(Σ_a y_a)ᵀ).
+struct MassMoments {
+  double mass = 0.0;
+  Eigen::Vector3d first = Eigen::Vector3d::Zero();
+  Eigen::Matrix3d second = Eigen::Matrix3d::Zero();
+
+  MassMoments& operator+=(const MassMoments& o) {
+    mass += o.mass;
+    first += o.first;
+    second += o.second;
+    return *this;
+  }
+};
+
+MassMoments tet_moments(const TetMesh& mesh, const std::vector<Material>& materials,
+                        const std::vector<int>& tets, const Eigen::Vector3d& reference) {
+  MassMoments m;
+  for (const int t : tets) {
+    const double mass =
+        materials[sz(t)].density * signed_tet_volume(mesh.rest_positions, mesh.tets, t);
+    Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+    Eigen::Matrix3d outer = Eigen::Matrix3d::Zero();
+    for (int a = 0; a < 4; ++a) {
+      const Eigen::Vector3d y = mesh.rest_positions.row(mesh.tets(t, a)).transpose() - reference;
+      sum += y;
+      outer += y * y.transpose();
+    }
+    m.mass += mass;
+    m.first += mass / 4.0 * sum;
+    m.second += mass / 20.0 * (outer + sum * sum.transpose());
+  }
+  return m;
+}
+
+// Rethrows the current Ramus exception with "domain 'name': " in front of its message (a
+// MeshError keeps its tet / vertex indices, which are the domain's own).
+[[noreturn]] void rethrow_for_domain(const std::string& name) {
+  const std::string prefix = "domain " + quoted(name) + ": ";
+  try {
+    throw;
+  } catch (const MeshError& e) {
+    throw MeshError(prefix + e.what(), e.element(), e.vertex());
+  } catch (const OptionError& e) {
+    throw OptionError(prefix + e.what());
+  } catch (const NumericalError& e) {
+    throw NumericalError(prefix + e.what());
+  }
+}
+
+// A rigid domain (r = 0): everything build_reduced_domain fills, with an empty basis.
+ReducedDomain rigid_domain(const StvkFemModel& model, const DofMap& dofs) {
+  ReducedDomain domain;
+  const TetMesh& mesh = model.mesh();
+  domain.rest_positions = mesh.rest_positions;
+  domain.tets = mesh.tets;
+  domain.surface_triangles = boundary_triangles(mesh.tets);
+  if (mesh.has_labels()) domain.labels = mesh.labels;
+  const auto T = static_cast<Eigen::Index>(model.num_tets());
+  domain.youngs_modulus.resize(T);
+  domain.poisson_ratio.resize(T);
+  domain.density.resize(T);
+  for (Eigen::Index t = 0; t < T; ++t) {
+    const Material& m = model.materials()[static_cast<std::size_t>(t)];
+    domain.youngs_modulus(t) = m.youngs_modulus;
+    domain.poisson_ratio(t) = m.poisson_ratio;
+    domain.density(t) = m.density;
+  }
+  domain.fixed_vertices = Eigen::Map<const Eigen::VectorXi>(
+      dofs.fixed_vertices().data(), static_cast<Eigen::Index>(dofs.fixed_vertices().size()));
+  // A free rigid domain is all rigid motion: the 6 rigid modes are "removed" like a free body's.
+  domain.num_rigid_modes = dofs.fixed_vertices().empty() ? 6 : 0;
+  domain.basis = Eigen::MatrixXd::Zero(3 * model.num_vertices(), 0);
+  domain.basis_eigenvalues.resize(0);
+  domain.linear_mode_eigenvalues.resize(0);
+  domain.gravity_basis = Eigen::MatrixXd::Zero(0, 3);
+  domain.mass = model.total_mass();
+  domain.polynomial.r = 0;
+  domain.polynomial.quadratic.resize(0);
+  domain.polynomial.cubic.resize(0, 0);
+  domain.polynomial.quartic.resize(0, 0);
+  return domain;
+}
+
+}  // namespace
+
+std::vector<int> distribute_modes(const std::vector<int>& domain_tet_counts, int total_r,
+                                  ModeDistribution distribution, int min_r, int max_r) {
+  const int d = static_cast<int>(domain_tet_counts.size());
+  if (d == 0) throw OptionError("distribute_modes: no domains");
+  if (min_r < 0 || max_r < min_r)
+    throw OptionError("distribute_modes: need 0 <= min_r <= max_r (min_r = " +
+                      std::to_string(min_r) + ", max_r = " + std::to_string(max_r) + ")");
+  for (int i = 0; i < d; ++i)
+    if (domain_tet_counts[sz(i)] < 1)
+      throw OptionError("distribute_modes: domain " + std::to_string(i) + " has " +
+                        std::to_string(domain_tet_counts[sz(i)]) + " tets");
+  if (static_cast<long long>(total_r) < static_cast<long long>(min_r) * d ||
+      static_cast<long long>(total_r) > static_cast<long long>(max_r) * d)
+    throw OptionError("distribute_modes: " + std::to_string(total_r) + " modes cannot be spread " +
+                      "over " + std::to_string(d) + " domains with " + std::to_string(min_r) +
+                      " to " + std::to_string(max_r) + " modes each");
+
+  // Shares: #tets, or log(1 + #tets) (positive for a 1-tet domain).
+  std::vector<double> weight(sz(d));
+  for (int i = 0; i < d; ++i) {
+    const double n = domain_tet_counts[sz(i)];
+    weight[sz(i)] = distribution == ModeDistribution::kProportional ? n : std::log1p(n);
+  }
+  const std::vector<double> ideal = clamped_proportional(weight, total_r, min_r, max_r);
+
+  // Largest remainders: floors, then one more mode to the largest fractional parts (ties: the
+  // lower domain index) until the sum is total_r; a floor of a value in [min_r, max_r] stays in
+  // range, and a domain only gains a mode while below max_r (loses one while above min_r).
+  std::vector<int> r(sz(d));
+  for (int i = 0; i < d; ++i)
+    r[sz(i)] = std::clamp(static_cast<int>(std::floor(ideal[sz(i)])), min_r, max_r);
+  std::vector<int> order(sz(d));
+  std::iota(order.begin(), order.end(), 0);
+  auto fraction = [&](int i) { return ideal[sz(i)] - r[sz(i)]; };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return fraction(a) > fraction(b); });
+  int missing = total_r - std::accumulate(r.begin(), r.end(), 0);
+  while (missing > 0) {
+    bool gave = false;
+    for (const int i : order)
+      if (missing > 0 && r[sz(i)] < max_r) {
+        ++r[sz(i)];
+        --missing;
+        gave = true;
+      }
+    if (!gave) break;  // unreachable: total_r <= max_r d
+  }
+  while (missing < 0) {
+    bool took = false;
+    for (auto it = order.rbegin(); it != order.rend(); ++it)
+      if (missing < 0 && r[sz(*it)] > min_r) {
+        --r[sz(*it)];
+        ++missing;
+        took = true;
+      }
+    if (!took) break;  // unreachable: total_r >= min_r d
+  }
+  return r;
+}
+
+ReducedModel build_substructured_model(const TetMesh& mesh,
+                                       const std::vector<Material>& tet_materials,
+                                       const DomainTree& tree,
+                                       const std::vector<int>& anchored_vertices,
+                                       const std::vector<ReductionSpec>& reduction,
+                                       const StageReporter& report) {
+  const int d = tree.num_domains;
+  const int nt = mesh.num_tets();
+  if (d < 1 || tree.root < 0 || tree.root >= d || tree.tet_domain.size() != nt ||
+      tree.parent.size() != sz(d) || tree.children.size() != sz(d) ||
+      tree.domain_tets.size() != sz(d) || tree.domain_vertices.size() != sz(d) ||
+      tree.interface_vertices.size() != sz(d) || tree.names.size() != sz(d))
+    throw OptionError("build_substructured_model: the domain tree does not match the mesh (" +
+                      std::to_string(d) + " domains, " + std::to_string(tree.tet_domain.size()) +
+                      " tet domains for " + std::to_string(nt) + " tets)");
+  if (tet_materials.size() != sz(nt))
+    throw OptionError("build_substructured_model: " + std::to_string(tet_materials.size()) +
+                      " materials for " + std::to_string(nt) + " tets");
+  if (reduction.size() != sz(d))
+    throw OptionError("build_substructured_model: " + std::to_string(reduction.size()) +
+                      " reduction specs for " + std::to_string(d) + " domains");
+  for (int i = 0; i < d; ++i)
+    if (reduction[sz(i)].r < 0)
+      throw OptionError("build_substructured_model: domain " + quoted(tree.names[sz(i)]) +
+                        ": r = " + std::to_string(reduction[sz(i)].r) + " (must be >= 0)");
+
+  // Breadth-first order from the root, children ascending: model index -> tree index.
+  std::vector<int> order;
+  std::vector<int> model_index(sz(d), -1);
+  {
+    std::queue<int> queue;
+    queue.push(tree.root);
+    while (!queue.empty()) {
+      const int i = queue.front();
+      queue.pop();
+      model_index[sz(i)] = static_cast<int>(order.size());
+      order.push_back(i);
+      std::vector<int> children = tree.children[sz(i)];
+      std::sort(children.begin(), children.end());
+      for (const int c : children) queue.push(c);
+    }
+  }
+  if (order.size() != sz(d))
+    throw OptionError("build_substructured_model: only " + std::to_string(order.size()) + " of " +
+                      std::to_string(d) + " domains are reachable from the root");
+
+  using Clock = std::chrono::steady_clock;
+  auto elapsed = [](Clock::time_point since) {
+    return std::chrono::duration<double>(Clock::now() - since).count();
+  };
+
+  // Whole-object mass moments about its own centre of mass (free root: the root frame origin).
+  std::vector<int> all_tets(sz(nt));
+  std::iota(all_tets.begin(), all_tets.end(), 0);
+  const MassMoments whole = tet_moments(mesh, tet_materials, all_tets, Eigen::Vector3d::Zero());
+  if (!(whole.mass > 0.0))
+    throw OptionError("build_substructured_model: the mesh has no mass (" +
+                      std::to_string(whole.mass) + " kg)");
+  const Eigen::Vector3d center_of_mass = whole.first / whole.mass;
+
+  const auto start_areas = Clock::now();
+  const std::vector<std::map<int, double>> areas = interface_vertex_areas(mesh, tree);
+  if (report) report("interface areas", elapsed(start_areas));
+
+  ReducedModel model;
+  model.domains.resize(sz(d));
+  model.num_global_vertices = mesh.num_vertices();
+  model.global_surface_triangles = boundary_triangles(mesh.tets);
+
+  for (int k = 0; k < d; ++k) {
+    const int i = order[sz(k)];
+    const std::string& name = tree.names[sz(i)];
+    const std::vector<int>& vertices = tree.domain_vertices[sz(i)];
+    const std::vector<int>& tets = tree.domain_tets[sz(i)];
+    const int p = tree.parent[sz(i)];
+    // Fixed vertices: the copies of the parent interface, or the root's anchors (none: free).
+    std::vector<int> fixed;
+    const std::vector<int>& held = p < 0 ? anchored_vertices : tree.interface_vertices[sz(i)];
+    for (const int v : held) {
+      const int local = local_index(vertices, v);
+      if (local < 0)  // global index: reported outside the domain's numbering
+        throw MeshError("domain " + quoted(name) + ": " + (p < 0 ? "anchored" : "interface") +
+                            " vertex " + std::to_string(v) + " is not a vertex of the domain",
+                        -1, v);
+      fixed.push_back(local);
+    }
+    std::sort(fixed.begin(), fixed.end());
+    fixed.erase(std::unique(fixed.begin(), fixed.end()), fixed.end());
+
+    try {
+      auto stage_start = Clock::now();
+      auto done = [&](const std::string& stage) {
+        if (report) report(name + ": " + stage, elapsed(stage_start));
+        stage_start = Clock::now();
+      };
+
+      std::vector<int> local_to_global;
+      TetMesh domain_mesh = extract_domain_mesh(mesh, tree, i, &local_to_global);
+      std::vector<Material> materials;
+      materials.reserve(tets.size());
+      for (const int t : tets) materials.push_back(tet_materials[sz(t)]);
+
+      const StvkFemModel fem(std::move(domain_mesh), std::move(materials));
+      const DofMap dofs(fem.num_vertices(), fixed);
+      done("mesh");
+
+      ReducedDomain domain;
+      if (reduction[sz(i)].r == 0) {
+        domain = rigid_domain(fem, dofs);
+        done("rigid domain");
+      } else {
+        const StageReporter inner = [&](const std::string& stage, double seconds) {
+          if (report) report(name + ": " + stage, seconds);
+        };
+        domain = build_reduced_domain(fem, dofs, reduction[sz(i)], inner);
+        stage_start = Clock::now();
+      }
+      domain.name = name;
+      domain.global_vertices = Eigen::Map<const Eigen::VectorXi>(
+          local_to_global.data(), static_cast<Eigen::Index>(local_to_global.size()));
+
+      // Frame and, for a child, the interface with the parent (rest data in the parent's frame).
+      if (p < 0) {
+        domain.parent = -1;
+        domain.frame_origin = fixed.empty() ? center_of_mass : Eigen::Vector3d::Zero();
+        domain.frame_rotation.setIdentity();
+      } else {
+        const ReducedDomain& parent = model.domains[sz(model_index[sz(p)])];
+        domain.parent = model_index[sz(p)];
+        const std::vector<int>& shared = tree.interface_vertices[sz(i)];
+        const std::vector<int>& parent_vertices = tree.domain_vertices[sz(p)];
+        const std::map<int, double>& area = areas[sz(i)];
+        const auto m = static_cast<Eigen::Index>(shared.size());
+        Eigen::VectorXi parent_local(m);
+        Eigen::VectorXi child_local(m);
+        Eigen::VectorXd weights(m);
+        for (Eigen::Index s = 0; s < m; ++s) {
+          const int v = shared[static_cast<std::size_t>(s)];
+          parent_local(s) = local_index(parent_vertices, v);
+          child_local(s) = local_index(vertices, v);
+          const auto it = area.find(v);
+          weights(s) = it != area.end() ? it->second : 0.0;
+        }
+        domain.interface =
+            compute_parent_interface(parent.rest_positions, parent.basis, parent_local, child_local,
+                                     weights, Eigen::Matrix3d::Identity());
+        domain.frame_rotation = parent.frame_rotation * domain.interface.rest_rotation;
+        domain.frame_origin =
+            parent.frame_origin + parent.frame_rotation * domain.interface.centroid;
+        done("interface");
+      }
+      // Rest positions in the frame: X = Rᵀ (x - origin) (basis, polynomial, eigenvalues and
+      // gravity basis do not depend on the translation; R = I here).
+      domain.rest_positions =
+          ((fem.mesh().rest_positions.rowwise() - domain.frame_origin.transpose()) *
+           domain.frame_rotation)
+              .eval();
+      domain.system_force =
+          compute_system_force_integrals(fem, domain.basis, domain.rest_positions);
+      done("system force integrals");
+      model.domains[sz(k)] = std::move(domain);
+    } catch (const Error&) {
+      rethrow_for_domain(name);
+    }
+  }
+
+  // Subtree masses, centres of mass and inertia: moments about the whole object's centre of
+  // mass (to avoid cancellation), summed from the leaves up.
+  std::vector<MassMoments> subtree(sz(d));
+  for (int k = 0; k < d; ++k)
+    subtree[sz(k)] =
+        tet_moments(mesh, tet_materials, tree.domain_tets[sz(order[sz(k)])], center_of_mass);
+  for (int k = d - 1; k > 0; --k) subtree[sz(model.domains[sz(k)].parent)] += subtree[sz(k)];
+  for (int k = 0; k < d; ++k) {
+    ReducedDomain& domain = model.domains[sz(k)];
+    const MassMoments& s = subtree[sz(k)];
+    const Eigen::Vector3d c = s.first / s.mass;                       // relative to center_of_mass
+    const Eigen::Matrix3d J = s.second - s.mass * c * c.transpose();  // ∫ρ (x-c)(x-c)ᵀ
+    const Eigen::Matrix3d inertia = J.trace() * Eigen::Matrix3d::Identity() - J;
+    const Eigen::Matrix3d& R = domain.frame_rotation;
+    domain.subtree_mass = s.mass;
+    domain.subtree_center_of_mass = R.transpose() * (center_of_mass + c - domain.frame_origin);
+    domain.subtree_inertia = R.transpose() * inertia * R;
+  }
+  return model;
+}
+
+}  // namespace ramus

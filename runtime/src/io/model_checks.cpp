@@ -1,0 +1,490 @@
+// The consistency rules of a model (docs/FORMAT.md, "Guarantees of the writer and the reader"),
+// shared by the reader and the writer: find_model_inconsistency and its per-domain checks.
+#include <Eigen/LU>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ramus/runtime/io/model_file.h"
+
+namespace ramus {
+
+namespace {
+
+// Tolerances of the consistency rules (docs/FORMAT.md, "Guarantees of the writer and the reader").
+constexpr double kRotationTolerance = 1e-6;     // max |RᵀR - I| of a stored rotation
+constexpr double kBarycentricTolerance = 1e-6;  // |Σ barycentric - 1| of an embedded vertex
+constexpr double kSubtreeMassTolerance = 1e-9;  // subtree mass >= own mass (1 - this)
+constexpr double kFrameOriginTolerance = 1e-9;  // relative to the size of the coordinates
+
+std::string shape_text(std::vector<Eigen::Index> shape) {
+  std::string out = "(";
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    out += (i > 0 ? ", " : "") + std::to_string(shape[i]);
+  }
+  return out + ")";
+}
+
+std::string cell_text(Eigen::Index i, Eigen::Index j, bool matrix) {
+  return matrix ? "(" + std::to_string(i) + ", " + std::to_string(j) + ")" : std::to_string(i);
+}
+
+// A floating-point value as a message shows it: enough digits, no trailing zeros.
+std::string number_text(double x) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.9g", x);
+  return text;
+}
+
+std::string vector_text(const Eigen::Vector3d& v) {
+  return "(" + number_text(v(0)) + ", " + number_text(v(1)) + ", " + number_text(v(2)) + ")";
+}
+
+// Collects the first problem found; every check is a no-op once one is recorded.
+class Checker {
+ public:
+  explicit Checker(std::string group) : group_(std::move(group)) {}
+  bool ok() const { return problem.empty(); }
+  std::string dataset(const std::string& name) const { return group_ + "/" + name; }
+  const std::string& group() const { return group_; }
+
+  // Records `message` (a whole sentence naming its dataset) unless a problem is known already.
+  void fail(const std::string& message) {
+    if (ok()) problem = message;
+  }
+
+  template <typename Derived>
+  void shape(const std::string& name, const Eigen::DenseBase<Derived>& m,
+             std::vector<Eigen::Index> expected, bool matrix) {
+    if (!ok()) return;
+    std::vector<Eigen::Index> found{m.rows()};
+    if (matrix) found.push_back(m.cols());
+    if (found != expected) {
+      problem = "wrong shape of dataset " + dataset(name) + ": expected " + shape_text(expected) +
+                ", found " + shape_text(found);
+    }
+  }
+
+  template <typename Derived>
+  void finite(const std::string& name, const Eigen::DenseBase<Derived>& m, bool matrix) {
+    if (!ok()) return;
+    for (Eigen::Index j = 0; j < m.cols(); ++j) {
+      for (Eigen::Index i = 0; i < m.rows(); ++i) {
+        if (!std::isfinite(m(i, j))) {
+          problem =
+              "non-finite value in dataset " + dataset(name) + " at " + cell_text(i, j, matrix);
+          return;
+        }
+      }
+    }
+  }
+
+  // Every entry of an index array lies in [0, n): "<what> i references <target> v, but there
+  // are n <targets>".
+  template <typename Derived>
+  void indices(const std::string& name, const Eigen::DenseBase<Derived>& m, Eigen::Index n,
+               const std::string& what, const std::string& target = "vertex",
+               const std::string& targets = "vertices") {
+    if (!ok()) return;
+    for (Eigen::Index i = 0; i < m.rows(); ++i) {
+      for (Eigen::Index j = 0; j < m.cols(); ++j) {
+        if (m(i, j) < 0 || m(i, j) >= n) {
+          problem = "dataset " + dataset(name) + ": " + what + " " + std::to_string(i) +
+                    " references " + target + " " + std::to_string(m(i, j)) + ", but there are " +
+                    std::to_string(n) + " " + targets;
+          return;
+        }
+      }
+    }
+  }
+
+  // Per-tet material values satisfy `valid`.
+  template <typename Predicate>
+  void per_tet(const std::string& name, const Eigen::VectorXd& v, Predicate valid,
+               const std::string& rule) {
+    if (!ok()) return;
+    for (Eigen::Index t = 0; t < v.size(); ++t) {
+      if (!valid(v(t))) {
+        problem = "dataset " + dataset(name) + ": tet " + std::to_string(t) + " has value " +
+                  std::to_string(v(t)) + " (" + rule + ")";
+        return;
+      }
+    }
+  }
+
+  // A rest rotation: finite, orthonormal to kRotationTolerance, determinant +1.
+  void rotation(const std::string& name, const Eigen::Matrix3d& r) {
+    finite(name, r, true);
+    if (!ok()) return;
+    const double error = (r.transpose() * r - Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff();
+    if (error > kRotationTolerance || r.determinant() <= 0) {
+      problem = "dataset " + dataset(name) +
+                ": not a rotation matrix (max |R^T R - I| = " + number_text(error) +
+                ", det R = " + number_text(r.determinant()) + ")";
+    }
+  }
+
+  void attribute(const std::string& name, bool valid, const std::string& message) {
+    if (ok() && !valid) problem = "attribute '" + name + "' of " + group_ + ": " + message;
+  }
+
+  std::string problem;
+
+ private:
+  std::string group_;
+};
+
+// The mesh, material, basis and polynomial of one domain on their own.
+std::string check_domain(const ReducedDomain& d, int k) {
+  Checker c(domain_group_path(k));
+  const Eigen::Index V = d.rest_positions.rows();
+  const Eigen::Index T = d.tets.rows();
+  const Eigen::Index r = d.basis.cols();
+  const Eigen::Index p = r * (r + 1) / 2;
+
+  c.attribute("name", d.name.find('\0') == std::string::npos, "contains a NUL byte");
+  c.attribute("r", d.polynomial.r == r,
+              "the polynomial has r = " + std::to_string(d.polynomial.r) + " but the basis has " +
+                  std::to_string(r) + " columns");
+  c.attribute("num_rigid_modes", d.num_rigid_modes == 0 || d.num_rigid_modes == 6,
+              std::to_string(d.num_rigid_modes) + " (must be 0 or 6)");
+  c.attribute("mass", std::isfinite(d.mass) && d.mass > 0,
+              std::to_string(d.mass) + " (must be positive and finite)");
+
+  c.shape("mesh/rest_positions", d.rest_positions, {V, 3}, true);
+  if (c.ok() && V == 0) c.problem = "dataset " + c.dataset("mesh/rest_positions") + " is empty";
+  c.finite("mesh/rest_positions", d.rest_positions, true);
+  if (c.ok() && T == 0) c.problem = "dataset " + c.dataset("mesh/tets") + " is empty";
+  c.indices("mesh/tets", d.tets, V, "tet");
+  c.indices("mesh/surface_triangles", d.surface_triangles, V, "triangle");
+  if (d.labels.size() != 0) c.shape("mesh/labels", d.labels, {T}, false);
+
+  c.shape("material/youngs_modulus", d.youngs_modulus, {T}, false);
+  c.shape("material/poisson_ratio", d.poisson_ratio, {T}, false);
+  c.shape("material/density", d.density, {T}, false);
+  c.per_tet(
+      "material/youngs_modulus", d.youngs_modulus,
+      [](double e) { return std::isfinite(e) && e > 0; }, "must be positive");
+  c.per_tet(
+      "material/poisson_ratio", d.poisson_ratio,
+      [](double nu) { return std::isfinite(nu) && nu > -1 && nu < 0.5; }, "must be in (-1, 0.5)");
+  c.per_tet(
+      "material/density", d.density, [](double rho) { return std::isfinite(rho) && rho > 0; },
+      "must be positive");
+
+  c.indices("fixed_vertices", d.fixed_vertices, V, "entry");
+  for (Eigen::Index i = 1; c.ok() && i < d.fixed_vertices.size(); ++i) {
+    if (d.fixed_vertices(i) <= d.fixed_vertices(i - 1)) {
+      c.problem = "dataset " + c.dataset("fixed_vertices") + ": not strictly increasing at entry " +
+                  std::to_string(i);
+    }
+  }
+  if (c.ok() && d.num_rigid_modes != 0 && d.fixed_vertices.size() != 0) {
+    c.attribute("num_rigid_modes", false, "a domain with fixed vertices has no rigid modes");
+  }
+
+  // r = 0 is a rigid domain (docs/FORMAT.md): every basis-sized dataset is then empty.
+  c.shape("basis", d.basis, {3 * V, r}, true);
+  c.finite("basis", d.basis, true);
+  c.shape("basis_eigenvalues", d.basis_eigenvalues, {r}, false);
+  c.finite("basis_eigenvalues", d.basis_eigenvalues, false);
+  c.finite("linear_mode_eigenvalues", d.linear_mode_eigenvalues, false);
+  c.shape("gravity_basis", d.gravity_basis, {r, 3}, true);
+  c.finite("gravity_basis", d.gravity_basis, true);
+
+  const ReducedStvkPolynomial& poly = d.polynomial;
+  c.shape("polynomial/quadratic", poly.quadratic, {p}, false);
+  c.finite("polynomial/quadratic", poly.quadratic, false);
+  c.shape("polynomial/cubic", poly.cubic, {p, r}, true);
+  c.finite("polynomial/cubic", poly.cubic, true);
+  c.shape("polynomial/quartic", poly.quartic, {p, p}, true);
+  c.finite("polynomial/quartic", poly.quartic, true);
+  if (c.ok() && p > 0) {
+    // The file keeps the upper triangle only: the matrix must be symmetric (to rounding).
+    const double tolerance = 1e-12 * poly.quartic.cwiseAbs().maxCoeff();
+    for (Eigen::Index j = 0; c.ok() && j < p; ++j) {
+      for (Eigen::Index i = j + 1; i < p; ++i) {
+        if (std::abs(poly.quartic(i, j) - poly.quartic(j, i)) > tolerance) {
+          c.problem = "dataset " + c.dataset("polynomial/quartic") + ": not symmetric at " +
+                      cell_text(i, j, true);
+          break;
+        }
+      }
+    }
+  }
+  return c.problem;
+}
+
+bool system_force_empty(const SystemForceIntegrals& w) {
+  return w.w1.size() == 0 && w.w2.size() == 0 && w.w3.size() == 0 && w.w4.size() == 0 &&
+         w.w5.size() == 0 && w.w6.size() == 0 && w.w7.size() == 0;
+}
+
+// The number of vertices of the undivided mesh, with the single-domain default resolved
+// (num_global_vertices 0 with one domain: that domain's #V).
+Eigen::Index undivided_vertex_count(const ReducedModel& model) {
+  if (model.num_global_vertices == 0 && model.domains.size() == 1) {
+    return model.domains.front().rest_positions.rows();
+  }
+  return model.num_global_vertices;
+}
+
+// Domain k's place in the tree, frame, global vertex map, interface, system-force integrals and
+// subtree data; the domains before k are known to be consistent.
+std::string check_substructure(const ReducedModel& model, int k) {
+  const ReducedDomain& d = model.domains[static_cast<std::size_t>(k)];
+  const bool single = model.domains.size() == 1;
+  Checker c(domain_group_path(k));
+  const Eigen::Index V = d.rest_positions.rows();
+  const Eigen::Index r = d.basis.cols();
+
+  if (k == 0) {
+    c.attribute(
+        "parent", d.parent == -1,
+        std::to_string(d.parent) + " (domain 0 is the root of the tree: its parent must be -1)");
+  } else {
+    c.attribute("parent", d.parent >= 0 && d.parent < k,
+                std::to_string(d.parent) + " (the parent of domain " + std::to_string(k) +
+                    " must be an earlier domain, 0 <= parent < " + std::to_string(k) + ")");
+  }
+
+  c.finite("frame/origin", d.frame_origin, false);
+  c.rotation("frame/rotation", d.frame_rotation);
+
+  // Global vertex map: #V distinct entries in [0, N); empty means the identity (one domain only).
+  const Eigen::Index N = undivided_vertex_count(model);
+  if (c.ok() && d.global_vertices.size() == 0) {
+    if (!single) {
+      c.fail("dataset " + c.dataset("global_vertices") +
+             " is empty: every domain of a model of several domains maps its vertices to the "
+             "undivided mesh");
+    } else if (N != V) {
+      c.fail("dataset " + c.dataset("global_vertices") +
+             " is empty (the identity), but attribute 'num_global_vertices' of /domains is " +
+             std::to_string(N) + ", not the domain's " + std::to_string(V) + " vertices");
+    }
+  } else if (c.ok()) {
+    c.shape("global_vertices", d.global_vertices, {V}, false);
+    c.indices("global_vertices", d.global_vertices, N, "entry", "global vertex",
+              "vertices in the undivided mesh (attribute 'num_global_vertices' of /domains)");
+    std::vector<Eigen::Index> first(static_cast<std::size_t>(c.ok() ? N : 0), -1);
+    for (Eigen::Index v = 0; c.ok() && v < V; ++v) {
+      Eigen::Index& seen = first[static_cast<std::size_t>(d.global_vertices(v))];
+      if (seen >= 0) {
+        c.fail("dataset " + c.dataset("global_vertices") + ": entries " + std::to_string(seen) +
+               " and " + std::to_string(v) + " are both global vertex " +
+               std::to_string(d.global_vertices(v)));
+      }
+      seen = v;
+    }
+  }
+
+  // Interface with the parent: only non-root domains have one.
+  const ParentInterface& f = d.interface;
+  const std::string fg = "interface/";
+  if (c.ok() && k == 0) {
+    if (f.parent_vertices.size() != 0 || f.child_vertices.size() != 0 || f.weights.size() != 0 ||
+        f.centroid_basis.size() != 0 || f.rotation_basis.size() != 0) {
+      c.fail("group " + c.dataset("interface") +
+             ": the root domain has no parent, but it has interface data (" +
+             std::to_string(f.parent_vertices.size()) + " interface vertices)");
+    }
+  } else if (c.ok()) {
+    const ReducedDomain& parent = model.domains[static_cast<std::size_t>(d.parent)];
+    const std::string parent_group = domain_group_path(d.parent);
+    const Eigen::Index m = f.parent_vertices.size();
+    const Eigen::Index parent_r = parent.basis.cols();
+    if (m < 3) {
+      c.fail("dataset " + c.dataset(fg + "parent_vertices") + ": the interface has " +
+             std::to_string(m) + " vertices (at least 3 are needed)");
+    }
+    c.shape(fg + "child_vertices", f.child_vertices, {m}, false);
+    c.shape(fg + "weights", f.weights, {m}, false);
+    c.indices(fg + "parent_vertices", f.parent_vertices, parent.rest_positions.rows(), "entry",
+              "vertex", "vertices in the parent " + parent_group);
+    c.indices(fg + "child_vertices", f.child_vertices, V, "entry", "vertex",
+              "vertices in this domain");
+    c.finite(fg + "weights", f.weights, false);
+    for (Eigen::Index i = 0; c.ok() && i < m; ++i) {
+      if (f.weights(i) < 0) {
+        c.fail("dataset " + c.dataset(fg + "weights") + ": entry " + std::to_string(i) + " is " +
+               number_text(f.weights(i)) + " (interface areas must not be negative)");
+      }
+    }
+    if (c.ok() && !(f.weights.sum() > 0)) {
+      c.fail("dataset " + c.dataset(fg + "weights") + ": all weights are zero");
+    }
+    // Both copies of an interface vertex are the same vertex of the undivided mesh.
+    if (c.ok() && d.global_vertices.size() != 0 && parent.global_vertices.size() != 0) {
+      for (Eigen::Index i = 0; c.ok() && i < m; ++i) {
+        const int gp = parent.global_vertices(f.parent_vertices(i));
+        const int gc = d.global_vertices(f.child_vertices(i));
+        if (gp != gc) {
+          c.fail("dataset " + c.dataset(fg + "child_vertices") + ": entry " + std::to_string(i) +
+                 " is global vertex " + std::to_string(gc) + ", but its parent copy (vertex " +
+                 std::to_string(f.parent_vertices(i)) + " of " + parent_group +
+                 ") is global vertex " + std::to_string(gp));
+        }
+      }
+    }
+    c.finite(fg + "centroid", f.centroid, false);
+    c.shape(fg + "centroid_basis", f.centroid_basis, {3, parent_r}, true);
+    c.finite(fg + "centroid_basis", f.centroid_basis, true);
+    c.rotation(fg + "rest_rotation", f.rest_rotation);
+    c.shape(fg + "rotation_basis", f.rotation_basis, {3, 3 * parent_r}, true);
+    c.finite(fg + "rotation_basis", f.rotation_basis, true);
+    c.finite(fg + "covariance", f.covariance, true);
+
+    // At rest the child's frame is the interface's (origin x̂_ij, axes R̂_ij) in the parent's.
+    const Eigen::Matrix3d rotation = parent.frame_rotation * f.rest_rotation;
+    const Eigen::Vector3d origin = parent.frame_origin + parent.frame_rotation * f.centroid;
+    const double rotation_error = (d.frame_rotation - rotation).cwiseAbs().maxCoeff();
+    const double scale = 1 + parent.frame_origin.norm() + f.centroid.norm();
+    if (c.ok() && rotation_error > kRotationTolerance) {
+      c.fail("dataset " + c.dataset("frame/rotation") + " is not the parent's frame_rotation " +
+             "times interface/rest_rotation (they differ by up to " + number_text(rotation_error) +
+             ")");
+    }
+    if (c.ok() && (d.frame_origin - origin).norm() > kFrameOriginTolerance * scale) {
+      c.fail("dataset " + c.dataset("frame/origin") + " is " + vector_text(d.frame_origin) +
+             ", but the rest interface centroid in the world (the parent's frame_origin + " +
+             "frame_rotation interface/centroid) is " + vector_text(origin));
+    }
+  }
+
+  // System-force integrals: shaped for r, or all empty (not computed) for a rigid domain or the
+  // domain of a single-domain model.
+  const SystemForceIntegrals& w = d.system_force;
+  if (c.ok() && !(system_force_empty(w) && (r == 0 || single))) {
+    const std::string sg = "system_force/";
+    c.shape(sg + "w1", w.w1, {3, r}, true);
+    c.shape(sg + "w2", w.w2, {3, r}, true);
+    c.shape(sg + "w3", w.w3, {r}, false);
+    c.shape(sg + "w4", w.w4, {r, r}, true);
+    c.shape(sg + "w5", w.w5, {3, 3 * r}, true);
+    c.shape(sg + "w6", w.w6, {r, 3 * r}, true);
+    c.shape(sg + "w7", w.w7, {3 * r, 3 * r}, true);
+    c.finite(sg + "w1", w.w1, true);
+    c.finite(sg + "w2", w.w2, true);
+    c.finite(sg + "w3", w.w3, false);
+    c.finite(sg + "w4", w.w4, true);
+    c.finite(sg + "w5", w.w5, true);
+    c.finite(sg + "w6", w.w6, true);
+    c.finite(sg + "w7", w.w7, true);
+  }
+
+  // Subtree: mass at least the domain's own; 0 (not computed) only in a single-domain model.
+  if (c.ok() && !(single && d.subtree_mass == 0)) {
+    const std::string where = "attribute 'mass' of " + c.dataset("subtree") + ": ";
+    if (!std::isfinite(d.subtree_mass) || d.subtree_mass <= 0) {
+      c.fail(where + number_text(d.subtree_mass) + " (must be positive and finite)");
+    } else if (d.subtree_mass < d.mass * (1 - kSubtreeMassTolerance)) {
+      c.fail(where + number_text(d.subtree_mass) + " is less than the domain's own mass " +
+             number_text(d.mass));
+    }
+  }
+  c.finite("subtree/center_of_mass", d.subtree_center_of_mass, false);
+  c.finite("subtree/inertia", d.subtree_inertia, true);
+  return c.problem;
+}
+
+// The whole-model data: the undivided mesh's surface and the embedded render surface.
+std::string check_global(const ReducedModel& model) {
+  Checker c("");
+  if (model.num_global_vertices < 0 ||
+      (model.num_global_vertices == 0 && model.domains.size() > 1)) {
+    return "attribute 'num_global_vertices' of /domains: " +
+           std::to_string(model.num_global_vertices) +
+           (model.num_global_vertices < 0
+                ? " (must not be negative)"
+                : " (a model of several domains needs the size of its undivided mesh)");
+  }
+  c.indices("global_surface_triangles", model.global_surface_triangles,
+            undivided_vertex_count(model), "triangle", "vertex",
+            "vertices in the undivided mesh (attribute 'num_global_vertices' of /domains)");
+
+  const EmbeddedSurface& s = model.embedded_surface;
+  const Eigen::Index S = s.rest_positions.rows();
+  const std::string eg = "embedded_surface/";
+  if (c.ok() && S == 0) {
+    if (s.triangles.rows() != 0 || s.domain.size() != 0 || s.tet.size() != 0 ||
+        s.barycentric.rows() != 0) {
+      c.fail("dataset " + c.dataset(eg + "rest_positions") +
+             ": the embedded surface has no vertices but " + std::to_string(s.triangles.rows()) +
+             " triangles and " + std::to_string(s.domain.size()) + " embedded vertices");
+    }
+    return c.problem;
+  }
+  c.finite(eg + "rest_positions", s.rest_positions, true);
+  c.indices(eg + "triangles", s.triangles, S, "triangle");
+  c.shape(eg + "domain", s.domain, {S}, false);
+  c.shape(eg + "tet", s.tet, {S}, false);
+  c.shape(eg + "barycentric", s.barycentric, {S, 4}, true);
+  c.indices(eg + "domain", s.domain, static_cast<Eigen::Index>(model.domains.size()), "entry",
+            "domain", "domains");
+  for (Eigen::Index i = 0; c.ok() && i < S; ++i) {
+    const int k = s.domain(i);
+    const Eigen::Index T = model.domains[static_cast<std::size_t>(k)].tets.rows();
+    if (s.tet(i) < 0 || s.tet(i) >= T) {
+      c.fail("dataset " + c.dataset(eg + "tet") + ": entry " + std::to_string(i) +
+             " references tet " + std::to_string(s.tet(i)) + ", but " + domain_group_path(k) +
+             " has " + std::to_string(T) + " tets");
+    }
+  }
+  c.finite(eg + "barycentric", s.barycentric, true);
+  for (Eigen::Index i = 0; c.ok() && i < S; ++i) {
+    const double sum = s.barycentric.row(i).sum();
+    if (std::abs(sum - 1) > kBarycentricTolerance) {
+      c.fail("dataset " + c.dataset(eg + "barycentric") + ": row " + std::to_string(i) +
+             " sums to " + number_text(sum) + ", not 1");
+    }
+  }
+  return c.problem;
+}
+
+}  // namespace
+
+std::string domain_group_path(int k) {
+  return "/domains/domain_" + std::to_string(k);
+}
+
+bool has_system_force(const ReducedDomain& domain) {
+  const Eigen::Index r = domain.basis.cols();
+  const SystemForceIntegrals& w = domain.system_force;
+  return w.w1.rows() == 3 && w.w1.cols() == r && w.w2.rows() == 3 && w.w2.cols() == r &&
+         w.w3.size() == r && w.w4.rows() == r && w.w4.cols() == r && w.w5.rows() == 3 &&
+         w.w5.cols() == 3 * r && w.w6.rows() == r && w.w6.cols() == 3 * r && w.w7.rows() == 3 * r &&
+         w.w7.cols() == 3 * r;
+}
+
+std::string find_model_inconsistency(const ReducedModel& model) {
+  if (model.domains.empty()) return "attribute 'num_domains' of /domains: the model has no domain";
+  const ModelProvenance& p = model.provenance;
+  for (const std::string* text : {&p.tool_version, &p.created_utc, &p.spec_path, &p.spec_json,
+                                  &p.mesh_path, &p.options_json}) {
+    if (text->find('\0') != std::string::npos) {
+      return "an attribute of /provenance contains a NUL byte";
+    }
+  }
+  if (model.num_global_vertices < 0 ||
+      (model.num_global_vertices == 0 && model.domains.size() > 1)) {
+    return check_global(model);  // names num_global_vertices before any domain refers to it
+  }
+  for (std::size_t k = 0; k < model.domains.size(); ++k) {
+    std::string problem = check_domain(model.domains[k], static_cast<int>(k));
+    if (problem.empty()) problem = check_substructure(model, static_cast<int>(k));
+    if (!problem.empty()) return problem;
+  }
+  if (std::string problem = check_global(model); !problem.empty()) return problem;
+  // Runtime settings: none given (nodes empty) means the defaults for every domain.
+  RuntimeSettings settings = model.settings;
+  if (settings.nodes.empty()) settings.nodes.resize(model.domains.size());
+  if (std::string problem = find_settings_problem(settings, static_cast<int>(model.domains.size()));
+      !problem.empty())
+    return "group /runtime: " + problem;
+  return "";
+}
+
+}  // namespace ramus

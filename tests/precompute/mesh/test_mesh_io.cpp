@@ -1,0 +1,514 @@
+// Mesh readers and writers: known files, round trips, and a corpus of malformed files.
+#include <Eigen/Dense>
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ramus/error.h"
+#include "ramus/precompute/mesh/gmsh_io.h"
+#include "ramus/precompute/mesh/mesh_io.h"
+#include "ramus/precompute/mesh/surface_mesh.h"
+#include "ramus/precompute/mesh/tet_label_file.h"
+#include "ramus/precompute/mesh/tetgen_io.h"
+#include "ramus/precompute/mesh/vega_io.h"
+#include "ramus/precompute/mesh/vtu_io.h"
+#include "support/temp_dir.h"
+
+namespace fs = std::filesystem;
+using namespace ramus;
+
+namespace {
+
+const std::string kMeshes = std::string(RAMUS_TEST_DATA_DIR) + "/meshes/";
+const std::string kBad = std::string(RAMUS_TEST_DATA_DIR) + "/bad/";
+
+using test::TempDir;
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+double total_volume(const TetMesh& m) {
+  double v = 0;
+  for (int t = 0; t < m.num_tets(); ++t) v += signed_tet_volume(m.rest_positions, m.tets, t);
+  return v;
+}
+
+bool all_positive(const TetMesh& m) {
+  for (int t = 0; t < m.num_tets(); ++t)
+    if (!(signed_tet_volume(m.rest_positions, m.tets, t) > 0)) return false;
+  return true;
+}
+
+// A small labelled mesh with awkward coordinates (exact round trip needs full precision).
+TetMesh labelled_mesh() {
+  TetMesh m = read_tetgen(kMeshes + "two_tets");
+  m.rest_positions(1, 0) = 0.1 + 0.2;  // 0.30000000000000004
+  m.rest_positions(2, 1) = 1.0 / 3.0;
+  m.rest_positions(4, 2) = -1e-300 - 1.0;
+  return m;
+}
+
+void require_same_mesh(const TetMesh& a, const TetMesh& b) {
+  REQUIRE(a.num_vertices() == b.num_vertices());
+  REQUIRE(a.num_tets() == b.num_tets());
+  CHECK(a.rest_positions == b.rest_positions);  // bit-exact
+  CHECK(a.tets == b.tets);
+  CHECK(a.labels == b.labels);
+}
+
+}  // namespace
+
+TEST_CASE("read_tetgen reads two_tets from .node, .ele or the basename", "[precompute][mesh]") {
+  for (const std::string& path :
+       {kMeshes + "two_tets.node", kMeshes + "two_tets.ele", kMeshes + "two_tets"}) {
+    const TetMesh m = read_tetgen(path);
+    REQUIRE(m.num_vertices() == 5);
+    REQUIRE(m.num_tets() == 2);
+    CHECK(m.tets.row(0) == Eigen::RowVector4i(0, 1, 2, 3));
+    CHECK(m.tets.row(1) == Eigen::RowVector4i(0, 2, 1, 4));
+    CHECK(m.rest_positions.row(4) == Eigen::RowVector3d(0, 0, -1));
+    REQUIRE(m.labels.size() == 2);
+    CHECK(m.labels(0) == 1);
+    CHECK(m.labels(1) == 2);
+    REQUIRE(m.vertex_flags.size() == 5);
+    CHECK(m.vertex_flags(0) == 1);
+    CHECK(m.vertex_flags(2) == 0);
+    CHECK(m.vertex_flags(4) == 2);
+    CHECK(total_volume(m) == Approx(1.0 / 3.0));
+    CHECK(all_positive(m));
+  }
+}
+
+TEST_CASE("read_gmsh reads MSH 2.2 and 4.1 with physical groups and non-contiguous tags",
+          "[precompute][mesh]") {
+  for (const char* file : {"cube_groups_22.msh", "cube_groups_41.msh"}) {
+    INFO(file);
+    const TetMesh m = read_gmsh(kMeshes + file);
+    REQUIRE(m.num_vertices() == 8);
+    REQUIRE(m.num_tets() == 6);
+    REQUIRE(m.labels.size() == 6);
+    CHECK((m.labels.array() == 1).count() == 2);
+    CHECK((m.labels.array() == 2).count() == 4);
+    CHECK(m.labels(0) == 1);
+    CHECK(m.labels(5) == 2);
+    REQUIRE(m.label_names.size() == 2);  // the 2D group "skin" is not a label
+    CHECK(m.label_names.at(1) == "steel");
+    CHECK(m.label_names.at(2) == "rubber");
+    CHECK(total_volume(m) == Approx(1.0).epsilon(1e-14));
+    CHECK(all_positive(m));
+    // Node tag 10*(i+1) holds corner i: (i&1, (i>>1)&1, (i>>2)&1); all kept, in file order.
+    for (int i = 0; i < 8; ++i)
+      CHECK(m.rest_positions.row(i) == Eigen::RowVector3d(i & 1, (i >> 1) & 1, (i >> 2) & 1));
+  }
+  // Both versions describe the same mesh.
+  const TetMesh a = read_gmsh(kMeshes + "cube_groups_22.msh");
+  const TetMesh b = read_gmsh(kMeshes + "cube_groups_41.msh");
+  CHECK(a.tets == b.tets);
+  CHECK(a.labels == b.labels);
+}
+
+TEST_CASE("read_vega reads a .veg with materials, sets and regions", "[precompute][mesh]") {
+  const TetMesh m = read_vega(kMeshes + "cube.veg");
+  REQUIRE(m.num_vertices() == 8);
+  REQUIRE(m.num_tets() == 6);
+  CHECK(m.labels.size() == 0);
+  CHECK(total_volume(m) == Approx(1.0));
+  CHECK(all_positive(m));
+  CHECK(m.tets == read_gmsh(kMeshes + "cube_groups_22.msh").tets);
+}
+
+TEST_CASE("surface readers: OBJ, OFF, ASCII and binary PLY describe the same cube",
+          "[precompute][mesh]") {
+  const SurfaceMesh obj = read_obj(kMeshes + "cube.obj");
+  const SurfaceMesh off = read_off(kMeshes + "cube.off");
+  const SurfaceMesh ply = read_ply(kMeshes + "cube.ply");
+  const SurfaceMesh bin = read_ply(kMeshes + "cube_binary.ply");
+  for (const SurfaceMesh* s : {&obj, &off, &ply, &bin}) {
+    REQUIRE(s->num_vertices() == 8);
+    REQUIRE(s->num_triangles() == 12);
+    CHECK(s->vertices == obj.vertices);
+    CHECK_NOTHROW(check_closed_surface(*s, "cube"));
+    // Signed enclosed volume (outward orientation) is exactly 1.
+    double v = 0;
+    for (int f = 0; f < 12; ++f)
+      v += s->vertices.row(s->triangles(f, 0))
+               .dot(s->vertices.row(s->triangles(f, 1)).cross(s->vertices.row(s->triangles(f, 2))));
+    CHECK(v / 6 == Approx(1.0));
+  }
+  CHECK(obj.triangles == off.triangles);  // same quads, same fan triangulation
+  CHECK(bin.triangles == off.triangles);
+  // "o Cube" is the only group.
+  REQUIRE(obj.groups.size() == 12);
+  CHECK(obj.group_names == std::vector<std::string>{"Cube"});
+  CHECK(read_surface_mesh(kMeshes + "cube.off").triangles == off.triangles);
+}
+
+TEST_CASE("OBJ groups: two_boxes has a 'left' and a 'right' group", "[precompute][mesh]") {
+  const SurfaceMesh s = read_obj(kMeshes + "two_boxes.obj");
+  CHECK(s.num_vertices() == 16);
+  REQUIRE(s.num_triangles() == 24);
+  REQUIRE(s.group_names == std::vector<std::string>{"left", "right"});
+  CHECK((s.groups.array() == 0).count() == 12);
+  CHECK((s.groups.array() == 1).count() == 12);
+  // Each box has its own 8 vertices, so the soup is two separate closed boxes.
+  CHECK_NOTHROW(check_closed_surface(s, "two_boxes.obj"));
+  CHECK(s.vertices.row(1) == s.vertices.row(8));  // but they touch: (1,0,0) twice
+}
+
+TEST_CASE("TetGen .node/.ele round trip is exact", "[precompute][mesh]") {
+  TempDir dir("tetgen_rt");
+  const TetMesh m = labelled_mesh();
+  write_tetgen(m, dir / "out");
+  const TetMesh r = read_tetgen(dir / "out.ele");
+  require_same_mesh(m, r);
+  CHECK(r.vertex_flags == m.vertex_flags);
+  // Without labels and flags, none come back.
+  TetMesh plain = m;
+  plain.labels.resize(0);
+  plain.vertex_flags.resize(0);
+  write_tetgen(plain, dir / "plain");
+  const TetMesh p = read_tetgen(dir / "plain");
+  CHECK(p.labels.size() == 0);
+  CHECK(p.vertex_flags.size() == 0);
+  CHECK(p.rest_positions == m.rest_positions);
+}
+
+TEST_CASE("Gmsh round trip, versions 2.2 and 4.1", "[precompute][mesh]") {
+  TempDir dir("gmsh_rt");
+  TetMesh m = read_gmsh(kMeshes + "cube_groups_41.msh");
+  m.rest_positions *= 1.0 / 3.0;  // non-representable decimals
+  m.labels(3) = 7;                // a label without a name
+  m.labels(4) = 0;                // label 0 = no physical group
+  for (int version : {22, 41}) {
+    INFO(version);
+    const std::string path = dir / ("out" + std::to_string(version) + ".msh");
+    write_gmsh(m, path, version);
+    CHECK(read_text(path).rfind(version == 22 ? "$MeshFormat\n2.2 0 8" : "$MeshFormat\n4.1 0 8",
+                                0) == 0);
+    const TetMesh r = read_gmsh(path);
+    require_same_mesh(m, r);
+    CHECK(r.label_names == m.label_names);
+  }
+  TetMesh unlabelled = m;
+  unlabelled.labels.resize(0);
+  write_gmsh(unlabelled, dir / "plain.msh");
+  CHECK(read_gmsh(dir / "plain.msh").labels.size() == 0);
+  TetMesh negative = m;
+  negative.labels(0) = -1;
+  CHECK_THROWS_AS(write_gmsh(negative, dir / "neg.msh"), Error);
+  CHECK_THROWS_AS(write_gmsh(m, dir / "v3.msh", 30), Error);
+  CHECK_FALSE(fs::exists(dir / "neg.msh"));
+}
+
+TEST_CASE("VTU round trip keeps positions, tets, labels and fields exactly", "[precompute][mesh]") {
+  TempDir dir("vtu_rt");
+  const TetMesh m = labelled_mesh();
+  VtuFields fields;
+  Eigen::MatrixXd u = Eigen::MatrixXd::Random(m.num_vertices(), 3);
+  u(0, 0) = 1e-310;  // subnormal
+  Eigen::MatrixXd s = Eigen::MatrixXd::Random(m.num_vertices(), 1);
+  Eigen::MatrixXd stress = Eigen::MatrixXd::Random(m.num_tets(), 1);
+  Eigen::VectorXi part(m.num_tets());
+  part << 5, -3;
+  fields.point_data = {{"displacement", u}, {"temperature <K>", s}};
+  fields.cell_data = {{"von Mises", stress}};
+  fields.cell_ints = {{"part", part}};
+  write_vtu(dir / "m.vtu", m, fields);
+  VtuFields back;
+  const TetMesh r = read_vtu(dir / "m.vtu", &back);
+  require_same_mesh(m, r);
+  CHECK(r.vertex_flags == m.vertex_flags);
+  REQUIRE(back.point_data.size() == 2);
+  CHECK(back.point_data[0].first == "displacement");
+  CHECK(back.point_data[0].second == u);
+  CHECK(back.point_data[1].first == "temperature <K>");
+  CHECK(back.point_data[1].second == s);
+  REQUIRE(back.cell_data.size() == 1);
+  CHECK(back.cell_data[0].second == stress);
+  REQUIRE(back.cell_ints.size() == 1);
+  CHECK(back.cell_ints[0].first == "part");
+  CHECK(back.cell_ints[0].second == part);
+  // read_tet_mesh dispatches .vtu too.
+  CHECK(read_tet_mesh(dir / "m.vtu").tets == m.tets);
+  // Mismatched field sizes are refused before anything is written.
+  fields.cell_data[0].second.resize(7, 1);
+  CHECK_THROWS_AS(write_vtu(dir / "bad.vtu", m, fields), Error);
+  CHECK_FALSE(fs::exists(dir / "bad.vtu"));
+}
+
+TEST_CASE("PVD series: relative frame paths next to the .pvd", "[precompute][mesh]") {
+  TempDir dir("pvd");
+  const TetMesh m = read_tetgen(kMeshes + "two_tets");
+  {
+    PvdSeriesWriter series(dir / "out.pvd");
+    for (int k = 0; k < 3; ++k) {
+      VtuFields f;
+      f.point_data = {{"u", Eigen::MatrixXd::Constant(m.num_vertices(), 3, 0.5 * k)}};
+      series.add_frame(0.01 * k, m.rest_positions.array() + 0.5 * k, m.tets, f);
+    }
+    CHECK(series.num_frames() == 3);
+    CHECK(series.frame_path(2) == (dir.path() / "out" / "out_00002.vtu").string());
+    series.finish();
+    CHECK_THROWS_AS(series.add_frame(1.0, m.rest_positions, m.tets), Error);
+  }
+  const std::string pvd = read_text(dir / "out.pvd");
+  CHECK(pvd.find("type=\"Collection\"") != std::string::npos);
+  CHECK(pvd.find("file=\"out/out_00000.vtu\"") != std::string::npos);
+  CHECK(pvd.find("timestep=\"0.02\" group=\"\" part=\"0\" file=\"out/out_00002.vtu\"") !=
+        std::string::npos);
+  VtuFields f;
+  const TetMesh frame = read_vtu((dir.path() / "out" / "out_00002.vtu").string(), &f);
+  CHECK(frame.rest_positions == (m.rest_positions.array() + 1.0).matrix());
+  REQUIRE(f.point_data.size() == 1);
+  CHECK(f.point_data[0].second(0, 0) == 1.0);
+  CHECK_FALSE(fs::exists(dir / "out.pvd.tmp"));
+}
+
+TEST_CASE("writers fail cleanly and never leave partial files", "[precompute][mesh]") {
+  TempDir dir("atomic");
+  const TetMesh m = read_tetgen(kMeshes + "two_tets");
+  const std::string missing_folder = dir / "no/such/folder/out";
+  CHECK_THROWS_AS(write_tetgen(m, missing_folder), Error);
+  CHECK_THROWS_AS(write_gmsh(m, missing_folder + ".msh"), Error);
+  CHECK_THROWS_AS(write_vtu(missing_folder + ".vtu", m), Error);
+  // An existing target survives a failed write (bad tet index detected before writing).
+  write_vtu(dir / "keep.vtu", m);
+  const std::string before = read_text(dir / "keep.vtu");
+  TetMesh broken = m;
+  broken.tets(1, 3) = 99;
+  CHECK_THROWS_AS(write_vtu(dir / "keep.vtu", broken), Error);
+  CHECK(read_text(dir / "keep.vtu") == before);
+  CHECK_FALSE(fs::exists(dir / "keep.vtu.tmp"));
+}
+
+TEST_CASE("read_tet_mesh dispatches on the extension", "[precompute][mesh]") {
+  CHECK(read_tet_mesh(kMeshes + "two_tets.node").num_tets() == 2);
+  CHECK(read_tet_mesh(kMeshes + "two_tets").num_tets() == 2);
+  CHECK(read_tet_mesh(kMeshes + "cube_groups_41.msh").num_tets() == 6);
+  CHECK(read_tet_mesh(kMeshes + "cube.veg").num_tets() == 6);
+  try {
+    read_tet_mesh(kMeshes + "model.stl");
+    FAIL("no exception");
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    CHECK(what.find("model.stl") != std::string::npos);
+    CHECK(what.find("'.stl'") != std::string::npos);
+    for (const char* ext : {".node", ".msh", ".veg", ".vtu", ".obj", ".off", ".ply"})
+      CHECK(what.find(ext) != std::string::npos);
+  }
+}
+
+namespace {
+
+struct BadCase {
+  std::string file;
+  std::function<void(const std::string&)> read;
+  std::vector<std::string> expected;  // substrings of what()
+};
+
+void any_tet_reader(const std::string& p) {
+  read_tet_mesh(p);
+}
+void tetgen_reader(const std::string& p) {
+  read_tetgen(p);
+}
+void gmsh_reader(const std::string& p) {
+  read_gmsh(p);
+}
+void vega_reader(const std::string& p) {
+  read_vega(p);
+}
+void vtu_reader(const std::string& p) {
+  read_vtu(p);
+}
+void surface_reader(const std::string& p) {
+  read_surface_mesh(p);
+}
+
+}  // namespace
+
+TEST_CASE("malformed files give located InputErrors", "[precompute][mesh]") {
+  const std::vector<BadCase> cases = {
+      {"truncated.node",
+       tetgen_reader,
+       {"truncated.node:5: ", "unexpected end of file: expected 5 points, found 3"}},
+      {"wrong_count.ele",
+       tetgen_reader,
+       {"wrong_count.ele:2: ", "expected 4 vertex indices for tet 1, found 3"}},
+      {"nan_coordinate.node",
+       tetgen_reader,
+       {"nan_coordinate.node:4: ", "vertex 3 has a non-finite coordinate (nan)"}},
+      {"out_of_range.ele",
+       tetgen_reader,
+       {"out_of_range.ele:4: ", "tet 2 references vertex 99 but the file defines 4 vertices"}},
+      {"negative_index.node",
+       tetgen_reader,
+       {"negative_index.ele:2: ", "tet 0 references vertex -1"}},
+      {"garbage_token.node",
+       tetgen_reader,
+       {"garbage_token.node:3: ", "expected a number", "'0x'"}},
+      {"quadratic.node",
+       tetgen_reader,
+       {"quadratic.ele:1: ", "quadratic (10-node) tets are not supported"}},
+      {"huge_count.node",
+       tetgen_reader,
+       {"huge_count.node:1: ", "implausible number of points (1000000000000)"}},
+      {"missing_ele.node", tetgen_reader, {"missing_ele.ele: cannot open file"}},
+      {"empty.node", tetgen_reader, {"empty.node: empty file"}},
+      {"does_not_exist.msh", gmsh_reader, {"does_not_exist.msh: cannot open file"}},
+      {"binary.msh",
+       gmsh_reader,
+       {"binary.msh:2: ", "binary .msh is not supported, save as ASCII"}},
+      {"truncated.msh",
+       gmsh_reader,
+       {"truncated.msh:8: ",
+        "unexpected end of file while reading $Nodes: expected 120 nodes, found 3"}},
+      {"missing_node.msh",
+       gmsh_reader,
+       {"missing_node.msh:13: ", "tet element 1 references node 7 which is not in $Nodes"}},
+      {"hexahedra.msh",
+       gmsh_reader,
+       {"hexahedra.msh:26: ", "element type 5 (hexahedra) is not supported"}},
+      {"short_tet.msh",
+       gmsh_reader,
+       {"short_tet.msh:19: ", "expected 4 node tags for tet element 1, found 3"}},
+      {"cubic.veg",
+       vega_reader,
+       {"cubic.veg:13: ", "CUBIC (hexahedral) elements are not supported"}},
+      {"include.veg", vega_reader, {"include.veg:2: ", "*INCLUDE is not supported"}},
+      {"out_of_range.veg",
+       vega_reader,
+       {"out_of_range.veg:10: ", "tet 1 references vertex 5 but the file defines 4 vertices"}},
+      {"binary.vtu",
+       vtu_reader,
+       {"binary.vtu:6: ", "format=\"binary\"; only ASCII .vtu is supported"}},
+      {"bad_index.off",
+       surface_reader,
+       {"bad_index.off:10: ", "face 3 references vertex 4 but the file defines 4 vertices"}},
+      {"truncated_binary.ply",
+       surface_reader,
+       {"truncated_binary.ply: ", "unexpected end of file while reading face 5"}},
+      {"empty.obj", surface_reader, {"empty.obj: the file contains no faces"}},
+      {"open_surface.obj",
+       any_tet_reader,
+       {"open_surface.obj: open surface: edge (", ") belongs to 1 triangle",
+        "TetGen needs closed surfaces"}},
+  };
+  for (const BadCase& c : cases) {
+    INFO(c.file);
+    bool thrown = false;
+    try {
+      c.read(kBad + c.file);
+    } catch (const InputError& e) {
+      thrown = true;
+      const std::string what = e.what();
+      INFO(what);
+      CHECK(e.file().find("/bad/") != std::string::npos);
+      for (const std::string& s : c.expected) CHECK(what.find(s) != std::string::npos);
+    }
+    CHECK(thrown);
+  }
+}
+
+TEST_CASE("truncated and corrupted copies of valid files never crash the readers",
+          "[precompute][mesh]") {
+  TempDir dir("fuzz");
+  struct Source {
+    std::string file;
+    std::function<void(const std::string&)> read;
+  };
+  const std::vector<Source> sources = {
+      {"two_tets.node", tetgen_reader},    {"cube_groups_22.msh", gmsh_reader},
+      {"cube_groups_41.msh", gmsh_reader}, {"cube.veg", vega_reader},
+      {"cube.obj", surface_reader},        {"cube.off", surface_reader},
+      {"cube.ply", surface_reader},        {"cube_binary.ply", surface_reader},
+  };
+  std::mt19937 rng(1234);
+  const std::string garbage = "-9e999 nan 1e400 \n\t$#*/x0\xff";
+  int errors = 0, successes = 0;
+  for (const Source& s : sources) {
+    const std::string text = read_text(kMeshes + s.file);
+    const std::string ext = fs::path(s.file).extension().string();
+    const std::string path = dir / ("fuzz" + ext);
+    if (ext == ".node") fs::copy_file(kMeshes + "two_tets.ele", dir / "fuzz.ele");
+    std::vector<std::string> variants;
+    for (std::size_t cut = 0; cut < text.size(); cut += 3) variants.push_back(text.substr(0, cut));
+    for (int k = 0; k < 60; ++k) {
+      std::string v = text;
+      v[rng() % v.size()] = garbage[rng() % garbage.size()];
+      variants.push_back(v);
+    }
+    for (const std::string& v : variants) {
+      write_text(path, v);
+      try {
+        s.read(path);
+        ++successes;
+      } catch (const Error&) {
+        ++errors;
+      }
+    }
+  }
+  CHECK(errors > 500);   // most variants are rejected ...
+  CHECK(successes > 0);  // ... but harmless edits (e.g. in comments) still read
+}
+
+TEST_CASE("a vtu written by write_vtu survives corruption", "[precompute][mesh]") {
+  TempDir dir("fuzz_vtu");
+  write_vtu(dir / "m.vtu", read_tetgen(kMeshes + "two_tets"));
+  const std::string text = read_text(dir / "m.vtu");
+  int errors = 0;
+  for (std::size_t cut = 0; cut < text.size(); cut += 7) {
+    write_text(dir / "cut.vtu", text.substr(0, cut));
+    try {
+      read_vtu(dir / "cut.vtu");
+    } catch (const InputError&) {
+      ++errors;
+    }
+  }
+  CHECK(errors == static_cast<int>((text.size() + 6) / 7));
+}
+
+TEST_CASE("read_tet_label_file: labels, names and located errors", "[precompute][mesh]") {
+  using Catch::Matchers::Contains;
+  TempDir dir("labels");
+  const std::string good = dir / "good.labels";
+  write_text(good, "# three tets\nname 7 upper stem\n\n7\n 3 # a comment\n7\nname 3 leaf\n");
+  const TetLabels read = read_tet_label_file(good, 3);
+  CHECK(read.labels == (Eigen::Vector3i() << 7, 3, 7).finished());
+  CHECK(read.label_names == std::map<int, std::string>{{3, "leaf"}, {7, "upper stem"}});
+
+  const auto error = [&](const std::string& text, int num_tets) -> std::string {
+    const std::string path = dir / "bad.labels";
+    write_text(path, text);
+    try {
+      read_tet_label_file(path, num_tets);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "no InputError";
+  };
+  CHECK_THAT(error("1\n2\n", 3), Contains("bad.labels: 2 labels for a mesh of 3 tets"));
+  CHECK_THAT(error("1\n2\n3\n4\n", 3), Contains("bad.labels:4: more labels than the mesh's 3"));
+  CHECK_THAT(error("1\n2 5\n3\n", 3), Contains("bad.labels:2: expected one label per line"));
+  CHECK_THAT(error("1\nx\n3\n", 3), Contains("bad.labels:2: expected an integer for the label"));
+  CHECK_THAT(error("name 1 a\nname 1 b\n1\n", 1), Contains("bad.labels:2: label 1 is named twice"));
+  CHECK_THAT(error("1\nname 4 a\n", 1), Contains("bad.labels:2: names label 4, which no tet has"));
+  CHECK_THAT(error("name 1\n1\n", 1), Contains("bad.labels:1: expected 'name <label> <text>'"));
+  CHECK_THAT(error("99999999999\n", 1), Contains("out of range"));
+  CHECK(error("1\n", 1) == "no InputError");
+  CHECK_THROWS_AS(read_tet_label_file(dir / "missing.labels", 1), InputError);
+}

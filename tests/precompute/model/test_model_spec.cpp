@@ -1,0 +1,128 @@
+// The JSON model spec: parsing, clear errors, vertex selectors and point forces.
+#include <catch2/catch.hpp>
+
+#include "ramus/error.h"
+#include "ramus/precompute/model/model_spec.h"
+#include "support/test_meshes.h"
+
+using namespace ramus;
+using Catch::Matchers::Contains;
+
+TEST_CASE("A complete spec parses with every field", "[precompute][model]") {
+  const ModelSpec spec = parse_model_spec(R"({
+    "mesh": "meshes/beam.msh",
+    "tetrahedralize": {"max_radius_edge_ratio": 2.0, "max_volume": 1e-6},
+    "material": {"youngs_modulus": 2e6, "poisson_ratio": 0.3, "density": 500},
+    "materials_by_label": {"2": {"density": 800}},
+    "fixed": [{"plane": {"point": [0, 0, 0], "normal": [2, 0, 0]}}, {"label": 3},
+              {"box": {"min": [0, 0, 0], "max": [1, 1, 1]}}, {"vertices": [1, 2]}, {"flag": 1}],
+    "forces": [{"vertex": 4, "force": [0, 0, -1], "start": 0.1, "end": 0.2},
+               {"at": [0.5, 0, 1], "force": [1, 0, 0]}],
+    "simulation": {"time_step": 0.005, "steps": 20, "gravity": [0, -9.8, 0],
+                   "rayleigh_mass": 0.5, "rayleigh_stiffness": 0.01, "output_every": 2}
+  })",
+                                          "/data/specs/beam.json");
+  CHECK(spec.mesh_path == "/data/specs/meshes/beam.msh");
+  CHECK(spec.tetrahedralize.max_radius_edge_ratio == 2.0);
+  CHECK(spec.tetrahedralize.max_volume == 1e-6);
+  CHECK(spec.material.youngs_modulus == 2e6);
+  CHECK(spec.materials_by_label.at(2).density == 800);
+  CHECK(spec.materials_by_label.at(2).youngs_modulus == 2e6);  // inherited from "material"
+  REQUIRE(spec.fixed.size() == 5);
+  CHECK(spec.fixed[0].normal.isApprox(Eigen::Vector3d::UnitX()));
+  CHECK(spec.fixed[1].kind == VertexSelector::Kind::kLabel);
+  CHECK(spec.fixed[3].vertices == std::vector<int>{1, 2});
+  REQUIRE(spec.forces.size() == 2);
+  CHECK(spec.forces[0].end == 0.2);
+  CHECK(!spec.forces[0].at);
+  CHECK(spec.forces[1].at->x() == 0.5);
+  CHECK(spec.simulation.steps == 20);
+  CHECK(spec.simulation.gravity.y() == -9.8);
+  CHECK(spec.simulation.output_every == 2);
+}
+
+TEST_CASE("Spec errors name the file, the key and the problem", "[precompute][model]") {
+  struct Case {
+    const char* json;
+    const char* expected;
+  };
+  const Case cases[] = {
+      {R"({"material": {}})", "missing required key \"mesh\""},
+      {R"({"mesh": "m.msh", "material": {"poisson_ratio": 0.5}})", "Poisson ratio"},
+      {R"({"mesh": "m.msh", "material": {"youngs_modulus": -3}})", "material.youngs_modulus"},
+      {R"({"mesh": "m.msh", "fixed": [{"sphere": 1}]})", "unknown selector \"sphere\""},
+      {R"({"mesh": "m.msh", "fixed": [{"plane": {"point": [0, 0]}}]})", "fixed[0].plane"},
+      {R"({"mesh": "m.msh", "simulation": {"time_step": 0}})", "simulation.time_step"},
+      {R"({"mesh": "m.msh", "simulation": {"steps": 2.5}})", "expected an integer"},
+      {R"({"mesh": "m.msh", "typo_key": 1})", "unknown key \"typo_key\""},
+      {R"({"mesh": "m.msh", "forces": [{"vertex": 1}]})", "forces[0]"},
+      {R"({"mesh": "m.msh", "forces": [{"vertex": 1, "at": [0, 0, 0], "force": [0, 0, 1]}]})",
+       "exactly one of"},
+      {R"({"mesh": "m.msh", "materials_by_label": {"stem": {}}})", "not an integer label"},
+      {"{\n  \"mesh\": \"m.msh\",\n  oops\n}", "spec.json:3: invalid JSON"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.json);
+    try {
+      parse_model_spec(c.json, "spec.json");
+      FAIL("no exception");
+    } catch (const InputError& e) {
+      CHECK_THAT(e.what(), Contains("spec.json") && Contains(c.expected));
+    }
+  }
+  CHECK_THROWS_WITH(load_model_spec("/nonexistent/spec.json"), Contains("cannot open"));
+}
+
+TEST_CASE("Vertex selectors pick the right vertices and reject empty selections",
+          "[precompute][model]") {
+  TetMesh mesh = test::box_mesh(2, 1, 1, 2.0, 1.0, 1.0);  // 3 x 2 x 2 lattice
+  mesh.labels = Eigen::VectorXi::Zero(mesh.num_tets());
+  mesh.labels.head(6).setConstant(7);  // first cell
+  mesh.vertex_flags = Eigen::VectorXi::Zero(mesh.num_vertices());
+  mesh.vertex_flags(5) = 1;
+  VertexSelector plane;
+  plane.kind = VertexSelector::Kind::kPlane;
+  plane.normal = Eigen::Vector3d::UnitX();
+  CHECK(select_vertices(mesh, {plane}).size() == 4);  // x == 0 face
+  VertexSelector box;
+  box.kind = VertexSelector::Kind::kBox;
+  box.box_min = Eigen::Vector3d(1.5, -1, -1);
+  box.box_max = Eigen::Vector3d(3, 3, 3);
+  CHECK(select_vertices(mesh, {box}).size() == 4);  // x == 2 face
+  CHECK(select_vertices(mesh, {plane, box}).size() == 8);
+  VertexSelector label;
+  label.kind = VertexSelector::Kind::kLabel;
+  label.label = 7;
+  CHECK(select_vertices(mesh, {label}).size() == 8);  // the first cell's corners
+  VertexSelector flag;
+  flag.kind = VertexSelector::Kind::kFlag;
+  CHECK(select_vertices(mesh, {flag}) == std::vector<int>{5});
+  VertexSelector list;
+  list.kind = VertexSelector::Kind::kVertexList;
+  list.vertices = {3, 1, 3};
+  CHECK(select_vertices(mesh, {list}) == std::vector<int>{1, 3});
+
+  list.vertices = {99};
+  list.description = "fixed[2]";
+  CHECK_THROWS_WITH(select_vertices(mesh, {list}), Contains("fixed[2]") && Contains("vertex 99"));
+  box.box_min = Eigen::Vector3d(5, 5, 5);
+  box.box_max = Eigen::Vector3d(6, 6, 6);
+  box.description = "fixed[0]";
+  CHECK_THROWS_WITH(select_vertices(mesh, {box}), Contains("selects no vertex"));
+}
+
+TEST_CASE("Point forces act only inside their time window", "[precompute][model]") {
+  const std::vector<PointForce> forces = {{2, std::nullopt, {1, 0, 0}, 0.0, 0.5},
+                                          {2, std::nullopt, {0, 2, 0}, 0.25, 1.0}};
+  CHECK(point_forces_at(forces, 4, 0.1).segment<3>(6) == Eigen::Vector3d(1, 0, 0));
+  CHECK(point_forces_at(forces, 4, 0.3).segment<3>(6) == Eigen::Vector3d(1, 2, 0));
+  CHECK(point_forces_at(forces, 4, 0.7).segment<3>(6) == Eigen::Vector3d(0, 2, 0));
+  CHECK(point_forces_at(forces, 4, 1.0).norm() == 0);
+  TetMesh mesh = test::box_mesh(1, 1, 1, 1, 1, 1);
+  std::vector<PointForce> bad = {{8, std::nullopt, {0, 0, 0}}};
+  CHECK_THROWS_AS(resolve_point_forces(mesh, bad), MeshError);
+  std::vector<PointForce> located = {{-1, Eigen::Vector3d(0.9, 1.1, 0.1), {0, 0, 1}}};
+  resolve_point_forces(mesh, located);
+  REQUIRE(located[0].vertex >= 0);
+  CHECK(mesh.rest_positions.row(located[0].vertex) == Eigen::RowVector3d(1, 1, 0));
+}

@@ -1,0 +1,130 @@
+// The runtime's architecture: a compiled, immutable Model shared by many per-object States, each
+// stepped with a Workspace; derived model data checked against their full-space definitions.
+#include <catch2/catch.hpp>
+#include <memory>
+#include <vector>
+
+#include "ramus/error.h"
+#include "ramus/precompute/fem/stvk_fem_model.h"
+#include "ramus/runtime/dynamics/reconstruction.h"
+#include "ramus/runtime/dynamics/state.h"
+#include "ramus/runtime/dynamics/step.h"
+#include "ramus/runtime/model/model.h"
+#include "ramus/runtime/simulator.h"
+#include "support/split_beams.h"
+
+using namespace ramus;
+
+namespace {
+
+RuntimeSettings beam_settings(const Model& model) {
+  RuntimeSettings settings = model.settings;
+  settings.time_step = 0.01;
+  settings.gravity = Eigen::Vector3d(0, 0, -9.81);
+  settings.lumping = InterfaceLumping::kCenterOfMass;
+  for (NodeSettings& node : settings.nodes) node.rayleigh_stiffness = 1e-3;
+  return settings;
+}
+
+}  // namespace
+
+TEST_CASE("compile_model: prototypes, nodes, layout and first moments", "[runtime][model]") {
+  const auto data = test::split_beam(3, 8);
+  const auto model = compile_model(*data);
+  REQUIRE(model->num_nodes() == 3);
+  REQUIRE(model->prototypes.size() == 3);
+  CHECK(model->num_dofs == 24);
+  CHECK(model->max_r == 8);
+  for (int i = 0; i < 3; ++i) {
+    const Node& node = model->nodes[static_cast<std::size_t>(i)];
+    CHECK(node.parent == data->domains[static_cast<std::size_t>(i)].parent);
+    CHECK(node.dof_offset == 8 * i);
+    const Prototype& proto = model->prototypes[static_cast<std::size_t>(node.prototype)];
+    // The first moment from its definition ∫ρ X dV = Σ_ab M_ab X_b (consistent mass).
+    const ReducedDomain& d = data->domains[static_cast<std::size_t>(i)];
+    TetMesh mesh;
+    mesh.rest_positions = d.rest_positions;
+    mesh.tets = d.tets;
+    const StvkFemModel fem(mesh, assign_materials(mesh, test::kSplitBeamMaterial));
+    const Eigen::VectorXd moment = fem.consistent_mass_matrix() * fem.rest_positions();
+    Eigen::Vector3d expected = Eigen::Vector3d::Zero();
+    for (Eigen::Index v = 0; v < mesh.rest_positions.rows(); ++v)
+      expected += moment.segment<3>(3 * v);
+    CHECK((proto.first_moment - expected).norm() < 1e-12 * expected.norm() + 1e-15);
+    CHECK(proto.mass == Approx(d.mass).epsilon(1e-12));
+  }
+  // Children listed under their parents.
+  CHECK(model->nodes[0].num_children == 1);
+  CHECK(model->children[static_cast<std::size_t>(model->nodes[0].first_child)] == 1);
+  CHECK(model->nodes[2].num_children == 0);
+}
+
+TEST_CASE("Two objects of one model step independently", "[runtime][model][state]") {
+  const auto model = compile_model(*test::split_beam(2, 8));
+  const RuntimeSettings settings = beam_settings(*model);
+  // One Workspace steps both States in turn: it holds no state of its own.
+  Workspace workspace(*model);
+  State pulled = make_state(*model), resting = make_state(*model);
+  pulled.settings = resting.settings = settings;
+  pulled.forces.push_back({1, 0, Eigen::Vector3d(0, 3, 0)});
+  REQUIRE(initialize(*model, pulled, workspace) == StepStatus::kOk);
+  REQUIRE(initialize(*model, resting, workspace) == StepStatus::kOk);
+  // References: each alone, with its own workspace.
+  Simulator pulled_alone(model, settings), resting_alone(model, settings);
+  pulled_alone.add_vertex_force(1, 0, Eigen::Vector3d(0, 3, 0));
+  REQUIRE(pulled_alone.initialize() == StepStatus::kOk);
+  REQUIRE(resting_alone.initialize() == StepStatus::kOk);
+  for (int k = 0; k < 40; ++k) {
+    REQUIRE(step(*model, pulled, workspace) == StepStatus::kOk);
+    REQUIRE(step(*model, resting, workspace) == StepStatus::kOk);
+    REQUIRE(pulled_alone.step() == StepStatus::kOk);
+    REQUIRE(resting_alone.step() == StepStatus::kOk);
+  }
+  CHECK(pulled.q == pulled_alone.state().q);
+  CHECK(resting.q == resting_alone.state().q);
+  CHECK(pulled.frame_rotation == pulled_alone.state().frame_rotation);
+  CHECK((pulled.q - resting.q).norm() > 1e-3);  // the pull made a difference
+  CHECK(pulled.time == Approx(0.4));
+  // The integrator history holds the previous step.
+  CHECK(pulled.history_size == 1);
+}
+
+TEST_CASE("A State costs at most 64 r + 1 KB per node", "[runtime][model][state]") {
+  for (const int r : {8, 20}) {
+    const auto model = compile_model(*test::split_beam(4, r));
+    const State state = make_state(*model, 0);
+    const double per_node = static_cast<double>(state_bytes(*model, state)) / model->num_nodes();
+    INFO("r = " << r << ": " << per_node << " bytes per node");
+    CHECK(per_node <= 64.0 * r + 1024.0);
+  }
+}
+
+TEST_CASE("Nodes sharing a prototype step as if each had its own copy", "[runtime][model]") {
+  // A root with two identical children in the same place: shared (one prototype for both
+  // children) and unshared (one each) compile to the same dynamics.
+  ReducedModel data = *test::split_beam(2, 8);
+  data.domains.push_back(data.domains[1]);
+  data.domains[2].name = "copy";
+  data.settings = {};
+  const auto unshared = compile_model(data);
+  const auto shared = compile_model(data, {0, 1, 1});
+  REQUIRE(unshared->prototypes.size() == 3);
+  REQUIRE(shared->prototypes.size() == 2);
+  CHECK(shared->prototypes[1].nodes == std::vector<int>{1, 2});
+  // The shared prototype's nodes are one contiguous r by 2 block.
+  CHECK(shared->nodes[2].dof_offset == shared->nodes[1].dof_offset + 8);
+  Simulator a(unshared, beam_settings(*unshared)), b(shared, beam_settings(*shared));
+  a.add_vertex_force(2, 0, Eigen::Vector3d(0, 1, 0));
+  b.add_vertex_force(2, 0, Eigen::Vector3d(0, 1, 0));
+  for (int k = 0; k < 30; ++k) {
+    REQUIRE(a.step() == StepStatus::kOk);
+    REQUIRE(b.step() == StepStatus::kOk);
+  }
+  for (int i = 0; i < 3; ++i) CHECK(a.node_state(i).q == b.node_state(i).q);
+  const Eigen::MatrixXd block = prototype_q(*shared, b.state(), 1);
+  CHECK(block.cols() == 2);
+  CHECK(block.col(1) == b.node_state(2).q);
+  // A prototype must be an earlier domain of the same shape.
+  CHECK_THROWS_AS(compile_model(data, {0, 2, 2}), OptionError);
+  CHECK_THROWS_AS(compile_model(data, {0, 0, 1}), OptionError);
+}
