@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "ramus/error.h"
-#include "ramus/runtime/io/hdf5_file.h"
+#include "io/hdf5/hdf5_file.h"  // runtime internals: the HDF5 wrapper
 #include "ramus/runtime/io/model_file.h"
 #include "ramus/runtime/version.h"
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "ramus/error.h"
-#include "ramus/runtime/io/hdf5_file.h"
+#include "hdf5/hdf5_file.h"
 
 namespace ramus {
 

@@ -20,7 +20,7 @@
 
 #include "ramus/error.h"
 #include "ramus/precompute/model/model_file_writer.h"
-#include "ramus/runtime/io/hdf5_file.h"
+#include "io/hdf5/hdf5_file.h"  // runtime internals: the HDF5 wrapper
 #include "ramus/runtime/io/model_file.h"
 #include "support/temp_dir.h"
 

@@ -1,4 +1,5 @@
-#include "ramus/runtime/io/hdf5_file.h"
+// The reading half of the HDF5 wrapper (and Handle, opening, closing).
+#include "hdf5_file.h"
 
 #include <hdf5.h>
 
@@ -9,136 +10,15 @@
 #include <system_error>
 #include <type_traits>
 
+#include "hdf5_detail.h"
 #include "ramus/error.h"
 
 namespace ramus::hdf5 {
 
+using namespace detail;
+
 static_assert(std::is_same_v<hid_t, std::int64_t>, "Handle stores hid_t as std::int64_t");
 static_assert(std::is_same_v<herr_t, int>, "Handle::Closer returns herr_t as int");
-
-namespace {
-
-// Datasets with at least this many elements are chunked and compressed (shuffle + deflate).
-constexpr Eigen::Index kCompressMinElements = 4096;
-constexpr hsize_t kChunkElements = 65536;  // 512 KiB of float64 per chunk
-constexpr unsigned kDeflateLevel = 4;
-
-using RowMajorXd = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using RowMajorXi = Eigen::Matrix<int, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using RowMajorXl = Eigen::Matrix<long long, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-
-// Turns HDF5's automatic error-stack printing off for its lifetime (restoring it afterwards), so
-// failures reach the caller only as exceptions.
-class QuietErrors {
- public:
-  QuietErrors() {
-    if (H5Eget_auto2(H5E_DEFAULT, &function_, &data_) < 0) function_ = nullptr;
-    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  }
-  ~QuietErrors() { H5Eset_auto2(H5E_DEFAULT, function_, data_); }
-  QuietErrors(const QuietErrors&) = delete;
-  QuietErrors& operator=(const QuietErrors&) = delete;
-
- private:
-  H5E_auto2_t function_ = nullptr;
-  void* data_ = nullptr;
-};
-
-herr_t innermost_error(unsigned n, const H5E_error2_t* error, void* client) {
-  if (n == 0 && error != nullptr && error->desc != nullptr) {
-    *static_cast<std::string*>(client) = error->desc;
-  }
-  return 0;
-}
-
-// ": <description of the innermost entry of HDF5's error stack>", or "" when there is none.
-std::string error_detail() {
-  std::string detail;
-  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, innermost_error, &detail);
-  return detail.empty() ? std::string() : " (HDF5: " + detail + ")";
-}
-
-Handle dataspace(hid_t id) {
-  return Handle(id, H5Sclose);
-}
-Handle datatype(hid_t id) {
-  return Handle(id, H5Tclose);
-}
-Handle property_list(hid_t id) {
-  return Handle(id, H5Pclose);
-}
-
-// Link-creation properties that create missing parent groups ("mesh/tets" creates "mesh").
-Handle parents_created() {
-  Handle lcpl = property_list(H5Pcreate(H5P_LINK_CREATE));
-  if (lcpl.id() >= 0) H5Pset_create_intermediate_group(lcpl.id(), 1);
-  return lcpl;
-}
-
-std::string format_shape(const std::vector<Eigen::Index>& shape) {
-  std::string out = "(";
-  for (std::size_t i = 0; i < shape.size(); ++i) {
-    if (i > 0) out += ", ";
-    out += shape[i] < 0 ? std::string("?") : std::to_string(shape[i]);
-  }
-  return out + ")";
-}
-
-std::string describe_type(hid_t type) {
-  const H5T_class_t type_class = H5Tget_class(type);
-  const std::string bits = std::to_string(8 * H5Tget_size(type)) + "-bit ";
-  switch (type_class) {
-    case H5T_INTEGER:
-      return bits + "integers";
-    case H5T_FLOAT:
-      return bits + "floating-point numbers";
-    case H5T_STRING:
-      return "strings";
-    case H5T_COMPOUND:
-      return "compound records";
-    case H5T_ARRAY:
-      return "arrays";
-    case H5T_ENUM:
-      return "enumerations";
-    default:
-      return "data of HDF5 type class " + std::to_string(static_cast<int>(type_class));
-  }
-}
-
-// Shape of a dataspace; a scalar or null dataspace has rank 0.
-bool dataspace_shape(hid_t space, std::vector<Eigen::Index>& shape) {
-  shape.clear();
-  const H5S_class_t space_class = H5Sget_simple_extent_type(space);
-  if (space_class == H5S_NO_CLASS) return false;
-  if (space_class != H5S_SIMPLE) return true;
-  const int rank = H5Sget_simple_extent_ndims(space);
-  if (rank < 0) return false;
-  std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
-  if (rank > 0 && H5Sget_simple_extent_dims(space, dims.data(), nullptr) < 0) return false;
-  for (hsize_t d : dims) {
-    if (d > static_cast<hsize_t>(std::numeric_limits<int>::max())) return false;
-    shape.push_back(static_cast<Eigen::Index>(d));
-  }
-  return true;
-}
-
-std::vector<std::string> split_path(const std::string& name) {
-  std::vector<std::string> parts;
-  std::string part;
-  for (char c : name) {
-    if (c == '/') {
-      if (!part.empty()) parts.push_back(part);
-      part.clear();
-    } else {
-      part += c;
-    }
-  }
-  if (!part.empty()) parts.push_back(part);
-  return parts;
-}
-
-}  // namespace
-
 // ---------------------------------------------------------------------------------------------
 // Handle
 
@@ -200,83 +80,6 @@ Group Group::group(const std::string& name) const {
   Handle group(H5Gopen2(handle_.id(), name.c_str(), H5P_DEFAULT), H5Gclose);
   if (group.id() < 0) fail("cannot open group " + child_path(name) + " (not a group?)");
   return Group(std::move(group), file_, child_path(name));
-}
-
-Group Group::create_group(const std::string& name) const {
-  const QuietErrors quiet;
-  const Handle lcpl = parents_created();
-  Handle group(H5Gcreate2(handle_.id(), name.c_str(), lcpl.id(), H5P_DEFAULT, H5P_DEFAULT),
-               H5Gclose);
-  if (group.id() < 0) fail("cannot create group " + child_path(name) + error_detail());
-  return Group(std::move(group), file_, child_path(name));
-}
-
-void Group::remove(const std::string& name) const {
-  const QuietErrors quiet;
-  if (H5Ldelete(handle_.id(), name.c_str(), H5P_DEFAULT) < 0) {
-    fail("cannot remove " + child_path(name) + error_detail());
-  }
-}
-
-void Group::write_dataset(const std::string& name, bool is_double,
-                          const std::vector<Eigen::Index>& dims, const void* data) const {
-  if (has(name)) fail("cannot create dataset " + child_path(name) + ": it already exists");
-  const QuietErrors quiet;
-  std::vector<hsize_t> file_dims;
-  Eigen::Index total = 1;
-  for (Eigen::Index d : dims) {
-    file_dims.push_back(static_cast<hsize_t>(d));
-    total *= d;
-  }
-  const int rank = static_cast<int>(dims.size());
-  const Handle space = dataspace(H5Screate_simple(rank, file_dims.data(), nullptr));
-  const Handle dcpl = property_list(H5Pcreate(H5P_DATASET_CREATE));
-  if (space.id() < 0 || dcpl.id() < 0) fail("cannot create dataset " + child_path(name));
-  if (total >= kCompressMinElements && H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0) {
-    // Chunks of whole rows (row-major), at most kChunkElements elements each.
-    std::vector<hsize_t> chunk = file_dims;
-    const hsize_t row = rank == 2 ? file_dims[1] : 1;
-    if (rank == 2) chunk[1] = std::min(row, kChunkElements);
-    chunk[0] = std::max<hsize_t>(1, std::min(file_dims[0], kChunkElements / chunk.back()));
-    if (rank == 1) chunk[0] = std::min(file_dims[0], kChunkElements);
-    if (H5Pset_chunk(dcpl.id(), rank, chunk.data()) < 0 || H5Pset_shuffle(dcpl.id()) < 0 ||
-        H5Pset_deflate(dcpl.id(), kDeflateLevel) < 0) {
-      fail("cannot set up compression of dataset " + child_path(name) + error_detail());
-    }
-  }
-  const Handle lcpl = parents_created();
-  const hid_t file_type = is_double ? H5T_IEEE_F64LE : H5T_STD_I32LE;
-  const hid_t memory_type = is_double ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT;
-  Handle dataset(H5Dcreate2(handle_.id(), name.c_str(), file_type, space.id(), lcpl.id(), dcpl.id(),
-                            H5P_DEFAULT),
-                 H5Dclose);
-  if (dataset.id() < 0) fail("cannot create dataset " + child_path(name) + error_detail());
-  if (total > 0 && H5Dwrite(dataset.id(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0) {
-    fail("cannot write dataset " + child_path(name) + error_detail());
-  }
-  if (!dataset.reset()) fail("cannot write dataset " + child_path(name) + error_detail());
-}
-
-void Group::write_vector(const std::string& name,
-                         const Eigen::Ref<const Eigen::VectorXd>& v) const {
-  write_dataset(name, true, {v.size()}, v.data());
-}
-
-void Group::write_vector(const std::string& name,
-                         const Eigen::Ref<const Eigen::VectorXi>& v) const {
-  write_dataset(name, false, {v.size()}, v.data());
-}
-
-void Group::write_matrix(const std::string& name,
-                         const Eigen::Ref<const Eigen::MatrixXd>& m) const {
-  const RowMajorXd row_major = m;
-  write_dataset(name, true, {m.rows(), m.cols()}, row_major.data());
-}
-
-void Group::write_matrix(const std::string& name,
-                         const Eigen::Ref<const Eigen::MatrixXi>& m) const {
-  const RowMajorXi row_major = m;
-  write_dataset(name, false, {m.rows(), m.cols()}, row_major.data());
 }
 
 Handle Group::open_dataset(const std::string& name, bool want_double,
@@ -412,49 +215,6 @@ Eigen::MatrixXi Group::read_matrix_int(const std::string& name, Eigen::Index row
 // ---------------------------------------------------------------------------------------------
 // Attributes
 
-void Group::write_attribute(const std::string& name, std::int64_t file_type,
-                            std::int64_t memory_type, const void* value) const {
-  const QuietErrors quiet;
-  const std::string what = "attribute '" + name + "' of " + path_;
-  if (H5Aexists(handle_.id(), name.c_str()) > 0 && H5Adelete(handle_.id(), name.c_str()) < 0) {
-    fail("cannot replace " + what + error_detail());
-  }
-  const Handle space = dataspace(H5Screate(H5S_SCALAR));
-  Handle attribute(
-      H5Acreate2(handle_.id(), name.c_str(), file_type, space.id(), H5P_DEFAULT, H5P_DEFAULT),
-      H5Aclose);
-  if (attribute.id() < 0) fail("cannot create " + what + error_detail());
-  if (H5Awrite(attribute.id(), memory_type, value) < 0 || !attribute.reset()) {
-    fail("cannot write " + what + error_detail());
-  }
-}
-
-void Group::write_string_attribute(const std::string& name, const std::string& value) const {
-  if (value.find('\0') != std::string::npos) {
-    fail("cannot write attribute '" + name + "' of " + path_ + ": the text contains a NUL byte");
-  }
-  const QuietErrors quiet;
-  const Handle type = datatype(H5Tcopy(H5T_C_S1));
-  if (type.id() < 0 || H5Tset_size(type.id(), H5T_VARIABLE) < 0 ||
-      H5Tset_cset(type.id(), H5T_CSET_UTF8) < 0) {
-    fail("cannot create a string type for attribute '" + name + "' of " + path_);
-  }
-  const char* text = value.c_str();
-  write_attribute(name, type.id(), type.id(), &text);
-}
-
-void Group::write_int_attribute(const std::string& name, int value) const {
-  write_attribute(name, H5T_STD_I32LE, H5T_NATIVE_INT, &value);
-}
-
-void Group::write_uint64_attribute(const std::string& name, std::uint64_t value) const {
-  write_attribute(name, H5T_STD_U64LE, H5T_NATIVE_UINT64, &value);
-}
-
-void Group::write_double_attribute(const std::string& name, double value) const {
-  write_attribute(name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &value);
-}
-
 Handle Group::open_attribute(const std::string& name) const {
   const QuietErrors quiet;
   const std::string what = "attribute '" + name + "' of " + path_;
@@ -586,19 +346,6 @@ File File::open_existing(const std::string& path, bool writable) {
 
 File File::open(const std::string& path) {
   return open_existing(path, false);
-}
-
-File File::open_read_write(const std::string& path) {
-  return open_existing(path, true);
-}
-
-File File::create(const std::string& path) {
-  const QuietErrors quiet;
-  const Handle fapl = property_list(H5Pcreate(H5P_FILE_ACCESS));
-  H5Pset_fclose_degree(fapl.id(), H5F_CLOSE_SEMI);
-  Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.id()), H5Fclose);
-  if (file.id() < 0) throw InputError(path, 0, "cannot create file" + error_detail());
-  return File(std::move(file), path);
 }
 
 Group File::root() const {
