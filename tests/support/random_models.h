@@ -1,0 +1,338 @@
+// Random model files with full-mantissa values (so a round trip is checked bit for bit) and the
+// bitwise comparison of two models, field by field (tests only).
+#pragma once
+
+#include <Eigen/LU>
+#include <Eigen/QR>
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "ramus/runtime/model/reduced_model.h"
+
+namespace ramus::test {
+
+// Random values with full mantissas (so the round trip really is checked bit for bit).
+class Random {
+ public:
+  explicit Random(unsigned seed) : engine_(seed) {}
+  double uniform(double lo, double hi) { return std::uniform_real_distribution<>(lo, hi)(engine_); }
+  int integer(int lo, int hi) { return std::uniform_int_distribution<>(lo, hi)(engine_); }
+  Eigen::MatrixXd matrix(Eigen::Index rows, Eigen::Index cols, double scale = 1) {
+    Eigen::MatrixXd m(rows, cols);
+    for (Eigen::Index j = 0; j < cols; ++j) {
+      for (Eigen::Index i = 0; i < rows; ++i) m(i, j) = scale * uniform(-1, 1);
+    }
+    return m;
+  }
+  Eigen::MatrixXi indices(Eigen::Index rows, Eigen::Index cols, int n) {
+    Eigen::MatrixXi m(rows, cols);
+    for (Eigen::Index j = 0; j < cols; ++j) {
+      for (Eigen::Index i = 0; i < rows; ++i) m(i, j) = integer(0, n - 1);
+    }
+    return m;
+  }
+  Eigen::VectorXd between(Eigen::Index n, double lo, double hi) {
+    Eigen::VectorXd v(n);
+    for (Eigen::Index i = 0; i < n; ++i) v(i) = uniform(lo, hi);
+    return v;
+  }
+
+ private:
+  std::mt19937 engine_;
+};
+
+// A uniformly random rotation (QR of a Gaussian-like matrix, determinant +1).
+inline Eigen::Matrix3d random_rotation(Random& random) {
+  const Eigen::HouseholderQR<Eigen::Matrix3d> qr(Eigen::Matrix3d(random.matrix(3, 3)));
+  Eigen::Matrix3d q = qr.householderQ();
+  if (q.determinant() < 0) q.col(0) *= -1;
+  return q;
+}
+
+inline SystemForceIntegrals random_system_force(Random& random, int r) {
+  SystemForceIntegrals w;
+  w.w1 = random.matrix(3, r);
+  w.w2 = random.matrix(3, r);
+  w.w3 = random.matrix(r, 1);
+  w.w4 = random.matrix(r, r);
+  w.w5 = random.matrix(3, 3 * r);
+  w.w6 = random.matrix(r, 3 * r);
+  w.w7 = random.matrix(3 * r, 3 * r);
+  return w;
+}
+
+// A domain with random data everywhere; its place in the tree (parent, global vertices,
+// interface) is the root's until make_model links it.
+inline ReducedDomain make_domain(Random& random, const std::string& name, int V, int T, int F,
+                                 int r, bool labelled, bool anchored) {
+  ReducedDomain d;
+  d.name = name;
+  d.rest_positions = random.matrix(V, 3, 0.5);
+  d.tets = random.indices(T, 4, V);
+  d.surface_triangles = random.indices(F, 3, V);
+  if (labelled) d.labels = random.indices(T, 1, 7);
+  d.youngs_modulus = random.between(T, 1e5, 1e7);
+  d.poisson_ratio = random.between(T, 0.2, 0.49);
+  d.density = random.between(T, 500, 2000);
+  if (anchored) {
+    d.fixed_vertices.resize(4);
+    d.fixed_vertices << 0, 3, 4, V - 1;
+  } else {
+    d.num_rigid_modes = 6;
+  }
+  d.basis = random.matrix(3 * V, r);
+  d.basis_eigenvalues = random.between(r, 1, 1e5);
+  d.linear_mode_eigenvalues = random.between(std::max(r - 1, 0), 1, 1e5);
+  d.gravity_basis = random.matrix(r, 3, 10);
+  d.mass = random.uniform(0.1, 100);
+  const int p = num_pairs(r);
+  d.polynomial.r = r;
+  d.polynomial.quadratic = random.matrix(p, 1, 1e4);
+  d.polynomial.cubic = random.matrix(p, r, 1e3);
+  const Eigen::MatrixXd a = random.matrix(p, p, 1e2);
+  d.polynomial.quartic = a + a.transpose();  // exactly symmetric
+
+  d.frame_origin = random.matrix(3, 1, 2);
+  d.frame_rotation = random_rotation(random);
+  d.system_force = random_system_force(random, r);
+  d.subtree_mass = d.mass * random.uniform(1, 3);
+  d.subtree_center_of_mass = random.matrix(3, 1);
+  const Eigen::Matrix3d b = random.matrix(3, 3);
+  d.subtree_inertia = b * b.transpose();
+  d.global_vertices = Eigen::VectorXi::LinSpaced(V, 0, V - 1);
+  return d;
+}
+
+// Makes `child` a child of domain `parent` of `model` whose first m vertices are copies of m
+// distinct random vertices of the parent (random interface data), and gives the child's other
+// vertices new global indices.
+inline void attach(ReducedModel& model, Random& random, ReducedDomain& child, int parent, int m,
+                   bool planar) {
+  const ReducedDomain& p = model.domains[static_cast<std::size_t>(parent)];
+  const int parent_r = static_cast<int>(p.basis.cols());
+  std::vector<int> candidates(static_cast<std::size_t>(p.rest_positions.rows()));
+  for (std::size_t i = 0; i < candidates.size(); ++i) candidates[i] = static_cast<int>(i);
+  child.parent = parent;
+  ParentInterface& f = child.interface;
+  f.parent_vertices.resize(m);
+  f.child_vertices.resize(m);
+  for (int i = 0; i < m; ++i) {
+    const auto pick =
+        static_cast<std::size_t>(random.integer(i, static_cast<int>(candidates.size()) - 1));
+    std::swap(candidates[static_cast<std::size_t>(i)], candidates[pick]);
+    f.parent_vertices(i) = candidates[static_cast<std::size_t>(i)];
+    f.child_vertices(i) = i;
+  }
+  f.weights = random.between(m, 1e-4, 1e-2);
+  f.centroid = random.matrix(3, 1);
+  f.centroid_basis = random.matrix(3, parent_r);
+  f.rest_rotation = random_rotation(random);
+  f.rotation_basis = random.matrix(3, 3 * parent_r);
+  const Eigen::Matrix3d c = random.matrix(3, 3);
+  f.covariance = c * c.transpose();
+  f.planar = planar;
+  // The child's rest frame is the interface's frame (x̂_ij, R̂_ij) in the parent's.
+  child.frame_rotation = p.frame_rotation * f.rest_rotation;
+  child.frame_origin = p.frame_origin + p.frame_rotation * f.centroid;
+  for (Eigen::Index v = 0; v < child.global_vertices.size(); ++v) {
+    child.global_vertices(v) =
+        v < m ? p.global_vertices(f.parent_vertices(v)) : model.num_global_vertices++;
+  }
+}
+
+// A tree of three domains: "trunk" (root, anchored, labelled) with the children "leaf" (free) and
+// "branch" (anchored), every substructuring field filled with random data, a global surface and
+// an embedded surface.
+inline ReducedModel make_model(unsigned seed = 1) {
+  Random random(seed);
+  ReducedModel model;
+  ModelProvenance& p = model.provenance;
+  p.tool_version = "0.1.0";
+  p.created_utc = "2024-05-01T12:34:56Z";
+  p.spec_path = "/data/specs/plant.json";
+  p.spec_json = "{\"name\": \"plante \xc3\xa0 fleurs \xe2\x9c\xbf\", \"pad\": \"" +
+                std::string(100000, 'x') + "\"}";
+  p.mesh_path = "/data/meshes/plant.msh";
+  p.input_hash = 0xfedcba9876543210ULL;
+  p.options_json = R"({"linear_modes": 4, "r": 5, "modal_derivatives": true})";
+  model.domains.push_back(make_domain(random, "trunk", 300, 900, 200, 5, true, true));
+  model.num_global_vertices = 300;
+  ReducedDomain leaf = make_domain(random, "leaf", 12, 20, 16, 3, false, false);
+  attach(model, random, leaf, 0, 4, true);
+  model.domains.push_back(leaf);
+  ReducedDomain branch = make_domain(random, "branch", 40, 90, 30, 4, false, true);
+  attach(model, random, branch, 0, 6, false);
+  model.domains.push_back(branch);
+  // Scramble the global numbering (keeping both copies of an interface vertex together).
+  std::vector<int> permutation(static_cast<std::size_t>(model.num_global_vertices));
+  for (std::size_t i = 0; i < permutation.size(); ++i) permutation[i] = static_cast<int>(i);
+  std::shuffle(permutation.begin(), permutation.end(), std::mt19937(seed));
+  for (ReducedDomain& d : model.domains) {
+    for (Eigen::Index v = 0; v < d.global_vertices.size(); ++v) {
+      d.global_vertices(v) = permutation[static_cast<std::size_t>(d.global_vertices(v))];
+    }
+  }
+  model.global_surface_triangles = random.indices(50, 3, model.num_global_vertices);
+
+  EmbeddedSurface& s = model.embedded_surface;
+  const int S = 30;
+  s.rest_positions = random.matrix(S, 3);
+  s.triangles = random.indices(40, 3, S);
+  s.domain.resize(S);
+  s.tet.resize(S);
+  s.barycentric.resize(S, 4);
+  for (int i = 0; i < S; ++i) {
+    s.domain(i) = random.integer(0, 2);
+    s.tet(i) = random.integer(
+        0, static_cast<int>(model.domains[static_cast<std::size_t>(s.domain(i))].tets.rows()) - 1);
+    const Eigen::Vector4d w = random.between(4, 0.01, 1);
+    s.barycentric.row(i) = w.transpose() / w.sum();
+  }
+  // Runtime settings away from every default.
+  RuntimeSettings& rs = model.settings;
+  rs.time_step = 0.0037;
+  rs.gravity = random.between(3, -10, 10);
+  rs.lumping = InterfaceLumping::kRigidSubtree;
+  rs.newmark_beta = 0.3;
+  rs.newmark_gamma = 0.6;
+  rs.newton_iterations = 3;
+  rs.newton_tolerance = 1e-9;
+  rs.max_coordinate = 1e4;
+  for (int k = 0; k < 3; ++k)
+    rs.nodes.push_back({Integrator::kNewmark, random.between(1, 0, 1)(0),
+                        random.between(1, 0, 1e-3)(0), random.between(1, 0.5, 2)(0)});
+  return model;
+}
+
+// One domain as `ramus precompute` (single domain) writes it: substructuring fields at their
+// defaults (no global vertex map, no system-force integrals, subtree mass 0).
+inline ReducedModel make_single_domain_model(unsigned seed = 3) {
+  Random random(seed);
+  ReducedModel model;
+  model.provenance.tool_version = "0.1.0";
+  ReducedDomain d = make_domain(random, "beam", 40, 90, 30, 4, false, true);
+  d.frame_origin.setZero();
+  d.frame_rotation.setIdentity();
+  d.global_vertices.resize(0);
+  d.system_force = {};
+  d.subtree_mass = 0;
+  d.subtree_center_of_mass.setZero();
+  d.subtree_inertia.setZero();
+  model.domains.push_back(d);
+  return model;
+}
+
+template <typename A, typename B>
+bool bitwise_equal(const Eigen::DenseBase<A>& a, const Eigen::DenseBase<B>& b) {
+  if (a.rows() != b.rows() || a.cols() != b.cols()) return false;
+  for (Eigen::Index j = 0; j < a.cols(); ++j) {
+    for (Eigen::Index i = 0; i < a.rows(); ++i) {
+      const auto x = a(i, j);
+      const auto y = b(i, j);
+      if (sizeof(x) != sizeof(y) || std::memcmp(&x, &y, sizeof(x)) != 0) return false;
+    }
+  }
+  return true;
+}
+
+inline bool same_bits(double a, double b) {
+  return std::memcmp(&a, &b, sizeof(double)) == 0;
+}
+
+inline void require_equal(const ReducedModel& a, const ReducedModel& b) {
+  REQUIRE(b.format_version == a.format_version);
+  CHECK(b.provenance.tool_version == a.provenance.tool_version);
+  CHECK(b.provenance.created_utc == a.provenance.created_utc);
+  CHECK(b.provenance.spec_path == a.provenance.spec_path);
+  CHECK(b.provenance.spec_json == a.provenance.spec_json);
+  CHECK(b.provenance.mesh_path == a.provenance.mesh_path);
+  CHECK(b.provenance.input_hash == a.provenance.input_hash);
+  CHECK(b.provenance.options_json == a.provenance.options_json);
+  REQUIRE(b.domains.size() == a.domains.size());
+  for (std::size_t k = 0; k < a.domains.size(); ++k) {
+    INFO("domain " << k);
+    const ReducedDomain& x = a.domains[k];
+    const ReducedDomain& y = b.domains[k];
+    CHECK(y.name == x.name);
+    CHECK(bitwise_equal(y.rest_positions, x.rest_positions));
+    CHECK(bitwise_equal(y.tets, x.tets));
+    CHECK(bitwise_equal(y.surface_triangles, x.surface_triangles));
+    CHECK(bitwise_equal(y.labels, x.labels));
+    CHECK(bitwise_equal(y.youngs_modulus, x.youngs_modulus));
+    CHECK(bitwise_equal(y.poisson_ratio, x.poisson_ratio));
+    CHECK(bitwise_equal(y.density, x.density));
+    CHECK(bitwise_equal(y.fixed_vertices, x.fixed_vertices));
+    CHECK(y.num_rigid_modes == x.num_rigid_modes);
+    CHECK(bitwise_equal(y.basis, x.basis));
+    CHECK(bitwise_equal(y.basis_eigenvalues, x.basis_eigenvalues));
+    CHECK(bitwise_equal(y.linear_mode_eigenvalues, x.linear_mode_eigenvalues));
+    CHECK(bitwise_equal(y.gravity_basis, x.gravity_basis));
+    CHECK(same_bits(y.mass, x.mass));
+    CHECK(y.polynomial.r == x.polynomial.r);
+    CHECK(bitwise_equal(y.polynomial.quadratic, x.polynomial.quadratic));
+    CHECK(bitwise_equal(y.polynomial.cubic, x.polynomial.cubic));
+    CHECK(bitwise_equal(y.polynomial.quartic, x.polynomial.quartic));
+
+    CHECK(y.parent == x.parent);
+    CHECK(bitwise_equal(y.frame_origin, x.frame_origin));
+    CHECK(bitwise_equal(y.frame_rotation, x.frame_rotation));
+    CHECK(bitwise_equal(y.global_vertices, x.global_vertices));
+    const ParentInterface& f = x.interface;
+    const ParentInterface& g = y.interface;
+    CHECK(bitwise_equal(g.parent_vertices, f.parent_vertices));
+    CHECK(bitwise_equal(g.child_vertices, f.child_vertices));
+    CHECK(bitwise_equal(g.weights, f.weights));
+    CHECK(bitwise_equal(g.centroid, f.centroid));
+    CHECK(bitwise_equal(g.centroid_basis, f.centroid_basis));
+    CHECK(bitwise_equal(g.rest_rotation, f.rest_rotation));
+    CHECK(bitwise_equal(g.rotation_basis, f.rotation_basis));
+    CHECK(bitwise_equal(g.covariance, f.covariance));
+    CHECK(g.planar == f.planar);
+    const SystemForceIntegrals& v = x.system_force;
+    const SystemForceIntegrals& w = y.system_force;
+    CHECK(bitwise_equal(w.w1, v.w1));
+    CHECK(bitwise_equal(w.w2, v.w2));
+    CHECK(bitwise_equal(w.w3, v.w3));
+    CHECK(bitwise_equal(w.w4, v.w4));
+    CHECK(bitwise_equal(w.w5, v.w5));
+    CHECK(bitwise_equal(w.w6, v.w6));
+    CHECK(bitwise_equal(w.w7, v.w7));
+    CHECK(same_bits(y.subtree_mass, x.subtree_mass));
+    CHECK(bitwise_equal(y.subtree_center_of_mass, x.subtree_center_of_mass));
+    CHECK(bitwise_equal(y.subtree_inertia, x.subtree_inertia));
+  }
+  CHECK(b.num_global_vertices == a.num_global_vertices);
+  CHECK(bitwise_equal(b.global_surface_triangles, a.global_surface_triangles));
+  const EmbeddedSurface& s = a.embedded_surface;
+  const EmbeddedSurface& t = b.embedded_surface;
+  CHECK(bitwise_equal(t.rest_positions, s.rest_positions));
+  CHECK(bitwise_equal(t.triangles, s.triangles));
+  CHECK(bitwise_equal(t.domain, s.domain));
+  CHECK(bitwise_equal(t.tet, s.tet));
+  CHECK(bitwise_equal(t.barycentric, s.barycentric));
+  const RuntimeSettings& u = a.settings;
+  const RuntimeSettings& v = b.settings;
+  CHECK(same_bits(v.time_step, u.time_step));
+  CHECK(bitwise_equal(v.gravity, u.gravity));
+  CHECK(v.lumping == u.lumping);
+  CHECK(same_bits(v.newmark_beta, u.newmark_beta));
+  CHECK(same_bits(v.newmark_gamma, u.newmark_gamma));
+  CHECK(v.newton_iterations == u.newton_iterations);
+  CHECK(same_bits(v.newton_tolerance, u.newton_tolerance));
+  CHECK(same_bits(v.max_coordinate, u.max_coordinate));
+  REQUIRE(v.nodes.size() == a.domains.size());
+  for (std::size_t k = 0; k < v.nodes.size(); ++k) {
+    const NodeSettings expected = u.nodes.empty() ? NodeSettings{} : u.nodes[k];
+    CHECK(v.nodes[k].integrator == expected.integrator);
+    CHECK(same_bits(v.nodes[k].rayleigh_mass, expected.rayleigh_mass));
+    CHECK(same_bits(v.nodes[k].rayleigh_stiffness, expected.rayleigh_stiffness));
+    CHECK(same_bits(v.nodes[k].stiffness_scale, expected.stiffness_scale));
+  }
+}
+
+}  // namespace ramus::test
