@@ -10,8 +10,10 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "io/model_fields.h"  // runtime internals: the one list of the file's fields
 #include "ramus/runtime/model/reduced_model.h"
 
 namespace ramus::test {
@@ -244,95 +246,103 @@ inline bool same_bits(double a, double b) {
   return std::memcmp(&a, &b, sizeof(double)) == 0;
 }
 
-inline void require_equal(const ReducedModel& a, const ReducedModel& b) {
-  REQUIRE(b.format_version == a.format_version);
-  CHECK(b.provenance.tool_version == a.provenance.tool_version);
-  CHECK(b.provenance.created_utc == a.provenance.created_utc);
-  CHECK(b.provenance.spec_path == a.provenance.spec_path);
-  CHECK(b.provenance.spec_json == a.provenance.spec_json);
-  CHECK(b.provenance.mesh_path == a.provenance.mesh_path);
-  CHECK(b.provenance.input_hash == a.provenance.input_hash);
-  CHECK(b.provenance.options_json == a.provenance.options_json);
-  REQUIRE(b.domains.size() == a.domains.size());
-  for (std::size_t k = 0; k < a.domains.size(); ++k) {
-    INFO("domain " << k);
-    const ReducedDomain& x = a.domains[k];
-    const ReducedDomain& y = b.domains[k];
-    CHECK(y.name == x.name);
-    CHECK(bitwise_equal(y.rest_positions, x.rest_positions));
-    CHECK(bitwise_equal(y.tets, x.tets));
-    CHECK(bitwise_equal(y.surface_triangles, x.surface_triangles));
-    CHECK(bitwise_equal(y.labels, x.labels));
-    CHECK(bitwise_equal(y.youngs_modulus, x.youngs_modulus));
-    CHECK(bitwise_equal(y.poisson_ratio, x.poisson_ratio));
-    CHECK(bitwise_equal(y.density, x.density));
-    CHECK(bitwise_equal(y.fixed_vertices, x.fixed_vertices));
-    CHECK(y.num_rigid_modes == x.num_rigid_modes);
-    CHECK(bitwise_equal(y.basis, x.basis));
-    CHECK(bitwise_equal(y.basis_eigenvalues, x.basis_eigenvalues));
-    CHECK(bitwise_equal(y.linear_mode_eigenvalues, x.linear_mode_eigenvalues));
-    CHECK(bitwise_equal(y.gravity_basis, x.gravity_basis));
-    CHECK(same_bits(y.mass, x.mass));
-    CHECK(y.polynomial.r == x.polynomial.r);
-    CHECK(bitwise_equal(y.polynomial.quadratic, x.polynomial.quadratic));
-    CHECK(bitwise_equal(y.polynomial.cubic, x.polynomial.cubic));
-    CHECK(bitwise_equal(y.polynomial.quartic, x.polynomial.quartic));
+// Every field of a model as (path, bytes), in the order of the one field list
+// (io/model_fields.h), so two models compare field by field, bit for bit.
+class FieldRecorder {
+ public:
+  using Fields = std::vector<std::pair<std::string, std::string>>;
+  explicit FieldRecorder(std::string prefix) : prefix_(std::move(prefix) + "/") {}
+  Fields fields;
 
-    CHECK(y.parent == x.parent);
-    CHECK(bitwise_equal(y.frame_origin, x.frame_origin));
-    CHECK(bitwise_equal(y.frame_rotation, x.frame_rotation));
-    CHECK(bitwise_equal(y.global_vertices, x.global_vertices));
-    const ParentInterface& f = x.interface;
-    const ParentInterface& g = y.interface;
-    CHECK(bitwise_equal(g.parent_vertices, f.parent_vertices));
-    CHECK(bitwise_equal(g.child_vertices, f.child_vertices));
-    CHECK(bitwise_equal(g.weights, f.weights));
-    CHECK(bitwise_equal(g.centroid, f.centroid));
-    CHECK(bitwise_equal(g.centroid_basis, f.centroid_basis));
-    CHECK(bitwise_equal(g.rest_rotation, f.rest_rotation));
-    CHECK(bitwise_equal(g.rotation_basis, f.rotation_basis));
-    CHECK(bitwise_equal(g.covariance, f.covariance));
-    CHECK(g.planar == f.planar);
-    const SystemForceIntegrals& v = x.system_force;
-    const SystemForceIntegrals& w = y.system_force;
-    CHECK(bitwise_equal(w.w1, v.w1));
-    CHECK(bitwise_equal(w.w2, v.w2));
-    CHECK(bitwise_equal(w.w3, v.w3));
-    CHECK(bitwise_equal(w.w4, v.w4));
-    CHECK(bitwise_equal(w.w5, v.w5));
-    CHECK(bitwise_equal(w.w6, v.w6));
-    CHECK(bitwise_equal(w.w7, v.w7));
-    CHECK(same_bits(y.subtree_mass, x.subtree_mass));
-    CHECK(bitwise_equal(y.subtree_center_of_mass, x.subtree_center_of_mass));
-    CHECK(bitwise_equal(y.subtree_inertia, x.subtree_inertia));
+  void attribute(const char* name, const std::string& value) { add(name, value); }
+  template <typename T>
+  void attribute(const char* name, const T& value) {
+    add(name, std::string(reinterpret_cast<const char*>(&value), sizeof(T)));
   }
-  CHECK(b.num_global_vertices == a.num_global_vertices);
-  CHECK(bitwise_equal(b.global_surface_triangles, a.global_surface_triangles));
-  const EmbeddedSurface& s = a.embedded_surface;
-  const EmbeddedSurface& t = b.embedded_surface;
-  CHECK(bitwise_equal(t.rest_positions, s.rest_positions));
-  CHECK(bitwise_equal(t.triangles, s.triangles));
-  CHECK(bitwise_equal(t.domain, s.domain));
-  CHECK(bitwise_equal(t.tet, s.tet));
-  CHECK(bitwise_equal(t.barycentric, s.barycentric));
-  const RuntimeSettings& u = a.settings;
-  const RuntimeSettings& v = b.settings;
-  CHECK(same_bits(v.time_step, u.time_step));
-  CHECK(bitwise_equal(v.gravity, u.gravity));
-  CHECK(v.lumping == u.lumping);
-  CHECK(same_bits(v.newmark_beta, u.newmark_beta));
-  CHECK(same_bits(v.newmark_gamma, u.newmark_gamma));
-  CHECK(v.newton_iterations == u.newton_iterations);
-  CHECK(same_bits(v.newton_tolerance, u.newton_tolerance));
-  CHECK(same_bits(v.max_coordinate, u.max_coordinate));
-  REQUIRE(v.nodes.size() == a.domains.size());
-  for (std::size_t k = 0; k < v.nodes.size(); ++k) {
-    const NodeSettings expected = u.nodes.empty() ? NodeSettings{} : u.nodes[k];
-    CHECK(v.nodes[k].integrator == expected.integrator);
-    CHECK(same_bits(v.nodes[k].rayleigh_mass, expected.rayleigh_mass));
-    CHECK(same_bits(v.nodes[k].rayleigh_stiffness, expected.rayleigh_stiffness));
-    CHECK(same_bits(v.nodes[k].stiffness_scale, expected.stiffness_scale));
+  void require_nonnegative(const char* name, const int& value) { attribute(name, value); }
+  void flag(const char* name, const bool& value) { attribute(name, value); }
+  void lumping(const char* name, const InterfaceLumping& value) { attribute(name, value); }
+  template <typename M>
+  void dataset(const char* name, const M& value, model_fields::Shape) {
+    const typename M::PlainObject plain = value;
+    const Eigen::Index dims[2] = {plain.rows(), plain.cols()};
+    add(name, std::string(reinterpret_cast<const char*>(dims), sizeof(dims)) +
+                  std::string(reinterpret_cast<const char*>(plain.data()),
+                              sizeof(typename M::Scalar) * static_cast<std::size_t>(plain.size())));
   }
+  void packed_symmetric(const char* name, const Eigen::MatrixXd& value, Eigen::Index) {
+    dataset(name, value, {});
+  }
+  template <typename T>
+  void column(const char* name, const std::vector<NodeSettings>& nodes, T NodeSettings::*member,
+              int n) {
+    std::string bytes;
+    for (int i = 0; i < n; ++i) {
+      // No settings: the defaults, as the writer stores them.
+      const T value =
+          nodes.empty() ? NodeSettings{}.*member : nodes[static_cast<std::size_t>(i)].*member;
+      bytes += std::string(reinterpret_cast<const char*>(&value), sizeof(T));
+    }
+    add(name, bytes);
+  }
+  template <typename Body>
+  void group(const char* name, model_fields::Presence presence, Body&& body) {
+    if (!presence.present) return;
+    const std::string outer = prefix_;
+    prefix_ += std::string(name) + "/";
+    body();
+    prefix_ = outer;
+  }
+  template <typename Body>
+  void optional(const char*, model_fields::Presence presence, Body&& body) {
+    if (presence.present) body();
+  }
+
+ private:
+  void add(const char* name, std::string bytes) {
+    fields.emplace_back(prefix_ + name, std::move(bytes));
+  }
+  std::string prefix_;
+};
+
+/// All fields of `model` (FieldRecorder), plus the whole-model ones the list leaves to the
+/// reader and writer (format version, domain count, undivided mesh).
+inline FieldRecorder::Fields model_fields_of(const ReducedModel& model) {
+  FieldRecorder recorder("");
+  recorder.attribute("format_version", model.format_version);
+  recorder.attribute("domains/num_domains", static_cast<int>(model.domains.size()));
+  recorder.attribute("domains/num_global_vertices", model.num_global_vertices);
+  recorder.dataset("global_surface_triangles", model.global_surface_triangles, {});
+  recorder.group("provenance", {true, true},
+                 [&] { model_fields::visit_provenance(model.provenance, recorder); });
+  const int num = static_cast<int>(model.domains.size());
+  const auto parent_r = [&](int i) -> Eigen::Index {
+    return model.domains[static_cast<std::size_t>(i)].polynomial.r;
+  };
+  for (int k = 0; k < num; ++k) {
+    const std::string name = "domains/domain_" + std::to_string(k);
+    recorder.group(name.c_str(), {true, true}, [&] {
+      model_fields::visit_domain(model.domains[static_cast<std::size_t>(k)], k, num, parent_r,
+                                 recorder);
+    });
+  }
+  recorder.group("embedded_surface", {false, model.embedded_surface.rest_positions.rows() > 0},
+                 [&] { model_fields::visit_embedded_surface(model.embedded_surface, recorder); });
+  recorder.group("runtime", {true, true},
+                 [&] { model_fields::visit_runtime_settings(model.settings, num, recorder); });
+  return recorder.fields;
+}
+
+/// `b` has every field of `a`, bit for bit (the field list names the one that differs).
+inline void require_equal(const ReducedModel& a, const ReducedModel& b) {
+  const FieldRecorder::Fields x = model_fields_of(a), y = model_fields_of(b);
+  REQUIRE(x.size() == y.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    INFO("field " << x[i].first);
+    REQUIRE(y[i].first == x[i].first);
+    CHECK(y[i].second == x[i].second);
+  }
+  CHECK(x.size() > 40);  // the list is really walked (one domain: ~48 fields)
 }
 
 }  // namespace ramus::test

@@ -4,9 +4,11 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "model_fields.h"
 #include "ramus/runtime/io/model_file.h"
 
 namespace ramus {
@@ -136,8 +138,60 @@ class Checker {
   std::string group_;
 };
 
-// The mesh, material, basis and polynomial of one domain on their own.
-std::string check_domain(const ReducedDomain& d, int k) {
+// Checks the shape and finiteness of every dataset model_fields.h lists for a group (the rules
+// that need no other field's meaning); the semantic rules follow by hand below.
+class FieldChecker {
+ public:
+  explicit FieldChecker(Checker& checker) : c_(checker) {}
+
+  template <typename T>
+  void attribute(const char*, const T&) {}
+  void require_nonnegative(const char*, const int&) {}
+  void flag(const char*, const bool&) {}
+  void lumping(const char*, const InterfaceLumping&) {}
+  template <typename T>
+  void column(const char*, const std::vector<NodeSettings>&, T NodeSettings::*, int) {}
+
+  template <typename M>
+  void dataset(const char* name, const M& value, model_fields::Shape expected) {
+    const std::string path = prefix_ + name;
+    const bool matrix = M::ColsAtCompileTime != 1;
+    // An empty dataset matches an expected shape with no elements ((3, 0) for a rigid domain).
+    const bool empty_match = value.size() == 0 && expected.rows >= 0 &&
+                             (!matrix || expected.cols >= 0) &&
+                             expected.rows * (matrix ? expected.cols : 1) == 0;
+    if (!empty_match && (expected.rows >= 0 || (matrix && expected.cols >= 0))) {
+      std::vector<Eigen::Index> want{expected.rows >= 0 ? expected.rows : value.rows()};
+      if (matrix) want.push_back(expected.cols >= 0 ? expected.cols : value.cols());
+      c_.shape(path, value, want, matrix);
+    }
+    if constexpr (!std::is_integral_v<typename M::Scalar>) c_.finite(path, value, matrix);
+  }
+  void packed_symmetric(const char* name, const Eigen::MatrixXd& value, Eigen::Index n) {
+    dataset(name, value, {n, n});
+  }
+  template <typename Body>
+  void group(const char* name, model_fields::Presence presence, Body&& body) {
+    if (!presence.present) return;
+    const std::string outer = prefix_;
+    prefix_ += std::string(name) + "/";
+    body();
+    prefix_ = outer;
+  }
+  template <typename Body>
+  void optional(const char*, model_fields::Presence presence, Body&& body) {
+    if (presence.present) body();
+  }
+
+ private:
+  Checker& c_;
+  std::string prefix_;
+};
+
+// The attributes, then every field's shape and finiteness, then the mesh, material, basis and
+// polynomial rules of one domain.
+std::string check_domain(const ReducedModel& model, int k) {
+  const ReducedDomain& d = model.domains[static_cast<std::size_t>(k)];
   Checker c(domain_group_path(k));
   const Eigen::Index V = d.rest_positions.rows();
   const Eigen::Index T = d.tets.rows();
@@ -152,18 +206,18 @@ std::string check_domain(const ReducedDomain& d, int k) {
               std::to_string(d.num_rigid_modes) + " (must be 0 or 6)");
   c.attribute("mass", std::isfinite(d.mass) && d.mass > 0,
               std::to_string(d.mass) + " (must be positive and finite)");
+  FieldChecker fields(c);
+  const int num_domains = static_cast<int>(model.domains.size());
+  const auto parent_r = [&](int i) -> Eigen::Index {
+    return model.domains[static_cast<std::size_t>(i)].basis.cols();
+  };
+  if (c.ok()) model_fields::visit_domain(d, k, num_domains, parent_r, fields);
 
-  c.shape("mesh/rest_positions", d.rest_positions, {V, 3}, true);
   if (c.ok() && V == 0) c.problem = "dataset " + c.dataset("mesh/rest_positions") + " is empty";
-  c.finite("mesh/rest_positions", d.rest_positions, true);
   if (c.ok() && T == 0) c.problem = "dataset " + c.dataset("mesh/tets") + " is empty";
   c.indices("mesh/tets", d.tets, V, "tet");
   c.indices("mesh/surface_triangles", d.surface_triangles, V, "triangle");
-  if (d.labels.size() != 0) c.shape("mesh/labels", d.labels, {T}, false);
 
-  c.shape("material/youngs_modulus", d.youngs_modulus, {T}, false);
-  c.shape("material/poisson_ratio", d.poisson_ratio, {T}, false);
-  c.shape("material/density", d.density, {T}, false);
   c.per_tet(
       "material/youngs_modulus", d.youngs_modulus,
       [](double e) { return std::isfinite(e) && e > 0; }, "must be positive");
@@ -186,21 +240,8 @@ std::string check_domain(const ReducedDomain& d, int k) {
   }
 
   // r = 0 is a rigid domain (docs/FORMAT.md): every basis-sized dataset is then empty.
-  c.shape("basis", d.basis, {3 * V, r}, true);
-  c.finite("basis", d.basis, true);
-  c.shape("basis_eigenvalues", d.basis_eigenvalues, {r}, false);
-  c.finite("basis_eigenvalues", d.basis_eigenvalues, false);
-  c.finite("linear_mode_eigenvalues", d.linear_mode_eigenvalues, false);
-  c.shape("gravity_basis", d.gravity_basis, {r, 3}, true);
-  c.finite("gravity_basis", d.gravity_basis, true);
 
   const ReducedStvkPolynomial& poly = d.polynomial;
-  c.shape("polynomial/quadratic", poly.quadratic, {p}, false);
-  c.finite("polynomial/quadratic", poly.quadratic, false);
-  c.shape("polynomial/cubic", poly.cubic, {p, r}, true);
-  c.finite("polynomial/cubic", poly.cubic, true);
-  c.shape("polynomial/quartic", poly.quartic, {p, p}, true);
-  c.finite("polynomial/quartic", poly.quartic, true);
   if (c.ok() && p > 0) {
     // The file keeps the upper triangle only: the matrix must be symmetric (to rounding).
     const double tolerance = 1e-12 * poly.quartic.cwiseAbs().maxCoeff();
@@ -215,11 +256,6 @@ std::string check_domain(const ReducedDomain& d, int k) {
     }
   }
   return c.problem;
-}
-
-bool system_force_empty(const SystemForceIntegrals& w) {
-  return w.w1.size() == 0 && w.w2.size() == 0 && w.w3.size() == 0 && w.w4.size() == 0 &&
-         w.w5.size() == 0 && w.w6.size() == 0 && w.w7.size() == 0;
 }
 
 // The number of vertices of the undivided mesh, with the single-domain default resolved
@@ -238,7 +274,6 @@ std::string check_substructure(const ReducedModel& model, int k) {
   const bool single = model.domains.size() == 1;
   Checker c(domain_group_path(k));
   const Eigen::Index V = d.rest_positions.rows();
-  const Eigen::Index r = d.basis.cols();
 
   if (k == 0) {
     c.attribute(
@@ -250,7 +285,6 @@ std::string check_substructure(const ReducedModel& model, int k) {
                     " must be an earlier domain, 0 <= parent < " + std::to_string(k) + ")");
   }
 
-  c.finite("frame/origin", d.frame_origin, false);
   c.rotation("frame/rotation", d.frame_rotation);
 
   // Global vertex map: #V distinct entries in [0, N); empty means the identity (one domain only).
@@ -266,7 +300,6 @@ std::string check_substructure(const ReducedModel& model, int k) {
              std::to_string(N) + ", not the domain's " + std::to_string(V) + " vertices");
     }
   } else if (c.ok()) {
-    c.shape("global_vertices", d.global_vertices, {V}, false);
     c.indices("global_vertices", d.global_vertices, N, "entry", "global vertex",
               "vertices in the undivided mesh (attribute 'num_global_vertices' of /domains)");
     std::vector<Eigen::Index> first(static_cast<std::size_t>(c.ok() ? N : 0), -1);
@@ -295,18 +328,14 @@ std::string check_substructure(const ReducedModel& model, int k) {
     const ReducedDomain& parent = model.domains[static_cast<std::size_t>(d.parent)];
     const std::string parent_group = domain_group_path(d.parent);
     const Eigen::Index m = f.parent_vertices.size();
-    const Eigen::Index parent_r = parent.basis.cols();
     if (m < 3) {
       c.fail("dataset " + c.dataset(fg + "parent_vertices") + ": the interface has " +
              std::to_string(m) + " vertices (at least 3 are needed)");
     }
-    c.shape(fg + "child_vertices", f.child_vertices, {m}, false);
-    c.shape(fg + "weights", f.weights, {m}, false);
     c.indices(fg + "parent_vertices", f.parent_vertices, parent.rest_positions.rows(), "entry",
               "vertex", "vertices in the parent " + parent_group);
     c.indices(fg + "child_vertices", f.child_vertices, V, "entry", "vertex",
               "vertices in this domain");
-    c.finite(fg + "weights", f.weights, false);
     for (Eigen::Index i = 0; c.ok() && i < m; ++i) {
       if (f.weights(i) < 0) {
         c.fail("dataset " + c.dataset(fg + "weights") + ": entry " + std::to_string(i) + " is " +
@@ -329,13 +358,7 @@ std::string check_substructure(const ReducedModel& model, int k) {
         }
       }
     }
-    c.finite(fg + "centroid", f.centroid, false);
-    c.shape(fg + "centroid_basis", f.centroid_basis, {3, parent_r}, true);
-    c.finite(fg + "centroid_basis", f.centroid_basis, true);
     c.rotation(fg + "rest_rotation", f.rest_rotation);
-    c.shape(fg + "rotation_basis", f.rotation_basis, {3, 3 * parent_r}, true);
-    c.finite(fg + "rotation_basis", f.rotation_basis, true);
-    c.finite(fg + "covariance", f.covariance, true);
 
     // At rest the child's frame is the interface's (origin x̂_ij, axes R̂_ij) in the parent's.
     const Eigen::Matrix3d rotation = parent.frame_rotation * f.rest_rotation;
@@ -354,26 +377,8 @@ std::string check_substructure(const ReducedModel& model, int k) {
     }
   }
 
-  // System-force integrals: shaped for r, or all empty (not computed) for a rigid domain or the
-  // domain of a single-domain model.
-  const SystemForceIntegrals& w = d.system_force;
-  if (c.ok() && !(system_force_empty(w) && (r == 0 || single))) {
-    const std::string sg = "system_force/";
-    c.shape(sg + "w1", w.w1, {3, r}, true);
-    c.shape(sg + "w2", w.w2, {3, r}, true);
-    c.shape(sg + "w3", w.w3, {r}, false);
-    c.shape(sg + "w4", w.w4, {r, r}, true);
-    c.shape(sg + "w5", w.w5, {3, 3 * r}, true);
-    c.shape(sg + "w6", w.w6, {r, 3 * r}, true);
-    c.shape(sg + "w7", w.w7, {3 * r, 3 * r}, true);
-    c.finite(sg + "w1", w.w1, true);
-    c.finite(sg + "w2", w.w2, true);
-    c.finite(sg + "w3", w.w3, false);
-    c.finite(sg + "w4", w.w4, true);
-    c.finite(sg + "w5", w.w5, true);
-    c.finite(sg + "w6", w.w6, true);
-    c.finite(sg + "w7", w.w7, true);
-  }
+  // System-force integrals: their shapes (for r, or all empty when not computed for a rigid
+  // domain or the domain of a single-domain model) are model_fields.h's.
 
   // Subtree: mass at least the domain's own; 0 (not computed) only in a single-domain model.
   if (c.ok() && !(single && d.subtree_mass == 0)) {
@@ -385,8 +390,6 @@ std::string check_substructure(const ReducedModel& model, int k) {
              number_text(d.mass));
     }
   }
-  c.finite("subtree/center_of_mass", d.subtree_center_of_mass, false);
-  c.finite("subtree/inertia", d.subtree_inertia, true);
   return c.problem;
 }
 
@@ -408,6 +411,11 @@ std::string check_global(const ReducedModel& model) {
   const EmbeddedSurface& s = model.embedded_surface;
   const Eigen::Index S = s.rest_positions.rows();
   const std::string eg = "embedded_surface/";
+  if (S > 0) {
+    FieldChecker fields(c);
+    fields.group("embedded_surface", {false, true},
+                 [&] { model_fields::visit_embedded_surface(s, fields); });
+  }
   if (c.ok() && S == 0) {
     if (s.triangles.rows() != 0 || s.domain.size() != 0 || s.tet.size() != 0 ||
         s.barycentric.rows() != 0) {
@@ -417,11 +425,7 @@ std::string check_global(const ReducedModel& model) {
     }
     return c.problem;
   }
-  c.finite(eg + "rest_positions", s.rest_positions, true);
   c.indices(eg + "triangles", s.triangles, S, "triangle");
-  c.shape(eg + "domain", s.domain, {S}, false);
-  c.shape(eg + "tet", s.tet, {S}, false);
-  c.shape(eg + "barycentric", s.barycentric, {S, 4}, true);
   c.indices(eg + "domain", s.domain, static_cast<Eigen::Index>(model.domains.size()), "entry",
             "domain", "domains");
   for (Eigen::Index i = 0; c.ok() && i < S; ++i) {
@@ -433,7 +437,6 @@ std::string check_global(const ReducedModel& model) {
              " has " + std::to_string(T) + " tets");
     }
   }
-  c.finite(eg + "barycentric", s.barycentric, true);
   for (Eigen::Index i = 0; c.ok() && i < S; ++i) {
     const double sum = s.barycentric.row(i).sum();
     if (std::abs(sum - 1) > kBarycentricTolerance) {
@@ -473,7 +476,7 @@ std::string find_model_inconsistency(const ReducedModel& model) {
     return check_global(model);  // names num_global_vertices before any domain refers to it
   }
   for (std::size_t k = 0; k < model.domains.size(); ++k) {
-    std::string problem = check_domain(model.domains[k], static_cast<int>(k));
+    std::string problem = check_domain(model, static_cast<int>(k));
     if (problem.empty()) problem = check_substructure(model, static_cast<int>(k));
     if (!problem.empty()) return problem;
   }

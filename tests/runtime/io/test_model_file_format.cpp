@@ -336,3 +336,34 @@ TEST_CASE("a rigid domain (r = 0) round trips with empty bases", "[runtime][io][
 }
 
 }  // namespace ramus
+
+namespace ramus {
+
+TEST_CASE("the field list covers every field: a change anywhere shows at its path",
+          "[runtime][io][model_file]") {
+  const ReducedModel a = test::make_model();
+  const auto differing = [&](const std::function<void(ReducedModel&)>& change) {
+    ReducedModel b = a;
+    change(b);
+    const auto x = test::model_fields_of(a), y = test::model_fields_of(b);
+    std::vector<std::string> paths;
+    for (std::size_t i = 0; i < std::min(x.size(), y.size()); ++i)
+      if (x[i] != y[i]) paths.push_back(x[i].first);
+    return paths;
+  };
+  using Paths = std::vector<std::string>;
+  CHECK(differing([](ReducedModel& m) { m.domains[1].interface.weights(0) += 1e-12; }) ==
+        Paths{"/domains/domain_1/interface/weights"});
+  CHECK(differing([](ReducedModel& m) { m.domains[2].system_force.w7(3, 4) *= 2; }) ==
+        Paths{"/domains/domain_2/system_force/w7"});
+  CHECK(differing([](ReducedModel& m) { m.domains[0].polynomial.quartic(1, 1) += 1; }) ==
+        Paths{"/domains/domain_0/polynomial/quartic"});
+  CHECK(differing([](ReducedModel& m) { m.settings.nodes[1].stiffness_scale = 3; }) ==
+        Paths{"/runtime/nodes/stiffness_scale"});
+  CHECK(differing([](ReducedModel& m) { m.provenance.input_hash ^= 1; }) ==
+        Paths{"/provenance/input_hash"});
+  CHECK(differing([](ReducedModel& m) { m.embedded_surface.barycentric(0, 0) += 1e-9; }) ==
+        Paths{"/embedded_surface/barycentric"});
+}
+
+}  // namespace ramus

@@ -1,0 +1,169 @@
+// The one list of a model file's fields (docs/FORMAT.md; runtime internals, shared with
+// precompute's writer and the tests): every attribute and dataset of /provenance, of each
+// /domains/domain_<k>, of /embedded_surface and of /runtime, with the ReducedModel member that
+// holds it and its expected shape. Visitors give it its uses: the reader (model_file.cpp), the
+// writer (model_file_writer.cpp), the shape and finiteness rules of the checker
+// (model_checks.cpp) and the tests' bitwise round trip, so a field is added in one place.
+//
+// A visitor V provides, for names relative to the group it is in:
+//   attribute(name, T& value)                 scalar attribute (string, int, double, uint64)
+//   flag(name, bool& value)                   int32 attribute, 0 or 1
+//   dataset(name, M& value, Shape expected)   dense Eigen value; 1-D when M is a vector type
+//   packed_symmetric(name, MatrixXd& value, n)  symmetric n by n, stored as its upper triangle
+//   require_nonnegative(name, int& value)     an attribute that sizes what follows (the reader
+//                                             refuses a negative one before using it)
+//   lumping(name, InterfaceLumping& value)    string attribute "L1", "L2" or "L3"
+//   column(name, std::vector<NodeSettings>& nodes, T NodeSettings::*member, n)  per-node array
+//   group(name, Presence, body)               a subgroup: body() visits its fields
+//   optional(name, Presence, body)            a dataset of this group that may be absent
+// Member types follow the model's constness: const for the writer and the checker.
+#pragma once
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "ramus/runtime/dynamics/reduced_stvk_polynomial.h"
+#include "ramus/runtime/model/reduced_model.h"
+
+namespace ramus::model_fields {
+
+/// Expected shape of a dataset: rows and columns, -1 for "any" (a 1-D dataset uses rows only).
+struct Shape {
+  Eigen::Index rows = -1, cols = -1;
+};
+
+/// An optional group or dataset: `required` (the reader fails without it) and `present` (the
+/// model in memory has it: the writer writes it, the checker checks it).
+struct Presence {
+  bool required = false;
+  bool present = true;
+};
+
+/// True when the system-force integrals were not computed (every W empty).
+inline bool system_force_empty(const SystemForceIntegrals& w) {
+  return w.w1.size() == 0 && w.w2.size() == 0 && w.w3.size() == 0 && w.w4.size() == 0 &&
+         w.w5.size() == 0 && w.w6.size() == 0 && w.w7.size() == 0;
+}
+
+/// The attributes of /provenance.
+template <class Provenance, class V>
+void visit_provenance(Provenance& p, V& v) {
+  v.attribute("tool_version", p.tool_version);
+  v.attribute("created_utc", p.created_utc);
+  v.attribute("spec_path", p.spec_path);
+  v.attribute("spec_json", p.spec_json);
+  v.attribute("mesh_path", p.mesh_path);
+  v.attribute("input_hash", p.input_hash);
+  v.attribute("options_json", p.options_json);
+}
+
+/// The fields of /domains/domain_<k> for domain `d` of a model of `num_domains` domains;
+/// `parent_r(i)` is the r of domain i, or -1 when i is not a domain before k. Shapes follow the
+/// fields visited before them, so a reader that fills `d` in this order checks every shape as it
+/// reads.
+template <class Domain, class ParentR, class Visitor>
+void visit_domain(Domain& d, int k, int num_domains, const ParentR& parent_r_of, Visitor& v) {
+  // Attributes; r first: every basis-sized dataset follows it.
+  v.attribute("name", d.name);
+  v.attribute("num_rigid_modes", d.num_rigid_modes);
+  v.attribute("mass", d.mass);
+  v.require_nonnegative("r", d.polynomial.r);
+  v.attribute("parent", d.parent);
+  const Eigen::Index r = d.polynomial.r < 0 ? -1 : d.polynomial.r;
+  const Eigen::Index p = r < 0 ? -1 : r * (r + 1) / 2;
+
+  // Mesh, material, anchors.
+  v.dataset("mesh/rest_positions", d.rest_positions, {-1, 3});
+  const Eigen::Index V = d.rest_positions.rows();
+  v.dataset("mesh/tets", d.tets, {-1, 4});
+  const Eigen::Index T = d.tets.rows();
+  v.dataset("mesh/surface_triangles", d.surface_triangles, {-1, 3});
+  v.optional("mesh/labels", {false, d.labels.size() != 0},
+             [&] { v.dataset("mesh/labels", d.labels, {T}); });
+  v.dataset("material/youngs_modulus", d.youngs_modulus, {T});
+  v.dataset("material/poisson_ratio", d.poisson_ratio, {T});
+  v.dataset("material/density", d.density, {T});
+  v.dataset("fixed_vertices", d.fixed_vertices, {});
+
+  // Basis and the reduced polynomial.
+  v.dataset("basis", d.basis, {3 * V, r});
+  v.dataset("basis_eigenvalues", d.basis_eigenvalues, {r});
+  v.dataset("linear_mode_eigenvalues", d.linear_mode_eigenvalues, {});
+  v.dataset("gravity_basis", d.gravity_basis, {r, 3});
+  v.dataset("polynomial/quadratic", d.polynomial.quadratic, {p});
+  v.dataset("polynomial/cubic", d.polynomial.cubic, {p, r});
+  v.packed_symmetric("polynomial/quartic", d.polynomial.quartic, p);
+
+  // Place in the tree.
+  v.dataset("frame/origin", d.frame_origin, {3});
+  v.dataset("frame/rotation", d.frame_rotation, {3, 3});
+  // Empty means the identity (one domain only); the reader takes any length, the checker V.
+  v.dataset("global_vertices", d.global_vertices, {d.global_vertices.size() == 0 ? -1 : V});
+  const bool has_parent = d.parent >= 0 && d.parent < k;
+  const Eigen::Index parent_r = has_parent ? parent_r_of(d.parent) : -1;
+  v.group("interface", {has_parent, has_parent}, [&] {
+    auto& f = d.interface;
+    v.flag("planar", f.planar);
+    v.dataset("parent_vertices", f.parent_vertices, {});
+    const Eigen::Index m = f.parent_vertices.size();
+    v.dataset("child_vertices", f.child_vertices, {m});
+    v.dataset("weights", f.weights, {m});
+    v.dataset("centroid", f.centroid, {3});
+    v.dataset("centroid_basis", f.centroid_basis, {3, parent_r});
+    v.dataset("rest_rotation", f.rest_rotation, {3, 3});
+    v.dataset("rotation_basis", f.rotation_basis, {3, parent_r < 0 ? -1 : 3 * parent_r});
+    v.dataset("covariance", f.covariance, {3, 3});
+  });
+  // W1..W7: may be absent in a single-domain model or for a rigid domain (r = 0); a rigid
+  // domain's are written in their empty shapes.
+  const bool rigid = d.polynomial.r == 0;
+  v.group("system_force", {false, !system_force_empty(d.system_force) || rigid || num_domains > 1},
+          [&] {
+            auto& w = d.system_force;
+            v.dataset("w1", w.w1, {3, r});
+            v.dataset("w2", w.w2, {3, r});
+            v.dataset("w3", w.w3, {r});
+            v.dataset("w4", w.w4, {r, r});
+            v.dataset("w5", w.w5, {3, r < 0 ? -1 : 3 * r});
+            v.dataset("w6", w.w6, {r, r < 0 ? -1 : 3 * r});
+            v.dataset("w7", w.w7, {r < 0 ? -1 : 3 * r, r < 0 ? -1 : 3 * r});
+          });
+  v.group("subtree", {true, true}, [&] {
+    v.attribute("mass", d.subtree_mass);
+    v.dataset("center_of_mass", d.subtree_center_of_mass, {3});
+    v.dataset("inertia", d.subtree_inertia, {3, 3});
+  });
+}
+
+/// The datasets of /embedded_surface.
+template <class Surface, class V>
+void visit_embedded_surface(Surface& s, V& v) {
+  v.dataset("rest_positions", s.rest_positions, {-1, 3});
+  const Eigen::Index S = s.rest_positions.rows();
+  v.dataset("triangles", s.triangles, {-1, 3});
+  v.dataset("domain", s.domain, {S});
+  v.dataset("tet", s.tet, {S});
+  v.dataset("barycentric", s.barycentric, {S, 4});
+}
+
+/// The attributes and datasets of /runtime for a model of `num_domains` domains.
+template <class Settings, class V>
+void visit_runtime_settings(Settings& s, int num_domains, V& v) {
+  v.attribute("time_step", s.time_step);
+  v.dataset("gravity", s.gravity, {3});
+  v.lumping("lumping", s.lumping);
+  v.attribute("newmark_beta", s.newmark_beta);
+  v.attribute("newmark_gamma", s.newmark_gamma);
+  v.attribute("newton_iterations", s.newton_iterations);
+  v.attribute("newton_tolerance", s.newton_tolerance);
+  v.attribute("max_coordinate", s.max_coordinate);
+  v.column("nodes/integrator", s.nodes, &NodeSettings::integrator, num_domains);
+  v.column("nodes/rayleigh_mass", s.nodes, &NodeSettings::rayleigh_mass, num_domains);
+  v.column("nodes/rayleigh_stiffness", s.nodes, &NodeSettings::rayleigh_stiffness, num_domains);
+  v.column("nodes/stiffness_scale", s.nodes, &NodeSettings::stiffness_scale, num_domains);
+}
+
+}  // namespace ramus::model_fields
