@@ -248,10 +248,10 @@ inline bool same_bits(double a, double b) {
 
 // Every field of a model as (path, bytes), in the order of the one field list
 // (io/model_fields.h), so two models compare field by field, bit for bit.
-class FieldRecorder {
+class FieldRecorder : public model_fields::InMemoryGroups {
  public:
   using Fields = std::vector<std::pair<std::string, std::string>>;
-  explicit FieldRecorder(std::string prefix) : prefix_(std::move(prefix) + "/") {}
+  explicit FieldRecorder(std::string prefix) : InMemoryGroups(std::move(prefix) + "/") {}
   Fields fields;
 
   void attribute(const char* name, const std::string& value) { add(name, value); }
@@ -285,24 +285,11 @@ class FieldRecorder {
     }
     add(name, bytes);
   }
-  template <typename Body>
-  void group(const char* name, model_fields::Presence presence, Body&& body) {
-    if (!presence.present) return;
-    const std::string outer = prefix_;
-    prefix_ += std::string(name) + "/";
-    body();
-    prefix_ = outer;
-  }
-  template <typename Body>
-  void optional(const char*, model_fields::Presence presence, Body&& body) {
-    if (presence.present) body();
-  }
 
  private:
   void add(const char* name, std::string bytes) {
-    fields.emplace_back(prefix_ + name, std::move(bytes));
+    fields.emplace_back(path(name), std::move(bytes));
   }
-  std::string prefix_;
 };
 
 /// All fields of `model` (FieldRecorder), plus the whole-model ones the list leaves to the

@@ -140,7 +140,7 @@ class Checker {
 
 // Checks the shape and finiteness of every dataset model_fields.h lists for a group (the rules
 // that need no other field's meaning); the semantic rules follow by hand below.
-class FieldChecker {
+class FieldChecker : public model_fields::InMemoryGroups {
  public:
   explicit FieldChecker(Checker& checker) : c_(checker) {}
 
@@ -154,7 +154,7 @@ class FieldChecker {
 
   template <typename M>
   void dataset(const char* name, const M& value, model_fields::Shape expected) {
-    const std::string path = prefix_ + name;
+    const std::string where = path(name);
     const bool matrix = M::ColsAtCompileTime != 1;
     // An empty dataset matches an expected shape with no elements ((3, 0) for a rigid domain).
     const bool empty_match = value.size() == 0 && expected.rows >= 0 &&
@@ -163,29 +163,16 @@ class FieldChecker {
     if (!empty_match && (expected.rows >= 0 || (matrix && expected.cols >= 0))) {
       std::vector<Eigen::Index> want{expected.rows >= 0 ? expected.rows : value.rows()};
       if (matrix) want.push_back(expected.cols >= 0 ? expected.cols : value.cols());
-      c_.shape(path, value, want, matrix);
+      c_.shape(where, value, want, matrix);
     }
-    if constexpr (!std::is_integral_v<typename M::Scalar>) c_.finite(path, value, matrix);
+    if constexpr (!std::is_integral_v<typename M::Scalar>) c_.finite(where, value, matrix);
   }
   void packed_symmetric(const char* name, const Eigen::MatrixXd& value, Eigen::Index n) {
     dataset(name, value, {n, n});
   }
-  template <typename Body>
-  void group(const char* name, model_fields::Presence presence, Body&& body) {
-    if (!presence.present) return;
-    const std::string outer = prefix_;
-    prefix_ += std::string(name) + "/";
-    body();
-    prefix_ = outer;
-  }
-  template <typename Body>
-  void optional(const char*, model_fields::Presence presence, Body&& body) {
-    if (presence.present) body();
-  }
 
  private:
   Checker& c_;
-  std::string prefix_;
 };
 
 // The attributes, then every field's shape and finiteness, then the mesh, material, basis and

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "ramus/runtime/dynamics/reduced_stvk_polynomial.h"
@@ -40,6 +41,31 @@ struct Shape {
 struct Presence {
   bool required = false;
   bool present = true;
+};
+
+/// For visitors that walk the model in memory (no file): the path of the group being visited and
+/// the group / optional handling, entering what the model has (Presence::present).
+class InMemoryGroups {
+ public:
+  explicit InMemoryGroups(std::string prefix = "") : prefix_(std::move(prefix)) {}
+
+  template <typename Body>
+  void group(const char* name, Presence presence, Body&& body) {
+    if (!presence.present) return;
+    const std::string outer = prefix_;
+    prefix_ += std::string(name) + "/";
+    body();
+    prefix_ = outer;
+  }
+  template <typename Body>
+  void optional(const char*, Presence presence, Body&& body) {
+    if (presence.present) body();
+  }
+  /// `name` relative to the model root: "<groups>/<name>".
+  std::string path(const char* name) const { return prefix_ + name; }
+
+ private:
+  std::string prefix_;
 };
 
 /// True when the system-force integrals were not computed (every W empty).
