@@ -26,6 +26,17 @@ void Simulator::set_settings(RuntimeSettings settings) {
   if (const std::string problem = find_settings_problem(settings, num_nodes()); !problem.empty())
     throw OptionError("runtime settings: " + problem);
   state_.settings = std::move(settings);
+  prepare_integrator_memory(*model_, state_);
+}
+
+void Simulator::set_node_settings(int node, const NodeSettings& settings) {
+  check_node(node);
+  RuntimeSettings all = state_.settings;
+  all.nodes[static_cast<std::size_t>(node)] = settings;
+  if (const std::string problem = find_settings_problem(all, num_nodes()); !problem.empty())
+    throw OptionError(node_label(*model_, node) + ": " + problem);
+  state_.settings.nodes[static_cast<std::size_t>(node)] = settings;
+  prepare_integrator_memory(*model_, state_);
 }
 
 void Simulator::set_stiffness_scale(int node, double scale) {

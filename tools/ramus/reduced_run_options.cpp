@@ -35,10 +35,32 @@ void add_reduced_run_options(CLI::App* command, ReducedRunArgs& args) {
   command->add_option("--damping-stiffness", args.rayleigh_stiffness, "Rayleigh beta (s)");
   command
       ->add_option("--newton", args.newton_iterations,
-                   "Newton iterations per step (1: semi-implicit)")
+                   "Newmark's Newton iterations per step (1: semi-implicit)")
       ->capture_default_str();
-  command->add_option("--integrator", args.integrator, "Per-node integrator: newmark")
+  command
+      ->add_option("--integrator", args.integrator,
+                   "Integrator of every domain: " + integrator_names() + " (docs/INTEGRATORS.md)")
       ->capture_default_str();
+  command
+      ->add_option("--modes", args.split_modes,
+                   "siere, sbdf2ere, str-sbdf2ere: s, the lowest modes treated exponentially")
+      ->capture_default_str();
+  command
+      ->add_option("--modes-refresh", args.split_refresh_steps,
+                   "... recompute those modes every k steps (Rayleigh-Ritz in between)")
+      ->capture_default_str();
+  command->add_option("--modes-drift", args.split_drift_tolerance,
+                      "... and when their Ritz residual exceeds this (0: never)");
+  command
+      ->add_option("--implicit-iterations", args.implicit_iterations,
+                   "be, bdf2, tr-bdf2, sdirk, im-blend: Newton iterations per stage at most")
+      ->capture_default_str();
+  command
+      ->add_option("--energy-tolerance", args.energy_tolerance,
+                   "im-blend: relative energy error the blend aims within")
+      ->capture_default_str();
+  command->add_option("--momentum-damping", args.momentum_damping,
+                      "im-blend: share k of the non-rigid velocity removed per step, in [0, 1]");
   command->add_option("--force", args.forces,
                       "Vertex force vertex,fx,fy,fz[,start,end] in N and s (repeatable)");
 }
@@ -56,17 +78,23 @@ void apply_run_options(const CLI::App& command, const ReducedRunArgs& args, bool
     settings.gravity = {g[0], g[1], g[2]};
   }
   if (given("--newton")) settings.newton_iterations = args.newton_iterations;
+  if (given("--implicit-iterations")) settings.implicit_iterations = args.implicit_iterations;
+  if (given("--energy-tolerance")) settings.energy_tolerance = args.energy_tolerance;
   std::optional<Integrator> integrator;
   if (given("--integrator")) {
     integrator = integrator_from_string(args.integrator);
     if (!integrator)
       throw OptionError("--integrator: unknown integrator \"" + args.integrator +
-                        "\" (known: newmark)");
+                        "\" (known: " + integrator_names() + ")");
   }
   for (NodeSettings& node : settings.nodes) {
     if (given("--damping-mass")) node.rayleigh_mass = args.rayleigh_mass;
     if (given("--damping-stiffness")) node.rayleigh_stiffness = args.rayleigh_stiffness;
     if (integrator) node.integrator = *integrator;
+    if (given("--modes")) node.split_modes = args.split_modes;
+    if (given("--modes-refresh")) node.split_refresh_steps = args.split_refresh_steps;
+    if (given("--modes-drift")) node.split_drift_tolerance = args.split_drift_tolerance;
+    if (given("--momentum-damping")) node.momentum_damping = args.momentum_damping;
   }
   if (const std::string problem =
           find_settings_problem(settings, static_cast<int>(settings.nodes.size()));

@@ -18,11 +18,18 @@ struct ReducedRunArgs {
   double rayleigh_mass = 0, rayleigh_stiffness = 0;
   int newton_iterations = 1;
   std::string integrator = "newmark";
+  int split_modes = NodeSettings{}.split_modes;
+  int split_refresh_steps = NodeSettings{}.split_refresh_steps;
+  double split_drift_tolerance = NodeSettings{}.split_drift_tolerance;
+  int implicit_iterations = RuntimeSettings{}.implicit_iterations;
+  double energy_tolerance = RuntimeSettings{}.energy_tolerance;
+  double momentum_damping = NodeSettings{}.momentum_damping;
   std::vector<std::string> forces;  ///< "vertex,fx,fy,fz[,start,end]"
 };
 
 /// Registers --steps, --dt, --gravity, --damping-mass, --damping-stiffness, --newton,
-/// --integrator, --force.
+/// --integrator, --modes, --modes-refresh, --modes-drift, --implicit-iterations,
+/// --energy-tolerance, --momentum-damping, --force.
 void add_reduced_run_options(CLI::App* command, ReducedRunArgs& args);
 /// Overrides `settings` (whose nodes must be sized) with the options given on `command`'s line,
 /// or with every option (defaults included) when `all`; throws OptionError for malformed values.

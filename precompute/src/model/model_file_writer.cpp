@@ -63,7 +63,7 @@ class FieldWriter {
     const auto at = [&](int i) {
       return nodes.empty() ? NodeSettings{}.*member : nodes[static_cast<std::size_t>(i)].*member;
     };
-    if constexpr (std::is_enum_v<T>) {
+    if constexpr (std::is_enum_v<T> || std::is_integral_v<T>) {
       Eigen::VectorXi values(n);
       for (int i = 0; i < n; ++i) values(i) = static_cast<int>(at(i));
       g().write_vector(name, values);

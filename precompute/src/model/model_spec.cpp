@@ -48,6 +48,19 @@ class SpecReader {
       fail(key, "integer out of range");
     return static_cast<int>(value);
   }
+  /// An integrator's name (docs/INTEGRATORS.md).
+  std::string integrator(const json& j, const std::string& key) const {
+    if (!j.is_string() || !integrator_from_string(j.get<std::string>()))
+      fail(key, "expected one of " + integrator_names() + "; got " + j.dump());
+    return j.get<std::string>();
+  }
+  /// s of SIERE and its siblings, 0..kMaxSplitModes.
+  int split_modes(const json& j, const std::string& key) const {
+    const int value = integer(j, key);
+    if (value < 0 || value > kMaxSplitModes)
+      fail(key, "must be between 0 and " + std::to_string(kMaxSplitModes) + ", got " + j.dump());
+    return value;
+  }
   Eigen::Vector3d vector3(const json& j, const std::string& key) const {
     if (!j.is_array() || j.size() != 3) fail(key, "expected an array of 3 numbers");
     return {number(j[0], key + "[0]"), number(j[1], key + "[1]"), number(j[2], key + "[2]")};
@@ -219,9 +232,11 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
   }
   if (root.contains("simulation")) {
     const json& s = root["simulation"];
-    r.only_keys(s, "simulation",
-                {"time_step", "steps", "gravity", "rayleigh_mass", "rayleigh_stiffness",
-                 "output_every", "integrator", "newton_iterations"});
+    r.only_keys(
+        s, "simulation",
+        {"time_step", "steps", "gravity", "rayleigh_mass", "rayleigh_stiffness", "output_every",
+         "integrator", "newton_iterations", "implicit_iterations", "energy_tolerance",
+         "split_modes", "split_refresh_steps", "split_drift_tolerance", "momentum_damping"});
     SimulationSpec& sim = spec.simulation;
     if (s.contains("time_step")) sim.time_step = r.positive(s["time_step"], "simulation.time_step");
     if (s.contains("steps")) sim.steps = r.integer(s["steps"], "simulation.steps");
@@ -236,16 +251,35 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
     if (s.contains("output_every"))
       sim.output_every = r.integer(s["output_every"], "simulation.output_every");
     if (sim.output_every < 1) r.fail("simulation.output_every", "must be at least 1");
-    if (s.contains("integrator")) {
-      const json& name = s["integrator"];
-      if (!name.is_string() || !integrator_from_string(name.get<std::string>()))
-        r.fail("simulation.integrator", "expected \"newmark\", got " + name.dump());
-      sim.integrator = name.get<std::string>();
-    }
+    if (s.contains("integrator"))
+      sim.integrator = r.integrator(s["integrator"], "simulation.integrator");
     if (s.contains("newton_iterations"))
       sim.newton_iterations = r.integer(s["newton_iterations"], "simulation.newton_iterations");
     if (sim.newton_iterations < 1 || sim.newton_iterations > 100)
       r.fail("simulation.newton_iterations", "must be between 1 and 100");
+    if (s.contains("implicit_iterations"))
+      sim.implicit_iterations =
+          r.integer(s["implicit_iterations"], "simulation.implicit_iterations");
+    if (sim.implicit_iterations < 1 || sim.implicit_iterations > 1000)
+      r.fail("simulation.implicit_iterations", "must be between 1 and 1000");
+    if (s.contains("energy_tolerance"))
+      sim.energy_tolerance = r.positive(s["energy_tolerance"], "simulation.energy_tolerance");
+    if (sim.energy_tolerance > 1) r.fail("simulation.energy_tolerance", "must not exceed 1");
+    if (s.contains("split_modes"))
+      sim.split_modes = r.split_modes(s["split_modes"], "simulation.split_modes");
+    if (s.contains("split_refresh_steps"))
+      sim.split_refresh_steps =
+          r.integer(s["split_refresh_steps"], "simulation.split_refresh_steps");
+    if (sim.split_refresh_steps < 1) r.fail("simulation.split_refresh_steps", "must be at least 1");
+    if (s.contains("split_drift_tolerance"))
+      sim.split_drift_tolerance =
+          r.number(s["split_drift_tolerance"], "simulation.split_drift_tolerance");
+    if (sim.split_drift_tolerance < 0)
+      r.fail("simulation.split_drift_tolerance", "must not be negative");
+    if (s.contains("momentum_damping"))
+      sim.momentum_damping = r.number(s["momentum_damping"], "simulation.momentum_damping");
+    if (sim.momentum_damping < 0 || sim.momentum_damping > 1)
+      r.fail("simulation.momentum_damping", "must lie in [0, 1]");
   }
   if (root.contains("reduction")) {
     const json& red = root["reduction"];
@@ -341,9 +375,9 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
       for (const auto& item : per.items()) {
         const std::string key = "domains.per_domain." + item.key();
         const json& v = item.value();
-        r.only_keys(
-            v, key,
-            {"r", "linear_modes", "rayleigh_mass", "rayleigh_stiffness", "stiffness_scale"});
+        r.only_keys(v, key,
+                    {"r", "linear_modes", "rayleigh_mass", "rayleigh_stiffness", "stiffness_scale",
+                     "integrator", "split_modes"});
         DomainSettings settings;
         if (v.contains("r")) {
           settings.r = r.integer(v["r"], key + ".r");
@@ -365,6 +399,10 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
         }
         if (v.contains("stiffness_scale"))
           settings.stiffness_scale = r.positive(v["stiffness_scale"], key + ".stiffness_scale");
+        if (v.contains("integrator"))
+          settings.integrator = r.integrator(v["integrator"], key + ".integrator");
+        if (v.contains("split_modes"))
+          settings.split_modes = r.split_modes(v["split_modes"], key + ".split_modes");
         domains.per_domain[item.key()] = settings;
       }
     }
@@ -488,10 +526,16 @@ RuntimeSettings spec_runtime_settings(const ModelSpec& spec,
   settings.time_step = sim.time_step;
   settings.gravity = sim.gravity;
   settings.newton_iterations = sim.newton_iterations;
+  settings.implicit_iterations = sim.implicit_iterations;
+  settings.energy_tolerance = sim.energy_tolerance;
   NodeSettings all;
   all.integrator = integrator_from_string(sim.integrator).value_or(Integrator::kNewmark);
   all.rayleigh_mass = sim.rayleigh_mass;
   all.rayleigh_stiffness = sim.rayleigh_stiffness;
+  all.split_modes = sim.split_modes;
+  all.split_refresh_steps = sim.split_refresh_steps;
+  all.split_drift_tolerance = sim.split_drift_tolerance;
+  all.momentum_damping = sim.momentum_damping;
   settings.nodes.assign(domain_names.size(), all);
   if (!spec.domains) return settings;
   settings.lumping =
@@ -503,6 +547,9 @@ RuntimeSettings spec_runtime_settings(const ModelSpec& spec,
     if (it->second.rayleigh_mass) n.rayleigh_mass = *it->second.rayleigh_mass;
     if (it->second.rayleigh_stiffness) n.rayleigh_stiffness = *it->second.rayleigh_stiffness;
     if (it->second.stiffness_scale) n.stiffness_scale = *it->second.stiffness_scale;
+    if (it->second.integrator)
+      n.integrator = integrator_from_string(*it->second.integrator).value_or(n.integrator);
+    if (it->second.split_modes) n.split_modes = *it->second.split_modes;
   }
   return settings;
 }

@@ -1,5 +1,7 @@
 #include "ramus/runtime/dynamics/state.h"
 
+#include <algorithm>
+
 namespace ramus {
 
 const char* to_string(StepStatus status) {
@@ -12,6 +14,8 @@ const char* to_string(StepStatus status) {
       return "diverged";
     case StepStatus::kInvalidSettings:
       return "invalid settings";
+    case StepStatus::kSolverFailed:
+      return "integrator solve failed";
   }
   return "unknown";
 }
@@ -47,7 +51,53 @@ State make_state(const Model& model, int force_capacity) {
   }
   s.forces.reserve(static_cast<std::size_t>(std::max(0, force_capacity)));
   s.settings = model.settings;
+  s.energy_target.setZero(n);
+  s.energy_at_end.setZero(n);
+  prepare_integrator_memory(model, s);
   return s;
+}
+
+namespace {
+
+// Columns of the split modes node i needs under `settings` (0: none).
+Eigen::Index split_columns(const Model& model, const RuntimeSettings& settings, int i) {
+  if (static_cast<int>(settings.nodes.size()) != model.num_nodes()) return 0;
+  const NodeSettings& n = settings.nodes[static_cast<std::size_t>(i)];
+  if (!uses_split_modes(n.integrator)) return 0;
+  return std::min(n.split_modes, model.nodes[static_cast<std::size_t>(i)].r);
+}
+
+}  // namespace
+
+void prepare_integrator_memory(const Model& model, State& state) {
+  const int n = model.num_nodes();
+  state.split_modes.resize(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    SplitModes& modes = state.split_modes[static_cast<std::size_t>(i)];
+    const Eigen::Index r = model.nodes[static_cast<std::size_t>(i)].r;
+    const Eigen::Index s = split_columns(model, state.settings, i);
+    if (modes.basis.rows() == r && modes.basis.cols() == s) continue;
+    modes.basis.setZero(r, s);
+    modes.eigenvalues.setZero(s);
+    modes.age = -1;
+  }
+  if (state.energy_target.size() != n) state.energy_target.setZero(n);
+  if (state.energy_at_end.size() != n) state.energy_at_end.setZero(n);
+}
+
+bool integrator_memory_fits(const Model& model, const State& state) noexcept {
+  const int n = model.num_nodes();
+  if (static_cast<int>(state.split_modes.size()) != n || state.energy_target.size() != n ||
+      state.energy_at_end.size() != n)
+    return false;
+  for (int i = 0; i < n; ++i) {
+    const SplitModes& modes = state.split_modes[static_cast<std::size_t>(i)];
+    if (modes.basis.rows() != model.nodes[static_cast<std::size_t>(i)].r ||
+        modes.basis.cols() != split_columns(model, state.settings, i) ||
+        modes.eigenvalues.size() != modes.basis.cols())
+      return false;
+  }
+  return true;
 }
 
 std::size_t state_bytes(const Model& model, const State& state) {
@@ -63,7 +113,11 @@ std::size_t state_bytes(const Model& model, const State& state) {
         &state.relative_rotation, &state.relative_stretch, &state.relative_angular_velocity,
         &state.relative_angular_acceleration, &state.relative_angular_acceleration_without_qddot})
     doubles += static_cast<std::size_t>(m->size());
+  doubles += static_cast<std::size_t>(state.energy_target.size() + state.energy_at_end.size());
+  for (const SplitModes& modes : state.split_modes)
+    doubles += static_cast<std::size_t>(modes.basis.size() + modes.eigenvalues.size());
   return sizeof(double) * doubles + sizeof(AppliedForce) * state.forces.capacity() +
+         sizeof(SplitModes) * state.split_modes.capacity() +
          sizeof(NodeSettings) * state.settings.nodes.capacity() + sizeof(State);
 }
 

@@ -35,6 +35,24 @@ PrototypeScratch::PrototypeScratch(int r)
       child_inertia_jacobian(Eigen::MatrixXd::Zero(3, r)) {
   // Sizes every internal buffer. (No LDLT(r) + assignment: that copies its uninitialized info.)
   ldlt.compute(Eigen::MatrixXd::Identity(r, r));
+  for (Eigen::VectorXd* v :
+       {&force, &q_hat, &p_hat, &q_stage, &v_stage, &q_start, &v_start, &q_blend, &v_blend})
+    v->setZero(r);
+  mass_factor.setZero(r, r);
+  eigen_matrix.setZero(r, r);
+  eigenvalues.setZero(r);
+  eigen = SymmetricEigenSolver(r);
+  damping.setZero(r, r);
+  const int split = std::min(r, kMaxSplitModes);
+  split_stiffness.setZero(r, split);
+  split_mass.setZero(r, split);
+  split_basis.setZero(r, split);
+  ritz_stiffness.setIdentity(split, split);
+  ritz_mass.setIdentity(split, split);
+  ritz.compute(ritz_stiffness);
+  modal_q.setZero(r);
+  modal_v.setZero(r);
+  rigid_basis.setZero(3, r);
 }
 
 WorkspaceData::WorkspaceData(const Model& model)
@@ -47,7 +65,9 @@ WorkspaceData::WorkspaceData(const Model& model)
       saved_qddot(Eigen::VectorXd::Zero(model.num_dofs)),
       saved_root_origin(Eigen::Vector3d::Zero()),
       saved_root_momentum(Eigen::Vector3d::Zero()),
-      saved_root_angular_momentum(Eigen::Vector3d::Zero()) {
+      saved_root_angular_momentum(Eigen::Vector3d::Zero()),
+      saved_energy_target(Eigen::VectorXd::Zero(model.num_nodes())),
+      saved_energy_at_end(Eigen::VectorXd::Zero(model.num_nodes())) {
   prototypes.reserve(model.prototypes.size());
   for (const Prototype& p : model.prototypes) prototypes.emplace_back(p.r);
 }
@@ -69,8 +89,13 @@ bool lumping_needs_partial_alpha(const RuntimeSettings& settings) {
 bool settings_usable(const RuntimeSettings& s, int num_nodes) noexcept {
   if (!(s.time_step > 0) || !std::isfinite(s.time_step) || !s.gravity.allFinite() ||
       !(s.newmark_beta > 0) || !(s.newmark_gamma > 0) || s.newton_iterations < 1 ||
+      s.implicit_iterations < 1 || !(s.energy_tolerance > 0) ||
       static_cast<int>(s.nodes.size()) != num_nodes)
     return false;
+  for (const NodeSettings& n : s.nodes)
+    if (static_cast<int>(n.integrator) < 1 || static_cast<int>(n.integrator) > kNumIntegrators ||
+        n.split_refresh_steps < 1)
+      return false;
   switch (s.lumping) {
     case InterfaceLumping::kInterface:
     case InterfaceLumping::kCenterOfMass:
@@ -104,6 +129,7 @@ NodeEquation assemble_node_equation(const Model& model, const State& state,
     scratch.load += scratch.system_force;
   }
   NodeEquation equation;
+  equation.prototype = &proto;
   equation.forces = &proto.forces;
   equation.load = &scratch.load;
   equation.node = state.settings.nodes[static_cast<std::size_t>(i)];
@@ -118,6 +144,21 @@ NodeEquation assemble_node_equation(const Model& model, const State& state,
 NodeVectors node_vectors(const Node& node, State& state) {
   return {state.q.segment(node.dof_offset, node.r), state.qdot.segment(node.dof_offset, node.r),
           state.qddot.segment(node.dof_offset, node.r)};
+}
+
+// Node i's integrator memory in the state: history at t - h (when there is one), split modes,
+// tracked energies.
+NodeMemory node_memory(const Node& node, State& state, int i) {
+  NodeMemory memory;
+  if (state.history_size > 0) {
+    memory.q_previous = state.q_history.col(0).data() + node.dof_offset;
+    memory.qdot_previous = state.qdot_history.col(0).data() + node.dof_offset;
+  }
+  memory.split_modes = &state.split_modes[static_cast<std::size_t>(i)];
+  memory.energy_target = &state.energy_target(i);
+  memory.energy_at_end = &state.energy_at_end(i);
+  memory.energy_valid = state.history_size > 0;
+  return memory;
 }
 
 // Frames and children's relative kinematics root to leaves from the current q, q̇, q̈ (lines 5
@@ -141,6 +182,8 @@ void save_state(const State& state, WorkspaceData& w) noexcept {
   w.saved_root_origin = state.frame_origin.col(0);
   w.saved_root_momentum = state.root_momentum;
   w.saved_root_angular_momentum = state.root_angular_momentum;
+  w.saved_energy_target = state.energy_target;
+  w.saved_energy_at_end = state.energy_at_end;
 }
 
 // Puts back the root's placement and momenta and every q, q̇, q̈ of the step's start (the
@@ -153,6 +196,8 @@ void restore_state(const WorkspaceData& w, State& state) noexcept {
   state.frame_origin.col(0) = w.saved_root_origin;
   state.root_momentum = w.saved_root_momentum;
   state.root_angular_momentum = w.saved_root_angular_momentum;
+  state.energy_target = w.saved_energy_target;
+  state.energy_at_end = w.saved_energy_at_end;
 }
 
 }  // namespace
@@ -161,7 +206,8 @@ StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept
   WorkspaceData& w = workspace.data();
   const RuntimeSettings& settings = state.settings;
   const int num_nodes = model.num_nodes();
-  if (!settings_usable(settings, num_nodes)) return StepStatus::kInvalidSettings;
+  if (!settings_usable(settings, num_nodes) || !integrator_memory_fits(model, state))
+    return StepStatus::kInvalidSettings;
   const bool timed = workspace.profiling;
   Clock::time_point mark = timed ? Clock::now() : Clock::time_point{};
   double core = 0, stepping = 0;
@@ -197,7 +243,8 @@ StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept
       const NodeEquation equation = assemble_node_equation(model, state, w, i, scratch);
       lap(core);
       // Line 9: the reduced dynamics time step of Eq. 17, by the node's integrator.
-      status = integrate_node(equation, settings, node_vectors(node, state), scratch);
+      status = integrate_node(equation, settings, node_vectors(node, state),
+                              node_memory(node, state, i), scratch);
       if (status == StepStatus::kOk &&
           state.q.segment(node.dof_offset, node.r).lpNorm<Eigen::Infinity>() >
               settings.max_coordinate)
@@ -265,9 +312,10 @@ StepStatus initialize(const Model& model, State& state, Workspace& workspace,
       compute_relative_kinematics(
           model, state, model.children[static_cast<std::size_t>(node.first_child + k)], partial);
   }
-  // Subtree forces with the final frames.
+  // Subtree forces with the final frames; the integrators' memory starts afresh.
   accumulate_subtree_forces(model, state, w);
   state.history_size = 0;
+  for (SplitModes& modes : state.split_modes) modes.age = -1;
   return status;
 }
 

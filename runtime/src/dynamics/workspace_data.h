@@ -6,11 +6,18 @@
 #include <Eigen/Dense>
 #include <vector>
 
+#include "../integrators/symmetric_eigen.h"
 #include "ramus/runtime/dynamics/reduced_stvk_polynomial.h"
+#include "ramus/runtime/dynamics/state.h"
 #include "ramus/runtime/dynamics/system_force.h"
 #include "ramus/runtime/model/model.h"
 
 namespace ramus {
+
+/// Dense matrices of at most kMaxSplitModes rows and columns, stored inline (the
+/// split integrators' Ritz problems: no allocation for any s).
+using SplitMatrix =
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxSplitModes, kMaxSplitModes>;
 
 /// Buffers of one prototype with r coordinates; its nodes use them one after another.
 struct PrototypeScratch {
@@ -26,6 +33,20 @@ struct PrototypeScratch {
   Eigen::MatrixXd stiffness;                             ///< r by r: s K(q)
   Eigen::MatrixXd jacobian, factor;   ///< r by r: Newton matrix and its Cholesky factor
   Eigen::LDLT<Eigen::MatrixXd> ldlt;  ///< fallback for an indefinite Newton matrix
+  /// r each: stages of the implicit and exponential integrators (integrators/node_equation.h).
+  Eigen::VectorXd force, q_hat, p_hat, q_stage, v_stage, q_start, v_start, q_blend, v_blend;
+  /// Generalized eigen-decomposition K X = M' X Λ of all r modes (ERE, the split integrators'
+  /// refresh): M' = L Lᵀ, the r by r L⁻¹ K L⁻ᵀ and its eigen-solver.
+  Eigen::MatrixXd mass_factor, eigen_matrix;
+  Eigen::VectorXd eigenvalues;  ///< r
+  SymmetricEigenSolver eigen;
+  Eigen::MatrixXd damping;  ///< r by r: β K at a stage's start (damping lagged over the stage)
+  /// r by min(r, kMaxSplitModes): K X, M' X and the Ritz-updated X of the split integrators.
+  Eigen::MatrixXd split_stiffness, split_mass, split_basis;
+  SplitMatrix ritz_stiffness, ritz_mass;  ///< s by s: Xᵀ K X, Xᵀ M' X
+  Eigen::SelfAdjointEigenSolver<SplitMatrix> ritz;
+  Eigen::VectorXd modal_q, modal_v;  ///< r: modal increments (the first s or r entries)
+  Eigen::Matrix3Xd rigid_basis;      ///< 3 by r: momentum-preserving damping (W2 - Σ q C)
   /// 3 by r, as the parent of a child being lumped: d(lumping point)/dq, dω_ij/dq̇, I_w dω_ij/dq̇.
   Eigen::MatrixXd child_jacobian, child_rotation_jacobian, child_inertia_jacobian;
 };
@@ -47,6 +68,7 @@ struct WorkspaceData {
   bool vertex_forces_applied = true;  ///< reduced_vertex_force may hold non-zeros
   Eigen::Matrix3d saved_root_rotation = Eigen::Matrix3d::Identity();
   Eigen::Vector3d saved_root_origin, saved_root_momentum, saved_root_angular_momentum;
+  Eigen::VectorXd saved_energy_target, saved_energy_at_end;  ///< num_nodes (im-blend)
 };
 
 }  // namespace ramus

@@ -1,6 +1,7 @@
 // The integrator seam (Algorithm 1, line 9; runtime internals): the equation of motion of one
 // node, frozen for one step, and the integrators that advance it. Every integrator is a
 // function of the closed Integrator enum (model/runtime_settings.h), dispatched by a switch.
+// docs/INTEGRATORS.md derives each method in this notation.
 #pragma once
 
 #include <Eigen/Core>
@@ -15,8 +16,10 @@ namespace ramus {
 /// Eq. 17 of one node in its frame at t + h, with Rayleigh damping of the effective mass:
 ///   M' q̈ + (α M' + β s K(q)) q̇ + s g(q) = f
 /// M' = I + Σ_j M_ij (lumped children), f = Uᵀ f_vertices + G R_iᵀ g + f_sys + Σ_j f0_ij, g and
-/// K the reduced StVK gradient and stiffness, s the stiffness scale.
+/// K the reduced StVK gradient and stiffness, s the stiffness scale. As a first-order system
+/// u = (q, v): q̇ = v, M' v̇ = F(q, v) = f - D v - s g(q), D = α M' + β s K (lagged over a stage).
 struct NodeEquation {
+  const Prototype* prototype = nullptr;       ///< mass integrals (momentum-preserving damping)
   const ReducedStvkForces* forces = nullptr;  ///< g and K of the node's prototype
   const Eigen::MatrixXd* mass = nullptr;      ///< M' (r by r); nullptr: the identity
   const Eigen::VectorXd* load = nullptr;      ///< f (r)
@@ -28,10 +31,32 @@ struct NodeVectors {
   Eigen::Ref<Eigen::VectorXd> q, qdot, qddot;
 };
 
+/// What the integrators keep of one node between steps (views into the State).
+struct NodeMemory {
+  const double* q_previous = nullptr;     ///< r: q at t - h (BDF2 family); nullptr: none yet
+  const double* qdot_previous = nullptr;  ///< r: q̇ at t - h
+  SplitModes* split_modes = nullptr;      ///< the split integrators' modes
+  double* energy_target = nullptr;        ///< im-blend: H_total (J)
+  double* energy_at_end = nullptr;        ///< im-blend: H at the end of the last step (J)
+  bool energy_valid = false;              ///< the two above hold a previous step's values
+};
+
 /// s g(q) into scratch.gradient and s K(q) into scratch.stiffness.
 void evaluate_internal_forces(const NodeEquation& equation,
                               const Eigen::Ref<const Eigen::VectorXd>& q,
                               PrototypeScratch& scratch) noexcept;
+/// As evaluate_internal_forces, and returns s E(q) (J).
+double evaluate_internal_energy(const NodeEquation& equation,
+                                const Eigen::Ref<const Eigen::VectorXd>& q,
+                                PrototypeScratch& scratch) noexcept;
+
+/// out = M' x (out must not alias x).
+void multiply_mass(const NodeEquation& equation, const Eigen::Ref<const Eigen::VectorXd>& x,
+                   Eigen::Ref<Eigen::VectorXd> out) noexcept;
+
+/// F(q, v) = f - (α M' + β K) v - g into `force`, with g and K already in scratch (at q).
+void force_from_scratch(const NodeEquation& equation, const Eigen::Ref<const Eigen::VectorXd>& v,
+                        PrototypeScratch& scratch, Eigen::Ref<Eigen::VectorXd> force) noexcept;
 
 /// solution = matrix⁻¹ rhs by Cholesky, factoring `matrix` in place (its lower triangle becomes
 /// L); false, with `solution` untouched, when it is not positive definite.
@@ -43,24 +68,97 @@ bool cholesky_solve_in_place(Eigen::MatrixXd& matrix, const Eigen::VectorXd& rhs
 void solve_symmetric(const Eigen::MatrixXd& matrix, const Eigen::VectorXd& rhs,
                      PrototypeScratch& scratch, Eigen::Ref<Eigen::VectorXd> solution) noexcept;
 
+/// x = M'⁻¹ x in place (nothing for the identity); uses scratch.residual and scratch.factor.
+void solve_mass_in_place(const NodeEquation& equation, PrototypeScratch& scratch,
+                         Eigen::Ref<Eigen::VectorXd> x) noexcept;
+
 /// q̈ from the equation at the current q, q̇ (for a consistent start).
 StepStatus solve_node_acceleration(const NodeEquation& equation, NodeVectors vectors,
                                    PrototypeScratch& scratch) noexcept;
+
+/// One implicit stage of the form  q = q̂ + c h v,  M' v = p̂ + c h F(q, v)  (BE: c = 1, q̂ = q_n,
+/// p̂ = M' v_n; the other methods' stages in docs/INTEGRATORS.md), q̂ and p̂ in scratch.q_hat and
+/// scratch.p_hat. On entry `q` is the initial guess and linearization point; `evaluated` says
+/// scratch.gradient / stiffness already hold g, K there. `iterations` = 0: semi-implicit (the
+/// linearized stage, one solve); n > 0: at most n Newton iterations on the stage's incremental
+/// potential with a backtracking line search (stage's relative step below `tolerance`: done).
+/// On return q, v are the stage's values. The damping matrix is lagged at the linearization point.
+void solve_stage(const NodeEquation& equation, double ch, int iterations, double tolerance,
+                 bool evaluated, PrototypeScratch& scratch, Eigen::Ref<Eigen::VectorXd> q,
+                 Eigen::Ref<Eigen::VectorXd> v) noexcept;
 
 /// Implicit Newmark (beta, gamma of `settings`), Newton from q_n; one iteration is the
 /// substructuring paper's semi-implicit Newmark.
 StepStatus newmark_step(const NodeEquation& equation, const RuntimeSettings& settings,
                         NodeVectors vectors, PrototypeScratch& scratch) noexcept;
 
+/// BE (fully implicit) or SI (semi-implicit): one stage, c = 1.
+StepStatus backward_euler_step(const NodeEquation& equation, const RuntimeSettings& settings,
+                               bool implicit, NodeVectors vectors,
+                               PrototypeScratch& scratch) noexcept;
+/// BDF2 or SBDF2 (TR-BDF2 / STR-BDF2 on the first step, without history).
+StepStatus bdf2_step(const NodeEquation& equation, const RuntimeSettings& settings, bool implicit,
+                     NodeVectors vectors, const NodeMemory& memory,
+                     PrototypeScratch& scratch) noexcept;
+/// TR-BDF2 or STR-BDF2: a trapezoidal stage to t + h/2, then BDF2.
+StepStatus tr_bdf2_step(const NodeEquation& equation, const RuntimeSettings& settings,
+                        bool implicit, NodeVectors vectors, PrototypeScratch& scratch) noexcept;
+/// The 2-stage L-stable SDIRK of order 2 (Eq. 9), fully implicit.
+StepStatus sdirk_step(const NodeEquation& equation, const RuntimeSettings& settings,
+                      NodeVectors vectors, PrototypeScratch& scratch) noexcept;
+/// ERE, SIERE, SBDF2ERE or STR-SBDF2ERE (integrators/exponential_split.cpp).
+StepStatus exponential_step(const NodeEquation& equation, const RuntimeSettings& settings,
+                            NodeVectors vectors, const NodeMemory& memory,
+                            PrototypeScratch& scratch) noexcept;
+/// Implicit midpoint blended with BE / forward Euler to track the total energy, then the
+/// momentum-preserving damping (stabilizing-integrators §4).
+StepStatus energy_tracking_midpoint_step(const NodeEquation& equation,
+                                         const RuntimeSettings& settings, NodeVectors vectors,
+                                         const NodeMemory& memory,
+                                         PrototypeScratch& scratch) noexcept;
+
 /// Advances one node by h with its integrator. Allocates nothing, never throws; kNonFinite when
 /// the result is not finite (the caller restores the state).
 inline StepStatus integrate_node(const NodeEquation& equation, const RuntimeSettings& settings,
-                                 NodeVectors vectors, PrototypeScratch& scratch) noexcept {
+                                 NodeVectors vectors, const NodeMemory& memory,
+                                 PrototypeScratch& scratch) noexcept {
+  StepStatus status = StepStatus::kInvalidSettings;
   switch (equation.node.integrator) {
     case Integrator::kNewmark:
       return newmark_step(equation, settings, vectors, scratch);
+    case Integrator::kBackwardEuler:
+    case Integrator::kSemiImplicitEuler:
+      status = backward_euler_step(equation, settings,
+                                   equation.node.integrator == Integrator::kBackwardEuler, vectors,
+                                   scratch);
+      break;
+    case Integrator::kBdf2:
+    case Integrator::kSemiImplicitBdf2:
+      status = bdf2_step(equation, settings, equation.node.integrator == Integrator::kBdf2, vectors,
+                         memory, scratch);
+      break;
+    case Integrator::kTrBdf2:
+    case Integrator::kSemiImplicitTrBdf2:
+      status = tr_bdf2_step(equation, settings, equation.node.integrator == Integrator::kTrBdf2,
+                            vectors, scratch);
+      break;
+    case Integrator::kSdirk:
+      status = sdirk_step(equation, settings, vectors, scratch);
+      break;
+    case Integrator::kExponentialRosenbrockEuler:
+    case Integrator::kSiere:
+    case Integrator::kSbdf2Ere:
+    case Integrator::kStrSbdf2Ere:
+      status = exponential_step(equation, settings, vectors, memory, scratch);
+      break;
+    case Integrator::kImplicitMidpointBlend:
+      status = energy_tracking_midpoint_step(equation, settings, vectors, memory, scratch);
+      break;
   }
-  return StepStatus::kInvalidSettings;
+  if (status == StepStatus::kOk &&
+      (!vectors.q.allFinite() || !vectors.qdot.allFinite() || !vectors.qddot.allFinite()))
+    return StepStatus::kNonFinite;
+  return status;
 }
 
 }  // namespace ramus

@@ -186,10 +186,18 @@ void visit_runtime_settings(Settings& s, int num_domains, V& v) {
   v.attribute("newton_iterations", s.newton_iterations);
   v.attribute("newton_tolerance", s.newton_tolerance);
   v.attribute("max_coordinate", s.max_coordinate);
+  v.attribute("implicit_iterations", s.implicit_iterations);
+  v.attribute("implicit_tolerance", s.implicit_tolerance);
+  v.attribute("energy_tolerance", s.energy_tolerance);
   v.column("nodes/integrator", s.nodes, &NodeSettings::integrator, num_domains);
   v.column("nodes/rayleigh_mass", s.nodes, &NodeSettings::rayleigh_mass, num_domains);
   v.column("nodes/rayleigh_stiffness", s.nodes, &NodeSettings::rayleigh_stiffness, num_domains);
   v.column("nodes/stiffness_scale", s.nodes, &NodeSettings::stiffness_scale, num_domains);
+  v.column("nodes/split_modes", s.nodes, &NodeSettings::split_modes, num_domains);
+  v.column("nodes/split_refresh_steps", s.nodes, &NodeSettings::split_refresh_steps, num_domains);
+  v.column("nodes/split_drift_tolerance", s.nodes, &NodeSettings::split_drift_tolerance,
+           num_domains);
+  v.column("nodes/momentum_damping", s.nodes, &NodeSettings::momentum_damping, num_domains);
 }
 
 }  // namespace ramus::model_fields

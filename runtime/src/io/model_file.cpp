@@ -98,7 +98,7 @@ class FieldReader {
   template <typename T>
   void column(const char* name, std::vector<NodeSettings>& nodes, T NodeSettings::*member, int n) {
     nodes.resize(static_cast<std::size_t>(n));
-    if constexpr (std::is_enum_v<T>) {
+    if constexpr (std::is_enum_v<T> || std::is_integral_v<T>) {
       const Eigen::VectorXi values = g().read_vector_int(name, n);
       for (int i = 0; i < n; ++i) nodes[static_cast<std::size_t>(i)].*member = T(values(i));
     } else {

@@ -36,6 +36,21 @@ Eigen::Vector3d mesh_first_moment(const ReducedDomain& d) {
   return moment;
 }
 
+// ∫ρ X Xᵀ dV over a tet mesh: on a tet with corners x_k, ∫ x xᵀ = V/20 (Σ x_k x_kᵀ + s sᵀ),
+// s = Σ x_k (exact for the linear position field).
+Eigen::Matrix3d mesh_second_moment(const ReducedDomain& d) {
+  Eigen::Matrix3d moment = Eigen::Matrix3d::Zero();
+  for (Eigen::Index t = 0; t < d.tets.rows(); ++t) {
+    Eigen::Matrix<double, 3, 4> x;
+    for (int k = 0; k < 4; ++k) x.col(k) = d.rest_positions.row(d.tets(t, k)).transpose();
+    const double volume =
+        std::abs((x.col(1) - x.col(0)).cross(x.col(2) - x.col(0)).dot(x.col(3) - x.col(0))) / 6.0;
+    const Eigen::Vector3d sum = x.rowwise().sum();
+    moment += d.density(t) * volume / 20.0 * (x * x.transpose() + sum * sum.transpose());
+  }
+  return moment;
+}
+
 // Per-domain data the runtime needs, checked as it is compiled (a model from a file has passed
 // find_model_inconsistency already; one built in code may not have).
 void check_domain(const ReducedModel& data, int d, bool free_root) {
@@ -151,6 +166,7 @@ std::shared_ptr<const Model> compile_model(ReducedModel data,
     proto.r = domain.polynomial.r;
     proto.mass = domain.mass;
     proto.first_moment = mesh_first_moment(domain);
+    proto.second_moment = mesh_second_moment(domain);
     proto.forces = ReducedStvkForces(domain.polynomial);
     proto.rest_positions = std::move(domain.rest_positions);
     proto.tets = std::move(domain.tets);

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 
 namespace ramus {
 
@@ -27,12 +28,50 @@ const char* to_string(InterfaceLumping lumping) {
   return "unknown";
 }
 
+namespace {
+
+struct IntegratorName {
+  Integrator integrator;
+  const char* name;
+};
+
+constexpr IntegratorName kIntegratorNames[] = {
+    {Integrator::kNewmark, "newmark"},
+    {Integrator::kBackwardEuler, "be"},
+    {Integrator::kSemiImplicitEuler, "si"},
+    {Integrator::kBdf2, "bdf2"},
+    {Integrator::kSemiImplicitBdf2, "sbdf2"},
+    {Integrator::kTrBdf2, "tr-bdf2"},
+    {Integrator::kSemiImplicitTrBdf2, "str-bdf2"},
+    {Integrator::kSdirk, "sdirk"},
+    {Integrator::kExponentialRosenbrockEuler, "ere"},
+    {Integrator::kSiere, "siere"},
+    {Integrator::kSbdf2Ere, "sbdf2ere"},
+    {Integrator::kStrSbdf2Ere, "str-sbdf2ere"},
+    {Integrator::kImplicitMidpointBlend, "im-blend"},
+};
+static_assert(std::size(kIntegratorNames) == kNumIntegrators);
+
+}  // namespace
+
 const char* to_string(Integrator integrator) {
-  switch (integrator) {
-    case Integrator::kNewmark:
-      return "newmark";
-  }
+  for (const IntegratorName& entry : kIntegratorNames)
+    if (entry.integrator == integrator) return entry.name;
   return "unknown";
+}
+
+bool uses_split_modes(Integrator integrator) {
+  return integrator == Integrator::kSiere || integrator == Integrator::kSbdf2Ere ||
+         integrator == Integrator::kStrSbdf2Ere;
+}
+
+std::string integrator_names() {
+  std::string names;
+  for (const IntegratorName& entry : kIntegratorNames) {
+    if (!names.empty()) names += ", ";
+    names += entry.name;
+  }
+  return names;
 }
 
 std::optional<InterfaceLumping> lumping_from_string(const std::string& name) {
@@ -43,7 +82,8 @@ std::optional<InterfaceLumping> lumping_from_string(const std::string& name) {
 }
 
 std::optional<Integrator> integrator_from_string(const std::string& name) {
-  if (name == "newmark") return Integrator::kNewmark;
+  for (const IntegratorName& entry : kIntegratorNames)
+    if (name == entry.name) return entry.integrator;
   return std::nullopt;
 }
 
@@ -63,6 +103,13 @@ std::string find_settings_problem(const RuntimeSettings& s, int num_nodes) {
   if (!(s.newton_tolerance >= 0) || !std::isfinite(s.newton_tolerance))
     return "newton_tolerance = " + number(s.newton_tolerance) + " must not be negative";
   if (!(s.max_coordinate > 0)) return "max_coordinate must be positive";
+  if (s.implicit_iterations < 1 || s.implicit_iterations > 1000)
+    return "implicit_iterations = " + std::to_string(s.implicit_iterations) +
+           " must be between 1 and 1000";
+  if (!(s.implicit_tolerance >= 0) || !std::isfinite(s.implicit_tolerance))
+    return "implicit_tolerance = " + number(s.implicit_tolerance) + " must not be negative";
+  if (!(s.energy_tolerance > 0) || !(s.energy_tolerance <= 1))
+    return "energy_tolerance = " + number(s.energy_tolerance) + " must lie in (0, 1]";
   if (static_cast<int>(s.nodes.size()) != num_nodes)
     return std::to_string(s.nodes.size()) + " node settings given for a model of " +
            std::to_string(num_nodes) + " nodes";
@@ -78,6 +125,17 @@ std::string find_settings_problem(const RuntimeSettings& s, int num_nodes) {
       return who + "rayleigh_stiffness = " + number(n.rayleigh_stiffness) + " must not be negative";
     if (!(n.stiffness_scale > 0) || !std::isfinite(n.stiffness_scale))
       return who + "stiffness_scale = " + number(n.stiffness_scale) + " must be positive";
+    if (n.split_modes < 0 || n.split_modes > kMaxSplitModes)
+      return who + "split_modes = " + std::to_string(n.split_modes) + " must be between 0 and " +
+             std::to_string(kMaxSplitModes);
+    if (n.split_refresh_steps < 1)
+      return who + "split_refresh_steps = " + std::to_string(n.split_refresh_steps) +
+             " must be at least 1";
+    if (!(n.split_drift_tolerance >= 0) || !std::isfinite(n.split_drift_tolerance))
+      return who + "split_drift_tolerance = " + number(n.split_drift_tolerance) +
+             " must not be negative";
+    if (!(n.momentum_damping >= 0) || !(n.momentum_damping <= 1))
+      return who + "momentum_damping = " + number(n.momentum_damping) + " must lie in [0, 1]";
   }
   return "";
 }

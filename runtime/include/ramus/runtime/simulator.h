@@ -43,6 +43,8 @@ class Simulator {
   const RuntimeSettings& settings() const { return state_.settings; }
   /// Replaces the settings (checked; OptionError). Takes effect at the next step.
   void set_settings(RuntimeSettings settings);
+  /// Replaces one node's settings, e.g. its integrator (checked; OptionError naming the node).
+  void set_node_settings(int node, const NodeSettings& settings);
   /// Frequency scaling of one node at runtime (1: as precomputed).
   void set_stiffness_scale(int node, double scale);
 

@@ -49,7 +49,13 @@ struct SimulationSpec {
   double rayleigh_stiffness = 0;
   int output_every = 1;                ///< write every n-th frame
   std::string integrator = "newmark";  ///< per-node integrator (RuntimeSettings, docs/SPEC.md)
-  int newton_iterations = 1;           ///< per step (1: semi-implicit)
+  int newton_iterations = 1;           ///< Newmark's per step (1: semi-implicit)
+  int implicit_iterations = 20;        ///< other fully implicit methods: per stage at most
+  double energy_tolerance = 0.01;      ///< im-blend: ε
+  int split_modes = 5;                 ///< SIERE & siblings: s
+  int split_refresh_steps = 1;         ///< ... modes recomputed every k steps
+  double split_drift_tolerance = 0;    ///< ... or when the Ritz residual exceeds this
+  double momentum_damping = 0;         ///< im-blend: k of Eq. 32-33
 };
 
 /// How to reduce a domain: linear modes, modal derivatives, basis size.
@@ -71,6 +77,8 @@ struct DomainSettings {
   std::optional<int> linear_modes;                          ///< r1
   std::optional<double> rayleigh_mass, rayleigh_stiffness;  ///< runtime damping
   std::optional<double> stiffness_scale;                    ///< runtime frequency scaling
+  std::optional<std::string> integrator;                    ///< this domain's integrator
+  std::optional<int> split_modes;                           ///< its s (SIERE & siblings)
 };
 
 /// Substructuring (the "domains" key): how the mesh is cut into a tree of domains and how the

@@ -19,7 +19,9 @@ enum class StepStatus {
   kOk,
   kNonFinite,        ///< a coordinate, velocity or acceleration became NaN or infinite
   kDiverged,         ///< |q|_inf exceeded RuntimeSettings::max_coordinate
-  kInvalidSettings,  ///< the State's settings do not pass find_settings_problem
+  kInvalidSettings,  ///< the State's settings do not pass find_settings_problem, or its
+                     ///< integrator memory does not fit them (call prepare_integrator_memory)
+  kSolverFailed,     ///< an eigen-decomposition of the integrator failed
 };
 
 /// The readable name of a status ("ok", "non-finite state", "diverged", "invalid settings").
@@ -30,6 +32,14 @@ struct AppliedForce {
   int node = 0;
   int vertex = 0;  ///< vertex of the node's prototype mesh
   Eigen::Vector3d force = Eigen::Vector3d::Zero();
+};
+
+/// The s lowest modes of one node's K(q) kept between steps by SIERE and its siblings
+/// (K X = M' X Λ, Xᵀ M' X = I), refreshed every NodeSettings::split_refresh_steps steps.
+struct SplitModes {
+  Eigen::MatrixXd basis;        ///< X: r by min(s, r)
+  Eigen::VectorXd eigenvalues;  ///< Λ: min(s, r), ascending (1/s^2)
+  int age = -1;                 ///< steps since the last full decomposition; -1: none yet
 };
 
 /// How many earlier steps the integrator history keeps (multistep methods such as BDF2 need
@@ -45,6 +55,11 @@ struct State {
   /// history_size of them are valid (0 after a reset or a change of q by the user).
   Eigen::MatrixXd q_history, qdot_history;
   int history_size = 0;
+  /// Integrator memory per node: the split integrators' modes (empty for other integrators), and
+  /// im-blend's tracked total energy H_total and the node's energy at the end of the last step
+  /// (J; valid while history_size > 0).
+  std::vector<SplitModes> split_modes;
+  Eigen::VectorXd energy_target, energy_at_end;
 
   /// World frames F_i (column i; rotation: columns 3i..3i+2). Velocities and accelerations
   /// are the frame's in the world expressed in F_i's own axes (as Eq. 11-12 use them).
@@ -72,6 +87,14 @@ struct State {
 /// `force_capacity` applied forces. Allocates; call initialize() (step.h) before stepping when
 /// the state is changed afterwards.
 State make_state(const Model& model, int force_capacity = 16);
+
+/// Sizes the integrator memory of `state` for its settings (the split modes of nodes whose
+/// integrator uses them, r by min(s, r)); keeps what already fits. make_state calls it; call it
+/// again after changing state.settings to a split integrator or another s. Allocates.
+void prepare_integrator_memory(const Model& model, State& state);
+
+/// True when the integrator memory of `state` fits its settings (the step checks this).
+bool integrator_memory_fits(const Model& model, const State& state) noexcept;
 
 /// Bytes of heap memory a State of `model` holds (its vectors and matrices, per-node settings
 /// and the reserved forces).

@@ -22,17 +22,46 @@ enum class InterfaceLumping : std::int32_t {
 
 /// The per-node time integrator (Algorithm 1, line 9). A closed set: the step dispatches on it
 /// with a switch, no virtual call. Values are stored in model files: never renumber.
+/// Sources: stiff-and-soft-integrators-survey.txt §3 (Eq. 5-9, 17-26) and
+/// stabilizing-integrators-real-time.txt §4; docs/INTEGRATORS.md derives each in reduced form.
 enum class Integrator : std::int32_t {
   kNewmark = 1,  ///< implicit Newmark (beta, gamma), Newton from q_n (1 iteration: semi-implicit)
+  kBackwardEuler = 2,       ///< BE: minimization of the incremental potential, Newton + line search
+  kSemiImplicitEuler = 3,   ///< SI: one Newton step of BE from q_n (Eq. 6)
+  kBdf2 = 4,                ///< BDF2 (Eq. 7), fully implicit; TR-BDF2 on the first step
+  kSemiImplicitBdf2 = 5,    ///< SBDF2: one Newton step of BDF2
+  kTrBdf2 = 6,              ///< TR-BDF2 (Eq. 8), both stages fully implicit
+  kSemiImplicitTrBdf2 = 7,  ///< STR-BDF2: each stage one Newton step (Eq. 26a-b unsplit)
+  kSdirk = 8,               ///< 2-stage L-stable SDIRK of order 2 (Eq. 9), fully implicit
+  kExponentialRosenbrockEuler = 9,  ///< ERE (Eq. 17): exact φ1 on all r modes
+  kSiere = 10,                  ///< SIERE (Eq. 18-24): ERE on the s lowest modes, SI on the rest
+  kSbdf2Ere = 11,               ///< SBDF2ERE (Eq. 22)
+  kStrSbdf2Ere = 12,            ///< STR-SBDF2ERE (Eq. 26)
+  kImplicitMidpointBlend = 13,  ///< implicit midpoint blended with BE / forward Euler by energy
 };
 
-/// Name of a lumping ("L1", "L2", "L3") / integrator ("newmark"), as the CLI and docs spell it.
+/// Number of Integrator values (they run from 1 to kNumIntegrators).
+constexpr int kNumIntegrators = 13;
+
+/// The most low modes an exponential split (SIERE and siblings) may treat: its small dense
+/// matrices live in fixed storage so the step allocates nothing.
+constexpr int kMaxSplitModes = 32;
+
+/// True for the integrators that treat low modes exponentially (SIERE, SBDF2ERE, STR-SBDF2ERE):
+/// they keep the s lowest modes of K(q) in the State between steps.
+bool uses_split_modes(Integrator integrator);
+
+/// Name of a lumping ("L1", "L2", "L3") / integrator ("newmark", "be", "si", "bdf2", "sbdf2",
+/// "tr-bdf2", "str-bdf2", "sdirk", "ere", "siere", "sbdf2ere", "str-sbdf2ere", "im-blend"), as the
+/// CLI and docs spell it.
 const char* to_string(InterfaceLumping lumping);
 const char* to_string(Integrator integrator);
 /// Inverse of to_string (also "interface", "center_of_mass", "rigid_subtree" for lumpings);
 /// nullopt for an unknown name.
 std::optional<InterfaceLumping> lumping_from_string(const std::string& name);
 std::optional<Integrator> integrator_from_string(const std::string& name);
+/// All integrator names, comma separated, in enum order (for messages and --help).
+std::string integrator_names();
 
 /// Per-node material tuning and integrator (paper §5).
 struct NodeSettings {
@@ -40,6 +69,18 @@ struct NodeSettings {
   double rayleigh_mass = 0;       ///< alpha (1/s): damping alpha M'
   double rayleigh_stiffness = 0;  ///< beta (s): damping beta K(q)
   double stiffness_scale = 1;     ///< scales the reduced internal forces: frequencies by sqrt
+  /// SIERE and siblings: s, the lowest modes of K(q) treated exponentially (min(s, r) are used;
+  /// 0: the method's semi-implicit parent).
+  int split_modes = 5;
+  /// Recompute those modes every k steps (1: every step, the exact method); in between they are
+  /// updated by Rayleigh-Ritz in the cached subspace.
+  int split_refresh_steps = 1;
+  /// Also recompute them when the Ritz residual |K X - M X Λ|_F / |M X Λ|_F exceeds this
+  /// (0: only every split_refresh_steps steps).
+  double split_drift_tolerance = 0;
+  /// im-blend: k of the momentum-preserving damping (stabilizing-integrators Eq. 32-33), in
+  /// [0, 1] per step: the share of the non-rigid velocity removed.
+  double momentum_damping = 0;
 };
 
 /// Everything that decides how a model is stepped (defaults: the substructuring paper's
@@ -48,11 +89,19 @@ struct RuntimeSettings {
   double time_step = 1.0 / 60.0;                      ///< h (s)
   Eigen::Vector3d gravity = Eigen::Vector3d::Zero();  ///< world (m/s^2)
   InterfaceLumping lumping = InterfaceLumping::kInterface;
-  double newmark_beta = 0.25;       ///< Newmark beta (trapezoidal rule)
-  double newmark_gamma = 0.5;       ///< Newmark gamma
-  int newton_iterations = 1;        ///< per step; 1: semi-implicit (linearized at q_n)
-  double newton_tolerance = 0;      ///< stop early when |residual|_inf <= this (0: all iterations)
-  double max_coordinate = 1e6;      ///< |q|_inf beyond this counts as divergence
+  double newmark_beta = 0.25;  ///< Newmark beta (trapezoidal rule)
+  double newmark_gamma = 0.5;  ///< Newmark gamma
+  int newton_iterations = 1;   ///< Newmark's per step; 1: semi-implicit (linearized at q_n)
+  double newton_tolerance =
+      0;  ///< Newmark: stop early when |residual|_inf <= this (0: all iterations)
+  double max_coordinate = 1e6;  ///< |q|_inf beyond this counts as divergence
+  /// Fully implicit methods other than Newmark (be, bdf2, tr-bdf2, sdirk, im-blend): Newton
+  /// iterations at most per stage, and the relative step |Δq|_inf / max(|q|_inf, 1e-12) below
+  /// which a stage has converged.
+  int implicit_iterations = 20;
+  double implicit_tolerance = 1e-10;
+  /// im-blend: the blend stops within this fraction of the tracked total energy (ε of Eq. 24).
+  double energy_tolerance = 0.01;
   std::vector<NodeSettings> nodes;  ///< one per node of the model's domain tree
 };
 

@@ -1,0 +1,255 @@
+// Exponential Rosenbrock Euler and its splittings with the semi-implicit methods
+// (stiff-and-soft-integrators-survey.txt §3.5, Eq. 17-26), in a node's reduced space.
+//
+// The s lowest modes of the pencil (K(q_lin), M') at the linearization point, K X = M' X Λ with
+// Xᵀ M' X = I, diagonalize the Jacobian J = [0 I; -M'⁻¹K -M'⁻¹D] of Rayleigh damping D = α M' + β K
+// into 2 by 2 blocks J_i = [0 1; -λ_i -(α + β λ_i)]. On the split G(u) = P̃ F(u) with
+// P̃ = diag(X Xᵀ M', X Xᵀ M') (the survey's Eq. 23, the modal damping kept in J_G, where it is
+// exact), (I - c h J_H)⁻¹ leaves the low modes alone and acts on the rest as the full
+// semi-implicit matrix, so each method is its semi-implicit parent with the low-mode part of its
+// increment replaced:
+//   u_1 = u_S + X̃ [ a Xᵀ M' (u_b - u_p) + w τ φ1(τ J_G) G(u_b) - Xᵀ M' (u_S - u_b) ]
+// u_b the base state, u_S the parent's result from it, X̃ = diag(X, X):
+//   SIERE        (Eq. 20, 24a)  parent SI,               a = 0,   w = 1,   τ = h
+//   SBDF2ERE     (Eq. 22)       parent SBDF2, u_p = u_-1, a = 1/3, w = 2/3, τ = h
+//   STR-SBDF2ERE (Eq. 26)       stage 1 STR (unsplit) to u_½ = u_b; parent its BDF2 stage,
+//                               u_p = u_0, a = 1/3, w = 2/3, τ = h/2
+//   ERE          (Eq. 17)       all r modes: u_1 = u_0 + h φ1(h J) F(u_0), no parent.
+// τ φ1(τ J_i) b is read from the exponential of the 3 by 3 matrix τ [J_i b; 0 0] (exact).
+#include <Eigen/Cholesky>
+#include <unsupported/Eigen/MatrixFunctions>
+
+#include <algorithm>
+#include <cmath>
+
+#include "node_equation.h"
+
+namespace ramus {
+
+namespace {
+
+// All r modes of (K, M') (K in scratch.stiffness): X into scratch.eigen_matrix, Λ into
+// scratch.eigenvalues. False when M' is not positive definite or the QR iteration failed.
+bool decompose_all_modes(const NodeEquation& e, PrototypeScratch& scratch) {
+  scratch.eigen_matrix = scratch.stiffness;
+  if (e.mass) {
+    // L⁻¹ K L⁻ᵀ with M' = L Lᵀ.
+    scratch.mass_factor = *e.mass;
+    if (Eigen::internal::llt_inplace<double, Eigen::Lower>::unblocked(scratch.mass_factor) >= 0)
+      return false;
+    const auto lower = scratch.mass_factor.triangularView<Eigen::Lower>();
+    lower.solveInPlace(scratch.eigen_matrix);
+    scratch.eigen_matrix.transposeInPlace();
+    lower.solveInPlace(scratch.eigen_matrix);
+  }
+  if (!scratch.eigen.compute(scratch.eigen_matrix, scratch.eigenvalues)) return false;
+  if (e.mass)
+    scratch.mass_factor.triangularView<Eigen::Lower>().adjoint().solveInPlace(scratch.eigen_matrix);
+  return true;
+}
+
+// The cached modes updated by Rayleigh-Ritz in their own span at the current (K, M'); returns the
+// relative residual |K X - M' X Λ|_F / |M' X Λ|_F when `measure_drift`, else 0; -1 on failure.
+double ritz_update(const NodeEquation& e, SplitModes& modes, bool measure_drift,
+                   PrototypeScratch& scratch) {
+  const Eigen::Index s = modes.basis.cols();
+  auto kx = scratch.split_stiffness.leftCols(s);
+  auto mx = scratch.split_mass.leftCols(s);
+  kx.noalias() = scratch.stiffness * modes.basis;
+  if (e.mass)
+    mx.noalias() = *e.mass * modes.basis;
+  else
+    mx = modes.basis;
+  // The s by s pencil (Xᵀ K X, Xᵀ M' X) by Cholesky of Xᵀ M' X, as decompose_all_modes.
+  scratch.ritz_stiffness.noalias() = modes.basis.transpose() * kx;
+  scratch.ritz_mass.noalias() = modes.basis.transpose() * mx;
+  if (Eigen::internal::llt_inplace<double, Eigen::Lower>::unblocked(scratch.ritz_mass) >= 0)
+    return -1;
+  const auto lower = scratch.ritz_mass.triangularView<Eigen::Lower>();
+  lower.solveInPlace(scratch.ritz_stiffness);
+  scratch.ritz_stiffness.transposeInPlace();
+  lower.solveInPlace(scratch.ritz_stiffness);
+  scratch.ritz.compute(scratch.ritz_stiffness);
+  if (scratch.ritz.info() != Eigen::Success) return -1;
+  scratch.ritz_stiffness = scratch.ritz.eigenvectors();
+  lower.adjoint().solveInPlace(scratch.ritz_stiffness);  // Y: X̃ = X Y
+  const auto y = scratch.ritz_stiffness.topLeftCorner(s, s);
+  auto updated = scratch.split_basis.leftCols(s);
+  updated.noalias() = modes.basis * y;
+  modes.basis = updated;
+  modes.eigenvalues = scratch.ritz.eigenvalues();
+  if (!measure_drift) return 0;
+  // R = K X̃ - M' X̃ Λ column by column.
+  double residual = 0, reference = 0;
+  for (Eigen::Index j = 0; j < s; ++j) {
+    scratch.q_blend.noalias() = kx * y.col(j);
+    scratch.v_blend.noalias() = mx * y.col(j);
+    scratch.v_blend *= modes.eigenvalues(j);
+    reference += scratch.v_blend.squaredNorm();
+    residual += (scratch.q_blend - scratch.v_blend).squaredNorm();
+  }
+  return std::sqrt(residual / std::max(reference, 1e-300));
+}
+
+// The node's s lowest modes at the linearization point (K in scratch.stiffness), refreshed by a
+// full decomposition every split_refresh_steps steps or on drift, else by Rayleigh-Ritz.
+bool update_split_modes(const NodeEquation& e, SplitModes& modes, PrototypeScratch& scratch) {
+  const NodeSettings& o = e.node;
+  const Eigen::Index s = modes.basis.cols();
+  if (s == 0) return true;
+  if (modes.age >= 0 && modes.age < o.split_refresh_steps) {
+    const double drift = ritz_update(e, modes, o.split_drift_tolerance > 0, scratch);
+    if (drift >= 0 && drift <= o.split_drift_tolerance) {
+      ++modes.age;
+      return true;
+    }
+  }
+  if (!decompose_all_modes(e, scratch)) return false;
+  modes.basis = scratch.eigen_matrix.leftCols(s);
+  modes.eigenvalues = scratch.eigenvalues.head(s);
+  modes.age = 1;
+  return true;
+}
+
+// τ φ1(τ J_i) (Xᵀ M' v, Xᵀ F) for the first n modes of X, Λ into scratch.modal_q / modal_v,
+// with M' v in scratch.p_hat and F in scratch.force.
+void modal_exponential(const NodeEquation& e, const Eigen::Ref<const Eigen::MatrixXd>& x,
+                       const Eigen::Ref<const Eigen::VectorXd>& lambda, double tau,
+                       PrototypeScratch& scratch) {
+  const double alpha = e.node.rayleigh_mass, beta = e.node.rayleigh_stiffness;
+  for (Eigen::Index i = 0; i < x.cols(); ++i) {
+    Eigen::Matrix3d a = Eigen::Matrix3d::Zero();
+    a(0, 1) = tau;
+    a(1, 0) = -tau * lambda(i);
+    a(1, 1) = -tau * (alpha + beta * lambda(i));
+    a(0, 2) = tau * x.col(i).dot(scratch.p_hat);
+    a(1, 2) = tau * x.col(i).dot(scratch.force);
+    const Eigen::Matrix3d exponential = a.exp();
+    scratch.modal_q(i) = exponential(0, 2);
+    scratch.modal_v(i) = exponential(1, 2);
+  }
+}
+
+// The low-mode replacement of the file comment: q, v hold u_S on entry, u_1 on return; u_b in
+// scratch.q_start / v_start; a Xᵀ M' (u_b - u_p) already added to modal_q / modal_v.
+void replace_low_modes(const NodeEquation& e, const Eigen::Ref<const Eigen::MatrixXd>& x,
+                       NodeVectors vectors, PrototypeScratch& scratch) {
+  const Eigen::Index s = x.cols();
+  scratch.q_blend = vectors.q - scratch.q_start;
+  multiply_mass(e, scratch.q_blend, scratch.v_blend);
+  scratch.modal_q.head(s).noalias() -= x.transpose() * scratch.v_blend;
+  scratch.q_blend = vectors.qdot - scratch.v_start;
+  multiply_mass(e, scratch.q_blend, scratch.v_blend);
+  scratch.modal_v.head(s).noalias() -= x.transpose() * scratch.v_blend;
+  vectors.q.noalias() += x * scratch.modal_q.head(s);
+  vectors.qdot.noalias() += x * scratch.modal_v.head(s);
+}
+
+// q̈_1 = M'⁻¹ (F_b - K_b (q_1 - q_b) - D_b (v_1 - v_b)): the force of the linearized system at
+// the end of the step (K_b in scratch.stiffness, F_b in scratch.force).
+void linearized_acceleration(const NodeEquation& e, NodeVectors vectors,
+                             PrototypeScratch& scratch) {
+  scratch.q_blend = vectors.q - scratch.q_start;
+  scratch.v_blend = vectors.qdot - scratch.v_start;
+  vectors.qddot = scratch.force;
+  vectors.qddot.noalias() -= scratch.stiffness * scratch.q_blend;
+  if (e.node.rayleigh_stiffness != 0)
+    vectors.qddot.noalias() -= e.node.rayleigh_stiffness * (scratch.stiffness * scratch.v_blend);
+  if (e.node.rayleigh_mass != 0) {
+    multiply_mass(e, scratch.v_blend, scratch.delta);
+    vectors.qddot -= e.node.rayleigh_mass * scratch.delta;
+  }
+  solve_mass_in_place(e, scratch, vectors.qddot);
+}
+
+}  // namespace
+
+StepStatus exponential_step(const NodeEquation& e, const RuntimeSettings& settings,
+                            NodeVectors vectors, const NodeMemory& memory,
+                            PrototypeScratch& scratch) noexcept {
+  const double h = settings.time_step;
+  const Integrator method = e.node.integrator;
+  const Eigen::Index r = vectors.q.size();
+  // BDF2's history; without it SBDF2ERE starts as SIERE.
+  const bool multistep = method == Integrator::kSbdf2Ere && memory.q_previous != nullptr;
+  scratch.q_start = vectors.q;
+  scratch.v_start = vectors.qdot;
+  evaluate_internal_forces(e, vectors.q, scratch);
+  force_from_scratch(e, vectors.qdot, scratch, scratch.force);
+
+  // STR-SBDF2ERE: the unsplit semi-implicit trapezoidal stage to u_½, which becomes the base.
+  if (method == Integrator::kStrSbdf2Ere) {
+    scratch.q_hat = vectors.q + (0.25 * h) * vectors.qdot;
+    multiply_mass(e, vectors.qdot, scratch.p_hat);
+    scratch.p_hat += (0.25 * h) * scratch.force;
+    solve_stage(e, 0.25 * h, 0, 0, true, scratch, vectors.q, vectors.qdot);
+    scratch.q_trial = scratch.q_start;  // u_0, the "previous" state of the BDF2 stage
+    scratch.qdot_predicted = scratch.v_start;
+    scratch.q_start = vectors.q;
+    scratch.v_start = vectors.qdot;
+    evaluate_internal_forces(e, vectors.q, scratch);
+    force_from_scratch(e, vectors.qdot, scratch, scratch.force);
+  }
+
+  // The modes at the base: all of them for ERE, else the node's cached s.
+  const bool all_modes = method == Integrator::kExponentialRosenbrockEuler ||
+                         (memory.split_modes && memory.split_modes->basis.cols() == r);
+  if (all_modes) {
+    if (!decompose_all_modes(e, scratch)) return StepStatus::kSolverFailed;
+  } else if (!memory.split_modes || !update_split_modes(e, *memory.split_modes, scratch)) {
+    return memory.split_modes ? StepStatus::kSolverFailed : StepStatus::kInvalidSettings;
+  }
+  const Eigen::Ref<const Eigen::MatrixXd> x =
+      all_modes ? Eigen::Ref<const Eigen::MatrixXd>(scratch.eigen_matrix)
+                : Eigen::Ref<const Eigen::MatrixXd>(memory.split_modes->basis);
+  const Eigen::Ref<const Eigen::VectorXd> lambda =
+      all_modes ? Eigen::Ref<const Eigen::VectorXd>(scratch.eigenvalues)
+                : Eigen::Ref<const Eigen::VectorXd>(memory.split_modes->eigenvalues);
+  const Eigen::Index s = x.cols();
+
+  // The exponential part τ φ1(τ J_G) G(u_b), weighted.
+  const double tau = method == Integrator::kStrSbdf2Ere ? 0.5 * h : h;
+  const double weight = (multistep || method == Integrator::kStrSbdf2Ere) ? 2.0 / 3.0 : 1.0;
+  multiply_mass(e, vectors.qdot, scratch.p_hat);
+  modal_exponential(e, x, lambda, tau, scratch);
+  scratch.modal_q.head(s) *= weight;
+  scratch.modal_v.head(s) *= weight;
+  // The two-step methods' part a Xᵀ M' (u_b - u_p), a = 1/3.
+  const bool two_step = method == Integrator::kStrSbdf2Ere || multistep;
+  const Eigen::Map<const Eigen::VectorXd> q_previous(
+      multistep ? memory.q_previous : scratch.q_trial.data(), r);
+  const Eigen::Map<const Eigen::VectorXd> v_previous(
+      multistep ? memory.qdot_previous : scratch.qdot_predicted.data(), r);
+  if (two_step) {
+    scratch.q_blend = scratch.q_start - q_previous;
+    multiply_mass(e, scratch.q_blend, scratch.v_blend);
+    scratch.modal_q.head(s).noalias() += (1.0 / 3.0) * (x.transpose() * scratch.v_blend);
+    scratch.q_blend = scratch.v_start - v_previous;
+    multiply_mass(e, scratch.q_blend, scratch.v_blend);
+    scratch.modal_v.head(s).noalias() += (1.0 / 3.0) * (x.transpose() * scratch.v_blend);
+  }
+  if (s == r) {
+    // No semi-implicit remainder (ERE, or every mode split): u_1 = u_b + X Δ.
+    vectors.q.noalias() += x * scratch.modal_q.head(s);
+    vectors.qdot.noalias() += x * scratch.modal_v.head(s);
+    linearized_acceleration(e, vectors, scratch);
+    return StepStatus::kOk;
+  }
+
+  // The semi-implicit parent from u_b: SI (c = 1), or the BDF2 stage q̂ = u_b + (u_b - u_p) / 3
+  // with c = 2/3 (SBDF2ERE) or 1/3 (STR-SBDF2ERE).
+  double c = 1;
+  scratch.q_hat = scratch.q_start;  // SI: p̂ = M' v_b is in scratch.p_hat already
+  if (two_step) {
+    c = method == Integrator::kStrSbdf2Ere ? 1.0 / 3.0 : 2.0 / 3.0;
+    scratch.q_hat += (scratch.q_start - q_previous) / 3.0;
+    scratch.v_blend = scratch.v_start + (scratch.v_start - v_previous) / 3.0;
+    multiply_mass(e, scratch.v_blend, scratch.p_hat);
+  }
+  solve_stage(e, c * h, 0, 0, true, scratch, vectors.q, vectors.qdot);
+  replace_low_modes(e, x, vectors, scratch);
+  linearized_acceleration(e, vectors, scratch);
+  return StepStatus::kOk;
+}
+
+}  // namespace ramus

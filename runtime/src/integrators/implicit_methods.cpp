@@ -1,0 +1,101 @@
+// The finite-difference methods of stiff-and-soft-integrators-survey.txt §3.1 as sequences of
+// implicit stages (integrators/implicit_stage.cpp), each fully implicit or semi-implicit (one
+// linearized solve per stage, the survey's S-variants). u = (q, v); F the force of the frozen
+// node equation; q̈ at t + h is the last stage's F / M', i.e. (v - v̂) / (c h).
+#include <cmath>
+
+#include "node_equation.h"
+
+namespace ramus {
+
+namespace {
+
+int stage_iterations(const RuntimeSettings& settings, bool implicit) {
+  return implicit ? settings.implicit_iterations : 0;
+}
+
+// The last stage (q̂, v̂ in scratch, p̂ = M' v̂) from the guess in vectors.q, then q̈.
+void final_stage(const NodeEquation& e, const RuntimeSettings& settings, bool implicit, double c,
+                 bool evaluated, NodeVectors vectors, PrototypeScratch& scratch) {
+  const double ch = c * settings.time_step;
+  multiply_mass(e, scratch.v_stage, scratch.p_hat);
+  solve_stage(e, ch, stage_iterations(settings, implicit), settings.implicit_tolerance, evaluated,
+              scratch, vectors.q, vectors.qdot);
+  vectors.qddot = (vectors.qdot - scratch.v_stage) / ch;
+}
+
+}  // namespace
+
+// Eq. 5 / 6: q_1 = q_0 + h v_1, M' v_1 = M' v_0 + h F(u_1).
+StepStatus backward_euler_step(const NodeEquation& e, const RuntimeSettings& settings,
+                               bool implicit, NodeVectors vectors,
+                               PrototypeScratch& scratch) noexcept {
+  scratch.q_hat = vectors.q;
+  scratch.v_stage = vectors.qdot;  // v̂
+  final_stage(e, settings, implicit, 1.0, false, vectors, scratch);
+  return StepStatus::kOk;
+}
+
+// Eq. 7: u_1 = (4 u_0 - u_-1) / 3 + (2 h / 3) F(u_1).
+StepStatus bdf2_step(const NodeEquation& e, const RuntimeSettings& settings, bool implicit,
+                     NodeVectors vectors, const NodeMemory& memory,
+                     PrototypeScratch& scratch) noexcept {
+  // Without history (the first step, or after initialize()): a TR-BDF2 step, second order as
+  // BDF2 (a BE start would cost BDF2 its order on stiff modes).
+  if (!memory.q_previous) return tr_bdf2_step(e, settings, implicit, vectors, scratch);
+  const Eigen::Index r = vectors.q.size();
+  const Eigen::Map<const Eigen::VectorXd> q_previous(memory.q_previous, r),
+      v_previous(memory.qdot_previous, r);
+  scratch.q_hat = (4.0 * vectors.q - q_previous) / 3.0;
+  scratch.v_stage = (4.0 * vectors.qdot - v_previous) / 3.0;
+  final_stage(e, settings, implicit, 2.0 / 3.0, false, vectors, scratch);
+  return StepStatus::kOk;
+}
+
+// Eq. 8: the trapezoidal rule to t + h/2, u_½ = u_0 + (h/4) (F(u_0) + F(u_½)), then BDF2,
+// u_1 = (4 u_½ - u_0) / 3 + (h/3) F(u_1). The semi-implicit form linearizes each stage at its
+// start (Eq. 26a-b without the split).
+StepStatus tr_bdf2_step(const NodeEquation& e, const RuntimeSettings& settings, bool implicit,
+                        NodeVectors vectors, PrototypeScratch& scratch) noexcept {
+  const double h = settings.time_step;
+  scratch.q_start = vectors.q;
+  scratch.v_start = vectors.qdot;
+  // Stage 1: q̂ = q_0 + (h/4) v_0, p̂ = M' v_0 + (h/4) F(u_0), from u_0.
+  evaluate_internal_forces(e, vectors.q, scratch);
+  force_from_scratch(e, vectors.qdot, scratch, scratch.force);
+  scratch.q_hat = vectors.q + (0.25 * h) * vectors.qdot;
+  multiply_mass(e, vectors.qdot, scratch.p_hat);
+  scratch.p_hat += (0.25 * h) * scratch.force;
+  solve_stage(e, 0.25 * h, stage_iterations(settings, implicit), settings.implicit_tolerance, true,
+              scratch, vectors.q, vectors.qdot);
+  // Stage 2 from u_½ (now in vectors): q̂ = (4 q_½ - q_0) / 3, v̂ = (4 v_½ - v_0) / 3.
+  scratch.q_hat = (4.0 * vectors.q - scratch.q_start) / 3.0;
+  scratch.v_stage = (4.0 * vectors.qdot - scratch.v_start) / 3.0;
+  final_stage(e, settings, implicit, 1.0 / 3.0, false, vectors, scratch);
+  return StepStatus::kOk;
+}
+
+// Eq. 9, γ = 2 - √2, β = √2 / 4: the trapezoidal rule to t + γh, then
+// u_1 = u_0 + (2β/γ) (u_γ - u_0) + (γh/2) F(u_1). Both stages fully implicit.
+StepStatus sdirk_step(const NodeEquation& e, const RuntimeSettings& settings, NodeVectors vectors,
+                      PrototypeScratch& scratch) noexcept {
+  const double h = settings.time_step, gamma = 2.0 - std::sqrt(2.0), beta = std::sqrt(2.0) / 4.0;
+  const double ch = 0.5 * gamma * h, w = 2.0 * beta / gamma;
+  scratch.q_start = vectors.q;
+  scratch.v_start = vectors.qdot;
+  // Stage 1: q̂ = q_0 + (γh/2) v_0, p̂ = M' v_0 + (γh/2) F(u_0).
+  evaluate_internal_forces(e, vectors.q, scratch);
+  force_from_scratch(e, vectors.qdot, scratch, scratch.force);
+  scratch.q_hat = vectors.q + ch * vectors.qdot;
+  multiply_mass(e, vectors.qdot, scratch.p_hat);
+  scratch.p_hat += ch * scratch.force;
+  solve_stage(e, ch, settings.implicit_iterations, settings.implicit_tolerance, true, scratch,
+              vectors.q, vectors.qdot);
+  // Stage 2 from u_γ: q̂ = q_0 + w (q_γ - q_0), v̂ = v_0 + w (v_γ - v_0).
+  scratch.q_hat = scratch.q_start + w * (vectors.q - scratch.q_start);
+  scratch.v_stage = scratch.v_start + w * (vectors.qdot - scratch.v_start);
+  final_stage(e, settings, true, 0.5 * gamma, false, vectors, scratch);
+  return StepStatus::kOk;
+}
+
+}  // namespace ramus

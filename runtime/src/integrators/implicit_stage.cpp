@@ -1,0 +1,146 @@
+// One implicit stage  q = q̂ + c h v,  M' v = p̂ + c h F(q, v)  (integrators/node_equation.h):
+// linearized (the semi-implicit methods) or solved as the minimization of its incremental
+// potential (optimization-integrator-large-steps.md §2-3: Newton, downhill check, length clamp,
+// backtracking line search). With Δ = q - q̂ and D = α M' + β K(q_lin), scaled by (c h)²:
+//   Φ(q) = ½ Δᵀ M' Δ - c h Δᵀ p̂ + (c h / 2) Δᵀ D Δ + (c h)² (E(q) - fᵀ q)
+//   ∇Φ   = (M' + c h D) Δ - c h p̂ + (c h)² (g(q) - f)
+//   ∇²Φ  = M' + c h D + (c h)² K(q)
+// Its stationary point is the stage's solution; the first full Newton step from q_lin is the
+// semi-implicit stage.
+#include <Eigen/Cholesky>
+
+#include <algorithm>
+#include <cmath>
+
+#include "node_equation.h"
+
+namespace ramus {
+
+namespace {
+
+// ∇²Φ into scratch.factor (or scratch.jacobian for the LDLT fallback).
+void stage_hessian(const NodeEquation& e, double ch, const PrototypeScratch& scratch,
+                   Eigen::MatrixXd& out) {
+  const double alpha = e.node.rayleigh_mass;
+  out = (ch * ch) * scratch.stiffness;
+  if (e.node.rayleigh_stiffness != 0) out += ch * scratch.damping;
+  if (e.mass)
+    out.noalias() += (1.0 + ch * alpha) * *e.mass;
+  else
+    out.diagonal().array() += 1.0 + ch * alpha;
+}
+
+// direction = -∇²Φ⁻¹ rhs... solves ∇²Φ x = rhs into `solution`.
+void solve_stage_matrix(const NodeEquation& e, double ch, PrototypeScratch& scratch,
+                        const Eigen::VectorXd& rhs, Eigen::Ref<Eigen::VectorXd> solution) {
+  stage_hessian(e, ch, scratch, scratch.factor);
+  if (!cholesky_solve_in_place(scratch.factor, rhs, solution)) {
+    stage_hessian(e, ch, scratch, scratch.jacobian);
+    scratch.ldlt.compute(scratch.jacobian);
+    solution = scratch.ldlt.solve(rhs);
+  }
+}
+
+// Φ at q = q̂ + Δ (Δ in scratch.q_blend) with E(q) = `energy`; scratch.v_blend is scratch.
+double stage_objective(const NodeEquation& e, double ch, double energy,
+                       const Eigen::Ref<const Eigen::VectorXd>& q, PrototypeScratch& scratch) {
+  const Eigen::VectorXd& delta = scratch.q_blend;
+  multiply_mass(e, delta, scratch.v_blend);
+  double value = (0.5 + 0.5 * ch * e.node.rayleigh_mass) * delta.dot(scratch.v_blend) -
+                 ch * delta.dot(scratch.p_hat) + ch * ch * (energy - e.load->dot(q));
+  if (e.node.rayleigh_stiffness != 0) {
+    scratch.v_blend.noalias() = scratch.damping * delta;
+    value += 0.5 * ch * delta.dot(scratch.v_blend);
+  }
+  return value;
+}
+
+// ∇Φ at q (g in scratch.gradient, Δ in scratch.q_blend) into scratch.residual.
+void stage_gradient(const NodeEquation& e, double ch, PrototypeScratch& scratch) {
+  const Eigen::VectorXd& delta = scratch.q_blend;
+  multiply_mass(e, delta, scratch.residual);
+  scratch.residual *= 1.0 + ch * e.node.rayleigh_mass;
+  if (e.node.rayleigh_stiffness != 0) scratch.residual.noalias() += ch * (scratch.damping * delta);
+  scratch.residual += (ch * ch) * (scratch.gradient - *e.load) - ch * scratch.p_hat;
+}
+
+}  // namespace
+
+void solve_stage(const NodeEquation& e, double ch, int iterations, double tolerance, bool evaluated,
+                 PrototypeScratch& scratch, Eigen::Ref<Eigen::VectorXd> q,
+                 Eigen::Ref<Eigen::VectorXd> v) noexcept {
+  // g, K at the linearization point; the damping matrix lagged there.
+  double energy = 0;
+  if (iterations > 0)
+    energy = evaluate_internal_energy(e, q, scratch);
+  else if (!evaluated)
+    evaluate_internal_forces(e, q, scratch);
+  if (e.node.rayleigh_stiffness != 0)
+    scratch.damping = e.node.rayleigh_stiffness * scratch.stiffness;
+
+  // Semi-implicit: ∇²Φ(q_lin) v = p̂ + c h (f - g - K (q̂ - q_lin)), q = q̂ + c h v.
+  if (iterations == 0) {
+    scratch.q_blend = scratch.q_hat - q;
+    scratch.scratch.noalias() = scratch.stiffness * scratch.q_blend;
+    scratch.delta = scratch.p_hat + ch * (*e.load - scratch.gradient - scratch.scratch);
+    solve_stage_matrix(e, ch, scratch, scratch.delta, v);
+    q = scratch.q_hat + ch * v;
+    return;
+  }
+
+  // Newton on Φ with a downhill check, a length clamp and an Armijo backtracking line search.
+  constexpr double kArmijo = 1e-4, kDownhill = 1e-6;
+  scratch.q_blend = q - scratch.q_hat;
+  double value = stage_objective(e, ch, energy, q, scratch);
+  for (int iteration = 0; iteration < iterations; ++iteration) {
+    stage_gradient(e, ch, scratch);
+    const double gradient_norm = scratch.residual.norm();
+    if (gradient_norm == 0 || !std::isfinite(gradient_norm)) break;
+    // Newton direction; if it does not point downhill, its opposite or the steepest descent.
+    solve_stage_matrix(e, ch, scratch, scratch.residual, scratch.delta);
+    scratch.delta = -scratch.delta;
+    double slope = scratch.delta.dot(scratch.residual);
+    const double direction_norm = scratch.delta.norm();
+    if (!(slope < -kDownhill * direction_norm * gradient_norm)) {
+      if (-slope < -kDownhill * direction_norm * gradient_norm) {
+        scratch.delta = -scratch.delta;
+        slope = -slope;
+      } else {
+        scratch.delta = -scratch.residual;
+        slope = -gradient_norm * gradient_norm;
+      }
+    }
+    // Length clamp: no trial beyond 10³ times the current size of q (and at least 1).
+    const double limit = 1e3 * std::max(1.0, q.lpNorm<Eigen::Infinity>());
+    const double length = scratch.delta.lpNorm<Eigen::Infinity>();
+    if (length > limit) {
+      scratch.delta *= limit / length;
+      slope *= limit / length;
+    }
+    // Backtracking: the first step length with enough decrease.
+    scratch.q_trial = q;  // the iterate, kept while trials overwrite q
+    double step = 1, trial_value = value;
+    bool accepted = false;
+    for (int halving = 0; halving < 40; ++halving, step *= 0.5) {
+      q = scratch.q_trial + step * scratch.delta;
+      scratch.q_blend = q - scratch.q_hat;
+      const double trial_energy = evaluate_internal_energy(e, q, scratch);
+      trial_value = stage_objective(e, ch, trial_energy, q, scratch);
+      if (trial_value <= value + kArmijo * step * slope) {
+        accepted = true;
+        break;
+      }
+    }
+    if (!accepted) {
+      // No decrease to be had along this direction: the iterate is as good as round-off allows.
+      q = scratch.q_trial;
+      scratch.q_blend = q - scratch.q_hat;
+      break;
+    }
+    value = trial_value;
+    if (step * length <= tolerance * std::max(q.lpNorm<Eigen::Infinity>(), 1e-300)) break;
+  }
+  v = scratch.q_blend / ch;
+}
+
+}  // namespace ramus
