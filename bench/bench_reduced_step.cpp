@@ -9,6 +9,7 @@
 
 #include <map>
 #include <memory>
+#include <string>
 
 #include "ramus/precompute/mesh/mesh_generators.h"
 #include "ramus/precompute/reduction/modal_analysis.h"
@@ -61,6 +62,39 @@ void BM_ReducedNewmarkStep(benchmark::State& state) {
   state.counters["r"] = r;
 }
 BENCHMARK(BM_ReducedNewmarkStep)->Arg(10)->Arg(20)->Arg(30)->Unit(benchmark::kMicrosecond);
+
+// One step of each integrator (docs/INTEGRATORS.md) on the beam under gravity at 60 Hz, swinging
+// from rest: args (integrator enum value, r, split refresh steps k); the split methods with
+// s = 5 modes, the fully implicit ones to a relative step of 1e-10 (at most 20 iterations).
+void BM_IntegratorStep(benchmark::State& state) {
+  const auto integrator = static_cast<ramus::Integrator>(state.range(0));
+  const int r = static_cast<int>(state.range(1));
+  const auto model = ramus::compile_model(*reduced_model(r));
+  ramus::RuntimeSettings settings = model->settings;
+  settings.time_step = 1.0 / 60.0;
+  settings.gravity = {0, 0, -9.81};
+  for (ramus::NodeSettings& node : settings.nodes) {
+    node.integrator = integrator;
+    node.split_modes = 5;
+    node.split_refresh_steps = static_cast<int>(state.range(2));
+  }
+  ramus::Simulator simulator(model, settings);
+  for (auto _ : state) {
+    if (simulator.step() != ramus::StepStatus::kOk) state.SkipWithError("step failed");
+    benchmark::DoNotOptimize(simulator.state().q.data());
+  }
+  state.SetLabel(std::string(ramus::to_string(integrator)) +
+                 (ramus::uses_split_modes(integrator)
+                      ? " s=5 k=" + std::to_string(state.range(2))
+                      : ""));
+}
+void integrator_arguments(benchmark::internal::Benchmark* b) {
+  for (int r : {8, 20, 30}) {
+    for (int i = 1; i <= ramus::kNumIntegrators; ++i) b->Args({i, r, 1});
+    b->Args({static_cast<int>(ramus::Integrator::kSiere), r, 10});
+  }
+}
+BENCHMARK(BM_IntegratorStep)->Apply(integrator_arguments)->Unit(benchmark::kMicrosecond);
 
 void BM_PrecomputeLinearModes(benchmark::State& state) {
   const int r1 = static_cast<int>(state.range(0));

@@ -36,10 +36,11 @@ void run(const std::string& path) {
   const RuntimeSettings& rs = model.settings;
   std::printf(
       "  runtime: h = %g s, gravity (%g, %g, %g) m/s^2, %s lumping, Newmark beta %g gamma %g, "
-      "%d Newton iteration%s\n",
+      "%d Newton iteration%s; implicit methods: %d iterations per stage at most, tolerance %g; "
+      "im-blend energy tolerance %g\n",
       rs.time_step, rs.gravity(0), rs.gravity(1), rs.gravity(2), to_string(rs.lumping),
-      rs.newmark_beta, rs.newmark_gamma, rs.newton_iterations,
-      rs.newton_iterations == 1 ? "" : "s");
+      rs.newmark_beta, rs.newmark_gamma, rs.newton_iterations, rs.newton_iterations == 1 ? "" : "s",
+      rs.implicit_iterations, rs.implicit_tolerance, rs.energy_tolerance);
   for (std::size_t index = 0; index < model.domains.size(); ++index) {
     const ReducedDomain& d = model.domains[index];
     const int r = d.polynomial.r;
@@ -59,9 +60,15 @@ void run(const std::string& path) {
     std::printf("\n");
     if (index < rs.nodes.size()) {
       const NodeSettings& n = rs.nodes[index];
-      std::printf("    runtime: %s, Rayleigh alpha %g 1/s, beta %g s, stiffness scale %g\n",
+      std::printf("    runtime: %s, Rayleigh alpha %g 1/s, beta %g s, stiffness scale %g",
                   to_string(n.integrator), n.rayleigh_mass, n.rayleigh_stiffness,
                   n.stiffness_scale);
+      if (uses_split_modes(n.integrator))
+        std::printf(", %d split modes refreshed every %d steps (drift tolerance %g)", n.split_modes,
+                    n.split_refresh_steps, n.split_drift_tolerance);
+      if (n.integrator == Integrator::kImplicitMidpointBlend)
+        std::printf(", momentum damping %g", n.momentum_damping);
+      std::printf("\n");
     }
     if (d.fixed_vertices.size() && d.parent >= 0)
       std::printf("    %ld fixed vertices (the interface)\n",

@@ -1,12 +1,15 @@
 // `ramus simulate model.h5 -o out.pvd`: the runtime (Algorithm 1 over the model's domain tree,
-// implicit Newmark per domain) on a model file. The scenario (time step, steps, gravity,
-// damping, forces, lumping, per-domain tuning) comes from the spec stored in the model; command
-// line options override it.
+// each domain's integrator, docs/INTEGRATORS.md) on a model file. The scenario (time step, steps,
+// gravity, damping, forces, lumping, per-domain tuning) comes from the spec stored in the model;
+// command line options override it.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "commands.h"
 #include "ramus/error.h"
@@ -21,6 +24,33 @@
 namespace ramus::cli {
 
 namespace {
+
+// "semi-implicit Newmark", "siere (s = 3)", or "integrators: be x 2, siere (s = 3) x 1".
+std::string integrator_description(const RuntimeSettings& settings, const NodeSettings& n) {
+  std::string text = to_string(n.integrator);
+  if (n.integrator == Integrator::kNewmark)
+    text = settings.newton_iterations == 1 ? "semi-implicit Newmark" : "implicit Newmark (Newton)";
+  if (uses_split_modes(n.integrator)) text += " (s = " + std::to_string(n.split_modes) + ")";
+  return text;
+}
+
+std::string integrators_description(const RuntimeSettings& settings) {
+  std::vector<std::pair<std::string, int>> counts;
+  for (const NodeSettings& n : settings.nodes) {
+    const std::string name = integrator_description(settings, n);
+    auto it = std::find_if(counts.begin(), counts.end(),
+                           [&](const auto& entry) { return entry.first == name; });
+    if (it == counts.end())
+      counts.emplace_back(name, 1);
+    else
+      ++it->second;
+  }
+  if (counts.size() == 1) return counts.front().first;
+  std::string text = "integrators:";
+  for (const auto& [name, count] : counts) text += " " + name + " x " + std::to_string(count) + ",";
+  text.pop_back();
+  return text;
+}
 
 struct Args {
   std::string model, output, lumping;
@@ -124,7 +154,7 @@ void run(const Args& args) {
       "%s%s\n",
       args.model.c_str(), num_global, num_domains, num_domains == 1 ? "" : "s", total_r,
       simulator.free_root() ? " (free-flying)" : "", settings.time_step, steps,
-      settings.newton_iterations == 1 ? "semi-implicit Newmark" : "implicit Newmark (Newton)",
+      integrators_description(settings).c_str(),
       num_domains == 1 ? "" : lumping_name(settings.lumping));
   for (const ResolvedForce& f : resolved)
     std::printf("force     (%g, %g, %g) N at vertex %d (domain '%s'), t in [%g, %g) s\n",
@@ -218,7 +248,7 @@ void add_simulate_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand(
       "simulate",
       "Run the real-time reduced simulation of a model file (the domain tree of Algorithm 1, "
-      "implicit Newmark per domain) with the scenario of its spec; prints the per-step cost "
+      "each domain's integrator) with the scenario of its spec; prints the per-step cost "
       "and writes a .pvd series");
   args->command = command;
   command->add_option("model", args->model, "Model file (.h5)")->required();
