@@ -83,15 +83,14 @@ void BM_IntegratorStep(benchmark::State& state) {
     if (simulator.step() != ramus::StepStatus::kOk) state.SkipWithError("step failed");
     benchmark::DoNotOptimize(simulator.state().q.data());
   }
-  state.SetLabel(std::string(ramus::to_string(integrator)) +
-                 (ramus::uses_split_modes(integrator)
-                      ? " s=5 k=" + std::to_string(state.range(2))
-                      : ""));
+  state.SetLabel(
+      std::string(ramus::to_string(integrator)) +
+      (ramus::uses_split_modes(integrator) ? " s=5 k=" + std::to_string(state.range(2)) : ""));
 }
 void integrator_arguments(benchmark::internal::Benchmark* b) {
   for (int r : {8, 20, 30}) {
     for (int i = 1; i <= ramus::kNumIntegrators; ++i) b->Args({i, r, 1});
-    b->Args({static_cast<int>(ramus::Integrator::kSiere), r, 10});
+    for (int k : {10, 60}) b->Args({static_cast<int>(ramus::Integrator::kSiere), r, k});
   }
 }
 BENCHMARK(BM_IntegratorStep)->Apply(integrator_arguments)->Unit(benchmark::kMicrosecond);

@@ -183,6 +183,7 @@ void run(const Args& args) {
     settings.lumping = lumping;
     settings.newton_iterations = 1;
     for (NodeSettings& node : settings.nodes) {
+      node.integrator = Integrator::kNewmark;  // the paper's semi-implicit Newmark
       node.rayleigh_mass = spec.simulation.rayleigh_mass;
       node.rayleigh_stiffness = spec.simulation.rayleigh_stiffness;
       node.stiffness_scale = 1;

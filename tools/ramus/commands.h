@@ -16,5 +16,6 @@ void add_simulate_command(CLI::App& app);
 void add_compare_command(CLI::App& app);
 void add_validate_command(CLI::App& app);
 void add_damping_curves_command(CLI::App& app);
+void add_energy_experiment_command(CLI::App& app);
 
 }  // namespace ramus::cli

@@ -17,7 +17,7 @@ struct ReducedRunArgs {
   std::string gravity = "0,0,-9.81";
   double rayleigh_mass = 0, rayleigh_stiffness = 0;
   int newton_iterations = 1;
-  std::string integrator = "newmark";
+  std::string integrator = to_string(NodeSettings{}.integrator);
   int split_modes = NodeSettings{}.split_modes;
   int split_refresh_steps = NodeSettings{}.split_refresh_steps;
   double split_drift_tolerance = NodeSettings{}.split_drift_tolerance;

@@ -529,7 +529,7 @@ RuntimeSettings spec_runtime_settings(const ModelSpec& spec,
   settings.implicit_iterations = sim.implicit_iterations;
   settings.energy_tolerance = sim.energy_tolerance;
   NodeSettings all;
-  all.integrator = integrator_from_string(sim.integrator).value_or(Integrator::kNewmark);
+  all.integrator = integrator_from_string(sim.integrator).value_or(all.integrator);
   all.rayleigh_mass = sim.rayleigh_mass;
   all.rayleigh_stiffness = sim.rayleigh_stiffness;
   all.split_modes = sim.split_modes;

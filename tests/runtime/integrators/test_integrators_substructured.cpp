@@ -192,3 +192,28 @@ TEST_CASE("Energy-tracking blend keeps an undamped beam's energy where BE loses 
   CHECK(blend_deviation < 0.01);
   CHECK(be_end < 0.5);
 }
+
+TEST_CASE("SIERE's cached modes: Rayleigh-Ritz between refreshes, a refresh when they drift",
+          "[runtime][integrators]") {
+  test::BeamSetup beam;
+  beam.nx = 8;
+  beam.ny = beam.nz = 2;
+  const auto model = compile_model(*test::reduced_beam(beam, {5, 10, true}));
+  const auto run = [&](double gravity_scale, int refresh, double drift, int steps) {
+    NodeSettings node = node_with(Integrator::kSiere);
+    node.split_refresh_steps = refresh;
+    node.split_drift_tolerance = drift;
+    auto sim = make_simulator(model, 1.0 / 60.0, gravity_scale * kGravity, node);
+    for (int k = 0; k < steps; ++k) REQUIRE(sim->step() == StepStatus::kOk);
+    return Eigen::VectorXd(sim->state().q);
+  };
+  // Small motion (g / 1000): the low modes barely change, Ritz keeps them, k = 10 ~ k = 1.
+  const Eigen::VectorXd small_exact = run(1e-3, 1, 0, 120);
+  const Eigen::VectorXd small_ritz = run(1e-3, 10, 0, 120);
+  CHECK((small_ritz - small_exact).norm() < 1e-3 * small_exact.norm());
+  CHECK((small_ritz - small_exact).norm() > 0);  // (Ritz did run)
+  // Large motion (full gravity, 30 % sag): the drift test refreshes every step, as k = 1.
+  const Eigen::VectorXd large_exact = run(1, 1, 0, 120);
+  const Eigen::VectorXd large_guarded = run(1, 60, 0.05, 120);
+  CHECK((large_guarded - large_exact).norm() < 1e-9 * large_exact.norm());
+}

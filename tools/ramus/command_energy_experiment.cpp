@@ -1,0 +1,217 @@
+// `ramus energy-experiment -o energy.csv`: the survey's Fig. 6 (stiff-and-soft-integrators-
+// survey.txt §4): a soft StVK beam fixed at both ends falls under gravity from rest; the
+// potential energy (elastic + gravity) over time for every reduced integrator and for the
+// full-space reference methods (backward Euler, Newmark). Also the energy audit the default
+// integrator is chosen by (docs/INTEGRATORS.md): the largest gain of the total energy
+// H = T + V over its start, which no dissipative method may show (gravity is in V).
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "commands.h"
+#include "ramus/error.h"
+#include "ramus/precompute/fem/full_space_simulator.h"
+#include "ramus/precompute/mesh/mesh_generators.h"
+#include "ramus/precompute/reduction/reduced_domain_builder.h"
+#include "ramus/runtime/model/model.h"
+#include "ramus/runtime/simulator.h"
+
+namespace ramus::cli {
+
+namespace {
+
+struct Args {
+  std::string output;
+  int steps = 300;
+  double time_step = 0.01;
+  double youngs_modulus = 1e5;
+  int r = 20, linear_modes = 10, split_modes = 10;
+  bool full = true;
+};
+
+using Clock = std::chrono::steady_clock;
+
+struct Series {
+  std::string name;
+  std::vector<double> potential, total;
+  double seconds_per_step = 0;
+  std::string failure;
+};
+
+void run(const Args& args) {
+  if (args.steps < 1 || args.steps > 10000000) throw OptionError("--steps must be >= 1");
+  if (!(args.time_step > 0) || !std::isfinite(args.time_step))
+    throw OptionError("--dt must be positive");
+  if (!(args.youngs_modulus > 0)) throw OptionError("--youngs must be positive");
+  if (args.split_modes < 0 || args.split_modes > kMaxSplitModes)
+    throw OptionError("--modes must be between 0 and " + std::to_string(kMaxSplitModes));
+
+  // The survey's beam: 32 x 4 x 4 cubes (1 x 0.125 x 0.125 m; 6 Kuhn tets per cube here, the
+  // survey's 5), E as given, nu = 0.4, rho = 1000, both ends fixed, gravity -z.
+  const TetMesh mesh = make_box_tet_mesh(Eigen::Vector3d(1, 0.125, 0.125), 32, 4, 4);
+  std::vector<int> fixed;
+  for (int v = 0; v < mesh.num_vertices(); ++v)
+    if (mesh.rest_positions(v, 0) == 0.0 || mesh.rest_positions(v, 0) == 1.0) fixed.push_back(v);
+  const StvkFemModel fem(mesh, assign_materials(mesh, {args.youngs_modulus, 0.4, 1000}));
+  const DofMap dofs(mesh.num_vertices(), fixed);
+  const Eigen::Vector3d gravity(0, 0, -9.81);
+  ReducedModel data;
+  data.domains.push_back(build_reduced_domain(fem, dofs, {args.linear_modes, args.r, true}));
+  const auto model = compile_model(data);
+  std::printf(
+      "beam      %d tets, %d vertices, E = %g Pa, nu = 0.4, both ends fixed; reduced r = "
+      "%d; h = %g s, %d steps\n",
+      mesh.num_tets(), mesh.num_vertices(), args.youngs_modulus, model->num_dofs, args.time_step,
+      args.steps);
+
+  std::vector<Series> series;
+  // Every reduced integrator from rest.
+  for (int i = 1; i <= kNumIntegrators; ++i) {
+    const auto integrator = static_cast<Integrator>(i);
+    Series s;
+    s.name = to_string(integrator);
+    if (uses_split_modes(integrator)) s.name += " s=" + std::to_string(args.split_modes);
+    RuntimeSettings settings;
+    settings.time_step = args.time_step;
+    settings.gravity = gravity;
+    NodeSettings node;
+    node.integrator = integrator;
+    node.split_modes = args.split_modes;
+    settings.nodes = {node};
+    Simulator sim(model, settings);
+    const Eigen::VectorXd load = model->prototypes[0].gravity_basis * gravity;
+    const auto start = Clock::now();
+    for (int k = 0; k <= args.steps; ++k) {
+      if (k > 0) {
+        const StepStatus status = sim.step();
+        if (status != StepStatus::kOk) {
+          s.failure = std::string(to_string(status)) + " at step " + std::to_string(k);
+          break;
+        }
+      }
+      const double potential = sim.elastic_energy() - load.dot(sim.state().q);
+      s.potential.push_back(potential);
+      s.total.push_back(potential + sim.kinetic_energy());
+    }
+    s.seconds_per_step = std::chrono::duration<double>(Clock::now() - start).count() / args.steps;
+    series.push_back(std::move(s));
+  }
+  // The full-space references: BE (minimization) and Newmark (trapezoidal), to tolerance.
+  if (args.full) {
+    const Eigen::VectorXd weight = fem.gravity_forces(gravity);
+    const Eigen::VectorXd masses = fem.lumped_vertex_masses();
+    for (const bool newmark : {false, true}) {
+      Series s;
+      s.name = newmark ? "full newmark" : "full be";
+      FullSpaceOptions options;
+      options.time_step = args.time_step;
+      options.gravity = gravity;
+      FullSpaceSimulator full(fem, dofs, options);
+      FullSpaceState state = full.rest_state();
+      if (newmark) full.initialize_acceleration(state);
+      const Eigen::SparseMatrix<double> mass = fem.consistent_mass_matrix();
+      const auto start = Clock::now();
+      for (int k = 0; k <= args.steps; ++k) {
+        if (k > 0) {
+          const NewtonReport report =
+              newmark ? full.step_newmark(state) : full.step_backward_euler(state);
+          if (!state.positions.allFinite()) {
+            s.failure = "non-finite at step " + std::to_string(k);
+            break;
+          }
+          (void)report;
+        }
+        const Eigen::VectorXd u = state.positions - fem.rest_positions();
+        const double potential = fem.elastic_energy(state.positions) - weight.dot(u);
+        s.potential.push_back(potential);
+        s.total.push_back(potential + 0.5 * state.velocities.dot(mass * state.velocities));
+      }
+      s.seconds_per_step = std::chrono::duration<double>(Clock::now() - start).count() / args.steps;
+      (void)masses;
+      series.push_back(std::move(s));
+    }
+  }
+
+  // CSV: time, potential energy per method, then total energy per method.
+  const std::string temporary = args.output + ".tmp";
+  {
+    std::ofstream out(temporary);
+    if (!out) throw Error(args.output + ": cannot write");
+    out << "time";
+    for (const Series& s : series) out << ",V " << s.name;
+    for (const Series& s : series) out << ",H " << s.name;
+    out << '\n';
+    out.precision(12);
+    for (int k = 0; k <= args.steps; ++k) {
+      out << k * args.time_step;
+      const std::size_t row = static_cast<std::size_t>(k);
+      for (const Series& s : series)
+        out << ',' << (row < s.potential.size() ? s.potential[row] : NAN);
+      for (const Series& s : series) out << ',' << (row < s.total.size() ? s.total[row] : NAN);
+      out << '\n';
+    }
+    if (!out) {
+      std::remove(temporary.c_str());
+      throw Error(args.output + ": write failed");
+    }
+  }
+  if (std::rename(temporary.c_str(), args.output.c_str()) != 0) {
+    std::remove(temporary.c_str());
+    throw Error(args.output + ": cannot write");
+  }
+
+  // Summary: the static potential (the deepest V of the damped reference), how much of the
+  // initial fall's oscillation is left (V's spread over the last 10 % of the run, relative to
+  // |V_static|), and the largest energy gain.
+  double v_static = 0;
+  for (const Series& s : series)
+    if (s.name == "be" && !s.potential.empty()) v_static = s.potential.back();
+  std::printf("%-22s %12s %14s %16s %12s\n", "method", "V end (J)", "V swing (end)", "max H gain",
+              "us/step");
+  for (const Series& s : series) {
+    if (!s.failure.empty()) {
+      std::printf("%-22s failed: %s\n", s.name.c_str(), s.failure.c_str());
+      continue;
+    }
+    const std::size_t n = s.potential.size(), tail = std::max<std::size_t>(1, n / 10);
+    double lo = s.potential[n - 1], hi = lo, gain = 0;
+    for (std::size_t k = n - tail; k < n; ++k) {
+      lo = std::min(lo, s.potential[k]);
+      hi = std::max(hi, s.potential[k]);
+    }
+    for (double h : s.total) gain = std::max(gain, h - s.total.front());
+    std::printf("%-22s %12.5g %14.3g %16.3g %12.1f\n", s.name.c_str(), s.potential.back(),
+                (hi - lo) / std::abs(v_static), gain / std::abs(v_static),
+                1e6 * s.seconds_per_step);
+  }
+  std::printf(
+      "energies %s (V: elastic + gravity potential; H = V + kinetic; gains and swings "
+      "relative to |V| at rest, %.4g J)\n",
+      args.output.c_str(), std::abs(v_static));
+}
+
+}  // namespace
+
+void add_energy_experiment_command(CLI::App& app) {
+  auto args = std::make_shared<Args>();
+  CLI::App* command = app.add_subcommand(
+      "energy-experiment",
+      "The survey's Fig. 6: a soft beam fixed at both ends falls under gravity; potential energy "
+      "over time for every integrator, reduced and full-space (CSV), and each one's energy gain");
+  command->add_option("-o,--output", args->output, "Energies (.csv)")->required();
+  command->add_option("--steps", args->steps, "Steps")->capture_default_str();
+  command->add_option("--dt", args->time_step, "Time step (s)")->capture_default_str();
+  command->add_option("--youngs", args->youngs_modulus, "Young's modulus (Pa)")
+      ->capture_default_str();
+  command->add_option("--r", args->r, "Reduced basis size")->capture_default_str();
+  command->add_option("--modes", args->split_modes, "s of the split integrators")
+      ->capture_default_str();
+  command->add_flag("!--no-full", args->full, "Skip the full-space reference runs");
+  command->callback([args] { run(*args); });
+}
+
+}  // namespace ramus::cli
