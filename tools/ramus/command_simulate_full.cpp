@@ -3,9 +3,12 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <memory>
+#include <string>
 
 #include "commands.h"
 #include "ramus/error.h"
+#include "ramus/precompute/fem/full_space_siere.h"
 #include "ramus/precompute/fem/full_space_simulator.h"
 #include "ramus/precompute/mesh/mesh_checks.h"
 #include "ramus/precompute/mesh/mesh_io.h"
@@ -21,6 +24,8 @@ struct Args {
   int steps = -1;
   double time_step = -1;
   bool quiet = false;
+  std::string integrator = "be";
+  int modes = 5, modes_refresh = 1;
 };
 
 using Clock = std::chrono::steady_clock;
@@ -50,14 +55,26 @@ void run(const Args& args) {
   options.gravity = spec.simulation.gravity;
   options.rayleigh_mass = spec.simulation.rayleigh_mass;
   options.rayleigh_stiffness = spec.simulation.rayleigh_stiffness;
+  if (args.integrator != "be" && args.integrator != "newmark" && args.integrator != "siere")
+    throw OptionError("--integrator: \"" + args.integrator +
+                      "\" is not one of the full-space integrators be, newmark, siere");
   FullSpaceSimulator simulator(model, DofMap(mesh.num_vertices(), fixed), options);
+  std::unique_ptr<FullSpaceSiere> siere;
+  if (args.integrator == "siere")
+    siere = std::make_unique<FullSpaceSiere>(model, DofMap(mesh.num_vertices(), fixed), options,
+                                             FullSpaceSiereOptions{args.modes, args.modes_refresh});
 
   std::printf("mesh      %s: %d vertices, %d tets, %zu fixed vertices (read in %.2f s)\n",
               spec.mesh_path.c_str(), mesh.num_vertices(), mesh.num_tets(), fixed.size(),
               mesh_seconds);
-  std::printf("model     mass %.4g kg, %d free DOFs, h = %g s, %d steps, Newton tol %.2g N\n",
-              model.total_mass(), simulator.dofs().num_free_dofs(), options.time_step,
-              spec.simulation.steps, simulator.gradient_tolerance());
+  std::printf("model     mass %.4g kg, %d free DOFs, h = %g s, %d steps, %s\n", model.total_mass(),
+              simulator.dofs().num_free_dofs(), options.time_step, spec.simulation.steps,
+              siere ? ("SIERE, s = " + std::to_string(args.modes) + " modes refreshed every " +
+                       std::to_string(args.modes_refresh) + " steps")
+                          .c_str()
+                    : (args.integrator + ", Newton tol " +
+                       std::to_string(simulator.gradient_tolerance()) + " N")
+                          .c_str());
 
   PvdSeriesWriter writer(args.output);
   VtuFields fields;
@@ -69,6 +86,7 @@ void run(const Args& args) {
     writer.add_frame(state.time, positions, mesh.tets, fields);
   };
   FullSpaceState state = simulator.rest_state();
+  if (args.integrator == "newmark") simulator.initialize_acceleration(state);
   write_frame(state);
 
   int total_iterations = 0, unconverged = 0;
@@ -77,7 +95,14 @@ void run(const Args& args) {
   for (int step = 1; step <= spec.simulation.steps; ++step) {
     const Eigen::VectorXd forces = point_forces_at(spec.forces, mesh.num_vertices(), state.time);
     const auto t_step = Clock::now();
-    const NewtonReport report = simulator.step_backward_euler(state, forces);
+    NewtonReport report;
+    report.converged = true;
+    if (siere)
+      siere->step(state, forces);
+    else if (args.integrator == "newmark")
+      report = simulator.step_newmark(state, forces);
+    else
+      report = simulator.step_backward_euler(state, forces);
     const double step_seconds = seconds_since(t_step);
     total_seconds += step_seconds;
     total_iterations += report.iterations;
@@ -109,13 +134,22 @@ void add_simulate_full_command(CLI::App& app) {
   auto args = std::make_shared<Args>();
   CLI::App* command =
       app.add_subcommand("simulate-full",
-                         "Full-space reference simulation (StVK, backward Euler as minimization "
-                         "with Newton and line search) of a model spec; writes a .pvd series");
+                         "Full-space reference simulation (StVK; backward Euler as minimization "
+                         "with Newton and line search, implicit Newmark, or SIERE with Eq. 25 by "
+                         "Sherman-Morrison-Woodbury) of a model spec; writes a .pvd series");
   command->add_option("spec", args->spec, "Model spec (JSON, see docs/SPEC.md)")->required();
   command->add_option("-o,--output", args->output, "Output series (.pvd)")->required();
   command->add_option("--steps", args->steps, "Override simulation.steps");
   command->add_option("--dt", args->time_step, "Override simulation.time_step (s)");
   command->add_flag("--quiet", args->quiet, "Print only the summary");
+  command->add_option("--integrator", args->integrator, "be, newmark or siere")
+      ->capture_default_str();
+  command->add_option("--modes", args->modes, "siere: s, the lowest modes split")
+      ->capture_default_str();
+  command
+      ->add_option("--modes-refresh", args->modes_refresh,
+                   "siere: recompute the modes every k steps (Rayleigh-Ritz between)")
+      ->capture_default_str();
   command->callback([args] { run(*args); });
 }
 
