@@ -10,6 +10,7 @@
 // what it takes from the kinetic energy: both count as H_diss.
 #include <Eigen/Dense>
 
+#include <algorithm>
 #include <cmath>
 
 #include "../io/model_fields.h"
@@ -122,8 +123,7 @@ StepStatus energy_tracking_midpoint_step(const NodeEquation& e, const RuntimeSet
   const double start_energy = kinetic + elastic - load_work;
   double target = start_energy;
   if (memory.energy_valid) target = *memory.energy_target + (start_energy - *memory.energy_at_end);
-  const double tolerance =
-      settings.energy_tolerance * (kinetic + std::abs(elastic) + std::abs(load_work));
+  double energy_scale = kinetic + std::abs(elastic) + std::abs(load_work);
 
   // Implicit midpoint: q_½ = q_0 + (h/2) v_½, M' v_½ = M' v_0 + (h/2) F(u_½); u_1 = 2 u_½ - u_0.
   scratch.q_hat = vectors.q;
@@ -142,7 +142,14 @@ StepStatus energy_tracking_midpoint_step(const NodeEquation& e, const RuntimeSet
   scratch.v_stage = 2.0 * vectors.qdot - scratch.v_start;
   vectors.q = scratch.q_stage;
   vectors.qdot = scratch.v_stage;
-  const double midpoint_error = node_energy(e, vectors.q, vectors.qdot, scratch) - target;
+  const double midpoint_kinetic = kinetic_energy(e, vectors.qdot, scratch);
+  const double midpoint_elastic = evaluate_internal_energy(e, vectors.q, scratch);
+  const double midpoint_load = e.load->dot(vectors.q);
+  const double midpoint_error = midpoint_kinetic + midpoint_elastic - midpoint_load - target;
+  // ε times the larger energy scale of the step's two ends (from rest, the start's is 0).
+  energy_scale = std::max(energy_scale, midpoint_kinetic + std::abs(midpoint_elastic) +
+                                            std::abs(midpoint_load));
+  const double tolerance = settings.energy_tolerance * energy_scale;
 
   if (midpoint_error > tolerance) {
     // Too much energy: backward Euler from u_0 (guess u_IM), blend IM (α = 0) to BE (α = 1).
