@@ -15,7 +15,8 @@
 //   STR-SBDF2ERE (Eq. 26)       stage 1 STR (unsplit) to u_½ = u_b; parent its BDF2 stage,
 //                               u_p = u_0, a = 1/3, w = 2/3, τ = h/2
 //   ERE          (Eq. 17)       all r modes: u_1 = u_0 + h φ1(h J) F(u_0), no parent.
-// τ φ1(τ J_i) b is read from the exponential of the 3 by 3 matrix τ [J_i b; 0 0] (exact).
+// τ φ1(τ J_i) b in closed form, or from the exponential of τ [J_i b; 0 0] where that would lose
+// digits (modal_phi1).
 #include <Eigen/Cholesky>
 #include <unsupported/Eigen/MatrixFunctions>
 
@@ -111,23 +112,52 @@ bool update_split_modes(const NodeEquation& e, SplitModes& modes, PrototypeScrat
   return true;
 }
 
-// τ φ1(τ J_i) (Xᵀ M' v, Xᵀ F) for the first n modes of X, Λ into scratch.modal_q / modal_v,
-// with M' v in scratch.p_hat and F in scratch.force.
+// τ φ1(τ J) b for one mode, J = [0 1; -λ -d]: the integral of e^(sJ) b over [0, τ]. Closed form
+// J⁻¹ (e^(τJ) - I) b with e^(τJ) = e^(-dτ/2) (C I + S (J + d/2 I)), C = cos ωτ, S = sin(ωτ)/ω,
+// ω² = λ - d²/4 (cosh, sinh for ω² < 0) where that is well conditioned (|λ| τ² >= 1e-2, d² <=
+// 100 |λ|: at most a digit lost to the cancellation in e^(τJ) - I); else the last column of the
+// exponential of the 3 by 3 matrix τ [J b; 0 0] (Eigen's Padé with scaling and squaring).
+void modal_phi1(double lambda, double d, double tau, double b0, double b1, double& out0,
+                double& out1) {
+  if (std::abs(lambda) * tau * tau >= 1e-2 && d * d <= 100 * std::abs(lambda)) {
+    const double omega2 = lambda - 0.25 * d * d, decay = std::exp(-0.5 * d * tau);
+    double c = 1, sine = tau;  // C and S
+    if (omega2 * tau * tau > 1e-12) {
+      const double omega = std::sqrt(omega2);
+      c = std::cos(omega * tau);
+      sine = std::sin(omega * tau) / omega;
+    } else if (omega2 * tau * tau < -1e-12) {
+      const double kappa = std::sqrt(-omega2);
+      c = std::cosh(kappa * tau);
+      sine = std::sinh(kappa * tau) / kappa;
+    }
+    // (e^(τJ) - I) b, then J⁻¹ = [-d -1; λ 0] / λ.
+    const double e0 = decay * ((c + 0.5 * d * sine) * b0 + sine * b1) - b0;
+    const double e1 = decay * (-lambda * sine * b0 + (c - 0.5 * d * sine) * b1) - b1;
+    out0 = (-d * e0 - e1) / lambda;
+    out1 = e0;
+    return;
+  }
+  Eigen::Matrix3d a = Eigen::Matrix3d::Zero();
+  a(0, 1) = tau;
+  a(1, 0) = -tau * lambda;
+  a(1, 1) = -tau * d;
+  a(0, 2) = tau * b0;
+  a(1, 2) = tau * b1;
+  const Eigen::Matrix3d exponential = a.exp();
+  out0 = exponential(0, 2);
+  out1 = exponential(1, 2);
+}
+
+// τ φ1(τ J_i) (Xᵀ M' v, Xᵀ F) for every mode of X, Λ into scratch.modal_q / modal_v, with M' v in
+// scratch.p_hat and F in scratch.force.
 void modal_exponential(const NodeEquation& e, const Eigen::Ref<const Eigen::MatrixXd>& x,
                        const Eigen::Ref<const Eigen::VectorXd>& lambda, double tau,
                        PrototypeScratch& scratch) {
   const double alpha = e.node.rayleigh_mass, beta = e.node.rayleigh_stiffness;
-  for (Eigen::Index i = 0; i < x.cols(); ++i) {
-    Eigen::Matrix3d a = Eigen::Matrix3d::Zero();
-    a(0, 1) = tau;
-    a(1, 0) = -tau * lambda(i);
-    a(1, 1) = -tau * (alpha + beta * lambda(i));
-    a(0, 2) = tau * x.col(i).dot(scratch.p_hat);
-    a(1, 2) = tau * x.col(i).dot(scratch.force);
-    const Eigen::Matrix3d exponential = a.exp();
-    scratch.modal_q(i) = exponential(0, 2);
-    scratch.modal_v(i) = exponential(1, 2);
-  }
+  for (Eigen::Index i = 0; i < x.cols(); ++i)
+    modal_phi1(lambda(i), alpha + beta * lambda(i), tau, x.col(i).dot(scratch.p_hat),
+               x.col(i).dot(scratch.force), scratch.modal_q(i), scratch.modal_v(i));
 }
 
 // The low-mode replacement of the file comment: q, v hold u_S on entry, u_1 on return; u_b in
