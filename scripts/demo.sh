@@ -3,7 +3,7 @@
 #  1. precomputes the bundled plant (data/plant/plant.json: plant.obj tetrahedralized by TetGen,
 #     cut into 14 domains by its OBJ groups, r-hat = 200 modes) into out/plant.h5, and
 #  2. runs the real-time substructured simulation on it (Algorithm 1: frames, system and interface
-#     forces, implicit Newmark per domain) under gravity with a pull on the stem, writing a
+#     forces, SBDF2 per domain by default) under gravity with a pull on the stem, writing a
 #     ParaView series to out/plant.pvd and printing the cost per step.
 set -euo pipefail
 cd "$(dirname "$0")/.."
