@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "atomic_output.h"
 #include "commands.h"
 #include "ramus/error.h"
 #include "ramus/runtime/analysis/damping_curves.h"
@@ -56,10 +57,7 @@ void run(const Args& args) {
     }
   }
 
-  const std::string temporary = args.output + ".tmp";
-  {
-    std::ofstream out(temporary);
-    if (!out) throw Error(args.output + ": cannot write");
+  write_atomically(args.output, [&](std::ostream& out) {
     out << "omega_h";
     for (Integrator m : integrators) out << ',' << to_string(m);
     for (Integrator m : integrators) out << ',' << to_string(m) << "_simulated";
@@ -71,15 +69,7 @@ void run(const Args& args) {
       for (double d : simulated[row]) out << ',' << d;
       out << '\n';
     }
-    if (!out) {
-      std::remove(temporary.c_str());
-      throw Error(args.output + ": write failed");
-    }
-  }
-  if (std::rename(temporary.c_str(), args.output.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    throw Error(args.output + ": cannot write");
-  }
+  });
   std::printf("d/omega of every integrator on q'' + omega^2 q = 0, omega h from %g to %g\n",
               args.min_omega_h, args.max_omega_h);
   std::printf("%-14s %12s %12s %12s   %s\n", "integrator", "at 0.1", "at 1", "at 10",

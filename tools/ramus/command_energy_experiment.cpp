@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "atomic_output.h"
 #include "commands.h"
 #include "ramus/error.h"
 #include "ramus/precompute/fem/full_space_simulator.h"
@@ -137,10 +138,7 @@ void run(const Args& args) {
   }
 
   // CSV: time, potential energy per method, then total energy per method.
-  const std::string temporary = args.output + ".tmp";
-  {
-    std::ofstream out(temporary);
-    if (!out) throw Error(args.output + ": cannot write");
+  write_atomically(args.output, [&](std::ostream& out) {
     out << "time";
     for (const Series& s : series) out << ",V " << s.name;
     for (const Series& s : series) out << ",H " << s.name;
@@ -154,15 +152,7 @@ void run(const Args& args) {
       for (const Series& s : series) out << ',' << (row < s.total.size() ? s.total[row] : NAN);
       out << '\n';
     }
-    if (!out) {
-      std::remove(temporary.c_str());
-      throw Error(args.output + ": write failed");
-    }
-  }
-  if (std::rename(temporary.c_str(), args.output.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    throw Error(args.output + ": cannot write");
-  }
+  });
 
   // Summary: the static potential (the deepest V of the damped reference), how much of the
   // initial fall's oscillation is left (V's spread over the last 10 % of the run, relative to

@@ -147,8 +147,8 @@ StepStatus energy_tracking_midpoint_step(const NodeEquation& e, const RuntimeSet
   const double midpoint_load = e.load->dot(vectors.q);
   const double midpoint_error = midpoint_kinetic + midpoint_elastic - midpoint_load - target;
   // ε times the larger energy scale of the step's two ends (from rest, the start's is 0).
-  energy_scale = std::max(energy_scale, midpoint_kinetic + std::abs(midpoint_elastic) +
-                                            std::abs(midpoint_load));
+  energy_scale = std::max(energy_scale,
+                          midpoint_kinetic + std::abs(midpoint_elastic) + std::abs(midpoint_load));
   const double tolerance = settings.energy_tolerance * energy_scale;
 
   if (midpoint_error > tolerance) {

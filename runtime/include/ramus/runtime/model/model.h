@@ -29,7 +29,7 @@ struct Prototype {
   SystemForceIntegrals system_force;   ///< W1..W7 (empty only for an anchored single domain)
   ReducedStvkForces forces;            ///< the exact cubic StVK polynomial, packed once
   double mass = 0;                     ///< ∫ρ dV (kg)
-  Eigen::Vector3d first_moment = Eigen::Vector3d::Zero();  ///< ∫ρ X dV (kg m), part frame
+  Eigen::Vector3d first_moment = Eigen::Vector3d::Zero();   ///< ∫ρ X dV (kg m), part frame
   Eigen::Matrix3d second_moment = Eigen::Matrix3d::Zero();  ///< ∫ρ X Xᵀ dV (kg m²), part frame
   std::vector<int> nodes;  ///< the nodes placing this prototype, in State column order
   int dof_offset = 0;      ///< its nodes' q occupy [dof_offset, dof_offset + r * nodes.size())
