@@ -4,12 +4,15 @@
 // full-space reference methods (backward Euler, Newmark). Also the energy audit the default
 // integrator is chosen by (docs/INTEGRATORS.md): the largest gain of the total energy
 // H = T + V over its start, which no dissipative method may show (gravity is in V).
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "atomic_output.h"
@@ -17,6 +20,7 @@
 #include "ramus/error.h"
 #include "ramus/precompute/fem/full_space_simulator.h"
 #include "ramus/precompute/mesh/mesh_generators.h"
+#include "ramus/precompute/mesh/tetrahedralize.h"
 #include "ramus/precompute/reduction/reduced_domain_builder.h"
 #include "ramus/runtime/model/model.h"
 #include "ramus/runtime/simulator.h"
@@ -32,7 +36,56 @@ struct Args {
   double youngs_modulus = 1e5;
   int r = 20, linear_modes = 10, split_modes = 10;
   bool full = true;
+  std::string object = "beam";
 };
+
+// A soft blob: an icosphere (2 subdivisions) of radius 0.15 m, its vertical axis stretched to
+// 0.2 m (0.3 m wide, 0.4 m tall),
+// tetrahedralized by TetGen (tets of at most 1e-5 m³), anchored where it sits (z within 0.03 m
+// of its bottom).
+TetMesh blob_mesh(std::vector<int>& anchored) {
+  const double t = (1 + std::sqrt(5.0)) / 2;
+  std::vector<Eigen::Vector3d> v = {{-1, t, 0}, {1, t, 0}, {-1, -t, 0}, {1, -t, 0},
+                                    {0, -1, t}, {0, 1, t}, {0, -1, -t}, {0, 1, -t},
+                                    {t, 0, -1}, {t, 0, 1}, {-t, 0, -1}, {-t, 0, 1}};
+  std::vector<Eigen::Vector3i> f = {{0, 11, 5}, {0, 5, 1},  {0, 1, 7},   {0, 7, 10}, {0, 10, 11},
+                                    {1, 5, 9},  {5, 11, 4}, {11, 10, 2}, {10, 7, 6}, {7, 1, 8},
+                                    {3, 9, 4},  {3, 4, 2},  {3, 2, 6},   {3, 6, 8},  {3, 8, 9},
+                                    {4, 9, 5},  {2, 4, 11}, {6, 2, 10},  {8, 6, 7},  {9, 8, 1}};
+  for (int level = 0; level < 2; ++level) {
+    std::map<std::pair<int, int>, int> middle;
+    const auto mid = [&](int a, int b) {
+      const auto key = std::minmax(a, b);
+      const auto it = middle.find(key);
+      if (it != middle.end()) return it->second;
+      v.push_back((v[static_cast<std::size_t>(a)] + v[static_cast<std::size_t>(b)]) / 2);
+      return middle[key] = static_cast<int>(v.size()) - 1;
+    };
+    std::vector<Eigen::Vector3i> finer;
+    for (const Eigen::Vector3i& tri : f) {
+      const int a = mid(tri(0), tri(1)), b = mid(tri(1), tri(2)), c = mid(tri(2), tri(0));
+      finer.insert(finer.end(), {{tri(0), a, c}, {tri(1), b, a}, {tri(2), c, b}, {a, b, c}});
+    }
+    f = finer;
+  }
+  SurfaceMesh surface;
+  surface.vertices.resize(static_cast<Eigen::Index>(v.size()), 3);
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const Eigen::Vector3d p = v[i].normalized() * 0.15;
+    surface.vertices.row(static_cast<Eigen::Index>(i)) << p(0), p(1), p(2) * 4.0 / 3.0;
+  }
+  surface.triangles.resize(static_cast<Eigen::Index>(f.size()), 3);
+  for (std::size_t i = 0; i < f.size(); ++i)
+    surface.triangles.row(static_cast<Eigen::Index>(i)) = f[i].transpose();
+  TetrahedralizeOptions options;
+  options.max_volume = 1e-5;
+  options.label_regions = false;
+  TetMesh mesh = tetrahedralize(surface, options, "blob");
+  const double bottom = mesh.rest_positions.col(2).minCoeff();
+  for (int i = 0; i < mesh.num_vertices(); ++i)
+    if (mesh.rest_positions(i, 2) < bottom + 0.03) anchored.push_back(i);
+  return mesh;
+}
 
 using Clock = std::chrono::steady_clock;
 
@@ -53,10 +106,17 @@ void run(const Args& args) {
 
   // The survey's beam: 32 x 4 x 4 cubes (1 x 0.125 x 0.125 m; 6 Kuhn tets per cube here, the
   // survey's 5), E as given, nu = 0.4, rho = 1000, both ends fixed, gravity -z.
-  const TetMesh mesh = make_box_tet_mesh(Eigen::Vector3d(1, 0.125, 0.125), 32, 4, 4);
+  if (args.object != "beam" && args.object != "blob")
+    throw OptionError("--object must be beam or blob, got \"" + args.object + "\"");
   std::vector<int> fixed;
-  for (int v = 0; v < mesh.num_vertices(); ++v)
-    if (mesh.rest_positions(v, 0) == 0.0 || mesh.rest_positions(v, 0) == 1.0) fixed.push_back(v);
+  TetMesh mesh;
+  if (args.object == "blob") {
+    mesh = blob_mesh(fixed);
+  } else {
+    mesh = make_box_tet_mesh(Eigen::Vector3d(1, 0.125, 0.125), 32, 4, 4);
+    for (int v = 0; v < mesh.num_vertices(); ++v)
+      if (mesh.rest_positions(v, 0) == 0.0 || mesh.rest_positions(v, 0) == 1.0) fixed.push_back(v);
+  }
   const StvkFemModel fem(mesh, assign_materials(mesh, {args.youngs_modulus, 0.4, 1000}));
   const DofMap dofs(mesh.num_vertices(), fixed);
   const Eigen::Vector3d gravity(0, 0, -9.81);
@@ -64,10 +124,10 @@ void run(const Args& args) {
   data.domains.push_back(build_reduced_domain(fem, dofs, {args.linear_modes, args.r, true}));
   const auto model = compile_model(data);
   std::printf(
-      "beam      %d tets, %d vertices, E = %g Pa, nu = 0.4, both ends fixed; reduced r = "
-      "%d; h = %g s, %d steps\n",
-      mesh.num_tets(), mesh.num_vertices(), args.youngs_modulus, model->num_dofs, args.time_step,
-      args.steps);
+      "%-9s %d tets, %d vertices, E = %g Pa, nu = 0.4, %zu anchored vertices; reduced "
+      "r = %d; h = %g s, %d steps\n",
+      args.object.c_str(), mesh.num_tets(), mesh.num_vertices(), args.youngs_modulus, fixed.size(),
+      model->num_dofs, args.time_step, args.steps);
 
   std::vector<Series> series;
   // Every reduced integrator from rest.
@@ -201,6 +261,11 @@ void add_energy_experiment_command(CLI::App& app) {
   command->add_option("--modes", args->split_modes, "s of the split integrators")
       ->capture_default_str();
   command->add_flag("!--no-full", args->full, "Skip the full-space reference runs");
+  command
+      ->add_option("--object", args->object,
+                   "beam (the survey's, both ends fixed) or blob (a soft ellipsoid anchored "
+                   "at its base)")
+      ->capture_default_str();
   command->callback([args] { run(*args); });
 }
 
