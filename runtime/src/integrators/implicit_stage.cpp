@@ -30,7 +30,7 @@ void stage_hessian(const NodeEquation& e, double ch, const PrototypeScratch& scr
     out.diagonal().array() += 1.0 + ch * alpha;
 }
 
-// direction = -∇²Φ⁻¹ rhs... solves ∇²Φ x = rhs into `solution`.
+// solution = ∇²Φ⁻¹ rhs: Cholesky of ∇²Φ in scratch.factor, pivoted LDLT when it is indefinite.
 void solve_stage_matrix(const NodeEquation& e, double ch, PrototypeScratch& scratch,
                         const Eigen::VectorXd& rhs, Eigen::Ref<Eigen::VectorXd> solution) {
   stage_hessian(e, ch, scratch, scratch.factor);
