@@ -79,10 +79,17 @@ void integrator_step(benchmark::State& state, const Eigen::Vector3d& gravity) {
     node.split_refresh_steps = static_cast<int>(state.range(2));
   }
   ramus::Simulator simulator(model, settings);
+  long long steps = 0;
   for (auto _ : state) {
     if (simulator.step() != ramus::StepStatus::kOk) state.SkipWithError("step failed");
     benchmark::DoNotOptimize(simulator.state().q.data());
+    ++steps;
   }
+  // Full eigen-decompositions per step (the split methods' refreshes).
+  if (ramus::uses_split_modes(integrator) && steps > 0)
+    state.counters["refresh"] =
+        static_cast<double>(simulator.state().split_modes.front().decompositions) /
+        static_cast<double>(steps);
   state.SetLabel(
       std::string(ramus::to_string(integrator)) +
       (ramus::uses_split_modes(integrator) ? " s=5 k=" + std::to_string(state.range(2)) : ""));

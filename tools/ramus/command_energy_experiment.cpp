@@ -142,6 +142,7 @@ void run(const Args& args) {
     NodeSettings node;
     node.integrator = integrator;
     node.split_modes = args.split_modes;
+    node.split_refresh_steps = 1;  // (the survey's exact methods: the modes of every step)
     settings.nodes = {node};
     Simulator sim(model, settings);
     const Eigen::VectorXd load = model->prototypes[0].gravity_basis * gravity;

@@ -47,10 +47,10 @@ void add_reduced_run_options(CLI::App* command, ReducedRunArgs& args) {
       ->capture_default_str();
   command
       ->add_option("--modes-refresh", args.split_refresh_steps,
-                   "... recompute those modes every k steps (Rayleigh-Ritz in between)")
+                   "... recompute those modes every k steps (1: exact; tracked in between)")
       ->capture_default_str();
   command->add_option("--modes-drift", args.split_drift_tolerance,
-                      "... and when their Ritz residual exceeds this (0: never)");
+                      "... and when a tracking step moves them more than this (0: never)");
   command
       ->add_option("--implicit-iterations", args.implicit_iterations,
                    "be, bdf2, tr-bdf2, sdirk, im-blend: Newton iterations per stage at most")

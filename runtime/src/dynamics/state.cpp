@@ -80,6 +80,7 @@ void prepare_integrator_memory(const Model& model, State& state) {
     modes.basis.setZero(r, s);
     modes.eigenvalues.setZero(s);
     modes.age = -1;
+    modes.decompositions = 0;
   }
   if (state.energy_target.size() != n) state.energy_target.setZero(n);
   if (state.energy_at_end.size() != n) state.energy_at_end.setZero(n);

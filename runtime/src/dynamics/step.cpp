@@ -49,7 +49,8 @@ PrototypeScratch::PrototypeScratch(int r)
   split_basis.setZero(r, split);
   ritz_stiffness.setIdentity(split, split);
   ritz_mass.setIdentity(split, split);
-  ritz.compute(ritz_stiffness);
+  ritz_vectors.setIdentity(split, split);
+  ritz_values.setZero(split);
   modal_q.setZero(r);
   modal_v.setZero(r);
   rigid_basis.setZero(3, r);
@@ -315,7 +316,10 @@ StepStatus initialize(const Model& model, State& state, Workspace& workspace,
   // Subtree forces with the final frames; the integrators' memory starts afresh.
   accumulate_subtree_forces(model, state, w);
   state.history_size = 0;
-  for (SplitModes& modes : state.split_modes) modes.age = -1;
+  for (SplitModes& modes : state.split_modes) {
+    modes.age = -1;
+    modes.decompositions = 0;
+  }
   return status;
 }
 

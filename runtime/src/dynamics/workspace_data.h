@@ -43,8 +43,8 @@ struct PrototypeScratch {
   Eigen::MatrixXd damping;  ///< r by r: β K at a stage's start (damping lagged over the stage)
   /// r by min(r, kMaxSplitModes): K X, M' X and the Ritz-updated X of the split integrators.
   Eigen::MatrixXd split_stiffness, split_mass, split_basis;
-  SplitMatrix ritz_stiffness, ritz_mass;  ///< s by s: Xᵀ K X, Xᵀ M' X
-  Eigen::SelfAdjointEigenSolver<SplitMatrix> ritz;
+  SplitMatrix ritz_stiffness, ritz_mass, ritz_vectors;  ///< s by s: Zᵀ K Z, Zᵀ M' Z, eigenvectors
+  Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxSplitModes, 1> ritz_values;  ///< s
   Eigen::VectorXd modal_q, modal_v;  ///< r: modal increments (the first s or r entries)
   Eigen::Matrix3Xd rigid_basis;      ///< 3 by r: momentum-preserving damping (W2 - Σ q C)
   /// 3 by r, as the parent of a child being lumped: d(lumping point)/dq, dω_ij/dq̇, I_w dω_ij/dq̇.

@@ -1,9 +1,10 @@
 #include "symmetric_eigen.h"
 
 #include <Eigen/Eigenvalues>
-
+#include <Eigen/Jacobi>
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace ramus {
 
@@ -42,6 +43,43 @@ bool SymmetricEigenSolver::compute(Eigen::MatrixXd& matrix,
       diagonal_ref, subdiagonal_, 30 * n, true, matrix);
   eigenvalues = diagonal_ref * scale;
   return info == Eigen::Success;
+}
+
+bool jacobi_eigen(Eigen::Ref<Eigen::MatrixXd> matrix, Eigen::Ref<Eigen::MatrixXd> vectors,
+                  Eigen::Ref<Eigen::VectorXd> eigenvalues) noexcept {
+  const Eigen::Index n = matrix.rows();
+  vectors.setIdentity();
+  // Sweeps of one rotation per off-diagonal pair that is not yet negligible against its
+  // diagonal pair (|a_pq| <= 1e-14 sqrt|a_pp a_qq|, or round-off of the largest entry), until a
+  // sweep rotates nothing.
+  const double floor = 1e-28 * matrix.diagonal().cwiseAbs2().maxCoeff();
+  bool converged = false;
+  for (int sweep = 0; sweep < 30 && !converged; ++sweep) {
+    converged = true;
+    for (Eigen::Index p = 0; p < n; ++p)
+      for (Eigen::Index q = p + 1; q < n; ++q) {
+        const double pq = matrix(p, q);
+        if (pq * pq <= std::max(1e-28 * std::abs(matrix(p, p) * matrix(q, q)), floor)) continue;
+        Eigen::JacobiRotation<double> rotation;
+        if (!rotation.makeJacobi(matrix, p, q)) continue;
+        matrix.applyOnTheLeft(p, q, rotation.adjoint());
+        matrix.applyOnTheRight(p, q, rotation);
+        vectors.applyOnTheRight(p, q, rotation);
+        converged = false;
+      }
+  }
+  if (!converged || !matrix.diagonal().allFinite()) return false;
+  eigenvalues = matrix.diagonal();
+  // Ascending, by selection (n is small).
+  for (Eigen::Index i = 0; i + 1 < n; ++i) {
+    Eigen::Index smallest = i;
+    eigenvalues.tail(n - i).minCoeff(&smallest);
+    smallest += i;
+    if (smallest == i) continue;
+    std::swap(eigenvalues(i), eigenvalues(smallest));
+    vectors.col(i).swap(vectors.col(smallest));
+  }
+  return true;
 }
 
 }  // namespace ramus

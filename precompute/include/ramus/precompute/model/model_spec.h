@@ -53,7 +53,7 @@ struct SimulationSpec {
   int implicit_iterations = 20;         ///< other fully implicit methods: per stage at most
   double energy_tolerance = 0.01;       ///< im-blend: ε
   int split_modes = 5;                  ///< SIERE & siblings: s
-  int split_refresh_steps = 1;          ///< ... modes recomputed every k steps
+  int split_refresh_steps = 60;         ///< ... modes recomputed every k steps
   double split_drift_tolerance = 0.05;  ///< ... or when the Ritz residual exceeds this
   double momentum_damping = 0;          ///< im-blend: k of Eq. 32-33
 };

@@ -37,9 +37,10 @@ struct AppliedForce {
 /// The s lowest modes of one node's K(q) kept between steps by SIERE and its siblings
 /// (K X = M' X Λ, Xᵀ M' X = I), refreshed every NodeSettings::split_refresh_steps steps.
 struct SplitModes {
-  Eigen::MatrixXd basis;        ///< X: r by min(s, r)
-  Eigen::VectorXd eigenvalues;  ///< Λ: min(s, r), ascending (1/s^2)
-  int age = -1;                 ///< steps since the last full decomposition; -1: none yet
+  Eigen::MatrixXd basis;         ///< X: r by min(s, r)
+  Eigen::VectorXd eigenvalues;   ///< Λ: min(s, r), ascending (1/s^2)
+  int age = -1;                  ///< steps since the last full decomposition; -1: none yet
+  long long decompositions = 0;  ///< full decompositions since the state was initialized
 };
 
 /// How many earlier steps the integrator history keeps (multistep methods such as BDF2 need

@@ -75,11 +75,15 @@ struct NodeSettings {
   /// SIERE and siblings: s, the lowest modes of K(q) treated exponentially (min(s, r) are used;
   /// 0: the method's semi-implicit parent).
   int split_modes = 5;
-  /// Recompute those modes every k steps (1: every step, the exact method); in between they are
-  /// updated by Rayleigh-Ritz in the cached subspace.
-  int split_refresh_steps = 1;
-  /// Also recompute them when the Ritz residual |K X - M X Λ|_F / |M X Λ|_F exceeds this
-  /// (0: only every split_refresh_steps steps; stale modes then split inexactly).
+  /// Recompute those modes by a full decomposition every k steps (1: every step, the exact
+  /// method; 60: once a second at 60 Hz, 1.4x SI's cost instead of 6x at r = 20). In between
+  /// they are kept while their Rayleigh quotients move by at most a tenth of the drift
+  /// tolerance, else tracked by one step of subspace iteration (Z = K⁻¹ M' X Λ, Rayleigh-Ritz
+  /// in span Z).
+  int split_refresh_steps = 60;
+  /// Also recompute them when a tracking step moved a mode more than this: max_j |z_j - x_j|_M'
+  /// (the angle it turned plus the relative change of its eigenvalue; 0: only every k steps,
+  /// tracking every step).
   double split_drift_tolerance = 0.05;
   /// im-blend: k of the momentum-preserving damping (stabilizing-integrators Eq. 32-33), in
   /// [0, 1] per step: the share of the non-rigid velocity removed.
