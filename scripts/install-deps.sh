@@ -6,6 +6,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   libeigen3-dev libspectra-dev libarpack2-dev libhdf5-dev hdf5-tools libtet1.5-dev
   libopenblas0-pthread catch2 libsuitesparse-dev libcli11-dev nlohmann-json3-dev libbenchmark-dev libtbb-dev
+  python3-matplotlib
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -5,12 +5,16 @@ usage: /usr/bin/python3 scripts/plot_damping_curves.py curves.csv docs/images/da
 Needs matplotlib (Debian: apt-get install python3-matplotlib).
 """
 import csv
+import os
 import sys
 
-import matplotlib
+try:
+    import matplotlib
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+except ImportError:
+    sys.exit("needs matplotlib (Debian: apt-get install python3-matplotlib)")
 
 GROUPS = [
     ("first order and exponential", ["be", "si", "ere", "siere"]),
@@ -40,10 +44,16 @@ def main(csv_path, png_path):
     fig.suptitle("Artificial damping on q'' + ω² q = 0: lines from each amplification matrix, "
                  "dots from simulated decays")
     fig.tight_layout()
-    fig.savefig(png_path, dpi=110)
+    # Into a temporary beside the target, renamed once complete (no half-written PNG).
+    temporary = png_path + ".tmp.png"
+    fig.savefig(temporary, dpi=110)
+    os.replace(temporary, png_path)
 
 
 if __name__ == "__main__":
     if len(sys.argv) != 3:
         sys.exit(__doc__)
-    main(sys.argv[1], sys.argv[2])
+    try:
+        main(sys.argv[1], sys.argv[2])
+    except OSError as e:
+        sys.exit(f"{e.filename}: {e.strerror}")

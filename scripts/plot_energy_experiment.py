@@ -6,12 +6,16 @@ Needs matplotlib (Debian: apt-get install python3-matplotlib).
 """
 import csv
 import math
+import os
 import sys
 
-import matplotlib
+try:
+    import matplotlib
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+except ImportError:
+    sys.exit("needs matplotlib (Debian: apt-get install python3-matplotlib)")
 
 SHOWN = ["be", "siere s=10", "str-sbdf2ere s=10", "tr-bdf2", "sdirk", "im-blend", "newmark",
          "full be", "full newmark"]
@@ -38,10 +42,16 @@ def main(csv_path, png_path):
     ax.set_title("Soft beam (E = 1e5 Pa, nu = 0.4) fixed at both ends, falling under gravity")
     ax.legend(fontsize=8, ncol=2)
     fig.tight_layout()
-    fig.savefig(png_path, dpi=110)
+    # Into a temporary beside the target, renamed once complete (no half-written PNG).
+    temporary = png_path + ".tmp.png"
+    fig.savefig(temporary, dpi=110)
+    os.replace(temporary, png_path)
 
 
 if __name__ == "__main__":
     if len(sys.argv) != 3:
         sys.exit(__doc__)
-    main(sys.argv[1], sys.argv[2])
+    try:
+        main(sys.argv[1], sys.argv[2])
+    except OSError as e:
+        sys.exit(f"{e.filename}: {e.strerror}")

@@ -10,6 +10,7 @@
 
 #include "atomic_output.h"
 #include "commands.h"
+#include "plot_script.h"
 #include "ramus/error.h"
 #include "ramus/runtime/analysis/damping_curves.h"
 
@@ -22,6 +23,7 @@ struct Args {
   int points = 61;
   double min_omega_h = 0.01, max_omega_h = 100;
   int steps = 400;
+  PlotOptions plot;
 };
 
 void run(const Args& args) {
@@ -82,6 +84,7 @@ void run(const Args& args) {
       "curves %s (split methods with every mode split, s = r; with s = 0 they are "
       "their semi-implicit parents)\n",
       args.output.c_str());
+  write_plot(args.plot, "plot_damping_curves.py", args.output);
 }
 
 }  // namespace
@@ -91,7 +94,7 @@ void add_damping_curves_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand(
       "damping-curves",
       "Artificial damping d/omega against omega h of every integrator on q'' + omega^2 q = 0, "
-      "from its amplification matrix and checked against a simulated decay (CSV)");
+      "from its amplification matrix and checked against a simulated decay (CSV and PNG)");
   command->add_option("-o,--output", args->output, "Curves (.csv)")->required();
   command->add_option("--points", args->points, "Values of omega h (log-spaced)")
       ->capture_default_str();
@@ -99,6 +102,7 @@ void add_damping_curves_command(CLI::App& app) {
   command->add_option("--max", args->max_omega_h, "Largest omega h")->capture_default_str();
   command->add_option("--steps", args->steps, "Steps of each simulated decay at most")
       ->capture_default_str();
+  add_plot_options(*command, args->plot);
   command->callback([args] { run(*args); });
 }
 

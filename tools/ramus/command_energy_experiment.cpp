@@ -17,6 +17,7 @@
 
 #include "atomic_output.h"
 #include "commands.h"
+#include "plot_script.h"
 #include "ramus/error.h"
 #include "ramus/precompute/fem/full_space_simulator.h"
 #include "ramus/precompute/mesh/mesh_generators.h"
@@ -37,6 +38,7 @@ struct Args {
   int r = 20, linear_modes = 10, split_modes = 10;
   bool full = true;
   std::string object = "beam";
+  PlotOptions plot;
 };
 
 // A soft blob: an icosphere (2 subdivisions) of radius 0.15 m, its vertical axis stretched to
@@ -242,6 +244,7 @@ void run(const Args& args) {
       "energies %s (V: elastic + gravity potential; H = V + kinetic; gains and swings "
       "relative to |V| at rest, %.4g J)\n",
       args.output.c_str(), std::abs(v_static));
+  write_plot(args.plot, "plot_energy_experiment.py", args.output);
 }
 
 }  // namespace
@@ -251,7 +254,8 @@ void add_energy_experiment_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand(
       "energy-experiment",
       "The survey's Fig. 6: a soft beam fixed at both ends falls under gravity; potential energy "
-      "over time for every integrator, reduced and full-space (CSV), and each one's energy gain");
+      "over time for every integrator, reduced and full-space (CSV and PNG), and each one's energy "
+      "gain");
   command->add_option("-o,--output", args->output, "Energies (.csv)")->required();
   command->add_option("--steps", args->steps, "Steps")->capture_default_str();
   command->add_option("--dt", args->time_step, "Time step (s)")->capture_default_str();
@@ -266,6 +270,7 @@ void add_energy_experiment_command(CLI::App& app) {
                    "beam (the survey's, both ends fixed) or blob (a soft ellipsoid anchored "
                    "at its base)")
       ->capture_default_str();
+  add_plot_options(*command, args->plot);
   command->callback([args] { run(*args); });
 }
 
