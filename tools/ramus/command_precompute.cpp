@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "commands.h"
 #include "ramus/error.h"
@@ -46,15 +47,33 @@ DomainTree spec_domain_tree(const ModelSpec& spec, const TetMesh& mesh,
     const Eigen::VectorXi one = Eigen::VectorXi::Zero(mesh.num_tets());
     return build_domain_tree(mesh, one, fixed, {{0, "body"}});
   }
-  if (spec.domains->partition == DomainsSpec::Partition::kLabels) {
-    if (spec.domains->label_file_path.empty()) return domain_tree_from_labels(mesh, fixed);
-    TetLabels labels = read_tet_label_file(spec.domains->label_file_path, mesh.num_tets());
-    TetMesh labelled = mesh;
-    labelled.labels = std::move(labels.labels);
-    labelled.label_names = std::move(labels.label_names);
-    return domain_tree_from_labels(labelled, fixed);
-  }
+  if (spec.domains->partition == DomainsSpec::Partition::kLabels)
+    return domain_tree_from_labels(mesh, fixed);  // (a label file's labels are the mesh's now)
   return partition_branching_mesh(mesh, fixed, spec.domains->automatic);
+}
+
+// What the spec says about the mesh that only the mesh can confirm: materials_by_label names
+// labels its tets carry, and forces name vertices it has (else every later simulate fails).
+void check_spec_against_mesh(const ModelSpec& spec, const TetMesh& mesh) {
+  if (!spec.materials_by_label.empty()) {
+    std::set<int> present;
+    for (Eigen::Index t = 0; t < mesh.labels.size(); ++t) present.insert(mesh.labels(t));
+    std::string list;
+    for (int l : present) list += (list.empty() ? "" : ", ") + std::to_string(l);
+    for (const auto& [label, material] : spec.materials_by_label)
+      if (!present.count(label))
+        throw InputError(spec.spec_path, 0,
+                         "materials_by_label." + std::to_string(label) + ": no tet has label " +
+                             std::to_string(label) +
+                             (present.empty() ? std::string(" (the mesh has no tet labels)")
+                                              : " (the mesh's labels: " + list + ")"));
+  }
+  std::vector<PointForce> forces = spec.forces;
+  try {
+    resolve_point_forces(mesh, forces);
+  } catch (const MeshError& e) {
+    throw InputError(spec.spec_path, 0, e.what());
+  }
 }
 
 // Reduction of every tree domain: r from the spec (total r̂ distributed, or reduction.r each),
@@ -116,12 +135,20 @@ EmbeddedSurface embed_render_surface(const ReducedModel& model, const SurfaceMes
 void run(const Args& args) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
-  ModelSpec spec = load_model_spec(args.spec);
+  ModelSpec spec = load_spec(args.spec);
   if (args.linear_modes > 0) spec.reduction.linear_modes = args.linear_modes;
   if (args.r > 0) spec.reduction.r = args.r;
   if (args.no_modal_derivatives) spec.reduction.modal_derivatives = false;
-  const TetMesh mesh = read_tet_mesh(spec.mesh_path, spec.tetrahedralize);
+  TetMesh mesh = read_tet_mesh(spec.mesh_path, spec.tetrahedralize);
   validate_tet_mesh(mesh, spec.mesh_path);
+  // A label file's labels replace the mesh's: they cut the domains and pick the materials.
+  if (spec.domains && spec.domains->partition == DomainsSpec::Partition::kLabels &&
+      !spec.domains->label_file_path.empty()) {
+    TetLabels labels = read_tet_label_file(spec.domains->label_file_path, mesh.num_tets());
+    mesh.labels = std::move(labels.labels);
+    mesh.label_names = std::move(labels.label_names);
+  }
+  check_spec_against_mesh(spec, mesh);
   std::vector<int> fixed;
   try {
     fixed = select_vertices(mesh, spec.fixed);

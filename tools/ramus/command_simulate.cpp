@@ -84,20 +84,23 @@ bool given(const Args& args, const char* option) {
   return args.command->get_option(option)->count() > 0;
 }
 
-// The scenario of the spec the model was made from, when it is stored and still parses.
-std::optional<ModelSpec> stored_spec(const ReducedModel& model) {
+// The scenario of the spec the model was made from, when one is stored. One that no longer
+// parses is an error (its time step, forces and cadence would silently be lost).
+std::optional<ModelSpec> stored_spec(const ReducedModel& model, const std::string& model_path) {
   if (model.provenance.spec_json.empty()) return std::nullopt;
   try {
     return parse_model_spec(model.provenance.spec_json, model.provenance.spec_path);
-  } catch (const Error&) {
-    return std::nullopt;
+  } catch (const Error& e) {
+    throw Error(model_path + ": the spec stored in the model does not parse (" + e.what() +
+                "); re-run precompute, or pass --ignore-spec to run without its scenario");
   }
 }
 
 void run(const Args& args) {
   ReducedModel data = read_model_file(args.model);
   // The scenario (steps, forces, output cadence) of the spec stored in the model.
-  const std::optional<ModelSpec> spec = args.ignore_spec ? std::nullopt : stored_spec(data);
+  const std::optional<ModelSpec> spec =
+      args.ignore_spec ? std::nullopt : stored_spec(data, args.model);
   const auto model = compile_model(std::move(data));
   const Eigen::MatrixX3d rest = global_rest_positions(*model);
   const int num_global = static_cast<int>(rest.rows());
@@ -176,14 +179,23 @@ void run(const Args& args) {
   const Eigen::MatrixX4i tets = global_tets(*model, &tet_domain);
   Eigen::MatrixX3d positions;
   VtuFields fields;
+  // (Finite reduced coordinates can still place a vertex at infinity: a basis or frame that
+  // overflows. Such a frame is an error, never written.)
+  auto check_positions = [&](const Eigen::MatrixX3d& p, const char* what) {
+    if (!p.allFinite())
+      throw NumericalError("t = " + std::to_string(simulator.time()) + " s: " + what +
+                           " positions are not finite (the model's basis or frames overflow)");
+  };
   auto write_frame = [&] {
     if (!writer) return;
     simulator.global_positions(positions);
+    check_positions(positions, "vertex");
     fields.point_data = {{"displacement", positions - rest}};
     fields.cell_ints = {{"domain", tet_domain}};
     writer->add_frame(simulator.time(), positions, tets, fields);
     if (!surface_writer) return;
     simulator.embedded_surface_positions(surface_positions);
+    check_positions(surface_positions, "surface");
     surface_fields.point_data = {{"displacement", surface_positions - surface.rest_positions}};
     surface_writer->add_surface_frame(simulator.time(), surface_positions, surface.triangles,
                                       surface_fields);
@@ -195,7 +207,8 @@ void run(const Args& args) {
         simulator.add_vertex_force(f.domain, f.vertex, f.force.force);
   };
   apply_forces(0.0);
-  simulator.initialize();
+  if (const StepStatus status = simulator.initialize(); status != StepStatus::kOk)
+    throw NumericalError("initial state: " + std::string(to_string(status)));
   simulator.reset_profile();
   write_frame();
 
@@ -212,6 +225,7 @@ void run(const Args& args) {
       throw NumericalError("step " + std::to_string(step) + ": " + to_string(status));
     if (step % output_every == 0) {
       simulator.global_positions(positions);
+      check_positions(positions, "vertex");
       max_displacement = std::max(max_displacement, (positions - rest).rowwise().norm().maxCoeff());
       write_frame();
     }

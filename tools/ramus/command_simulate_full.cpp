@@ -35,7 +35,7 @@ double seconds_since(Clock::time_point start) {
 
 void run(const Args& args) {
   // Everything that can be wrong with the input is checked before the output is created.
-  ModelSpec spec = load_model_spec(args.spec);
+  ModelSpec spec = load_spec(args.spec);
   if (args.steps >= 0) spec.simulation.steps = args.steps;
   if (args.time_step > 0) spec.simulation.time_step = args.time_step;
   const auto t_mesh = Clock::now();

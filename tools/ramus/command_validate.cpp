@@ -68,7 +68,7 @@ double bend_angle_degrees(const Eigen::Vector3d& base, const Eigen::Vector3d& re
 }
 
 void run(const Args& args) {
-  const ModelSpec spec = load_model_spec(args.spec);
+  const ModelSpec spec = load_spec(args.spec);
   const auto model = load_model(args.model);
   const TetMesh mesh = read_tet_mesh(spec.mesh_path, spec.tetrahedralize);
   validate_tet_mesh(mesh, spec.mesh_path);

@@ -3,6 +3,9 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <string>
+
+#include "ramus/precompute/model/model_spec.h"
 
 namespace ramus::cli {
 
@@ -17,5 +20,8 @@ void add_compare_command(CLI::App& app);
 void add_validate_command(CLI::App& app);
 void add_damping_curves_command(CLI::App& app);
 void add_energy_experiment_command(CLI::App& app);
+
+/// load_model_spec, printing the spec's warnings ("ramus: warning: file: key: ...") to stderr.
+ModelSpec load_spec(const std::string& path);
 
 }  // namespace ramus::cli

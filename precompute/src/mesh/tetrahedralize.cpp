@@ -2,6 +2,7 @@
 
 #include <tetgen.h>
 
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <Eigen/Geometry>
@@ -68,8 +69,21 @@ std::vector<int> merge_close_vertices(const Eigen::MatrixX3d& V, double toleranc
   return rep;
 }
 
+// What TetGen may use before it is stopped: options that cannot terminate (a radius-edge bound
+// near 1) or that ask for billions of tets must end in a message, not a hang or a swapped-out
+// machine. CPU seconds, and bytes of address space (at most this, at most 3/4 of the RAM).
+constexpr rlim_t kTetgenCpuSeconds = 600;
+constexpr double kTetgenMemoryBytes = 16e9;
+// The most tets a max_volume bound may ask for (estimated from the enclosed volume).
+constexpr double kMaxEstimatedTets = 20e6;
+constexpr int kTetgenTimedOut = 1000;  // (run_tetgen_isolated: past kTetgenCpuSeconds)
+
 std::string tetgen_failure(int code) {
   switch (code) {
+    case kTetgenTimedOut:
+      return "TetGen did not finish within its limit of " + std::to_string(kTetgenCpuSeconds) +
+             " s of CPU time (a max_radius_edge_ratio near 1 may never terminate; a tiny "
+             "max_volume asks for a huge mesh)";
     case 1:
       return "TetGen ran out of memory (try a larger max_volume)";
     case 2:
@@ -137,7 +151,8 @@ bool write_all(int fd, const void* data, std::size_t bytes) {
 // Runs TetGen in a forked child. TetGen 1.5.0 (Debian's libtet1.5) frees its memory twice when
 // it throws an error code (terminatetetgen() frees, then the stack tetgenmesh's destructor frees
 // again during unwinding), so an invalid surface would crash the whole program; a child process
-// contains that. Returns the TetGen error code (0: success, -1: crashed / killed).
+// contains that. Returns the TetGen error code (0: success, -1: crashed / killed,
+// kTetgenTimedOut: past its CPU time).
 int run_tetgen_isolated(tetgenio& in, const std::string& switches, TetgenOutput& result,
                         std::string& diagnostics) {
   FILE* data = std::tmpfile();
@@ -157,6 +172,14 @@ int run_tetgen_isolated(tetgenio& in, const std::string& switches, TetgenOutput&
   if (pid == 0) {  // child: only async-signal-safe-ish work, leave with _exit
     for (int sig : {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL})
       std::signal(sig, tetgen_child_fatal_signal);
+    // The limits (SIGXCPU past the CPU time; failed allocations past the memory).
+    const rlimit cpu{kTetgenCpuSeconds, kTetgenCpuSeconds + 5};
+    ::setrlimit(RLIMIT_CPU, &cpu);
+    const double ram = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) *
+                       static_cast<double>(::sysconf(_SC_PAGESIZE));
+    const double bytes = std::min(kTetgenMemoryBytes, ram > 0 ? 0.75 * ram : kTetgenMemoryBytes);
+    const rlimit memory{static_cast<rlim_t>(bytes), static_cast<rlim_t>(bytes)};
+    ::setrlimit(RLIMIT_AS, &memory);
     ::dup2(::fileno(log), STDOUT_FILENO);
     ::dup2(::fileno(log), STDERR_FILENO);
     std::setvbuf(stdout, nullptr, _IONBF, 0);
@@ -168,6 +191,8 @@ int run_tetgen_isolated(tetgenio& in, const std::string& switches, TetgenOutput&
       ::tetrahedralize(buffer.data(), &in, &out);
     } catch (int error) {
       code = error;
+    } catch (const std::bad_alloc&) {
+      code = 1;  // (TetGen's own out-of-memory code)
     } catch (...) {
       code = -1;
     }
@@ -201,6 +226,7 @@ int run_tetgen_isolated(tetgenio& in, const std::string& switches, TetgenOutput&
   for (int k = 0; k < 8 && std::fgets(line, sizeof(line), log); ++k) diagnostics += line;
   std::fclose(log);
   int code = -1;
+  if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU) code = kTetgenTimedOut;
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
     std::rewind(data);
     int header[4] = {0, 0, 0, 0};
@@ -238,9 +264,11 @@ double enclosed_volume(const Eigen::MatrixX3d& V, const std::vector<std::array<i
 TetMesh tetrahedralize(const SurfaceMesh& surface, const TetrahedralizeOptions& options,
                        const std::string& file_for_messages) {
   if (!std::isfinite(options.max_radius_edge_ratio) ||
-      (options.max_radius_edge_ratio != 0 && options.max_radius_edge_ratio < 1.0))
-    throw OptionError("tetrahedralize: max_radius_edge_ratio must be 0 (off) or >= 1, got " +
-                      detail::format_double(options.max_radius_edge_ratio));
+      (options.max_radius_edge_ratio != 0 && options.max_radius_edge_ratio < 1.1))
+    throw OptionError(
+        "tetrahedralize: max_radius_edge_ratio must be 0 (off) or >= 1.1 (TetGen's refinement "
+        "need not terminate below), got " +
+        detail::format_double(options.max_radius_edge_ratio));
   if (!std::isfinite(options.max_volume) || options.max_volume < 0)
     throw OptionError("tetrahedralize: max_volume must be >= 0 (0 = unbounded), got " +
                       detail::format_double(options.max_volume));
@@ -301,6 +329,15 @@ TetMesh tetrahedralize(const SurfaceMesh& surface, const TetrahedralizeOptions& 
       for (int c = 0; c < 3; ++c) plc.triangles(k, c) = merged[keep[k]][c];
   }
   check_closed_surface(plc, file_for_messages, /*allow_internal_faces=*/true);
+  if (options.max_volume > 0) {
+    const double enclosed = std::abs(enclosed_volume(V, merged));
+    if (enclosed / options.max_volume > kMaxEstimatedTets)
+      throw OptionError(
+          "tetrahedralize: max_volume = " + detail::format_double(options.max_volume) +
+          " m^3 asks for at least " + detail::format_double(enclosed / options.max_volume) +
+          " tets in the enclosed " + detail::format_double(enclosed) + " m^3 (more than " +
+          detail::format_double(kMaxEstimatedTets) + "): raise it");
+  }
 
   // 3. TetGen.
   tetgenio in;

@@ -43,10 +43,21 @@ class SpecReader {
   }
   int integer(const json& j, const std::string& key) const {
     if (!j.is_number_integer()) fail(key, "expected an integer, got " + j.dump());
-    const auto value = j.get<long long>();
-    if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max())
-      fail(key, "integer out of range");
-    return static_cast<int>(value);
+    // (An unsigned above 2^63 would wrap to a negative long long.)
+    if (j.is_number_unsigned() ? j.get<unsigned long long>() > static_cast<unsigned long long>(
+                                                                   std::numeric_limits<int>::max())
+                               : (j.get<long long>() < std::numeric_limits<int>::min() ||
+                                  j.get<long long>() > std::numeric_limits<int>::max()))
+      fail(key, "integer out of range, got " + j.dump());
+    return static_cast<int>(j.get<long long>());
+  }
+  /// An integer in [lo, hi], checked before any arithmetic uses it.
+  int bounded(const json& j, const std::string& key, long long lo, long long hi) const {
+    const int value = integer(j, key);
+    if (value < lo || value > hi)
+      fail(key, "must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " +
+                    j.dump());
+    return value;
   }
   /// An integrator's name (docs/INTEGRATORS.md).
   std::string integrator(const json& j, const std::string& key) const {
@@ -81,14 +92,35 @@ class SpecReader {
       }
     }
   }
-  Material material(const json& j, const std::string& key) const {
+  /// A number in [lo, hi] (a physical range: outside it the solvers lose every digit).
+  double in_range(const json& j, const std::string& key, double lo, double hi,
+                  const char* unit) const {
+    const double value = number(j, key);
+    if (!(value >= lo && value <= hi)) {
+      std::ostringstream message;
+      message << "must lie in [" << lo << ", " << hi << "]" << unit << ", got " << j.dump();
+      fail(key, message.str());
+    }
+    return value;
+  }
+  Material material(const json& j, const std::string& key,
+                    std::vector<std::string>& warnings) const {
     only_keys(j, key, {"youngs_modulus", "poisson_ratio", "density"});
     Material m;
     if (j.contains("youngs_modulus"))
-      m.youngs_modulus = positive(j["youngs_modulus"], key + ".youngs_modulus");
-    if (j.contains("poisson_ratio"))
-      m.poisson_ratio = number(j["poisson_ratio"], key + ".poisson_ratio");
-    if (j.contains("density")) m.density = positive(j["density"], key + ".density");
+      m.youngs_modulus = in_range(j["youngs_modulus"], key + ".youngs_modulus", 1e-3, 1e13, " Pa");
+    if (j.contains("poisson_ratio")) {
+      const std::string sub = key + ".poisson_ratio";
+      m.poisson_ratio = number(j["poisson_ratio"], sub);
+      if (!(m.poisson_ratio >= 0 && m.poisson_ratio < 0.5))
+        fail(sub, "must lie in [0, 0.5), got " + j["poisson_ratio"].dump());
+      if (m.poisson_ratio > 0.49)
+        warnings.push_back(sub + ": " + j["poisson_ratio"].dump() +
+                           " is nearly incompressible: linear tets lock (the modes come out far "
+                           "too stiff) and the Lamé λ grows as 1/(1 - 2ν)");
+    }
+    if (j.contains("density"))
+      m.density = in_range(j["density"], key + ".density", 1e-3, 1e6, " kg/m^3");
     try {
       validate_material(m, key.c_str());
     } catch (const OptionError& e) {
@@ -110,9 +142,14 @@ class SpecReader {
       s.kind = VertexSelector::Kind::kPlane;
       s.point = vector3(required(value, "point", sub), sub + ".point");
       s.normal = vector3(required(value, "normal", sub), sub + ".normal");
-      if (s.normal.norm() == 0) fail(sub + ".normal", "must be non-zero");
-      s.normal.normalize();
-      if (value.contains("tolerance")) s.tolerance = number(value["tolerance"], sub + ".tolerance");
+      // (stableNorm: a normal of norm 1e200 must not overflow to inf and normalize to zero.)
+      const double length = s.normal.stableNorm();
+      if (!(length > 0 && std::isfinite(length))) fail(sub + ".normal", "must be non-zero");
+      s.normal /= length;
+      if (value.contains("tolerance")) {
+        s.tolerance = number(value["tolerance"], sub + ".tolerance");
+        if (s.tolerance < 0) fail(sub + ".tolerance", "must not be negative (0: automatic)");
+      }
     } else if (kind == "box") {
       only_keys(value, sub, {"min", "max"});
       s.kind = VertexSelector::Kind::kBox;
@@ -130,7 +167,8 @@ class SpecReader {
       if (!value.is_array() || value.empty())
         fail(sub, "expected a non-empty array of vertex indices");
       for (size_t i = 0; i < value.size(); ++i)
-        s.vertices.push_back(integer(value[i], sub + "[" + std::to_string(i) + "]"));
+        s.vertices.push_back(bounded(value[i], sub + "[" + std::to_string(i) + "]", 0,
+                                     std::numeric_limits<int>::max()));
     } else {
       fail(key, "unknown selector \"" + kind + "\" (use plane, box, label, vertices or flag)");
     }
@@ -141,19 +179,66 @@ class SpecReader {
   std::string file_;
 };
 
+// json::parse, except that a key given twice in one object is an error naming it and its
+// object's path (nlohmann keeps the last silently).
+json parse_without_duplicates(const std::string& text, const std::string& spec_path) {
+  std::vector<std::set<std::string>> seen;  // keys of each open object, innermost last
+  std::vector<std::string> path;            // the keys leading to it
+  std::string last_key;
+  const json::parser_callback_t check = [&](int /*depth*/, json::parse_event_t event,
+                                            json& parsed) {
+    switch (event) {
+      case json::parse_event_t::object_start:
+        seen.emplace_back();
+        path.push_back(last_key);
+        break;
+      case json::parse_event_t::object_end:
+        if (!seen.empty()) seen.pop_back();
+        if (!path.empty()) path.pop_back();
+        break;
+      case json::parse_event_t::key: {
+        last_key = parsed.get<std::string>();
+        if (!seen.empty() && !seen.back().insert(last_key).second) {
+          std::string where;
+          for (const std::string& p : path)
+            if (!p.empty()) where += (where.empty() ? "" : ".") + p;
+          throw InputError(spec_path, 0,
+                           (where.empty() ? std::string() : where + ": ") + "key \"" + last_key +
+                               "\" given twice");
+        }
+        break;
+      }
+      case json::parse_event_t::array_start:
+        path.push_back(last_key);
+        last_key.clear();
+        break;
+      case json::parse_event_t::array_end:
+        if (!path.empty()) path.pop_back();
+        break;
+      default:
+        break;
+    }
+    return true;
+  };
+  return json::parse(text, check);
+}
+
 }  // namespace
 
 ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec_path) {
   const SpecReader r(spec_path);
   json root;
   try {
-    root = json::parse(json_text);
+    root = parse_without_duplicates(json_text, spec_path);
   } catch (const json::parse_error& e) {
     // nlohmann reports a byte offset; turn it into a line number.
     const auto offset = std::min<size_t>(e.byte, json_text.size());
     const long line =
         1 + std::count(json_text.begin(), json_text.begin() + static_cast<long>(offset), '\n');
     throw InputError(spec_path, line, std::string("invalid JSON: ") + e.what());
+  } catch (const json::exception& e) {
+    // E.g. out_of_range 406, a number such as 1e400 beyond double.
+    throw InputError(spec_path, 0, std::string("invalid JSON: ") + e.what());
   }
   r.only_keys(root, "",
               {"mesh", "tetrahedralize", "material", "materials_by_label", "fixed", "forces",
@@ -174,7 +259,12 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
     r.only_keys(t, "tetrahedralize", {"max_radius_edge_ratio", "max_volume", "label_regions"});
     if (t.contains("max_radius_edge_ratio"))
       spec.tetrahedralize.max_radius_edge_ratio =
-          r.positive(t["max_radius_edge_ratio"], "tetrahedralize.max_radius_edge_ratio");
+          r.number(t["max_radius_edge_ratio"], "tetrahedralize.max_radius_edge_ratio");
+    if (const double q = spec.tetrahedralize.max_radius_edge_ratio; q != 0 && !(q >= 1.1))
+      r.fail("tetrahedralize.max_radius_edge_ratio",
+             "must be 0 (off) or at least 1.1 (TetGen's refinement need not terminate below), "
+             "got " +
+                 t["max_radius_edge_ratio"].dump());
     if (t.contains("max_volume"))
       spec.tetrahedralize.max_volume = r.positive(t["max_volume"], "tetrahedralize.max_volume");
     if (t.contains("label_regions")) {
@@ -183,7 +273,8 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
       spec.tetrahedralize.label_regions = t["label_regions"].get<bool>();
     }
   }
-  if (root.contains("material")) spec.material = r.material(root["material"], "material");
+  if (root.contains("material"))
+    spec.material = r.material(root["material"], "material", spec.warnings);
   if (root.contains("materials_by_label")) {
     const json& by_label = root["materials_by_label"];
     if (!by_label.is_object())
@@ -199,7 +290,7 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
       }
       Material base = spec.material;
       const std::string key = "materials_by_label." + item.key();
-      Material m = r.material(item.value(), key);
+      Material m = r.material(item.value(), key, spec.warnings);
       if (!item.value().contains("youngs_modulus")) m.youngs_modulus = base.youngs_modulus;
       if (!item.value().contains("poisson_ratio")) m.poisson_ratio = base.poisson_ratio;
       if (!item.value().contains("density")) m.density = base.density;
@@ -221,7 +312,9 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
       PointForce f;
       if (forces[i].contains("vertex") == forces[i].contains("at"))
         r.fail(key, "give exactly one of \"vertex\" (an index) and \"at\" (a position)");
-      if (forces[i].contains("vertex")) f.vertex = r.integer(forces[i]["vertex"], key + ".vertex");
+      if (forces[i].contains("vertex"))
+        f.vertex =
+            r.bounded(forces[i]["vertex"], key + ".vertex", 0, std::numeric_limits<int>::max());
       if (forces[i].contains("at")) f.at = r.vector3(forces[i]["at"], key + ".at");
       f.force = r.vector3(r.required(forces[i], "force", key), key + ".force");
       if (forces[i].contains("start")) f.start = r.number(forces[i]["start"], key + ".start");
@@ -239,8 +332,7 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
          "split_modes", "split_refresh_steps", "split_drift_tolerance", "momentum_damping"});
     SimulationSpec& sim = spec.simulation;
     if (s.contains("time_step")) sim.time_step = r.positive(s["time_step"], "simulation.time_step");
-    if (s.contains("steps")) sim.steps = r.integer(s["steps"], "simulation.steps");
-    if (sim.steps < 0) r.fail("simulation.steps", "must not be negative");
+    if (s.contains("steps")) sim.steps = r.bounded(s["steps"], "simulation.steps", 0, 1000000000);
     if (s.contains("gravity")) sim.gravity = r.vector3(s["gravity"], "simulation.gravity");
     if (s.contains("rayleigh_mass"))
       sim.rayleigh_mass = r.number(s["rayleigh_mass"], "simulation.rayleigh_mass");
@@ -249,8 +341,7 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
     if (sim.rayleigh_mass < 0 || sim.rayleigh_stiffness < 0)
       r.fail("simulation", "Rayleigh damping coefficients must not be negative");
     if (s.contains("output_every"))
-      sim.output_every = r.integer(s["output_every"], "simulation.output_every");
-    if (sim.output_every < 1) r.fail("simulation.output_every", "must be at least 1");
+      sim.output_every = r.bounded(s["output_every"], "simulation.output_every", 1, 1000000000);
     if (s.contains("integrator"))
       sim.integrator = r.integrator(s["integrator"], "simulation.integrator");
     if (s.contains("newton_iterations"))
@@ -269,8 +360,7 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
       sim.split_modes = r.split_modes(s["split_modes"], "simulation.split_modes");
     if (s.contains("split_refresh_steps"))
       sim.split_refresh_steps =
-          r.integer(s["split_refresh_steps"], "simulation.split_refresh_steps");
-    if (sim.split_refresh_steps < 1) r.fail("simulation.split_refresh_steps", "must be at least 1");
+          r.bounded(s["split_refresh_steps"], "simulation.split_refresh_steps", 1, 1000000000);
     if (s.contains("split_drift_tolerance"))
       sim.split_drift_tolerance =
           r.number(s["split_drift_tolerance"], "simulation.split_drift_tolerance");
@@ -286,19 +376,18 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
     r.only_keys(red, "reduction", {"linear_modes", "r", "modal_derivatives"});
     ReductionSpec& reduction = spec.reduction;
     if (red.contains("linear_modes"))
-      reduction.linear_modes = r.integer(red["linear_modes"], "reduction.linear_modes");
-    if (red.contains("r")) reduction.r = r.integer(red["r"], "reduction.r");
+      reduction.linear_modes =
+          r.bounded(red["linear_modes"], "reduction.linear_modes", 1, kMaxSpecModes);
+    if (red.contains("r")) reduction.r = r.bounded(red["r"], "reduction.r", 1, kMaxSpecModes);
     if (red.contains("modal_derivatives")) {
       if (!red["modal_derivatives"].is_boolean())
         r.fail("reduction.modal_derivatives", "expected true or false");
       reduction.modal_derivatives = red["modal_derivatives"].get<bool>();
     }
-    if (reduction.linear_modes < 1) r.fail("reduction.linear_modes", "must be at least 1");
-    if (reduction.r < 1) r.fail("reduction.r", "must be at least 1");
-    const long candidates =
+    const long long candidates =
         reduction.modal_derivatives
             ? reduction.linear_modes +
-                  static_cast<long>(reduction.linear_modes) * (reduction.linear_modes + 1) / 2
+                  static_cast<long long>(reduction.linear_modes) * (reduction.linear_modes + 1) / 2
             : reduction.linear_modes;
     if (reduction.r > candidates)
       r.fail("reduction.r",
@@ -334,7 +423,8 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
       const json& a = d["automatic"];
       r.only_keys(a, "domains.automatic", {"num_bands", "band_width", "min_domain_tets"});
       if (a.contains("num_bands"))
-        domains.automatic.num_bands = r.integer(a["num_bands"], "domains.automatic.num_bands");
+        domains.automatic.num_bands =
+            r.bounded(a["num_bands"], "domains.automatic.num_bands", 1, 100000);
       if (a.contains("band_width"))
         domains.automatic.band_width = r.positive(a["band_width"], "domains.automatic.band_width");
       if (a.contains("min_domain_tets"))
@@ -344,8 +434,8 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
       if (domains.automatic.min_domain_tets < 1)
         r.fail("domains.automatic.min_domain_tets", "must be >= 1");
     }
-    if (d.contains("total_r")) domains.total_r = r.integer(d["total_r"], "domains.total_r");
-    if (domains.total_r < 0) r.fail("domains.total_r", "must not be negative");
+    if (d.contains("total_r"))
+      domains.total_r = r.bounded(d["total_r"], "domains.total_r", 0, 10000000);
     if (d.contains("distribution")) {
       const json& dist = d["distribution"];
       if (dist == "proportional")
@@ -356,8 +446,10 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
         r.fail("domains.distribution",
                "expected \"proportional\" or \"logarithmic\", got " + dist.dump());
     }
-    if (d.contains("min_r")) domains.min_r = r.integer(d["min_r"], "domains.min_r");
-    if (d.contains("max_r")) domains.max_r = r.integer(d["max_r"], "domains.max_r");
+    if (d.contains("min_r"))
+      domains.min_r = r.bounded(d["min_r"], "domains.min_r", 0, kMaxSpecModes);
+    if (d.contains("max_r"))
+      domains.max_r = r.bounded(d["max_r"], "domains.max_r", 0, kMaxSpecModes);
     if (domains.min_r < 0 || domains.max_r < domains.min_r)
       r.fail("domains", "need 0 <= min_r <= max_r");
     if (d.contains("lumping")) {
@@ -379,14 +471,10 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
                     {"r", "linear_modes", "rayleigh_mass", "rayleigh_stiffness", "stiffness_scale",
                      "integrator", "split_modes"});
         DomainSettings settings;
-        if (v.contains("r")) {
-          settings.r = r.integer(v["r"], key + ".r");
-          if (*settings.r < 0) r.fail(key + ".r", "must not be negative");
-        }
-        if (v.contains("linear_modes")) {
-          settings.linear_modes = r.integer(v["linear_modes"], key + ".linear_modes");
-          if (*settings.linear_modes < 1) r.fail(key + ".linear_modes", "must be at least 1");
-        }
+        if (v.contains("r")) settings.r = r.bounded(v["r"], key + ".r", 0, kMaxSpecModes);
+        if (v.contains("linear_modes"))
+          settings.linear_modes =
+              r.bounded(v["linear_modes"], key + ".linear_modes", 1, kMaxSpecModes);
         if (v.contains("rayleigh_mass")) {
           settings.rayleigh_mass = r.number(v["rayleigh_mass"], key + ".rayleigh_mass");
           if (*settings.rayleigh_mass < 0) r.fail(key + ".rayleigh_mass", "must not be negative");
@@ -420,9 +508,9 @@ ReductionSpec scaled_reduction(const ReductionSpec& base, int r) {
     return reduction;
   }
   const double fraction = static_cast<double>(base.linear_modes) / std::max(1, base.r);
-  int r1 = std::clamp(static_cast<int>(std::lround(fraction * r)), 1, r);
-  while (r1 + r1 * (r1 + 1) / 2 < r) ++r1;
-  reduction.linear_modes = r1;
+  long long r1 = std::clamp(std::llround(fraction * r), 1LL, static_cast<long long>(r));
+  while (r1 + r1 * (r1 + 1) / 2 < r) ++r1;  // (64-bit: r1 stays below 2^16.5 for any int r)
+  reduction.linear_modes = static_cast<int>(r1);
   return reduction;
 }
 

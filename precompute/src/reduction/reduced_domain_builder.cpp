@@ -31,7 +31,11 @@ class StageTimer {
 
 ReducedDomain build_reduced_domain(const StvkFemModel& model, const DofMap& dofs,
                                    const ReductionSpec& reduction, const StageReporter& report) {
-  if (reduction.r < 1) throw OptionError("r must be at least 1");
+  if (reduction.r < 1 || reduction.r > kMaxSpecModes || reduction.linear_modes < 1 ||
+      reduction.linear_modes > kMaxSpecModes)
+    throw OptionError("r = " + std::to_string(reduction.r) +
+                      " and linear_modes = " + std::to_string(reduction.linear_modes) +
+                      " must be between 1 and " + std::to_string(kMaxSpecModes));
   if (!reduction.modal_derivatives && reduction.r > reduction.linear_modes)
     throw OptionError("r = " + std::to_string(reduction.r) + " needs at least as many linear " +
                       "modes without modal derivatives (linear_modes = " +

@@ -61,8 +61,8 @@ DomainTree build_domain_tree(const TetMesh& mesh, const Eigen::VectorXi& tet_dom
   const std::vector<Pair> face_pairs = face_neighbors(mesh.tets);
   // Each domain one piece: its tets connected through shared faces (a domain of several pieces
   // would have one frame for parts that move apart). The anchored domain may have several (feet
-  // anchored apart): its frame is the world's.
-  if (d > 1) {
+  // anchored apart, each piece anchored): its frame is the world's.
+  {
     std::vector<char> anchored(sz(d), 0);
     const std::vector<char> anchored_tet = anchored_tets(mesh, anchored_vertices);
     for (int t = 0; t < nt; ++t)
@@ -76,6 +76,23 @@ DomainTree build_domain_tree(const TetMesh& mesh, const Eigen::VectorXi& tet_dom
         counted[sz(piece[sz(t)])] = 1;
         ++pieces_of_domain[sz(group[sz(t)])];
       }
+    // An anchored domain of several pieces: every piece must be anchored itself (one that is
+    // not floats: no frame holds it, and its modes would not exist).
+    std::vector<char> piece_anchored(sz(num_pieces), 0);
+    for (int t = 0; t < nt; ++t)
+      if (anchored_tet[sz(t)]) piece_anchored[sz(piece[sz(t)])] = 1;
+    for (int i = 0; i < d; ++i) {
+      if (pieces_of_domain[sz(i)] < 2 || !anchored[sz(i)]) continue;
+      for (const int t : tree.domain_tets[sz(i)])
+        if (!piece_anchored[sz(piece[sz(t)])])
+          throw MeshError("build_domain_tree: domain " + quoted(name[sz(i)]) + " falls into " +
+                              std::to_string(pieces_of_domain[sz(i)]) +
+                              " pieces that share no triangle face, and the piece of tet " +
+                              std::to_string(t) +
+                              " touches no fixed vertex (it would float); a domain must be one "
+                              "piece, or every piece anchored: give it its own label",
+                          t);
+    }
     for (int i = 0; i < d; ++i)
       if (pieces_of_domain[sz(i)] > 1 && !anchored[sz(i)]) {
         const int a = tree.domain_tets[sz(i)].front();

@@ -246,10 +246,12 @@ StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept
       // Line 9: the reduced dynamics time step of Eq. 17, by the node's integrator.
       status = integrate_node(equation, settings, node_vectors(node, state),
                               node_memory(node, state, i), scratch);
-      if (status == StepStatus::kOk &&
-          state.q.segment(node.dof_offset, node.r).lpNorm<Eigen::Infinity>() >
-              settings.max_coordinate)
-        status = StepStatus::kDiverged;
+      if (status == StepStatus::kOk) {
+        const auto q = state.q.segment(node.dof_offset, node.r);
+        if (q.lpNorm<Eigen::Infinity>() > settings.max_coordinate ||
+            q.norm() > model.prototypes[static_cast<std::size_t>(node.prototype)].divergence_norm)
+          status = StepStatus::kDiverged;
+      }
       lap(stepping);
       if (status != StepStatus::kOk) break;
     }
@@ -260,6 +262,11 @@ StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept
     lap(core);
   }
 
+  // The free root's frame and momenta (no node checks them: an all-rigid tree has no q).
+  if (status == StepStatus::kOk && model.free_root &&
+      !(state.frame_origin.col(0).allFinite() && state.frame_rotation.leftCols<3>().allFinite() &&
+        state.root_momentum.allFinite() && state.root_angular_momentum.allFinite()))
+    status = StepStatus::kNonFinite;
   // Failure: the state of step k, as it was.
   if (status != StepStatus::kOk) {
     restore_state(w, state);

@@ -3,6 +3,8 @@
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
+#include <cmath>
+#include <limits>
 #include <string>
 
 #include "ramus/error.h"
@@ -168,6 +170,16 @@ std::shared_ptr<const Model> compile_model(ReducedModel data,
     proto.first_moment = mesh_first_moment(domain);
     proto.second_moment = mesh_second_moment(domain);
     proto.forces = ReducedStvkForces(domain.polynomial);
+    // |q|_2 = (∫ρ |u|² dV)^½ for a mass-orthonormal basis: the mass-weighted RMS displacement
+    // times √m; kDivergenceDiameters rest diameters of it is no motion an elastic part makes.
+    const double diameter = domain.rest_positions.rows() == 0
+                                ? 0.0
+                                : (domain.rest_positions.colwise().maxCoeff() -
+                                   domain.rest_positions.colwise().minCoeff())
+                                      .norm();
+    proto.divergence_norm = diameter > 0 && domain.mass > 0
+                                ? kDivergenceDiameters * diameter * std::sqrt(domain.mass)
+                                : std::numeric_limits<double>::infinity();  // (size unknown)
     proto.rest_positions = std::move(domain.rest_positions);
     proto.tets = std::move(domain.tets);
     proto.surface_triangles = std::move(domain.surface_triangles);

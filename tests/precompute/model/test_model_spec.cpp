@@ -48,7 +48,40 @@ TEST_CASE("Spec errors name the file, the key and the problem", "[precompute][mo
   };
   const Case cases[] = {
       {R"({"material": {}})", "missing required key \"mesh\""},
-      {R"({"mesh": "m.msh", "material": {"poisson_ratio": 0.5}})", "Poisson ratio"},
+      {R"({"mesh": "m.msh", "material": {"poisson_ratio": 0.5}})",
+       "material.poisson_ratio: must lie in [0, 0.5)"},
+      {R"({"mesh": "m.msh", "material": {"poisson_ratio": -0.1}})", "must lie in [0, 0.5)"},
+      // Physical ranges (E or rho of 1e+-300 made the eigen-solvers fail without a name).
+      {R"({"mesh": "m.msh", "material": {"youngs_modulus": 1e300}})",
+       "material.youngs_modulus: must lie in [0.001, 1e+13] Pa"},
+      {R"({"mesh": "m.msh", "material": {"density": 1e-300}})", "material.density: must lie in"},
+      {R"({"mesh": "m.msh", "materials_by_label": {"2": {"density": 1e9}}})",
+       "materials_by_label.2.density"},
+      // Counts bounded before any arithmetic (2^31 - 1 modes overflowed, then crashed or hung).
+      {R"({"mesh": "m.msh", "reduction": {"linear_modes": 2147483647}})",
+       "reduction.linear_modes: must be between 1 and 300, got 2147483647"},
+      {R"({"mesh": "m.msh", "domains": {"per_domain": {"leaf": {"r": 2147483647}}}})",
+       "domains.per_domain.leaf.r: must be between 0 and 300"},
+      {R"({"mesh": "m.msh", "domains": {"total_r": 2147483647}})", "domains.total_r"},
+      {R"({"mesh": "m.msh", "simulation": {"steps": 18446744073709551615}})",
+       "simulation.steps: integer out of range"},
+      {R"({"mesh": "m.msh", "forces": [{"vertex": -1, "force": [0, 0, 1]}]})",
+       "forces[0].vertex: must be between 0"},
+      // Numbers JSON can write but a double cannot hold.
+      {R"({"mesh": "m.msh", "simulation": {"time_step": 1e400}})", "invalid JSON"},
+      // Duplicate keys (nlohmann keeps the last silently).
+      {R"({"mesh": "a.msh", "mesh": "b.msh"})", "key \"mesh\" given twice"},
+      {R"({"mesh": "m.msh", "simulation": {"steps": 1, "steps": 2}})",
+       "simulation: key \"steps\" given twice"},
+      {R"({"mesh": "m.msh", "fixed": [{"plane": {"point": [0, 0, 0], "point": [1, 0, 0]}}]})",
+       "fixed.plane: key \"point\" given twice"},
+      // Tolerances: negative is an error, not "automatic".
+      {R"({"mesh": "m.msh", "fixed": [{"plane": {"point": [0, 0, 0], "normal": [1, 0, 0],
+          "tolerance": -1}}]})",
+       "fixed[0].plane.tolerance: must not be negative"},
+      // TetGen's refinement need not terminate below 1.1.
+      {R"({"mesh": "m.msh", "tetrahedralize": {"max_radius_edge_ratio": 1.0}})",
+       "tetrahedralize.max_radius_edge_ratio: must be 0 (off) or at least 1.1"},
       {R"({"mesh": "m.msh", "material": {"youngs_modulus": -3}})", "material.youngs_modulus"},
       {R"({"mesh": "m.msh", "fixed": [{"sphere": 1}]})", "unknown selector \"sphere\""},
       {R"({"mesh": "m.msh", "fixed": [{"plane": {"point": [0, 0]}}]})", "fixed[0].plane"},
@@ -71,6 +104,20 @@ TEST_CASE("Spec errors name the file, the key and the problem", "[precompute][mo
     }
   }
   CHECK_THROWS_WITH(load_model_spec("/nonexistent/spec.json"), Contains("cannot open"));
+}
+
+TEST_CASE("Legal but suspicious spec values parse with a warning, huge normals normalize",
+          "[precompute][model]") {
+  const ModelSpec spec = parse_model_spec(R"({"mesh": "m.msh",
+    "material": {"poisson_ratio": 0.4999999999},
+    "fixed": [{"plane": {"point": [0, 0, 0], "normal": [0, 1e200, 0]}}]})",
+                                          "spec.json");
+  REQUIRE(spec.warnings.size() == 1);
+  CHECK_THAT(spec.warnings[0],
+             Contains("material.poisson_ratio: 0.4999999999 is nearly incompressible"));
+  // (|n|² overflows to inf: the plain norm normalized it to zero and every vertex was fixed.)
+  CHECK(spec.fixed[0].normal.isApprox(Eigen::Vector3d::UnitY()));
+  CHECK(parse_model_spec(R"({"mesh": "m.msh"})", "spec.json").warnings.empty());
 }
 
 TEST_CASE("Vertex selectors pick the right vertices and reject empty selections",

@@ -282,6 +282,22 @@ TEST_CASE("build_domain_tree: a domain must be one piece, unless it is the ancho
   CHECK(anchored.root == 1);
   CHECK(anchored.parent == std::vector<int>{1, -1});
   CHECK(anchored.interface_vertices[0].size() == 8);  // both faces of the middle cell
+  // Anchored at one end only: the other piece of 'ends' would float.
+  CHECK_THAT(mesh_error([&] {
+               ramus::build_domain_tree(row, tet_domain, {0, 4, 8, 12}, names);
+             }),
+             Contains("domain 'ends' falls into 2 pieces") &&
+                 Contains("touches no fixed vertex (it would float)"));
+  // The same for a single domain (two cells with a gap), anchored at its left piece.
+  const TetMesh gap = cells(
+      3, 1, 1, [](int i, int, int) { return i == 1 ? -1 : 0; }, tet_domain);
+  CHECK_THAT(mesh_error([&] {
+               ramus::build_domain_tree(gap, tet_domain, {0, 4, 8, 12});
+             }),
+             Contains("touches no fixed vertex"));
+  // ... and free (no anchor at all): one body must be one piece.
+  CHECK_THAT(mesh_error([&] { ramus::build_domain_tree(gap, tet_domain, {}); }),
+             Contains("falls into 2 pieces"));
 }
 
 TEST_CASE("build_domain_tree: anchors pick the root and must lie in one domain",

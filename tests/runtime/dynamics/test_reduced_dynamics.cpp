@@ -1,6 +1,7 @@
 // The runtime's single-domain reduced simulation against the full-space ground truth.
 #include <Eigen/Dense>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <limits>
 
 #include "ramus/error.h"
@@ -9,6 +10,7 @@
 #include "ramus/runtime/model/model.h"
 #include "ramus/runtime/simulator.h"
 #include "support/reduced_beams.h"
+#include "support/split_beams.h"
 
 using namespace ramus;
 using Catch::Matchers::Contains;
@@ -138,6 +140,44 @@ TEST_CASE("Reduced Newmark: undamped energy is nearly conserved, damping dissipa
   damped.initialize();
   for (int k = 0; k < 200; ++k) REQUIRE(damped.step() == StepStatus::kOk);
   CHECK(damped.kinetic_energy() + damped.elastic_energy() < 0.2 * e0);
+}
+
+TEST_CASE("A part flung beyond ten rest diameters has diverged, whatever max_coordinate says",
+          "[runtime][dynamics]") {
+  test::BeamSetup beam;
+  beam.nx = 4;
+  beam.ny = beam.nz = 1;
+  const auto model = compile_model(*test::reduced_beam(beam, {3, 4, true}));
+  const Prototype& part = model->prototypes.front();
+  const double diameter =
+      (part.rest_positions.colwise().maxCoeff() - part.rest_positions.colwise().minCoeff()).norm();
+  CHECK(part.divergence_norm == Approx(kDivergenceDiameters * diameter * std::sqrt(part.mass)));
+  State state = make_state(*model);
+  state.settings.max_coordinate = 1e300;  // (only the relative test is left)
+  Workspace workspace(*model);
+  // A load that would carry the beam ~1000 diameters in one step (F h² / m): finite, and far
+  // below any absolute bound on q (the old test passed a 1 m beam flung 14.8 km).
+  const double h = state.settings.time_step;
+  const double force = 1000 * diameter * part.mass / (h * h);
+  state.forces = {{0, 4, Eigen::Vector3d(0, 0, force)}};
+  CHECK(step(*model, state, workspace) == StepStatus::kDiverged);
+  CHECK(state.q.isZero());
+  CHECK(state.time == 0);
+  // A millionth of it moves the beam by a thousandth of a diameter: an ordinary step.
+  state.forces = {{0, 4, Eigen::Vector3d(0, 0, 1e-6 * force)}};
+  CHECK(step(*model, state, workspace) == StepStatus::kOk);
+}
+
+TEST_CASE("A free root whose frame or momenta are not finite is reported, not stepped",
+          "[runtime][dynamics]") {
+  const auto model = compile_model(*test::split_beam(4, 8, /*clamped=*/false));
+  State state = make_state(*model);
+  Workspace workspace(*model);
+  REQUIRE(step(*model, state, workspace) == StepStatus::kOk);
+  const Eigen::Vector3d origin = state.frame_origin.col(0);
+  state.root_angular_momentum.x() = std::numeric_limits<double>::infinity();
+  CHECK(step(*model, state, workspace) == StepStatus::kNonFinite);
+  CHECK(state.frame_origin.col(0) == origin);
 }
 
 TEST_CASE("A non-finite force is reported and leaves the state untouched", "[runtime][dynamics]") {

@@ -17,6 +17,10 @@
 
 namespace ramus {
 
+/// The largest mode count a spec may ask for per domain (r, linear modes): the reduced StVK
+/// polynomial has r⁴/8 quartic coefficients (16 GB at r = 300), so larger is never meant.
+constexpr int kMaxSpecModes = 300;
+
 /// One rule selecting vertices to hold fixed. Exactly one kind is active.
 struct VertexSelector {
   enum class Kind { kPlane, kBox, kLabel, kVertexList, kFlag };
@@ -54,7 +58,7 @@ struct SimulationSpec {
   double energy_tolerance = 0.01;       ///< im-blend: ε
   int split_modes = 5;                  ///< SIERE & siblings: s
   int split_refresh_steps = 60;         ///< ... modes recomputed every k steps
-  double split_drift_tolerance = 0.05;  ///< ... or when the Ritz residual exceeds this
+  double split_drift_tolerance = 0.05;  ///< ... or when tracking moves them more than this
   double momentum_damping = 0;          ///< im-blend: k of Eq. 32-33
 };
 
@@ -113,6 +117,8 @@ struct ModelSpec {
   SimulationSpec simulation;
   ReductionSpec reduction;
   std::optional<DomainsSpec> domains;  ///< absent: one domain
+  /// Legal but suspicious settings ("key: what and why"), for the tool to print.
+  std::vector<std::string> warnings;
 };
 
 /// The reduction of one domain with r modes under `base`: r1 scaled by r / base.r (at least 1,

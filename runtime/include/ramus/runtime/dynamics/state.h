@@ -17,8 +17,10 @@ namespace ramus {
 /// Outcome of one step. On anything but kOk the state is left as it was before the step.
 enum class StepStatus {
   kOk,
-  kNonFinite,        ///< a coordinate, velocity or acceleration became NaN or infinite
-  kDiverged,         ///< |q|_inf exceeded RuntimeSettings::max_coordinate
+  kNonFinite,  ///< a coordinate, velocity or acceleration, or the root frame, became NaN or inf
+  /// |q|_inf exceeded RuntimeSettings::max_coordinate, or a node's RMS displacement
+  /// kDivergenceDiameters of its rest diameter (Prototype::divergence_norm)
+  kDiverged,
   kInvalidSettings,  ///< the State's settings do not pass find_settings_problem, or its
                      ///< integrator memory does not fit them (call prepare_integrator_memory)
   kSolverFailed,     ///< an eigen-decomposition of the integrator failed

@@ -18,6 +18,10 @@
 namespace ramus {
 
 /// One reduced part, shared by every node that places it. Rest data in the part's own frame.
+/// A part whose mass-weighted RMS displacement exceeds this many rest diameters has diverged
+/// (StepStatus::kDiverged): no elastic motion, however large, gets there.
+constexpr double kDivergenceDiameters = 10;
+
 struct Prototype {
   std::string name;
   int r = 0;                           ///< reduced coordinates (0: a rigid part)
@@ -29,6 +33,9 @@ struct Prototype {
   SystemForceIntegrals system_force;   ///< W1..W7 (empty only for an anchored single domain)
   ReducedStvkForces forces;            ///< the exact cubic StVK polynomial, packed once
   double mass = 0;                     ///< ∫ρ dV (kg)
+  /// |q|_2 beyond which a node of this part has diverged: the mass-weighted RMS displacement
+  /// (∫ρ|u|²/m)^½ at kDivergenceDiameters times the rest diameter (kg^½ m).
+  double divergence_norm = 0;
   Eigen::Vector3d first_moment = Eigen::Vector3d::Zero();   ///< ∫ρ X dV (kg m), part frame
   Eigen::Matrix3d second_moment = Eigen::Matrix3d::Zero();  ///< ∫ρ X Xᵀ dV (kg m²), part frame
   std::vector<int> nodes;  ///< the nodes placing this prototype, in State column order
