@@ -255,6 +255,7 @@ class FieldRecorder : public model_fields::InMemoryGroups {
   Fields fields;
 
   void attribute(const char* name, const std::string& value) { add(name, value); }
+  void text(const char* name, const std::string& value) { add(name, value); }
   template <typename T>
   void attribute(const char* name, const T& value) {
     add(name, std::string(reinterpret_cast<const char*>(&value), sizeof(T)));

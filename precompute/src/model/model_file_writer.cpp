@@ -29,6 +29,7 @@ class FieldWriter {
   void attribute(const char* name, const std::string& value) {
     g().write_string_attribute(name, value);
   }
+  void text(const char* name, const std::string& value) { g().write_text(name, value); }
   void attribute(const char* name, const int& value) { g().write_int_attribute(name, value); }
   void attribute(const char* name, const double& value) { g().write_double_attribute(name, value); }
   void attribute(const char* name, const std::uint64_t& value) {

@@ -146,6 +146,7 @@ class FieldChecker : public model_fields::InMemoryGroups {
 
   template <typename T>
   void attribute(const char*, const T&) {}
+  void text(const char*, const std::string&) {}
   void require_nonnegative(const char*, const int&) {}
   void flag(const char*, const bool&) {}
   void lumping(const char*, const InterfaceLumping&) {}

@@ -80,10 +80,10 @@ void visit_provenance(Provenance& p, V& v) {
   v.attribute("tool_version", p.tool_version);
   v.attribute("created_utc", p.created_utc);
   v.attribute("spec_path", p.spec_path);
-  v.attribute("spec_json", p.spec_json);
+  v.text("spec_json", p.spec_json);  // (texts of any length: uint8 datasets)
   v.attribute("mesh_path", p.mesh_path);
   v.attribute("input_hash", p.input_hash);
-  v.attribute("options_json", p.options_json);
+  v.text("options_json", p.options_json);
 }
 
 /// The fields of /domains/domain_<k> for domain `d` of a model of `num_domains` domains;

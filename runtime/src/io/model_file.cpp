@@ -48,6 +48,7 @@ class FieldReader {
   explicit FieldReader(hdf5::Group group) { groups_.push_back(std::move(group)); }
 
   void attribute(const char* name, std::string& value) { value = g().read_string_attribute(name); }
+  void text(const char* name, std::string& value) { value = g().read_text(name); }
   void attribute(const char* name, int& value) { value = g().read_int_attribute(name); }
   void attribute(const char* name, double& value) { value = g().read_double_attribute(name); }
   void attribute(const char* name, std::uint64_t& value) {
@@ -150,15 +151,19 @@ ReducedModel read_model_file(const std::string& path) {
   if (!root.has_attribute("format")) {
     throw InputError(path, 0, "not a Ramus model file (no attribute 'format' on /)");
   }
-  if (const std::string format = root.read_string_attribute("format"); format != kModelFormatName) {
-    throw InputError(path, 0,
-                     "not a Ramus model file (attribute 'format' of / is '" + format +
-                         "', expected '" + kModelFormatName + "')");
-  }
+  // The version (an integer) before any string: older files hold variable-length strings, which
+  // this reader refuses (hdf5_file_read.cpp), and they deserve the "re-run precompute" message.
+  if (!root.has_attribute("format_version"))
+    throw InputError(path, 0, "not a Ramus model file (no attribute 'format_version' on /)");
   ReducedModel model;
   model.format_version = root.read_int_attribute("format_version");
   if (model.format_version != kModelFormatVersion) {
     unsupported_version(path, model.format_version, root);
+  }
+  if (const std::string format = root.read_string_attribute("format"); format != kModelFormatName) {
+    throw InputError(path, 0,
+                     "not a Ramus model file (attribute 'format' of / is '" + format +
+                         "', expected '" + kModelFormatName + "')");
   }
 
   FieldReader provenance(root.group("provenance"));

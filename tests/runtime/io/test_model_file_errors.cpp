@@ -76,31 +76,36 @@ TEST_CASE("reading a model of another schema version asks to re-run precompute",
   });
   CHECK_THAT(read_error(path),
              Contains("old.h5: model schema version 1 was written by an older Ramus; re-run "
-                      "`ramus precompute` (this Ramus reads schema version 4)"));
+                      "`ramus precompute` (this Ramus reads schema version 5)"));
   // Version 2: no runtime settings yet.
   edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 2); });
   CHECK_THAT(read_error(path),
              Contains("old.h5: model schema version 2 was written by an older Ramus; re-run "
-                      "`ramus precompute` (this Ramus reads schema version 4)"));
+                      "`ramus precompute` (this Ramus reads schema version 5)"));
 
   // Version 3: the Newmark-only runtime settings.
   edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 3); });
   CHECK_THAT(read_error(path),
              Contains("old.h5: model schema version 3 was written by an older Ramus; re-run "
-                      "`ramus precompute` (this Ramus reads schema version 4)"));
+                      "`ramus precompute` (this Ramus reads schema version 5)"));
+  // Version 4: variable-length strings, no checksums. The version is read before any string.
+  edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 4); });
+  CHECK_THAT(read_error(path),
+             Contains("old.h5: model schema version 4 was written by an older Ramus; re-run "
+                      "`ramus precompute` (this Ramus reads schema version 5)"));
 
   edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 0); });
   CHECK_THAT(read_error(path), Contains("old.h5: model schema version 0 does not exist; re-run "
                                         "`ramus precompute`"));
 
   edit(path, [](const hdf5::Group& root) {
-    root.write_int_attribute("format_version", 5);
+    root.write_int_attribute("format_version", 6);
     root.write_string_attribute("ramus_version", "9.0.0");
   });
   CHECK_THAT(read_error(path),
-             Contains("old.h5: model schema version 5 was written by a newer Ramus (9.0.0); "
+             Contains("old.h5: model schema version 6 was written by a newer Ramus (9.0.0); "
                       "upgrade Ramus, or re-run `ramus precompute` with this one (this Ramus "
-                      "reads schema version 4)"));
+                      "reads schema version 5)"));
 }
 
 TEST_CASE("reading an inconsistent model names the dataset", "[runtime][io][model_file]") {
@@ -454,6 +459,88 @@ TEST_CASE("bad runtime settings in a file are named", "[runtime][io][model_file]
   model.settings.nodes.resize(2);
   CHECK_THROWS_WITH(write_model_file(model, path),
                     Contains("group /runtime: 2 node settings given for a model of 3 nodes"));
+}
+
+TEST_CASE("a file that reads differently from what was written is refused, naming the dataset",
+          "[runtime][io][model_file]") {
+  const TempDir dir("model_file");
+  const std::string path = dir.file("model.h5");
+  write_model_file(make_model(), path);
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  // One value changed behind the writer's back (raw HDF5: the checksum is not updated).
+  {
+    const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    const hid_t dataset = H5Dopen2(file, "/domains/domain_0/basis", H5P_DEFAULT);
+    const hid_t space = H5Dget_space(dataset);
+    hsize_t dims[2] = {0, 0};
+    H5Sget_simple_extent_dims(space, dims, nullptr);
+    std::vector<double> values(dims[0] * dims[1]);
+    H5Dread(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
+    values[3] *= 1 + 1e-15;
+    H5Dwrite(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
+    H5Sclose(space);
+    H5Dclose(dataset);
+    H5Fclose(file);
+  }
+  CHECK_THAT(read_error(path), Contains("model.h5: dataset /domains/domain_0/basis does not match "
+                                        "its checksum"));
+
+  // Zeroed (a chunk index that lost its entries reads as fill values): the same message.
+  write_model_file(make_model(), path);
+  {
+    const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    const hid_t dataset = H5Dopen2(file, "/domains/domain_0/gravity_basis", H5P_DEFAULT);
+    const hid_t space = H5Dget_space(dataset);
+    const std::vector<double> zeros(static_cast<std::size_t>(H5Sget_simple_extent_npoints(space)));
+    H5Dwrite(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, zeros.data());
+    H5Sclose(space);
+    H5Dclose(dataset);
+    H5Fclose(file);
+  }
+  CHECK_THAT(read_error(path), Contains("gravity_basis does not match its checksum"));
+
+  // A variable-length string (in the global heap, whose corruption crashed or hung libhdf5).
+  write_model_file(make_model(), path);
+  {
+    const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    const hid_t group = H5Gopen2(file, "/domains/domain_0", H5P_DEFAULT);
+    H5Adelete(group, "name");
+    const hid_t type = H5Tcopy(H5T_C_S1);
+    H5Tset_size(type, H5T_VARIABLE);
+    const hid_t space = H5Screate(H5S_SCALAR);
+    const hid_t attribute = H5Acreate2(group, "name", type, space, H5P_DEFAULT, H5P_DEFAULT);
+    const char* text = "base";
+    H5Awrite(attribute, type, &text);
+    H5Aclose(attribute);
+    H5Sclose(space);
+    H5Tclose(type);
+    H5Gclose(group);
+    H5Fclose(file);
+  }
+  CHECK_THAT(read_error(path), Contains("attribute 'name' of /domains/domain_0 is a "
+                                        "variable-length string"));
+
+  // A dataset declaring far more values than the file holds (2^28 by 3 doubles, never
+  // written): refused from its shape, before 6 GiB are allocated for it.
+  write_model_file(make_model(), path);
+  {
+    const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    REQUIRE(H5Ldelete(file, "/domains/domain_0/mesh/rest_positions", H5P_DEFAULT) >= 0);
+    const hsize_t dims[2] = {hsize_t{1} << 28, 3};
+    const hid_t space = H5Screate_simple(2, dims, nullptr);
+    const hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    const hsize_t chunk[2] = {1024, 3};
+    H5Pset_chunk(dcpl, 2, chunk);
+    const hid_t dataset = H5Dcreate2(file, "/domains/domain_0/mesh/rest_positions", H5T_IEEE_F64LE,
+                                     space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    REQUIRE(dataset >= 0);
+    H5Dclose(dataset);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+    H5Fclose(file);
+  }
+  CHECK(std::filesystem::file_size(path) < 1000000);
+  CHECK_THAT(read_error(path), Contains("more than the file can hold"));
 }
 
 }  // namespace ramus

@@ -213,9 +213,9 @@ TEST_CASE("hdf5 wrapper reads files written by other tools", "[runtime][io][mode
   const hdf5::File file = hdf5::File::open(path);
   const hdf5::Group root = file.root();
   CHECK(root.read_string_attribute("format") == "ramus-model");
-  Eigen::MatrixXi expected(2, 3);
-  expected << 1, 2, 3, 4, 5, 6;
-  CHECK(root.read_matrix_int("ints") == expected);
+  // Shapes and types as anyone writes them; values only with Ramus's checksum beside them.
+  CHECK_THAT(input_error(path, [&] { root.read_matrix_int("ints"); }),
+             Contains("dataset /ints has no checksum"));
   CHECK_THAT(input_error(path, [&] { root.read_matrix_int("big"); }),
              Contains("does not fit in a 32-bit integer") && Contains("/big"));
   CHECK_THAT(input_error(path, [&] { root.read_matrix_double("ints"); }),
@@ -229,7 +229,8 @@ TEST_CASE("hdf5 wrapper reads files written by other tools", "[runtime][io][mode
              Contains("wrong type of attribute 'format' of /: expected an integer"));
   CHECK_THAT(input_error(path, [&] { root.read_double_attribute("mass"); }),
              Contains("missing attribute 'mass' of /"));
-  CHECK_THAT(read_error(path), Contains("missing attribute 'format_version' of /"));
+  CHECK_THAT(read_error(path),
+             Contains("not a Ramus model file (no attribute 'format_version' on /)"));
 }
 
 TEST_CASE("a single-domain model may leave the substructuring data at its defaults",

@@ -2,8 +2,11 @@
 #pragma once
 
 #include <hdf5.h>
+#include <zlib.h>
 
 #include <Eigen/Core>
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -17,6 +20,13 @@ namespace detail {
 inline constexpr Eigen::Index kCompressMinElements = 4096;
 inline constexpr hsize_t kChunkElements = 65536;  // 512 KiB of float64 per chunk
 inline constexpr unsigned kDeflateLevel = 4;
+
+// Every dataset carries the CRC-32 (zlib's) of its values, as stored in memory (row-major,
+// float64 or int32, little-endian), in this attribute.
+inline constexpr const char* kChecksumAttribute = "crc32";
+inline std::uint64_t content_checksum(const void* data, std::size_t bytes) {
+  return ::crc32_z(::crc32_z(0L, Z_NULL, 0), static_cast<const Bytef*>(data), bytes);
+}
 
 using RowMajorXd = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using RowMajorXi = Eigen::Matrix<int, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;

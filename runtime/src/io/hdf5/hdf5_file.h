@@ -62,6 +62,9 @@ class Group {
   void write_matrix(const std::string& name, const Eigen::Ref<const Eigen::MatrixXd>& m) const;
   void write_matrix(const std::string& name, const Eigen::Ref<const Eigen::MatrixXi>& m) const;
 
+  /// Writes a text (any length, any bytes) as a new 1-D dataset of uint8.
+  void write_text(const std::string& name, const std::string& text) const;
+
   /// Shape of a dataset (empty for a scalar).
   std::vector<Eigen::Index> shape(const std::string& name) const;
   /// Reads a 1-D dataset, checking its length (-1: any): floating-point data of any width as
@@ -73,13 +76,18 @@ class Group {
                                      Eigen::Index cols = -1) const;
   Eigen::MatrixXi read_matrix_int(const std::string& name, Eigen::Index rows = -1,
                                   Eigen::Index cols = -1) const;
+  /// Reads a text written by write_text.
+  std::string read_text(const std::string& name) const;
+  /// Every dataset read checks its values against the CRC-32 stored at writing (corrupt files
+  /// are errors naming the dataset).
 
   /// Writes a scalar attribute on this group, replacing an existing one of the same name.
   void write_string_attribute(const std::string& name, const std::string& value) const;
   void write_int_attribute(const std::string& name, int value) const;
   void write_uint64_attribute(const std::string& name, std::uint64_t value) const;
   void write_double_attribute(const std::string& name, double value) const;
-  /// Reads a scalar attribute (strings: variable or fixed length; numbers: any width).
+  /// Reads a scalar attribute (strings: fixed length only, see hdf5_file_read.cpp; numbers: any
+  /// width).
   std::string read_string_attribute(const std::string& name) const;
   int read_int_attribute(const std::string& name) const;
   std::uint64_t read_uint64_attribute(const std::string& name) const;
@@ -88,9 +96,10 @@ class Group {
  private:
   std::string child_path(const std::string& name) const;
   [[noreturn]] void fail(const std::string& message) const;
-  void write_dataset(const std::string& name, bool is_double, const std::vector<Eigen::Index>& dims,
-                     const void* data) const;
-  Handle open_dataset(const std::string& name, bool want_double,
+  enum class Element { kFloat64, kInt32, kUint8 };
+  void write_dataset(const std::string& name, Element element,
+                     const std::vector<Eigen::Index>& dims, const void* data) const;
+  Handle open_dataset(const std::string& name, Element element,
                       const std::vector<Eigen::Index>& expected,
                       std::vector<Eigen::Index>& found) const;
   Handle open_attribute(const std::string& name) const;

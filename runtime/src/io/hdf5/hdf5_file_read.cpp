@@ -82,7 +82,7 @@ Group Group::group(const std::string& name) const {
   return Group(std::move(group), file_, child_path(name));
 }
 
-Handle Group::open_dataset(const std::string& name, bool want_double,
+Handle Group::open_dataset(const std::string& name, Element element,
                            const std::vector<Eigen::Index>& expected,
                            std::vector<Eigen::Index>& found) const {
   const std::string path = child_path(name);
@@ -93,6 +93,7 @@ Handle Group::open_dataset(const std::string& name, bool want_double,
   const Handle type = datatype(H5Dget_type(dataset.id()));
   if (type.id() < 0) fail("cannot read the type of dataset " + path);
   const H5T_class_t type_class = H5Tget_class(type.id());
+  const bool want_double = element == Element::kFloat64;
   if (want_double && type_class != H5T_FLOAT) {
     fail("wrong type of dataset " + path + ": expected floating-point numbers, found " +
          describe_type(type.id()));
@@ -101,6 +102,9 @@ Handle Group::open_dataset(const std::string& name, bool want_double,
     fail("wrong type of dataset " + path + ": expected integers, found " +
          describe_type(type.id()));
   }
+  if (element == Element::kUint8 && H5Tget_size(type.id()) != 1)
+    fail("wrong type of dataset " + path + ": expected bytes (text), found " +
+         describe_type(type.id()));
   const Handle space = dataspace(H5Dget_space(dataset.id()));
   if (space.id() < 0 || !dataspace_shape(space.id(), found)) {
     fail("cannot read the shape of dataset " + path);
@@ -114,8 +118,23 @@ Handle Group::open_dataset(const std::string& name, bool want_double,
          format_shape(found));
   }
   Eigen::Index total = 1;
-  for (Eigen::Index d : found) total *= d;
+  for (Eigen::Index d : found) {
+    if (d > 0 && total > std::numeric_limits<int>::max() / d)
+      fail("dataset " + path + " is too large");
+    total *= d;
+  }
   if (total > std::numeric_limits<int>::max()) fail("dataset " + path + " is too large");
+  // No dataset holds more than the file can: deflate expands at most ~1032:1, so a shape beyond
+  // that is a corrupt header, refused before anything is allocated for it.
+  std::error_code ec;
+  const auto file_bytes = std::filesystem::file_size(file_, ec);
+  const double limit = ec ? 1e18 : 1032.0 * static_cast<double>(file_bytes) + 1e6;
+  if (static_cast<double>(total) * (want_double                  ? 8.0
+                                    : element == Element::kInt32 ? 4.0
+                                                                 : 1.0) >
+      limit)
+    fail("dataset " + path + " declares " + format_shape(found) +
+         " values, more than the file can hold (corrupt)");
   return dataset;
 }
 
@@ -172,44 +191,89 @@ void read_doubles(const Group& group, hid_t dataset, const std::string& path, do
   }
 }
 
+// The dataset's values, as read, against the CRC-32 stored beside them at writing (attribute
+// kChecksumAttribute): a file that reads differently from what was written (a flipped byte, a
+// zeroed chunk index that makes HDF5 return fill values) is an error naming the dataset.
+void verify_checksum(const Group& group, hid_t dataset, const std::string& path, const void* data,
+                     std::size_t bytes) {
+  if (H5Aexists(dataset, kChecksumAttribute) <= 0)
+    throw InputError(group.file(), 0,
+                     "dataset " + path + " has no checksum (attribute '" + kChecksumAttribute +
+                         "'; corrupt, or not from Ramus)");
+  const Handle attribute(H5Aopen(dataset, kChecksumAttribute, H5P_DEFAULT), H5Aclose);
+  const Handle space = dataspace(attribute.id() < 0 ? -1 : H5Aget_space(attribute.id()));
+  const Handle type = datatype(attribute.id() < 0 ? -1 : H5Aget_type(attribute.id()));
+  std::uint64_t stored = 0;
+  if (space.id() < 0 || type.id() < 0 || H5Sget_simple_extent_npoints(space.id()) != 1 ||
+      H5Tget_class(type.id()) != H5T_INTEGER ||
+      H5Aread(attribute.id(), H5T_NATIVE_UINT64, &stored) < 0)
+    throw InputError(group.file(), 0,
+                     "cannot read the checksum of dataset " + path + error_detail());
+  if (stored != content_checksum(data, bytes))
+    throw InputError(group.file(), 0,
+                     "dataset " + path +
+                         " does not match its checksum: the file reads differently from what "
+                         "was written (corrupt); re-run precompute");
+}
+
 }  // namespace
 
 Eigen::VectorXd Group::read_vector_double(const std::string& name, Eigen::Index size) const {
   std::vector<Eigen::Index> found;
-  const Handle dataset = open_dataset(name, true, {size}, found);
+  const Handle dataset = open_dataset(name, Element::kFloat64, {size}, found);
   const QuietErrors quiet;
   Eigen::VectorXd v(found[0]);
   read_doubles(*this, dataset.id(), child_path(name), v.data(), v.size());
+  verify_checksum(*this, dataset.id(), child_path(name), v.data(),
+                  static_cast<std::size_t>(v.size()) * sizeof(double));
   return v;
 }
 
 Eigen::VectorXi Group::read_vector_int(const std::string& name, Eigen::Index size) const {
   std::vector<Eigen::Index> found;
-  const Handle dataset = open_dataset(name, false, {size}, found);
+  const Handle dataset = open_dataset(name, Element::kInt32, {size}, found);
   const QuietErrors quiet;
   Eigen::VectorXi v(found[0]);
   read_ints(*this, dataset.id(), child_path(name), v.data(), v.size());
+  verify_checksum(*this, dataset.id(), child_path(name), v.data(),
+                  static_cast<std::size_t>(v.size()) * sizeof(int));
   return v;
 }
 
 Eigen::MatrixXd Group::read_matrix_double(const std::string& name, Eigen::Index rows,
                                           Eigen::Index cols) const {
   std::vector<Eigen::Index> found;
-  const Handle dataset = open_dataset(name, true, {rows, cols}, found);
+  const Handle dataset = open_dataset(name, Element::kFloat64, {rows, cols}, found);
   const QuietErrors quiet;
   RowMajorXd m(found[0], found[1]);
   read_doubles(*this, dataset.id(), child_path(name), m.data(), m.size());
+  verify_checksum(*this, dataset.id(), child_path(name), m.data(),
+                  static_cast<std::size_t>(m.size()) * sizeof(double));
   return m;
 }
 
 Eigen::MatrixXi Group::read_matrix_int(const std::string& name, Eigen::Index rows,
                                        Eigen::Index cols) const {
   std::vector<Eigen::Index> found;
-  const Handle dataset = open_dataset(name, false, {rows, cols}, found);
+  const Handle dataset = open_dataset(name, Element::kInt32, {rows, cols}, found);
   const QuietErrors quiet;
   RowMajorXi m(found[0], found[1]);
   read_ints(*this, dataset.id(), child_path(name), m.data(), m.size());
+  verify_checksum(*this, dataset.id(), child_path(name), m.data(),
+                  static_cast<std::size_t>(m.size()) * sizeof(int));
   return m;
+}
+
+std::string Group::read_text(const std::string& name) const {
+  std::vector<Eigen::Index> found;
+  const Handle dataset = open_dataset(name, Element::kUint8, {-1}, found);
+  const QuietErrors quiet;
+  std::string text(static_cast<std::size_t>(found[0]), '\0');
+  if (!text.empty() &&
+      H5Dread(dataset.id(), H5T_NATIVE_UCHAR, H5S_ALL, H5S_ALL, H5P_DEFAULT, text.data()) < 0)
+    fail("cannot read dataset " + child_path(name) + error_detail());
+  verify_checksum(*this, dataset.id(), child_path(name), text.data(), text.size());
+  return text;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -236,19 +300,14 @@ std::string Group::read_string_attribute(const std::string& name) const {
   if (type.id() < 0 || H5Tget_class(type.id()) != H5T_STRING) {
     fail("wrong type of " + what + ": expected a string, found " + describe_type(type.id()));
   }
-  if (H5Tis_variable_str(type.id()) > 0) {
-    const Handle memory_type = datatype(H5Tcopy(H5T_C_S1));
-    char* text = nullptr;
-    if (memory_type.id() < 0 || H5Tset_size(memory_type.id(), H5T_VARIABLE) < 0 ||
-        H5Tset_cset(memory_type.id(), H5Tget_cset(type.id())) < 0 ||
-        H5Aread(attribute.id(), memory_type.id(), &text) < 0) {
-      fail("cannot read " + what + error_detail());
-    }
-    std::string value = text != nullptr ? text : "";
-    H5free_memory(text);
-    return value;
-  }
+  // Variable-length strings live in the file's global heap, and a corrupt heap makes libhdf5
+  // crash or loop while reading one: Ramus writes fixed-length strings and reads no other.
+  if (H5Tis_variable_str(type.id()) != 0)
+    fail(what +
+         " is a variable-length string: written by an older Ramus (re-run precompute) "
+         "or by another tool");
   const std::size_t size = H5Tget_size(type.id());
+  if (size > (1u << 26)) fail(what + " is too long (" + std::to_string(size) + " bytes; corrupt)");
   std::string value(size, '\0');
   if (size > 0 && H5Aread(attribute.id(), type.id(), value.data()) < 0) {
     fail("cannot read " + what + error_detail());

@@ -33,7 +33,7 @@ void Group::remove(const std::string& name) const {
   }
 }
 
-void Group::write_dataset(const std::string& name, bool is_double,
+void Group::write_dataset(const std::string& name, Element element,
                           const std::vector<Eigen::Index>& dims, const void* data) const {
   if (has(name)) fail("cannot create dataset " + child_path(name) + ": it already exists");
   const QuietErrors quiet;
@@ -60,8 +60,15 @@ void Group::write_dataset(const std::string& name, bool is_double,
     }
   }
   const Handle lcpl = parents_created();
-  const hid_t file_type = is_double ? H5T_IEEE_F64LE : H5T_STD_I32LE;
-  const hid_t memory_type = is_double ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT;
+  const hid_t file_type = element == Element::kFloat64 ? H5T_IEEE_F64LE
+                          : element == Element::kInt32 ? H5T_STD_I32LE
+                                                       : H5T_STD_U8LE;
+  const hid_t memory_type = element == Element::kFloat64 ? H5T_NATIVE_DOUBLE
+                            : element == Element::kInt32 ? H5T_NATIVE_INT
+                                                         : H5T_NATIVE_UCHAR;
+  const std::size_t element_bytes = element == Element::kFloat64 ? 8u
+                                    : element == Element::kInt32 ? 4u
+                                                                 : 1u;
   Handle dataset(H5Dcreate2(handle_.id(), name.c_str(), file_type, space.id(), lcpl.id(), dcpl.id(),
                             H5P_DEFAULT),
                  H5Dclose);
@@ -69,29 +76,42 @@ void Group::write_dataset(const std::string& name, bool is_double,
   if (total > 0 && H5Dwrite(dataset.id(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0) {
     fail("cannot write dataset " + child_path(name) + error_detail());
   }
+  // The CRC-32 of the values, checked at every read (verify_checksum).
+  const std::uint64_t checksum =
+      content_checksum(data, static_cast<std::size_t>(total) * element_bytes);
+  const Handle scalar = dataspace(H5Screate(H5S_SCALAR));
+  const Handle attribute(H5Acreate2(dataset.id(), kChecksumAttribute, H5T_STD_U64LE, scalar.id(),
+                                    H5P_DEFAULT, H5P_DEFAULT),
+                         H5Aclose);
+  if (attribute.id() < 0 || H5Awrite(attribute.id(), H5T_NATIVE_UINT64, &checksum) < 0)
+    fail("cannot write the checksum of dataset " + child_path(name) + error_detail());
   if (!dataset.reset()) fail("cannot write dataset " + child_path(name) + error_detail());
 }
 
 void Group::write_vector(const std::string& name,
                          const Eigen::Ref<const Eigen::VectorXd>& v) const {
-  write_dataset(name, true, {v.size()}, v.data());
+  write_dataset(name, Element::kFloat64, {v.size()}, v.data());
 }
 
 void Group::write_vector(const std::string& name,
                          const Eigen::Ref<const Eigen::VectorXi>& v) const {
-  write_dataset(name, false, {v.size()}, v.data());
+  write_dataset(name, Element::kInt32, {v.size()}, v.data());
 }
 
 void Group::write_matrix(const std::string& name,
                          const Eigen::Ref<const Eigen::MatrixXd>& m) const {
   const RowMajorXd row_major = m;
-  write_dataset(name, true, {m.rows(), m.cols()}, row_major.data());
+  write_dataset(name, Element::kFloat64, {m.rows(), m.cols()}, row_major.data());
 }
 
 void Group::write_matrix(const std::string& name,
                          const Eigen::Ref<const Eigen::MatrixXi>& m) const {
   const RowMajorXi row_major = m;
-  write_dataset(name, false, {m.rows(), m.cols()}, row_major.data());
+  write_dataset(name, Element::kInt32, {m.rows(), m.cols()}, row_major.data());
+}
+
+void Group::write_text(const std::string& name, const std::string& text) const {
+  write_dataset(name, Element::kUint8, {static_cast<Eigen::Index>(text.size())}, text.data());
 }
 
 void Group::write_attribute(const std::string& name, std::int64_t file_type,
@@ -116,13 +136,14 @@ void Group::write_string_attribute(const std::string& name, const std::string& v
     fail("cannot write attribute '" + name + "' of " + path_ + ": the text contains a NUL byte");
   }
   const QuietErrors quiet;
+  // Fixed-length (no global heap, see read_string_attribute), NUL-padded, UTF-8.
   const Handle type = datatype(H5Tcopy(H5T_C_S1));
-  if (type.id() < 0 || H5Tset_size(type.id(), H5T_VARIABLE) < 0 ||
-      H5Tset_cset(type.id(), H5T_CSET_UTF8) < 0) {
+  if (type.id() < 0 || H5Tset_size(type.id(), std::max<std::size_t>(1, value.size())) < 0 ||
+      H5Tset_strpad(type.id(), H5T_STR_NULLPAD) < 0 || H5Tset_cset(type.id(), H5T_CSET_UTF8) < 0) {
     fail("cannot create a string type for attribute '" + name + "' of " + path_);
   }
-  const char* text = value.c_str();
-  write_attribute(name, type.id(), type.id(), &text);
+  const std::string padded = value.empty() ? std::string(1, '\0') : value;
+  write_attribute(name, type.id(), type.id(), padded.data());
 }
 
 void Group::write_int_attribute(const std::string& name, int value) const {
