@@ -29,7 +29,8 @@ inline std::string read_error(const std::string& path) {
   return input_error(path, [&] { read_model_file(path); });
 }
 
-// Opens a written model read-write and lets `edit` change it.
+// Opens a written model read-write, lets `edit` change it, and seals it again (so the reader's
+// later checks, not its integrity header, judge the change).
 inline void edit(const std::string& path, const std::function<void(const hdf5::Group&)>& change) {
   hdf5::File file = hdf5::File::open_read_write(path);
   {
@@ -37,6 +38,7 @@ inline void edit(const std::string& path, const std::function<void(const hdf5::G
     change(root);
   }
   file.close();
+  hdf5::seal_file(path);
 }
 
 inline std::string file_bytes(const std::string& path) {

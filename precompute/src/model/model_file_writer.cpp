@@ -154,6 +154,7 @@ void write_model_file(const ReducedModel& model, const std::string& path) {
       write_contents(file, model);  // every Group is closed on return
       file.close();
     }
+    hdf5::seal_file(tmp);
     sync_to_disk(tmp);
     std::filesystem::rename(tmp, path, ec);
     if (ec) throw Error("cannot rename '" + tmp + "' to '" + path + "': " + ec.message());

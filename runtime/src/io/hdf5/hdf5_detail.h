@@ -28,6 +28,15 @@ inline std::uint64_t content_checksum(const void* data, std::size_t bytes) {
   return ::crc32_z(::crc32_z(0L, Z_NULL, 0), static_cast<const Bytef*>(data), bytes);
 }
 
+// The seal (hdf5_file.h): kSealBytes of text, "RAMUS-SEAL 1\nlength N\ncrc32 C\n", NUL-padded.
+inline constexpr const char* kSealMagic = "RAMUS-SEAL 1\n";
+inline std::string seal_header(std::size_t length, std::uint64_t checksum) {
+  std::string header = std::string(kSealMagic) + "length " + std::to_string(length) + "\ncrc32 " +
+                       std::to_string(checksum) + "\n";
+  header.resize(kSealBytes, '\0');
+  return header;
+}
+
 using RowMajorXd = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using RowMajorXi = Eigen::Matrix<int, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using RowMajorXl = Eigen::Matrix<long long, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;

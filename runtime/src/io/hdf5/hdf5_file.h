@@ -113,13 +113,23 @@ class Group {
 
 /// An open HDF5 file. The destructor closes it quietly; call close() after writing to learn
 /// whether everything reached the disk.
+/// The integrity header ("seal") of a Ramus HDF5 file: HDF5's 512-byte user block, which the
+/// library skips, holds "RAMUS-SEAL 1", the file's length and the CRC-32 of every byte after it.
+/// seal_file writes it into a closed file created by File::create (writing half);
+/// verify_seal checks a file before libhdf5 parses any of it (a corrupt file can crash or hang
+/// libhdf5 itself): InputError naming the file when the seal is missing, the file truncated or
+/// its bytes changed.
+inline constexpr std::size_t kSealBytes = 512;
+void seal_file(const std::string& path);
+void verify_seal(const std::string& path);
+
 class File {
  public:
   /// Opens an existing file read-only / read-write; InputError when it is missing, not HDF5,
   /// truncated or corrupt.
   static File open(const std::string& path);
   static File open_read_write(const std::string& path);
-  /// Creates (truncates) a file.
+  /// Creates (truncates) a file, with a kSealBytes user block for seal_file.
   static File create(const std::string& path);
 
   const std::string& path() const { return path_; }

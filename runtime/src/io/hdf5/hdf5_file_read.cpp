@@ -5,7 +5,11 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <limits>
 #include <system_error>
 #include <type_traits>
@@ -135,6 +139,22 @@ Handle Group::open_dataset(const std::string& name, Element element,
       limit)
     fail("dataset " + path + " declares " + format_shape(found) +
          " values, more than the file can hold (corrupt)");
+  // The storage its layout claims: never more than the file, and for contiguous data exactly
+  // the values' bytes (libhdf5 trusts a corrupt size and allocates and clears gigabytes).
+  const hsize_t stored = H5Dget_storage_size(dataset.id());
+  if (!ec && stored > file_bytes)
+    fail("dataset " + path + " claims " + std::to_string(stored) +
+         " bytes of storage, more than the file's " + std::to_string(file_bytes) + " (corrupt)");
+  // Only the layouts Ramus writes (a layout message corrupted to "compact" made libhdf5 copy
+  // past its buffers).
+  const Handle create = property_list(H5Dget_create_plist(dataset.id()));
+  const H5D_layout_t layout = create.id() < 0 ? H5D_LAYOUT_ERROR : H5Pget_layout(create.id());
+  if (layout != H5D_CONTIGUOUS && layout != H5D_CHUNKED)
+    fail("dataset " + path + " has a storage layout Ramus does not write (corrupt)");
+  if (layout == H5D_CONTIGUOUS && stored != 0 &&
+      stored != static_cast<hsize_t>(total) * H5Tget_size(type.id()))
+    fail("dataset " + path + " claims " + std::to_string(stored) + " bytes of storage for " +
+         format_shape(found) + " values (corrupt)");
   return dataset;
 }
 
@@ -379,6 +399,36 @@ double Group::read_double_attribute(const std::string& name) const {
 
 // ---------------------------------------------------------------------------------------------
 // File
+
+void verify_seal(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return;  // (File::open names a missing or unreadable file)
+  std::vector<char> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  const std::size_t magic = std::strlen(kSealMagic);
+  if (bytes.size() < magic || std::memcmp(bytes.data(), kSealMagic, magic) != 0) {
+    if (bytes.size() >= 4 && std::memcmp(bytes.data(), "\x89HDF", 4) == 0)
+      throw InputError(path, 0,
+                       "cannot open: no Ramus integrity header (a model written by Ramus "
+                       "schema 4 or older, or another tool's HDF5 file); re-run `ramus "
+                       "precompute`");
+    return;  // (not HDF5 either: File::open says so)
+  }
+  std::size_t length = 0;
+  unsigned long long checksum = 0;
+  const std::string header(bytes.data(), std::min(bytes.size(), kSealBytes));
+  if (std::sscanf(header.c_str() + magic, "length %zu\ncrc32 %llu\n", &length, &checksum) != 2)
+    throw InputError(path, 0, "cannot open: corrupt Ramus integrity header");
+  if (bytes.size() != length)
+    throw InputError(path, 0,
+                     "cannot open: the file has " + std::to_string(bytes.size()) +
+                         " bytes where it was written with " + std::to_string(length) +
+                         " (truncated or appended to)");
+  if (bytes.size() < kSealBytes ||
+      content_checksum(bytes.data() + kSealBytes, bytes.size() - kSealBytes) != checksum)
+    throw InputError(path, 0,
+                     "cannot open: the file's bytes changed since it was written (corrupt: its "
+                     "checksum does not match); re-run `ramus precompute`");
+}
 
 File File::open_existing(const std::string& path, bool writable) {
   std::error_code ec;

@@ -5,7 +5,10 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <limits>
 #include <system_error>
 #include <type_traits>
@@ -158,6 +161,20 @@ void Group::write_double_attribute(const std::string& name, double value) const 
   write_attribute(name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &value);
 }
 
+void seal_file(const std::string& path) {
+  std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+  if (!file) throw InputError(path, 0, "cannot open the file to seal it");
+  std::vector<char> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  if (bytes.size() < kSealBytes || std::memcmp(bytes.data() + kSealBytes, "\x89HDF", 4) != 0)
+    throw InputError(path, 0, "cannot seal: not an HDF5 file with a user block");
+  const std::string header = seal_header(
+      bytes.size(), content_checksum(bytes.data() + kSealBytes, bytes.size() - kSealBytes));
+  file.seekp(0);
+  file.write(header.data(), static_cast<std::streamsize>(header.size()));
+  file.flush();
+  if (!file) throw InputError(path, 0, "cannot write the seal");
+}
+
 File File::open_read_write(const std::string& path) {
   return open_existing(path, true);
 }
@@ -166,7 +183,10 @@ File File::create(const std::string& path) {
   const QuietErrors quiet;
   const Handle fapl = property_list(H5Pcreate(H5P_FILE_ACCESS));
   H5Pset_fclose_degree(fapl.id(), H5F_CLOSE_SEMI);
-  Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.id()), H5Fclose);
+  const Handle fcpl = property_list(H5Pcreate(H5P_FILE_CREATE));
+  if (fcpl.id() < 0 || H5Pset_userblock(fcpl.id(), kSealBytes) < 0)
+    throw InputError(path, 0, "cannot create file (user block)" + error_detail());
+  Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.id(), fapl.id()), H5Fclose);
   if (file.id() < 0) throw InputError(path, 0, "cannot create file" + error_detail());
   return File(std::move(file), path);
 }

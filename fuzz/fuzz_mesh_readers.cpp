@@ -1,0 +1,30 @@
+// Fuzz target: every mesh reader. The first byte picks the format, the rest is the file: tet
+// meshes (.msh Gmsh, .veg Vega, .vtu VTK) are read and validated; surfaces (.obj, .off, .ply)
+// are read (not tetrahedralized: TetGen runs in a child process of its own, with limits).
+#include <cstdio>
+#include <string>
+
+#include "fuzz_target.h"
+#include "ramus/error.h"
+#include "ramus/precompute/mesh/mesh_checks.h"
+#include "ramus/precompute/mesh/mesh_io.h"
+#include "ramus/precompute/mesh/surface_mesh.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  static const char* const kExtensions[] = {".msh", ".veg", ".vtu", ".obj", ".off", ".ply"};
+  const int format = data[0] % 6;
+  const std::string path = ramus::fuzz::scratch_file(std::string("mesh") + kExtensions[format]);
+  ramus::fuzz::write_input(path, data + 1, size - 1);
+  try {
+    if (format < 3) {
+      const ramus::TetMesh mesh = ramus::read_tet_mesh(path);
+      ramus::validate_tet_mesh(mesh, path);
+    } else {
+      ramus::read_surface_mesh(path);
+    }
+  } catch (const ramus::Error&) {
+  }
+  std::remove(path.c_str());
+  return 0;
+}
