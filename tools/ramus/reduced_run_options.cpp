@@ -1,5 +1,7 @@
 #include "reduced_run_options.h"
 
+#include <cmath>
+#include <limits>
 #include <optional>
 #include <sstream>
 
@@ -17,9 +19,10 @@ std::vector<double> parse_numbers(const std::string& text, const std::string& wh
     try {
       size_t used = 0;
       values.push_back(std::stod(item, &used));
-      if (used != item.size()) throw std::invalid_argument(item);
+      if (used != item.size() || !std::isfinite(values.back())) throw std::invalid_argument(item);
     } catch (const std::exception&) {
-      throw OptionError(what + ": \"" + text + "\" is not a comma-separated list of numbers");
+      throw OptionError(what + ": \"" + text +
+                        "\" is not a comma-separated list of finite numbers");
     }
   }
   return values;
@@ -109,13 +112,18 @@ std::vector<PointForce> point_forces(const ReducedRunArgs& args) {
     if (v.size() != 4 && v.size() != 6)
       throw OptionError("--force \"" + text + "\": expected vertex,fx,fy,fz[,start,end]");
     PointForce f;
-    f.vertex = static_cast<int>(v[0]);
-    if (f.vertex != v[0] || f.vertex < 0)
+    // (Range first: casting 1e300 to int is undefined.)
+    if (!(v[0] >= 0 && v[0] <= std::numeric_limits<int>::max()) || v[0] != std::floor(v[0]))
       throw OptionError("--force \"" + text + "\": the vertex must be a non-negative integer");
+    f.vertex = static_cast<int>(v[0]);
     f.force = {v[1], v[2], v[3]};
     if (v.size() == 6) {
       f.start = v[4];
       f.end = v[5];
+      if (!(f.start <= f.end))
+        throw OptionError("--force \"" + text + "\": the window's start " +
+                          std::to_string(f.start) + " s is after its end " + std::to_string(f.end) +
+                          " s (it would never act)");
     }
     forces.push_back(f);
   }
