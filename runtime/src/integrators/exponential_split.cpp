@@ -56,16 +56,17 @@ bool decompose_all_modes(const NodeEquation& e, PrototypeScratch& scratch) {
 // drift max_j |z_j - x_j|_M' (about the angle mode j turned plus the relative change of λ_j; a
 // stiff mode leaking into x_j counts at its share of x_j, not weighed by its stiffness), or -1
 // when K or the Ritz pencil is not positive definite. Per call r³/3 + 5 r² s + O(r s²) flops.
-double track_split_modes(const NodeEquation& e, SplitModes& modes, PrototypeScratch& scratch) {
+double track_split_modes(const NodeEquation& e, SplitModes& modes, bool mass_product_ready,
+                         PrototypeScratch& scratch) {
   const Eigen::Index s = modes.basis.cols();
   if (modes.eigenvalues.minCoeff() <= 0) return -1;
-  auto kz = scratch.split_mass.leftCols(s);  // M' X Λ = K Z
+  auto kz = scratch.split_mass.leftCols(s);  // M' X Λ = K Z (M' X left there by rayleigh_drift)
   auto z = scratch.split_basis.leftCols(s);
   auto mz = scratch.split_stiffness.leftCols(s);
-  if (e.mass)
-    kz.noalias() = *e.mass * modes.basis;
-  else
+  if (!e.mass)
     kz = modes.basis;
+  else if (!mass_product_ready)
+    kz.noalias() = *e.mass * modes.basis;
   kz *= modes.eigenvalues.asDiagonal();
   // Z = K⁻¹ M' X Λ by Cholesky of K.
   scratch.mass_factor = scratch.stiffness;
@@ -110,6 +111,7 @@ double track_split_modes(const NodeEquation& e, SplitModes& modes, PrototypeScra
 
 // The largest relative change of the cached modes' Rayleigh quotients at the current (K, M'),
 // max_j |x_jᵀ K x_j / x_jᵀ M' x_j - λ_j| / λ_j: r² s flops, the cheap test of whether they moved.
+// Leaves M' X in scratch.split_mass for track_split_modes.
 double rayleigh_drift(const NodeEquation& e, const SplitModes& modes, PrototypeScratch& scratch) {
   const Eigen::Index s = modes.basis.cols();
   auto kx = scratch.split_stiffness.leftCols(s);
@@ -140,7 +142,7 @@ bool update_split_modes(const NodeEquation& e, SplitModes& modes, PrototypeScrat
       ++modes.age;
       return true;
     }
-    const double drift = track_split_modes(e, modes, scratch);
+    const double drift = track_split_modes(e, modes, tolerance > 0, scratch);
     if (drift >= 0 && (tolerance <= 0 || drift <= tolerance)) {
       ++modes.age;
       return true;

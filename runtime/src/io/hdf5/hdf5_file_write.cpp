@@ -163,12 +163,16 @@ void Group::write_double_attribute(const std::string& name, double value) const 
 
 void seal_file(const std::string& path) {
   std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
-  if (!file) throw InputError(path, 0, "cannot open the file to seal it");
-  std::vector<char> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-  if (bytes.size() < kSealBytes || std::memcmp(bytes.data() + kSealBytes, "\x89HDF", 4) != 0)
+  char signature[4] = {};
+  if (!file || !file.seekg(static_cast<std::streamoff>(kSealBytes)) || !file.read(signature, 4) ||
+      std::memcmp(signature, "\x89HDF", 4) != 0)
     throw InputError(path, 0, "cannot seal: not an HDF5 file with a user block");
-  const std::string header = seal_header(
-      bytes.size(), content_checksum(bytes.data() + kSealBytes, bytes.size() - kSealBytes));
+  std::uint64_t checksum = 0;
+  std::size_t length = 0;
+  if (!checksum_after_seal(file, checksum, length))
+    throw InputError(path, 0, "cannot read the file to seal it");
+  file.clear();
+  const std::string header = seal_header(length, checksum);
   file.seekp(0);
   file.write(header.data(), static_cast<std::streamsize>(header.size()));
   file.flush();
