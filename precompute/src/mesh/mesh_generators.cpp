@@ -275,13 +275,15 @@ TetMesh make_branching_plant(const PlantOptions& o) {
   std::vector<int> labels;
   tets.reserve(design.voxels().size() * 6 * static_cast<std::size_t>(r * r * r));
   std::array<int, 8> corner{};
-  for (const auto& [zyx, label] : design.voxels())
+  for (const auto& [zyx, voxel_label] : design.voxels()) {
+    const int label = voxel_label;  // (a structured binding: clang 14 cannot capture it)
     for_each_cell(zyx, [&](long i, long j, long k) {
       for (int c = 0; c < 8; ++c)
         corner[c] = vertex_id[point(i + (c & 1), j + ((c >> 1) & 1), k + (c >> 2))];
       append_kuhn_cell(corner, tets);
       labels.insert(labels.end(), 6, label);
     });
+  }
   mesh.tets = to_matrix(tets);
   mesh.labels =
       Eigen::Map<const Eigen::VectorXi>(labels.data(), static_cast<Eigen::Index>(labels.size()));
