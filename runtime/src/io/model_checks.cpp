@@ -463,6 +463,14 @@ std::string find_model_inconsistency(const ReducedModel& model) {
       (model.num_global_vertices == 0 && model.domains.size() > 1)) {
     return check_global(model);  // names num_global_vertices before any domain refers to it
   }
+  // Every vertex of the undivided mesh is some domain's: a larger count is corrupt, and is
+  // refused before anything is allocated for it (2^31 meant 16 GiB).
+  long long domain_vertices = 0;
+  for (const ReducedDomain& d : model.domains) domain_vertices += d.rest_positions.rows();
+  if (model.num_global_vertices > domain_vertices)
+    return "attribute 'num_global_vertices' of /domains: " +
+           std::to_string(model.num_global_vertices) + " exceeds the " +
+           std::to_string(domain_vertices) + " vertices of all domains together";
   for (std::size_t k = 0; k < model.domains.size(); ++k) {
     std::string problem = check_domain(model, static_cast<int>(k));
     if (problem.empty()) problem = check_substructure(model, static_cast<int>(k));

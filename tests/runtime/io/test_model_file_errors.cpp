@@ -548,6 +548,14 @@ TEST_CASE("a file that reads differently from what was written is refused, namin
   }
   CHECK(std::filesystem::file_size(path) < 1000000);
   CHECK_THAT(read_error(path), Contains("more than the file can hold"));
+
+  // A count in an attribute: bounded by what the datasets hold before it sizes anything.
+  write_model_file(make_model(), path);
+  edit(path, [](const hdf5::Group& root) {
+    root.group("domains").write_int_attribute("num_global_vertices", 2147483647);
+  });
+  CHECK_THAT(read_error(path), Contains("attribute 'num_global_vertices' of /domains: 2147483647 "
+                                        "exceeds the"));
 }
 
 TEST_CASE("the integrity header refuses a changed or cut file before libhdf5 parses it",
