@@ -467,7 +467,8 @@ std::string find_model_inconsistency(const ReducedModel& model) {
   // refused before anything is allocated for it (2^31 meant 16 GiB).
   long long domain_vertices = 0;
   for (const ReducedDomain& d : model.domains) domain_vertices += d.rest_positions.rows();
-  if (model.num_global_vertices > domain_vertices)
+  const bool identity = model.domains.size() == 1 && model.domains[0].global_vertices.size() == 0;
+  if (model.num_global_vertices > domain_vertices && !identity)  // (identity: named below)
     return "attribute 'num_global_vertices' of /domains: " +
            std::to_string(model.num_global_vertices) + " exceeds the " +
            std::to_string(domain_vertices) + " vertices of all domains together";
