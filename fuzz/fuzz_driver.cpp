@@ -62,10 +62,23 @@ Input read_file(const std::filesystem::path& path) {
 // Values that break parsers and size arithmetic, as bytes to overwrite with.
 const std::vector<std::string>& interesting_text() {
   static const std::vector<std::string> values = {
-      "-1",    "0",      "2147483647", "2147483648", "18446744073709551615",
-      "1e400", "-1e308", "nan",        "1e-320",     "\"\"",
-      "[]",    "{}",     "null",       "4294967296", "99999999999999999999",
-      "\n",    "\0"};
+      "-1",
+      "0",
+      "2147483647",
+      "2147483648",
+      "18446744073709551615",
+      "1e400",
+      "-1e308",
+      "nan",
+      "1e-320",
+      "\"\"",
+      "[]",
+      "{}",
+      "null",
+      "4294967296",
+      "99999999999999999999",
+      "\n",
+      std::string(1, '\0')};  // (a NUL byte: the literal "\0" is the empty string)
   return values;
 }
 
