@@ -41,9 +41,8 @@ std::shared_ptr<const ramus::ReducedModel> reduced_model(int r) {
   static std::map<int, std::shared_ptr<const ramus::ReducedModel>> cache;
   auto& entry = cache[r];
   if (!entry) {
-    auto model = std::make_shared<ramus::ReducedModel>();
-    model->domains.push_back(ramus::build_reduced_domain(beam().model, beam().dofs, {10, r, true}));
-    entry = model;
+    entry = std::make_shared<ramus::ReducedModel>(ramus::single_domain_model(
+        ramus::build_reduced_part(beam().model, beam().dofs, {10, r, true})));
   }
   return entry;
 }
@@ -148,7 +147,7 @@ BENCHMARK(BM_PrecomputeBasis)->Arg(10)->Arg(20)->Arg(30)->Unit(benchmark::kMilli
 
 void BM_PrecomputePolynomial(benchmark::State& state) {
   const int r = static_cast<int>(state.range(0));
-  const Eigen::MatrixXd& U = reduced_model(r)->domains.front().basis;
+  const Eigen::MatrixXd& U = reduced_model(r)->parts.front().basis;
   for (auto _ : state)
     benchmark::DoNotOptimize(ramus::compute_reduced_stvk_polynomial(beam().model, U));
 }

@@ -77,7 +77,7 @@ struct MassMoments {
 
 // Exact moments of a domain's tets in its own frame (∫ X Xᵀ over a tet = V / 20 (Σ x_i x_iᵀ +
 // s sᵀ), s = Σ x_i).
-MassMoments own_moments(const ramus::ReducedDomain& domain) {
+MassMoments own_moments(const ramus::ReducedPart& domain) {
   MassMoments m;
   for (Eigen::Index t = 0; t < domain.tets.rows(); ++t) {
     Eigen::Vector3d x[4];
@@ -112,7 +112,7 @@ void set_subtree_moments(ramus::ReducedModel& model) {
   const int d = static_cast<int>(model.domains.size());
   std::vector<MassMoments> moments(static_cast<size_t>(d));
   for (int k = 0; k < d; ++k)
-    moments[static_cast<size_t>(k)] = own_moments(model.domains[static_cast<size_t>(k)]);
+    moments[static_cast<size_t>(k)] = own_moments(ramus::part_of(model, k));
   for (int k = d - 1; k > 0; --k) {
     const ramus::ReducedDomain& child = model.domains[static_cast<size_t>(k)];
     const MassMoments m = in_parent_frame(moments[static_cast<size_t>(k)],
@@ -159,15 +159,16 @@ const ChainTemplate& chain_template(int r) {
   const std::vector<ramus::ReducedDomain>& chain = entry->chain.domains;
   if (chain.size() != 3 || chain[1].parent != 0 || chain[2].parent != 1)
     throw std::runtime_error("the template is not the chain R -> C1 -> C2");
-  const ramus::ReducedDomain &c1 = chain[1], &c2 = chain[2];
+  const ramus::ReducedPart &c1 = entry->chain.parts[1], &c2 = entry->chain.parts[2];
   // C2's interface indexes C1's mesh; it fits C2's mesh when both are the same box in their
   // frames with the same vertex and tet numbering.
   if (c1.rest_positions.rows() != c2.rest_positions.rows() || c1.tets != c2.tets ||
       (c1.rest_positions - c2.rest_positions).cwiseAbs().maxCoeff() > 1e-9)
     throw std::runtime_error("C1 and C2 differ: a C2 copy cannot hang below a C2 copy");
-  entry->c2_below_c2 = ramus::compute_parent_interface(
-      c2.rest_positions, c2.basis, c2.interface.parent_vertices, c2.interface.child_vertices,
-      c2.interface.weights, c2.interface.rest_rotation);
+  const ramus::ParentInterface& c2_itf = chain[2].interface;
+  entry->c2_below_c2 =
+      ramus::compute_parent_interface(c2.rest_positions, c2.basis, c2_itf.parent_vertices,
+                                      c2_itf.child_vertices, c2_itf.weights, c2_itf.rest_rotation);
   // The moments computed here reproduce the builder's subtree data on the chain itself.
   ramus::ReducedModel check = entry->chain;
   set_subtree_moments(check);
@@ -181,8 +182,8 @@ const ChainTemplate& chain_template(int r) {
   return *entry;
 }
 
-// A breadth-first tree of d domains instanced from the chain (see the file comment), compiled
-// with one prototype per chain domain.
+// A breadth-first tree of d domains instanced from the chain (see the file comment): three parts
+// (the chain's R, C1, C2), each placed as often as the tree needs.
 std::shared_ptr<const ramus::Model> instanced_tree(int d, int r) {
   static std::map<std::pair<int, int>, std::shared_ptr<const ramus::Model>> cache;
   auto& entry = cache[{d, r}];
@@ -191,6 +192,7 @@ std::shared_ptr<const ramus::Model> instanced_tree(int d, int r) {
   const std::vector<ramus::ReducedDomain>& chain = tpl.chain.domains;
   auto model = std::make_shared<ramus::ReducedModel>();
   model->provenance.tool_version = "bench_substructured_step";
+  model->parts = tpl.chain.parts;
   model->domains.reserve(static_cast<size_t>(d));
   int next_global = 0;
   for (int k = 0; k < d; ++k) {
@@ -199,8 +201,9 @@ std::shared_ptr<const ramus::Model> instanced_tree(int d, int r) {
     model->domains.push_back(chain[static_cast<size_t>(kind)]);
     ramus::ReducedDomain& domain = model->domains.back();
     domain.name = "domain_" + std::to_string(k);
+    domain.part = kind;
     domain.parent = parent;
-    const Eigen::Index V = domain.rest_positions.rows();
+    const Eigen::Index V = model->parts[static_cast<size_t>(kind)].rest_positions.rows();
     domain.global_vertices.setConstant(V, -1);
     if (k > 0) {
       const ramus::ReducedDomain& p = model->domains[static_cast<size_t>(parent)];
@@ -218,17 +221,7 @@ std::shared_ptr<const ramus::Model> instanced_tree(int d, int r) {
   set_subtree_moments(*model);
   if (const std::string problem = ramus::find_model_inconsistency(*model); !problem.empty())
     throw std::runtime_error("instanced tree of " + std::to_string(d) + " domains: " + problem);
-  // Prototypes: the root (R), the first C1 copy, the first C2 copy.
-  std::vector<int> prototype_of(static_cast<size_t>(d));
-  int first_c1 = -1, first_c2 = -1;
-  for (int k = 0; k < d; ++k) {
-    const int parent = k == 0 ? -1 : (k - 1) / kBranching;
-    const int kind = k == 0 ? 0 : parent == 0 ? 1 : 2;
-    int& first = kind == 1 ? first_c1 : first_c2;
-    if (kind > 0 && first < 0) first = k;
-    prototype_of[static_cast<size_t>(k)] = kind == 0 ? 0 : first;
-  }
-  entry = ramus::compile_model(std::move(*model), prototype_of);
+  entry = ramus::compile_model(std::move(*model));
   return entry;
 }
 

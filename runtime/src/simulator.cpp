@@ -113,15 +113,16 @@ StepStatus Simulator::set_velocity_field(const Eigen::MatrixX3d& global_velociti
       const auto q = state_.q.segment(node.dof_offset, node.r);
       Eigen::VectorXd target(3 * n);
       for (Eigen::Index v = 0; v < n; ++v) {
-        Eigen::Vector3d x = X.row(v).transpose();
-        x.noalias() += proto.basis.middleRows<3>(3 * v) * q;
+        Eigen::Vector3d x = node.scale.length * X.row(v).transpose();
+        x.noalias() += node.scale.basis * (proto.basis.middleRows<3>(3 * v) * q);
         const Eigen::Vector3d world = global_velocities.row(node.global_vertices(v)).transpose();
         target.segment<3>(3 * v) =
             f.rotation.transpose() * world - f.velocity - f.angular_velocity.cross(x);
       }
+      // Least squares in the node's basis s^-3/2 U.
       const Eigen::MatrixXd& U = proto.basis;
       state_.qdot.segment(node.dof_offset, node.r) =
-          (U.transpose() * U).ldlt().solve(U.transpose() * target);
+          (U.transpose() * U).ldlt().solve(U.transpose() * target) / node.scale.basis;
     }
     for (int k = 0; k < node.num_children; ++k)
       compute_relative_kinematics(

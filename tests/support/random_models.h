@@ -68,12 +68,20 @@ inline SystemForceIntegrals random_system_force(Random& random, int r) {
   return w;
 }
 
-// A domain with random data everywhere; its place in the tree (parent, global vertices,
-// interface) is the root's until make_model links it.
-inline ReducedDomain make_domain(Random& random, const std::string& name, int V, int T, int F,
-                                 int r, bool labelled, bool anchored) {
-  ReducedDomain d;
+// A part and a domain placing it, random data everywhere; its place in the tree (parent, global
+// vertices, interface) is the root's until make_model links it.
+struct RandomDomain {
+  ReducedPart part;
+  ReducedDomain domain;
+};
+
+inline RandomDomain make_domain(Random& random, const std::string& name, int V, int T, int F, int r,
+                                bool labelled, bool anchored) {
+  RandomDomain made;
+  ReducedPart& d = made.part;
+  ReducedDomain& n = made.domain;
   d.name = name;
+  n.name = name;
   d.rest_positions = random.matrix(V, 3, 0.5);
   d.tets = random.indices(T, 4, V);
   d.surface_triangles = random.indices(F, 3, V);
@@ -99,15 +107,23 @@ inline ReducedDomain make_domain(Random& random, const std::string& name, int V,
   const Eigen::MatrixXd a = random.matrix(p, p, 1e2);
   d.polynomial.quartic = a + a.transpose();  // exactly symmetric
 
-  d.frame_origin = random.matrix(3, 1, 2);
-  d.frame_rotation = random_rotation(random);
   d.system_force = random_system_force(random, r);
-  d.subtree_mass = d.mass * random.uniform(1, 3);
-  d.subtree_center_of_mass = random.matrix(3, 1);
+
+  n.frame_origin = random.matrix(3, 1, 2);
+  n.frame_rotation = random_rotation(random);
+  n.subtree_mass = d.mass * random.uniform(1, 3);
+  n.subtree_center_of_mass = random.matrix(3, 1);
   const Eigen::Matrix3d b = random.matrix(3, 3);
-  d.subtree_inertia = b * b.transpose();
-  d.global_vertices = Eigen::VectorXi::LinSpaced(V, 0, V - 1);
-  return d;
+  n.subtree_inertia = b * b.transpose();
+  n.global_vertices = Eigen::VectorXi::LinSpaced(V, 0, V - 1);
+  return made;
+}
+
+// Appends the part and its domain (which places it).
+inline void add_domain(ReducedModel& model, RandomDomain made) {
+  made.domain.part = static_cast<int>(model.parts.size());
+  model.parts.push_back(std::move(made.part));
+  model.domains.push_back(std::move(made.domain));
 }
 
 // Makes `child` a child of domain `parent` of `model` whose first m vertices are copies of m
@@ -116,8 +132,9 @@ inline ReducedDomain make_domain(Random& random, const std::string& name, int V,
 inline void attach(ReducedModel& model, Random& random, ReducedDomain& child, int parent, int m,
                    bool planar) {
   const ReducedDomain& p = model.domains[static_cast<std::size_t>(parent)];
-  const int parent_r = static_cast<int>(p.basis.cols());
-  std::vector<int> candidates(static_cast<std::size_t>(p.rest_positions.rows()));
+  const ReducedPart& p_part = part_of(model, parent);
+  const int parent_r = static_cast<int>(p_part.basis.cols());
+  std::vector<int> candidates(static_cast<std::size_t>(p_part.rest_positions.rows()));
   for (std::size_t i = 0; i < candidates.size(); ++i) candidates[i] = static_cast<int>(i);
   child.parent = parent;
   ParentInterface& f = child.interface;
@@ -162,14 +179,20 @@ inline ReducedModel make_model(unsigned seed = 1) {
   p.mesh_path = "/data/meshes/plant.msh";
   p.input_hash = 0xfedcba9876543210ULL;
   p.options_json = R"({"linear_modes": 4, "r": 5, "modal_derivatives": true})";
-  model.domains.push_back(make_domain(random, "trunk", 300, 900, 200, 5, true, true));
+  add_domain(model, make_domain(random, "trunk", 300, 900, 200, 5, true, true));
   model.num_global_vertices = 300;
-  ReducedDomain leaf = make_domain(random, "leaf", 12, 20, 16, 3, false, false);
-  attach(model, random, leaf, 0, 4, true);
-  model.domains.push_back(leaf);
-  ReducedDomain branch = make_domain(random, "branch", 40, 90, 30, 4, false, true);
-  attach(model, random, branch, 0, 6, false);
-  model.domains.push_back(branch);
+  RandomDomain leaf = make_domain(random, "leaf", 12, 20, 16, 3, false, false);
+  attach(model, random, leaf.domain, 0, 4, true);
+  add_domain(model, leaf);
+  RandomDomain branch = make_domain(random, "branch", 40, 90, 30, 4, false, true);
+  attach(model, random, branch.domain, 0, 6, false);
+  add_domain(model, branch);
+  // A second leaf: the leaf part placed again, on the branch, at scale 1.3.
+  ReducedDomain leaf_2 = make_domain(random, "leaf_2", 12, 20, 16, 3, false, false).domain;
+  leaf_2.part = 1;
+  leaf_2.scale = 1.3;
+  attach(model, random, leaf_2, 2, 4, false);
+  model.domains.push_back(leaf_2);
   // Scramble the global numbering (keeping both copies of an interface vertex together).
   std::vector<int> permutation(static_cast<std::size_t>(model.num_global_vertices));
   for (std::size_t i = 0; i < permutation.size(); ++i) permutation[i] = static_cast<int>(i);
@@ -189,9 +212,8 @@ inline ReducedModel make_model(unsigned seed = 1) {
   s.tet.resize(S);
   s.barycentric.resize(S, 4);
   for (int i = 0; i < S; ++i) {
-    s.domain(i) = random.integer(0, 2);
-    s.tet(i) = random.integer(
-        0, static_cast<int>(model.domains[static_cast<std::size_t>(s.domain(i))].tets.rows()) - 1);
+    s.domain(i) = random.integer(0, 3);
+    s.tet(i) = random.integer(0, static_cast<int>(part_of(model, s.domain(i)).tets.rows()) - 1);
     const Eigen::Vector4d w = random.between(4, 0.01, 1);
     s.barycentric.row(i) = w.transpose() / w.sum();
   }
@@ -205,7 +227,7 @@ inline ReducedModel make_model(unsigned seed = 1) {
   rs.newton_iterations = 3;
   rs.newton_tolerance = 1e-9;
   rs.max_coordinate = 1e4;
-  for (int k = 0; k < 3; ++k)
+  for (std::size_t k = 0; k < model.domains.size(); ++k)
     rs.nodes.push_back({Integrator::kNewmark, random.between(1, 0, 1)(0),
                         random.between(1, 0, 1e-3)(0), random.between(1, 0.5, 2)(0)});
   return model;
@@ -217,15 +239,16 @@ inline ReducedModel make_single_domain_model(unsigned seed = 3) {
   Random random(seed);
   ReducedModel model;
   model.provenance.tool_version = "0.1.0";
-  ReducedDomain d = make_domain(random, "beam", 40, 90, 30, 4, false, true);
+  RandomDomain made = make_domain(random, "beam", 40, 90, 30, 4, false, true);
+  ReducedDomain& d = made.domain;
   d.frame_origin.setZero();
   d.frame_rotation.setIdentity();
   d.global_vertices.resize(0);
-  d.system_force = {};
+  made.part.system_force = {};
   d.subtree_mass = 0;
   d.subtree_center_of_mass.setZero();
   d.subtree_inertia.setZero();
-  model.domains.push_back(d);
+  add_domain(model, made);
   return model;
 }
 
@@ -299,19 +322,26 @@ inline FieldRecorder::Fields model_fields_of(const ReducedModel& model) {
   FieldRecorder recorder("");
   recorder.attribute("format_version", model.format_version);
   recorder.attribute("domains/num_domains", static_cast<int>(model.domains.size()));
+  recorder.attribute("parts/num_parts", static_cast<int>(model.parts.size()));
   recorder.attribute("domains/num_global_vertices", model.num_global_vertices);
   recorder.dataset("global_surface_triangles", model.global_surface_triangles, {});
   recorder.group("provenance", {true, true},
                  [&] { model_fields::visit_provenance(model.provenance, recorder); });
   const int num = static_cast<int>(model.domains.size());
-  const auto parent_r = [&](int i) -> Eigen::Index {
-    return model.domains[static_cast<std::size_t>(i)].polynomial.r;
+  for (std::size_t k = 0; k < model.parts.size(); ++k) {
+    const std::string name = "parts/part_" + std::to_string(k);
+    recorder.group(name.c_str(), {true, true},
+                   [&] { model_fields::visit_part(model.parts[k], num, recorder); });
+  }
+  const auto part_vertices = [&](int p) -> Eigen::Index {
+    return model.parts[static_cast<std::size_t>(p)].rest_positions.rows();
   };
+  const auto domain_r = [&](int i) -> Eigen::Index { return part_of(model, i).polynomial.r; };
   for (int k = 0; k < num; ++k) {
     const std::string name = "domains/domain_" + std::to_string(k);
     recorder.group(name.c_str(), {true, true}, [&] {
-      model_fields::visit_domain(model.domains[static_cast<std::size_t>(k)], k, num, parent_r,
-                                 recorder);
+      model_fields::visit_domain(model.domains[static_cast<std::size_t>(k)], k, part_vertices,
+                                 domain_r, recorder);
     });
   }
   recorder.group("embedded_surface", {false, model.embedded_surface.rest_positions.rows() > 0},

@@ -31,10 +31,8 @@ inline std::shared_ptr<ReducedModel> reduced_beam(const BeamSetup& b,
                                                   const ReductionSpec& reduction) {
   const TetMesh mesh = beam_mesh(b);
   const StvkFemModel model(mesh, assign_materials(mesh, b.material));
-  auto reduced = std::make_shared<ReducedModel>();
-  reduced->domains.push_back(
-      build_reduced_domain(model, DofMap(mesh.num_vertices(), clamped_vertices(mesh)), reduction));
-  return reduced;
+  return std::make_shared<ReducedModel>(single_domain_model(
+      build_reduced_part(model, DofMap(mesh.num_vertices(), clamped_vertices(mesh)), reduction)));
 }
 
 }  // namespace ramus::test

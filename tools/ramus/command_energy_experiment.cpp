@@ -122,9 +122,8 @@ void run(const Args& args) {
   const StvkFemModel fem(mesh, assign_materials(mesh, {args.youngs_modulus, 0.4, 1000}));
   const DofMap dofs(mesh.num_vertices(), fixed);
   const Eigen::Vector3d gravity(0, 0, -9.81);
-  ReducedModel data;
-  data.domains.push_back(build_reduced_domain(fem, dofs, {args.linear_modes, args.r, true}));
-  const auto model = compile_model(data);
+  const auto model = compile_model(
+      single_domain_model(build_reduced_part(fem, dofs, {args.linear_modes, args.r, true})));
   std::printf(
       "%-9s %d tets, %d vertices, E = %g Pa, nu = 0.4, %zu anchored vertices; reduced "
       "r = %d; h = %g s, %d steps\n",

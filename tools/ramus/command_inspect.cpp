@@ -1,6 +1,7 @@
 // `ramus inspect model.h5`: a readable summary of a model file.
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 #include "commands.h"
 #include "ramus/runtime/io/model_file.h"
@@ -41,23 +42,81 @@ void run(const std::string& path) {
       rs.time_step, rs.gravity(0), rs.gravity(1), rs.gravity(2), to_string(rs.lumping),
       rs.newmark_beta, rs.newmark_gamma, rs.newton_iterations, rs.newton_iterations == 1 ? "" : "s",
       rs.implicit_iterations, rs.implicit_tolerance, rs.energy_tolerance);
+  // Parts: each reduced once, with the domains that place it.
+  std::vector<std::vector<std::size_t>> placements(model.parts.size());
+  for (std::size_t index = 0; index < model.domains.size(); ++index)
+    placements[static_cast<std::size_t>(model.domains[index].part)].push_back(index);
+  std::printf("  %zu part%s\n", model.parts.size(), model.parts.size() == 1 ? "" : "s");
+  for (std::size_t k = 0; k < model.parts.size(); ++k) {
+    const ReducedPart& d = model.parts[k];
+    const int r = d.polynomial.r;
+    double smallest = INFINITY, largest = 0;
+    for (std::size_t index : placements[k]) {
+      smallest = std::min(smallest, model.domains[index].scale);
+      largest = std::max(largest, model.domains[index].scale);
+    }
+    std::printf(
+        "  part %s: %ld vertices, %ld tets, %ld surface triangles, mass %.4g kg; placed %zu "
+        "time%s",
+        d.name.c_str(), static_cast<long>(d.rest_positions.rows()),
+        static_cast<long>(d.tets.rows()), static_cast<long>(d.surface_triangles.rows()), d.mass,
+        placements[k].size(), placements[k].size() == 1 ? "" : "s");
+    if (smallest != 1 || largest != 1) std::printf(" at scales %.3g to %.3g", smallest, largest);
+    std::printf("\n");
+    if (d.fixed_vertices.size() && !placements[k].empty() &&
+        model.domains[placements[k].front()].parent >= 0)
+      std::printf("    %ld fixed vertices (the base)\n",
+                  static_cast<long>(d.fixed_vertices.size()));
+    else if (d.fixed_vertices.size())
+      std::printf("    anchored at %ld vertices\n", static_cast<long>(d.fixed_vertices.size()));
+    else
+      std::printf("    free body: %d rigid modes removed from the basis\n", d.num_rigid_modes);
+    if (r == 0) {
+      std::printf("    r = 0 (rigid part)\n");
+      continue;
+    }
+    std::printf("    r = %d (from %ld linear modes)\n", r,
+                static_cast<long>(d.linear_mode_eigenvalues.size()));
+    std::printf(
+        "    linear mode frequencies (Hz, at scale 1; a domain at scale s has 1/s of them):");
+    for (Eigen::Index i = 0; i < d.linear_mode_eigenvalues.size(); ++i)
+      std::printf(" %.4g", std::sqrt(std::max(0.0, d.linear_mode_eigenvalues(i))) / (2 * M_PI));
+    std::printf(
+        "\n    basis Ritz frequencies (Hz, of Uᵀ K U; the first %ld approximate the "
+        "linear modes):",
+        static_cast<long>(d.linear_mode_eigenvalues.size()));
+    for (Eigen::Index i = 0; i < d.basis_eigenvalues.size(); ++i)
+      std::printf(" %.4g", std::sqrt(std::max(0.0, d.basis_eigenvalues(i))) / (2 * M_PI));
+    const Eigen::Index poly =
+        d.polynomial.quadratic.size() + d.polynomial.cubic.size() + d.polynomial.quartic.size();
+    const SystemForceIntegrals& w = d.system_force;
+    const Eigen::Index integrals = w.w1.size() + w.w2.size() + w.w3.size() + w.w4.size() +
+                                   w.w5.size() + w.w6.size() + w.w7.size();
+    std::printf(
+        "\n    memory (once for all its domains): basis %.2f MB, polynomial %.2f MB (%ld "
+        "coefficients), W1..W7 %.3f MB\n",
+        megabytes(d.basis.size()), megabytes(poly), static_cast<long>(poly), megabytes(integrals));
+  }
+  // Domains: placement, tree, interface; what each costs beyond its part.
   for (std::size_t index = 0; index < model.domains.size(); ++index) {
     const ReducedDomain& d = model.domains[index];
-    const int r = d.polynomial.r;
-    std::printf("  domain %s: %ld vertices, %ld tets, %ld surface triangles, mass %.4g kg\n",
-                d.name.c_str(), static_cast<long>(d.rest_positions.rows()),
-                static_cast<long>(d.tets.rows()), static_cast<long>(d.surface_triangles.rows()),
-                d.mass);
+    const ReducedPart& part = part_of(model, static_cast<int>(index));
+    std::printf("  domain %s: part %s", d.name.c_str(), part.name.c_str());
+    if (d.scale != 1) std::printf(" at scale %.4g", d.scale);
     if (d.parent < 0) {
-      std::printf("    root");
+      std::printf(", root");
     } else {
-      std::printf("    child of %s, interface of %ld vertices%s",
+      std::printf(", child of %s, interface of %ld vertices%s",
                   model.domains[static_cast<std::size_t>(d.parent)].name.c_str(),
                   static_cast<long>(d.interface.parent_vertices.size()),
                   d.interface.planar ? " (planar)" : "");
     }
     if (d.subtree_mass > 0) std::printf(", subtree mass %.4g kg", d.subtree_mass);
-    std::printf("\n");
+    const ParentInterface& f = d.interface;
+    const Eigen::Index own = f.parent_vertices.size() + f.child_vertices.size() + f.weights.size() +
+                             f.centroid_basis.size() + f.rotation_basis.size() +
+                             d.global_vertices.size();
+    std::printf(", %.1f kB of its own\n", 8.0 * static_cast<double>(own) / 1e3);
     if (index < rs.nodes.size()) {
       const NodeSettings& n = rs.nodes[index];
       std::printf("    runtime: %s, Rayleigh alpha %g 1/s, beta %g s, stiffness scale %g",
@@ -70,32 +129,6 @@ void run(const std::string& path) {
         std::printf(", momentum damping %g", n.momentum_damping);
       std::printf("\n");
     }
-    if (d.fixed_vertices.size() && d.parent >= 0)
-      std::printf("    %ld fixed vertices (the interface)\n",
-                  static_cast<long>(d.fixed_vertices.size()));
-    else if (d.fixed_vertices.size())
-      std::printf("    anchored at %ld vertices\n", static_cast<long>(d.fixed_vertices.size()));
-    else
-      std::printf("    free body: %d rigid modes removed from the basis\n", d.num_rigid_modes);
-    if (r == 0) {
-      std::printf("    r = 0 (rigid domain)\n");
-      continue;
-    }
-    std::printf("    r = %d (from %ld linear modes)\n", r,
-                static_cast<long>(d.linear_mode_eigenvalues.size()));
-    std::printf("    linear mode frequencies (Hz):");
-    for (Eigen::Index k = 0; k < d.linear_mode_eigenvalues.size(); ++k)
-      std::printf(" %.4g", std::sqrt(std::max(0.0, d.linear_mode_eigenvalues(k))) / (2 * M_PI));
-    std::printf(
-        "\n    basis Ritz frequencies (Hz, of Uᵀ K U; the first %ld approximate the "
-        "linear modes):",
-        static_cast<long>(d.linear_mode_eigenvalues.size()));
-    for (Eigen::Index k = 0; k < d.basis_eigenvalues.size(); ++k)
-      std::printf(" %.4g", std::sqrt(std::max(0.0, d.basis_eigenvalues(k))) / (2 * M_PI));
-    const Eigen::Index poly =
-        d.polynomial.quadratic.size() + d.polynomial.cubic.size() + d.polynomial.quartic.size();
-    std::printf("\n    memory: basis %.2f MB, polynomial %.2f MB (%ld coefficients)\n",
-                megabytes(d.basis.size()), megabytes(poly), static_cast<long>(poly));
   }
 }
 

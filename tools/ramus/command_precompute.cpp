@@ -163,11 +163,11 @@ void run(const Args& args) {
   SurfaceMesh render_surface;
   if (!surface_path.empty()) {
     render_surface = read_surface_mesh(surface_path);
-    ReducedModel probe;  // the undivided mesh: a surface that does not fit fails here, not later
-    probe.domains.resize(1);
-    probe.domains[0].rest_positions = mesh.rest_positions;
-    probe.domains[0].tets = mesh.tets;
-    embed_render_surface(probe, render_surface, surface_path, nullptr);
+    ReducedPart undivided;  // the undivided mesh: a surface that does not fit fails here, not later
+    undivided.rest_positions = mesh.rest_positions;
+    undivided.tets = mesh.tets;
+    embed_render_surface(single_domain_model(std::move(undivided)), render_surface, surface_path,
+                         nullptr);
   }
   const DomainTree tree = spec_domain_tree(spec, mesh, fixed);
   const std::vector<ReductionSpec> reductions = domain_reductions(spec, tree);
@@ -239,7 +239,7 @@ void run(const Args& args) {
   write_model_file(reduced, args.output);
   std::printf("  %-19s %8.3f s\n", "write",
               std::chrono::duration<double>(Clock::now() - write_start).count());
-  const ReducedDomain& d = reduced.domains.front();
+  const ReducedPart& d = part_of(reduced, 0);
   std::printf("frequencies  (Hz%s)", reduced.domains.size() > 1 ? ", root domain" : "");
   for (Eigen::Index k = 0; k < std::min<Eigen::Index>(6, d.linear_mode_eigenvalues.size()); ++k)
     std::printf(" %.4g", std::sqrt(std::max(0.0, d.linear_mode_eigenvalues(k))) / (2 * M_PI));

@@ -100,17 +100,24 @@ void write_contents(const hdf5::File& file, const ReducedModel& model) {
   FieldWriter provenance(root.create_group("provenance"));
   model_fields::visit_provenance(model.provenance, provenance);
 
-  const hdf5::Group domains = root.create_group("domains");
-  domains.write_int_attribute("num_domains", static_cast<int>(model.domains.size()));
-  domains.write_int_attribute("num_global_vertices", model.num_global_vertices);
   const int num_domains = static_cast<int>(model.domains.size());
-  const auto parent_r = [&](int i) -> Eigen::Index {
-    return model.domains[static_cast<std::size_t>(i)].polynomial.r;
+  const hdf5::Group parts = root.create_group("parts");
+  parts.write_int_attribute("num_parts", static_cast<int>(model.parts.size()));
+  for (std::size_t k = 0; k < model.parts.size(); ++k) {
+    FieldWriter writer(parts.create_group("part_" + std::to_string(k)));
+    model_fields::visit_part(model.parts[k], num_domains, writer);
+  }
+  const hdf5::Group domains = root.create_group("domains");
+  domains.write_int_attribute("num_domains", num_domains);
+  domains.write_int_attribute("num_global_vertices", model.num_global_vertices);
+  const auto part_vertices = [&](int p) -> Eigen::Index {
+    return model.parts[static_cast<std::size_t>(p)].rest_positions.rows();
   };
+  const auto domain_r = [&](int i) -> Eigen::Index { return part_of(model, i).polynomial.r; };
   for (int k = 0; k < num_domains; ++k) {
     FieldWriter writer(domains.create_group("domain_" + std::to_string(k)));
-    model_fields::visit_domain(model.domains[static_cast<std::size_t>(k)], k, num_domains, parent_r,
-                               writer);
+    model_fields::visit_domain(model.domains[static_cast<std::size_t>(k)], k, part_vertices,
+                               domain_r, writer);
   }
   root.write_matrix("global_surface_triangles", model.global_surface_triangles);
   if (model.embedded_surface.rest_positions.rows() > 0) {

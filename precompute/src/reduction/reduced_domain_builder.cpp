@@ -29,8 +29,8 @@ class StageTimer {
 
 }  // namespace
 
-ReducedDomain build_reduced_domain(const StvkFemModel& model, const DofMap& dofs,
-                                   const ReductionSpec& reduction, const StageReporter& report) {
+ReducedPart build_reduced_part(const StvkFemModel& model, const DofMap& dofs,
+                               const ReductionSpec& reduction, const StageReporter& report) {
   if (reduction.r < 1 || reduction.r > kMaxSpecModes || reduction.linear_modes < 1 ||
       reduction.linear_modes > kMaxSpecModes)
     throw OptionError("r = " + std::to_string(reduction.r) +
@@ -54,7 +54,7 @@ ReducedDomain build_reduced_domain(const StvkFemModel& model, const DofMap& dofs
   }
   timer.done("basis");
 
-  ReducedDomain domain;
+  ReducedPart domain;
   domain.name = "domain_0";
   const TetMesh& mesh = model.mesh();
   domain.rest_positions = mesh.rest_positions;

@@ -17,9 +17,9 @@ double max_vertex_norm(const Eigen::VectorXd& flat) {
 }
 }  // namespace
 
-StvkFemModel full_space_model(const ReducedDomain& domain) {
+StvkFemModel full_space_model(const ReducedPart& domain, double scale) {
   TetMesh mesh;
-  mesh.rest_positions = domain.rest_positions;
+  mesh.rest_positions = scale * domain.rest_positions;
   mesh.tets = domain.tets;
   mesh.labels = domain.labels;
   std::vector<Material> materials(static_cast<size_t>(domain.tets.rows()));
@@ -33,8 +33,9 @@ Comparison compare_reduced_to_full(std::shared_ptr<const ReducedModel> model,
                                    const ComparisonOptions& options) {
   if (!model || model->domains.empty()) throw OptionError("compare: the model has no domain");
   if (options.steps < 0) throw OptionError("compare: steps must not be negative");
-  const ReducedDomain& domain = model->domains.front();
-  const StvkFemModel full_model = full_space_model(domain);
+  const ReducedPart& domain = part_of(*model, 0);
+  const double scale = model->domains.front().scale;
+  const StvkFemModel full_model = full_space_model(domain, scale);
   const int V = full_model.num_vertices();
   if (options.initial_velocity.size() != 0 && options.initial_velocity.size() != 3 * V)
     throw OptionError("compare: initial velocity needs 3 x " + std::to_string(V) + " entries");
@@ -49,12 +50,10 @@ Comparison compare_reduced_to_full(std::shared_ptr<const ReducedModel> model,
   const std::vector<int> fixed(domain.fixed_vertices.data(),
                                domain.fixed_vertices.data() + domain.fixed_vertices.size());
   FullSpaceSimulator full(full_model, DofMap(V, fixed), full_options);
-  // The reduced run: domain 0 alone, as a one-node model.
-  ReducedModel single;
-  single.domains = {domain};
-  single.domains[0].parent = -1;
-  single.domains[0].global_vertices.resize(0);
-  single.domains[0].interface = {};
+  // The reduced run: domain 0 alone, as a one-node model at its scale (basis s^-3/2 U).
+  ReducedModel single = single_domain_model(domain);
+  single.domains[0].scale = scale;
+  const double basis_scale = UniformScale(scale).basis;
   RuntimeSettings settings = options.settings;
   settings.nodes = {options.node};
   Simulator reduced(compile_model(std::move(single)), settings);
@@ -65,7 +64,8 @@ Comparison compare_reduced_to_full(std::shared_ptr<const ReducedModel> model,
     full_state.velocities = options.initial_velocity;
     for (int v : fixed) full_state.velocities.segment<3>(3 * v).setZero();
     reduced_state.qdot =
-        domain.basis.transpose() * (full_model.consistent_mass_matrix() * full_state.velocities);
+        basis_scale *
+        (domain.basis.transpose() * (full_model.consistent_mass_matrix() * full_state.velocities));
   }
   const Eigen::VectorXd forces0 = point_forces_at(forces, V, 0.0);
   full.initialize_acceleration(full_state, forces0);
@@ -80,7 +80,8 @@ Comparison compare_reduced_to_full(std::shared_ptr<const ReducedModel> model,
   result.reduced_trajectory.resize(3 * V, frames);
   auto record = [&](int frame) {
     const Eigen::VectorXd u_full = full_state.positions - full_model.rest_positions();
-    const Eigen::VectorXd u_reduced = domain.basis * node_q(reduced.model(), reduced.state(), 0);
+    const Eigen::VectorXd u_reduced =
+        basis_scale * (domain.basis * node_q(reduced.model(), reduced.state(), 0));
     result.full_trajectory.col(frame) = u_full;
     result.reduced_trajectory.col(frame) = u_reduced;
     ComparisonFrame f;

@@ -151,9 +151,9 @@ MassMoments tet_moments(const TetMesh& mesh, const std::vector<Material>& materi
   }
 }
 
-// A rigid domain (r = 0): everything build_reduced_domain fills, with an empty basis.
-ReducedDomain rigid_domain(const StvkFemModel& model, const DofMap& dofs) {
-  ReducedDomain domain;
+// A rigid domain (r = 0): everything build_reduced_part fills, with an empty basis.
+ReducedPart rigid_domain(const StvkFemModel& model, const DofMap& dofs) {
+  ReducedPart domain;
   const TetMesh& mesh = model.mesh();
   domain.rest_positions = mesh.rest_positions;
   domain.tets = mesh.tets;
@@ -311,7 +311,9 @@ ReducedModel build_substructured_model(const TetMesh& mesh,
   const std::vector<std::map<int, double>> areas = interface_vertex_areas(mesh, tree);
   if (report) report("interface areas", elapsed(start_areas));
 
+  // One part per domain, placed once at unit scale (part k = domain k).
   ReducedModel model;
+  model.parts.resize(sz(d));
   model.domains.resize(sz(d));
   model.num_global_vertices = mesh.num_vertices();
   model.global_surface_triangles = boundary_triangles(mesh.tets);
@@ -353,18 +355,21 @@ ReducedModel build_substructured_model(const TetMesh& mesh,
       const DofMap dofs(fem.num_vertices(), fixed);
       done("mesh");
 
-      ReducedDomain domain;
+      ReducedPart part;
       if (reduction[sz(i)].r == 0) {
-        domain = rigid_domain(fem, dofs);
+        part = rigid_domain(fem, dofs);
         done("rigid domain");
       } else {
         const StageReporter inner = [&](const std::string& stage, double seconds) {
           if (report) report(name + ": " + stage, seconds);
         };
-        domain = build_reduced_domain(fem, dofs, reduction[sz(i)], inner);
+        part = build_reduced_part(fem, dofs, reduction[sz(i)], inner);
         stage_start = Clock::now();
       }
+      part.name = name;
+      ReducedDomain domain;
       domain.name = name;
+      domain.part = k;
       domain.global_vertices = Eigen::Map<const Eigen::VectorXi>(
           local_to_global.data(), static_cast<Eigen::Index>(local_to_global.size()));
 
@@ -375,6 +380,7 @@ ReducedModel build_substructured_model(const TetMesh& mesh,
         domain.frame_rotation.setIdentity();
       } else {
         const ReducedDomain& parent = model.domains[sz(model_index[sz(p)])];
+        const ReducedPart& parent_part = model.parts[sz(model_index[sz(p)])];
         domain.parent = model_index[sz(p)];
         const std::vector<int>& shared = tree.interface_vertices[sz(i)];
         const std::vector<int>& parent_vertices = tree.domain_vertices[sz(p)];
@@ -391,8 +397,8 @@ ReducedModel build_substructured_model(const TetMesh& mesh,
           weights(s) = it != area.end() ? it->second : 0.0;
         }
         domain.interface =
-            compute_parent_interface(parent.rest_positions, parent.basis, parent_local, child_local,
-                                     weights, Eigen::Matrix3d::Identity());
+            compute_parent_interface(parent_part.rest_positions, parent_part.basis, parent_local,
+                                     child_local, weights, Eigen::Matrix3d::Identity());
         domain.frame_rotation = parent.frame_rotation * domain.interface.rest_rotation;
         domain.frame_origin =
             parent.frame_origin + parent.frame_rotation * domain.interface.centroid;
@@ -400,13 +406,13 @@ ReducedModel build_substructured_model(const TetMesh& mesh,
       }
       // Rest positions in the frame: X = Rᵀ (x - origin) (basis, polynomial, eigenvalues and
       // gravity basis do not depend on the translation; R = I here).
-      domain.rest_positions =
+      part.rest_positions =
           ((fem.mesh().rest_positions.rowwise() - domain.frame_origin.transpose()) *
            domain.frame_rotation)
               .eval();
-      domain.system_force =
-          compute_system_force_integrals(fem, domain.basis, domain.rest_positions);
+      part.system_force = compute_system_force_integrals(fem, part.basis, part.rest_positions);
       done("system force integrals");
+      model.parts[sz(k)] = std::move(part);
       model.domains[sz(k)] = std::move(domain);
     } catch (const Error&) {
       rethrow_for_domain(name);

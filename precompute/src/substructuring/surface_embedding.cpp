@@ -200,13 +200,14 @@ EmbeddedSurface embed_surface(const ReducedModel& model, const Eigen::MatrixX3d&
   std::vector<WorldTet> tets;
   for (std::size_t d = 0; d < model.domains.size(); ++d) {
     const ReducedDomain& domain = model.domains[d];
+    const ReducedPart& part = part_of(model, static_cast<int>(d));
     const Eigen::MatrixX3d world =
-        (domain.rest_positions * domain.frame_rotation.transpose()).rowwise() +
+        (domain.scale * part.rest_positions * domain.frame_rotation.transpose()).rowwise() +
         domain.frame_origin.transpose();
-    for (Eigen::Index t = 0; t < domain.tets.rows(); ++t) {
+    for (Eigen::Index t = 0; t < part.tets.rows(); ++t) {
       WorldTet w;
       for (int c = 0; c < 4; ++c) {
-        const int v = domain.tets(t, c);
+        const int v = part.tets(t, c);
         if (v < 0 || v >= world.rows())
           throw MeshError("domain '" + domain.name + "': tet " + std::to_string(t) +
                               " references vertex " + std::to_string(v) + " of " +

@@ -14,8 +14,7 @@ namespace ramus {
 std::shared_ptr<const Model> test_equation_model() {
   // One regular-ish tet of volume 1/6 m³ and density 6 kg/m³ (mass 1 kg), anchored at three
   // corners; the basis moves the fourth along z, mass-normalized.
-  ReducedModel data;
-  ReducedDomain d;
+  ReducedPart d;
   d.name = "test_equation";
   d.rest_positions.resize(4, 3);
   d.rest_positions << 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1;
@@ -39,7 +38,7 @@ std::shared_ptr<const Model> test_equation_model() {
   d.polynomial.quadratic = Eigen::VectorXd::Ones(1);  // ω² = 1
   d.polynomial.cubic = Eigen::MatrixXd::Zero(1, 1);
   d.polynomial.quartic = Eigen::MatrixXd::Zero(1, 1);
-  data.domains.push_back(d);
+  const ReducedModel data = single_domain_model(d);
   // A linear oscillator, not an object: growth (SBDF2ERE's) is what is measured, not divergence.
   auto model = std::make_shared<Model>(*compile_model(data));
   model->prototypes.front().divergence_norm = std::numeric_limits<double>::infinity();

@@ -25,11 +25,14 @@ void accumulate_subtree_forces(const Model& model, const State& state,
     const Eigen::Matrix3d R = state.frame_rotation.middleCols<3>(3 * applied.node);
     w.own_force_world.col(applied.node) += applied.force;
     const Eigen::Vector3d local = R.transpose() * applied.force;
-    Eigen::Vector3d x = proto.rest_positions.row(applied.vertex).transpose();
+    // (A scaled node: rest positions s X, basis s^-3/2 U.)
+    Eigen::Vector3d x = node.scale.length * proto.rest_positions.row(applied.vertex).transpose();
     if (node.r > 0) {
       const auto rows = proto.basis.middleRows<3>(3 * static_cast<Eigen::Index>(applied.vertex));
-      w.reduced_vertex_force.segment(node.dof_offset, node.r).noalias() += rows.transpose() * local;
-      if (model.free_root) x.noalias() += rows * state.q.segment(node.dof_offset, node.r);
+      w.reduced_vertex_force.segment(node.dof_offset, node.r).noalias() +=
+          rows.transpose() * (node.scale.basis * local);
+      if (model.free_root)
+        x.noalias() += node.scale.basis * (rows * state.q.segment(node.dof_offset, node.r));
     }
     if (model.free_root)
       w.root_torque += (state.frame_origin.col(applied.node) + R * x - center).cross(applied.force);
@@ -39,7 +42,8 @@ void accumulate_subtree_forces(const Model& model, const State& state,
   if (model.num_nodes() == 1 && !model.free_root) return;
   // Own external force (vertex forces and weight), in the node's axes.
   for (int i = 0; i < model.num_nodes(); ++i) {
-    const double mass = model.prototype_of(i).mass;
+    const double mass =
+        model.nodes[static_cast<std::size_t>(i)].scale.mass * model.prototype_of(i).mass;
     w.subtree_force.col(i) = state.frame_rotation.middleCols<3>(3 * i).transpose() *
                              (w.own_force_world.col(i) + mass * settings.gravity);
   }
@@ -51,19 +55,21 @@ void accumulate_subtree_forces(const Model& model, const State& state,
       const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];
       const Eigen::Vector3d weight =
           state.frame_rotation.middleCols<3>(3 * i).transpose() * settings.gravity;
+      const double mass = node.scale.mass * proto.mass;
       w.subtree_torque.col(i) =
-          proto.mass > 0
-              ? Eigen::Vector3d(
-                    (proto.first_moment - proto.mass * node.subtree_center_of_mass).cross(weight))
-              : Eigen::Vector3d::Zero();
+          mass > 0 ? Eigen::Vector3d((node.scale.first_moment * proto.first_moment -
+                                      mass * node.subtree_center_of_mass)
+                                         .cross(weight))
+                   : Eigen::Vector3d::Zero();
     }
     for (const AppliedForce& applied : state.forces) {
       const Node& node = model.nodes[static_cast<std::size_t>(applied.node)];
       const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];
-      Eigen::Vector3d x = proto.rest_positions.row(applied.vertex).transpose();
+      Eigen::Vector3d x = node.scale.length * proto.rest_positions.row(applied.vertex).transpose();
       if (node.r > 0)
-        x.noalias() += proto.basis.middleRows<3>(3 * static_cast<Eigen::Index>(applied.vertex)) *
-                       state.q.segment(node.dof_offset, node.r);
+        x.noalias() += node.scale.basis *
+                       (proto.basis.middleRows<3>(3 * static_cast<Eigen::Index>(applied.vertex)) *
+                        state.q.segment(node.dof_offset, node.r));
       w.subtree_torque.col(applied.node) +=
           (x - node.subtree_center_of_mass)
               .cross(state.frame_rotation.middleCols<3>(3 * applied.node).transpose() *

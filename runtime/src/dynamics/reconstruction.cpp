@@ -15,9 +15,10 @@ void node_world_positions(const Model& model, const State& state, int i,
   const Eigen::Matrix3d R = state.frame_rotation.middleCols<3>(3 * i);
   const Eigen::RowVector3d o = state.frame_origin.col(i).transpose();
   const auto q = state.q.segment(node.dof_offset, node.r);
+  // (A scaled node: s X + s^-3/2 U q.)
   for (Eigen::Index v = 0; v < X.rows(); ++v) {
-    Eigen::Vector3d x = X.row(v).transpose();
-    if (node.r > 0) x.noalias() += proto.basis.middleRows<3>(3 * v) * q;
+    Eigen::Vector3d x = node.scale.length * X.row(v).transpose();
+    if (node.r > 0) x.noalias() += node.scale.basis * (proto.basis.middleRows<3>(3 * v) * q);
     positions.row(v) = (R * x).transpose() + o;
   }
 }
@@ -33,8 +34,8 @@ void global_positions(const Model& model, const State& state, Eigen::MatrixX3d& 
     const Eigen::Vector3d o = state.frame_origin.col(i);
     const auto q = state.q.segment(node.dof_offset, node.r);
     for (Eigen::Index v = 0; v < node.global_vertices.size(); ++v) {
-      Eigen::Vector3d x = X.row(v).transpose();
-      if (node.r > 0) x.noalias() += proto.basis.middleRows<3>(3 * v) * q;
+      Eigen::Vector3d x = node.scale.length * X.row(v).transpose();
+      if (node.r > 0) x.noalias() += node.scale.basis * (proto.basis.middleRows<3>(3 * v) * q);
       positions.row(node.global_vertices(v)) += (R * x + o).transpose();
     }
   }
@@ -64,10 +65,12 @@ double elastic_energy(const Model& model, const State& state, Workspace& workspa
     if (node.r == 0) continue;
     PrototypeScratch& scratch =
         workspace.data().prototypes[static_cast<std::size_t>(node.prototype)];
+    // E' = s³ E(s^-5/2 q) for a scaled node.
+    scratch.scaled_q = node.scale.coordinate * state.q.segment(node.dof_offset, node.r);
     energy += state.settings.nodes[static_cast<std::size_t>(i)].stiffness_scale *
+              node.scale.energy *
               model.prototypes[static_cast<std::size_t>(node.prototype)].forces.evaluate_energy(
-                  state.q.segment(node.dof_offset, node.r), scratch.polynomial, scratch.gradient,
-                  scratch.stiffness);
+                  scratch.scaled_q, scratch.polynomial, scratch.gradient, scratch.stiffness);
   }
   return energy;
 }
@@ -82,14 +85,16 @@ Eigen::Vector3d linear_momentum(const Model& model, const State& state) {
   for (int i = 0; i < model.num_nodes(); ++i) {
     const Node& node = model.nodes[static_cast<std::size_t>(i)];
     const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];
-    Eigen::Vector3d moment = proto.first_moment, velocity = Eigen::Vector3d::Zero();
+    // (A scaled node: ∫ρX by s⁴, W1 by s^3/2, mass by s³.)
+    Eigen::Vector3d moment = node.scale.first_moment * proto.first_moment,
+                    velocity = Eigen::Vector3d::Zero();
     const Eigen::MatrixXd& w1 = proto.system_force.w1;
     if (node.r > 0 && w1.cols() == node.r) {
-      moment.noalias() -= w1 * state.q.segment(node.dof_offset, node.r);
-      velocity.noalias() -= w1 * state.qdot.segment(node.dof_offset, node.r);
+      moment.noalias() -= node.scale.load * (w1 * state.q.segment(node.dof_offset, node.r));
+      velocity.noalias() -= node.scale.load * (w1 * state.qdot.segment(node.dof_offset, node.r));
     }
     total += state.frame_rotation.middleCols<3>(3 * i) *
-             (proto.mass * state.frame_velocity.col(i) +
+             (node.scale.mass * proto.mass * state.frame_velocity.col(i) +
               Eigen::Vector3d(state.frame_angular_velocity.col(i)).cross(moment) + velocity);
   }
   return total;

@@ -35,8 +35,8 @@ PrototypeScratch::PrototypeScratch(int r)
       child_inertia_jacobian(Eigen::MatrixXd::Zero(3, r)) {
   // Sizes every internal buffer. (No LDLT(r) + assignment: that copies its uninitialized info.)
   ldlt.compute(Eigen::MatrixXd::Identity(r, r));
-  for (Eigen::VectorXd* v :
-       {&force, &q_hat, &p_hat, &q_stage, &v_stage, &q_start, &v_start, &q_blend, &v_blend})
+  for (Eigen::VectorXd* v : {&force, &q_hat, &p_hat, &q_stage, &v_stage, &q_start, &v_start,
+                             &q_blend, &v_blend, &scaled_q})
     v->setZero(r);
   mass_factor.setZero(r, r);
   eigen_matrix.setZero(r, r);
@@ -114,8 +114,9 @@ NodeEquation assemble_node_equation(const Model& model, const State& state,
   const Node& node = model.nodes[static_cast<std::size_t>(i)];
   const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];
   const Eigen::Matrix3d R = state.frame_rotation.middleCols<3>(3 * i);
-  // G R_iᵀ g column by column: a fused pass (an r by 3 GEMV costs more at small r).
-  const Eigen::Vector3d g = R.transpose() * state.settings.gravity;
+  // G R_iᵀ g column by column: a fused pass (an r by 3 GEMV costs more at small r); G of a
+  // scaled part is s^3/2 G.
+  const Eigen::Vector3d g = node.scale.load * (R.transpose() * state.settings.gravity);
   scratch.load = workspace.reduced_vertex_force.segment(node.dof_offset, node.r) +
                  g(0) * proto.gravity_basis.col(0) + g(1) * proto.gravity_basis.col(1) +
                  g(2) * proto.gravity_basis.col(2);
@@ -126,12 +127,13 @@ NodeEquation assemble_node_equation(const Model& model, const State& state,
     frame.angular_acceleration = state.frame_angular_acceleration.col(i);
     system_force(proto.system_force, state.q.segment(node.dof_offset, node.r),
                  state.qdot.segment(node.dof_offset, node.r), frame, scratch.system,
-                 scratch.system_force);
+                 scratch.system_force, node.scale);
     scratch.load += scratch.system_force;
   }
   NodeEquation equation;
   equation.prototype = &proto;
   equation.forces = &proto.forces;
+  equation.scale = &node.scale;
   equation.load = &scratch.load;
   equation.node = state.settings.nodes[static_cast<std::size_t>(i)];
   if (node.num_children > 0) {
@@ -249,7 +251,8 @@ StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept
       if (status == StepStatus::kOk) {
         const auto q = state.q.segment(node.dof_offset, node.r);
         if (q.lpNorm<Eigen::Infinity>() > settings.max_coordinate ||
-            q.norm() > model.prototypes[static_cast<std::size_t>(node.prototype)].divergence_norm)
+            q.norm() > model.prototypes[static_cast<std::size_t>(node.prototype)].divergence_norm *
+                           node.scale.moment)
           status = StepStatus::kDiverged;
       }
       lap(stepping);

@@ -35,6 +35,7 @@ struct PrototypeScratch {
   Eigen::LDLT<Eigen::MatrixXd> ldlt;  ///< fallback for an indefinite Newton matrix
   /// r each: stages of the implicit and exponential integrators (integrators/node_equation.h).
   Eigen::VectorXd force, q_hat, p_hat, q_stage, v_stage, q_start, v_start, q_blend, v_blend;
+  Eigen::VectorXd scaled_q;  ///< q̃ = s^-5/2 q of a scaled node (integrate_node.cpp)
   /// Generalized eigen-decomposition K X = M' X Λ of all r modes (ERE, the split integrators'
   /// refresh): M' = L Lᵀ, the r by r L⁻¹ K L⁻ᵀ and its eigen-solver.
   Eigen::MatrixXd mass_factor, eigen_matrix;

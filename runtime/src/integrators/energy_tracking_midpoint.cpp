@@ -75,12 +75,17 @@ void momentum_preserving_damping(const NodeEquation& e, const Eigen::Ref<const E
     v *= 1 - k;
     return;
   }
+  // A scaled node: W1 by s^3/2, W2 and W5 by s^5/2, mass s³, moments s⁴ and s⁵ (W7 unchanged).
+  const UniformScale unit;
+  const UniformScale& s = e.scale ? *e.scale : unit;
+  const double mass = s.mass * p.mass;
   // B_j = W2_j - Σ_i q_i C_ji: ∫ρ x × U q̇ = B q̇, and (Uᵀ M (ω × x))_j = ωᵀ B_j.
   Eigen::Matrix3Xd& b = scratch.rigid_basis;
-  b = w.w2;
-  Eigen::Matrix3d second = p.second_moment;  // ∫ρ x xᵀ
+  b = s.moment * w.w2;
+  Eigen::Matrix3d second = s.second_moment * p.second_moment;  // ∫ρ x xᵀ
   for (Eigen::Index j = 0; j < r; ++j) {
-    second += q(j) * (w.w5.middleCols<3>(3 * j) + w.w5.middleCols<3>(3 * j).transpose());
+    second +=
+        (s.moment * q(j)) * (w.w5.middleCols<3>(3 * j) + w.w5.middleCols<3>(3 * j).transpose());
     for (Eigen::Index i = 0; i < r; ++i) {
       const Eigen::Matrix3d w7 = w.w7.block<3, 3>(3 * j, 3 * i);  // ∫ρ U_j U_iᵀ
       const Eigen::Vector3d c_ji(w7(1, 2) - w7(2, 1), w7(2, 0) - w7(0, 2), w7(0, 1) - w7(1, 0));
@@ -90,18 +95,18 @@ void momentum_preserving_damping(const NodeEquation& e, const Eigen::Ref<const E
   }
   // Centre of mass, momentum, angular momentum about it, inertia, ω (fixed-size products: no
   // temporaries).
-  Eigen::Vector3d center = p.first_moment, momentum, angular_momentum;
-  center.noalias() -= w.w1 * q;
-  center /= p.mass;
-  momentum.noalias() = -w.w1 * v;
-  const Eigen::Vector3d velocity = momentum / p.mass;
+  Eigen::Vector3d center = s.first_moment * p.first_moment, momentum, angular_momentum;
+  center.noalias() -= (s.load * w.w1) * q;
+  center /= mass;
+  momentum.noalias() = -(s.load * w.w1) * v;
+  const Eigen::Vector3d velocity = momentum / mass;
   angular_momentum.noalias() = b * v;
   angular_momentum -= center.cross(momentum);
-  const Eigen::Matrix3d spread = second - p.mass * center * center.transpose();
+  const Eigen::Matrix3d spread = second - mass * center * center.transpose();
   const Eigen::Matrix3d inertia = spread.trace() * Eigen::Matrix3d::Identity() - spread;
   const Eigen::Vector3d omega = inertia.ldlt().solve(angular_momentum);
   // Uᵀ M v_rigid = -W1ᵀ (v_cm - ω × x_cm) + Bᵀ ω.
-  const Eigen::Vector3d translation = velocity - omega.cross(center);
+  const Eigen::Vector3d translation = s.load * (velocity - omega.cross(center));
   scratch.delta.noalias() = -w.w1.transpose() * translation;
   scratch.delta.noalias() += b.transpose() * omega;
   v -= k * (v - scratch.delta);

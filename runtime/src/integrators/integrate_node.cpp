@@ -5,28 +5,55 @@
 
 namespace ramus {
 
+namespace {
+
+// The prototype's coordinates of the node's shape, q̃ = s^-5/2 q (the node's own q at unit
+// scale: no copy).
+Eigen::Ref<const Eigen::VectorXd> prototype_coordinates(const NodeEquation& equation,
+                                                        const Eigen::Ref<const Eigen::VectorXd>& q,
+                                                        PrototypeScratch& scratch) noexcept {
+  if (!equation.scale || equation.scale->identity()) return q;
+  scratch.scaled_q = equation.scale->coordinate * q;
+  return scratch.scaled_q;
+}
+
+// g and K of the prototype at q̃ into the node's: s^½ g, s^-2 K, times the stiffness scale.
+double node_factors(const NodeEquation& equation, double& stiffness_factor) noexcept {
+  double gradient = equation.node.stiffness_scale;
+  stiffness_factor = gradient;
+  if (equation.scale && !equation.scale->identity()) {
+    gradient *= equation.scale->gradient;
+    stiffness_factor *= equation.scale->stiffness;
+  }
+  return gradient;
+}
+
+}  // namespace
+
 void evaluate_internal_forces(const NodeEquation& equation,
                               const Eigen::Ref<const Eigen::VectorXd>& q,
                               PrototypeScratch& scratch) noexcept {
-  equation.forces->evaluate(q, scratch.polynomial, scratch.gradient, scratch.stiffness);
-  const double s = equation.node.stiffness_scale;
-  if (s != 1.0) {
-    scratch.gradient *= s;
-    scratch.stiffness *= s;
-  }
+  equation.forces->evaluate(prototype_coordinates(equation, q, scratch), scratch.polynomial,
+                            scratch.gradient, scratch.stiffness);
+  double stiffness = 1;
+  const double gradient = node_factors(equation, stiffness);
+  if (gradient != 1.0) scratch.gradient *= gradient;
+  if (stiffness != 1.0) scratch.stiffness *= stiffness;
 }
 
 double evaluate_internal_energy(const NodeEquation& equation,
                                 const Eigen::Ref<const Eigen::VectorXd>& q,
                                 PrototypeScratch& scratch) noexcept {
   double energy =
-      equation.forces->evaluate_energy(q, scratch.polynomial, scratch.gradient, scratch.stiffness);
-  const double s = equation.node.stiffness_scale;
-  if (s != 1.0) {
-    scratch.gradient *= s;
-    scratch.stiffness *= s;
-    energy *= s;
-  }
+      equation.forces->evaluate_energy(prototype_coordinates(equation, q, scratch),
+                                       scratch.polynomial, scratch.gradient, scratch.stiffness);
+  double stiffness = 1;
+  const double gradient = node_factors(equation, stiffness);
+  if (gradient != 1.0) scratch.gradient *= gradient;
+  if (stiffness != 1.0) scratch.stiffness *= stiffness;
+  // E' = s³ E(q̃), times the stiffness scale.
+  energy *= equation.node.stiffness_scale;
+  if (equation.scale && !equation.scale->identity()) energy *= equation.scale->energy;
   return energy;
 }
 

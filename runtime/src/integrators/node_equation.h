@@ -21,6 +21,7 @@ namespace ramus {
 struct NodeEquation {
   const Prototype* prototype = nullptr;       ///< mass integrals (momentum-preserving damping)
   const ReducedStvkForces* forces = nullptr;  ///< g and K of the node's prototype
+  const UniformScale* scale = nullptr;        ///< the node's scale of it; nullptr: unit scale
   const Eigen::MatrixXd* mass = nullptr;      ///< M' (r by r); nullptr: the identity
   const Eigen::VectorXd* load = nullptr;      ///< f (r)
   NodeSettings node;                          ///< α, β, s and the integrator

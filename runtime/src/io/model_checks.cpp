@@ -177,10 +177,10 @@ class FieldChecker : public model_fields::InMemoryGroups {
 };
 
 // The attributes, then every field's shape and finiteness, then the mesh, material, basis and
-// polynomial rules of one domain.
-std::string check_domain(const ReducedModel& model, int k) {
-  const ReducedDomain& d = model.domains[static_cast<std::size_t>(k)];
-  Checker c(domain_group_path(k));
+// polynomial rules of one part.
+std::string check_part(const ReducedModel& model, int k) {
+  const ReducedPart& d = model.parts[static_cast<std::size_t>(k)];
+  Checker c(part_group_path(k));
   const Eigen::Index V = d.rest_positions.rows();
   const Eigen::Index T = d.tets.rows();
   const Eigen::Index r = d.basis.cols();
@@ -195,11 +195,7 @@ std::string check_domain(const ReducedModel& model, int k) {
   c.attribute("mass", std::isfinite(d.mass) && d.mass > 0,
               std::to_string(d.mass) + " (must be positive and finite)");
   FieldChecker fields(c);
-  const int num_domains = static_cast<int>(model.domains.size());
-  const auto parent_r = [&](int i) -> Eigen::Index {
-    return model.domains[static_cast<std::size_t>(i)].basis.cols();
-  };
-  if (c.ok()) model_fields::visit_domain(d, k, num_domains, parent_r, fields);
+  if (c.ok()) model_fields::visit_part(d, static_cast<int>(model.domains.size()), fields);
 
   if (c.ok() && V == 0) c.problem = "dataset " + c.dataset("mesh/rest_positions") + " is empty";
   if (c.ok() && T == 0) c.problem = "dataset " + c.dataset("mesh/tets") + " is empty";
@@ -224,10 +220,10 @@ std::string check_domain(const ReducedModel& model, int k) {
     }
   }
   if (c.ok() && d.num_rigid_modes != 0 && d.fixed_vertices.size() != 0) {
-    c.attribute("num_rigid_modes", false, "a domain with fixed vertices has no rigid modes");
+    c.attribute("num_rigid_modes", false, "a part with fixed vertices has no rigid modes");
   }
 
-  // r = 0 is a rigid domain (docs/FORMAT.md): every basis-sized dataset is then empty.
+  // r = 0 is a rigid part (docs/FORMAT.md): every basis-sized dataset is then empty.
 
   const ReducedStvkPolynomial& poly = d.polynomial;
   if (c.ok() && p > 0) {
@@ -250,18 +246,36 @@ std::string check_domain(const ReducedModel& model, int k) {
 // (num_global_vertices 0 with one domain: that domain's #V).
 Eigen::Index undivided_vertex_count(const ReducedModel& model) {
   if (model.num_global_vertices == 0 && model.domains.size() == 1) {
-    return model.domains.front().rest_positions.rows();
+    return part_of(model, 0).rest_positions.rows();
   }
   return model.num_global_vertices;
 }
 
-// Domain k's place in the tree, frame, global vertex map, interface, system-force integrals and
-// subtree data; the domains before k are known to be consistent.
-std::string check_substructure(const ReducedModel& model, int k) {
+// Domain k's part and scale, place in the tree, frame, global vertex map, interface and subtree
+// data; the parts and the domains before k are known to be consistent.
+std::string check_domain(const ReducedModel& model, int k) {
   const ReducedDomain& d = model.domains[static_cast<std::size_t>(k)];
   const bool single = model.domains.size() == 1;
   Checker c(domain_group_path(k));
-  const Eigen::Index V = d.rest_positions.rows();
+  c.attribute("name", d.name.find('\0') == std::string::npos, "contains a NUL byte");
+  c.attribute(
+      "part", d.part >= 0 && d.part < static_cast<int>(model.parts.size()),
+      std::to_string(d.part) + " (there are " + std::to_string(model.parts.size()) + " parts)");
+  c.attribute("scale",
+              std::isfinite(d.scale) && d.scale >= kMinPartScale && d.scale <= kMaxPartScale,
+              number_text(d.scale) + " (must be in [" + number_text(kMinPartScale) + ", " +
+                  number_text(kMaxPartScale) + "])");
+  if (!c.ok()) return c.problem;
+  const ReducedPart& part = model.parts[static_cast<std::size_t>(d.part)];
+  {
+    FieldChecker fields(c);
+    const auto part_vertices = [&](int p) -> Eigen::Index {
+      return model.parts[static_cast<std::size_t>(p)].rest_positions.rows();
+    };
+    const auto domain_r = [&](int i) -> Eigen::Index { return part_of(model, i).basis.cols(); };
+    model_fields::visit_domain(d, k, part_vertices, domain_r, fields);
+  }
+  const Eigen::Index V = part.rest_positions.rows();
 
   if (k == 0) {
     c.attribute(
@@ -314,13 +328,14 @@ std::string check_substructure(const ReducedModel& model, int k) {
     }
   } else if (c.ok()) {
     const ReducedDomain& parent = model.domains[static_cast<std::size_t>(d.parent)];
+    const ReducedPart& parent_part = part_of(model, d.parent);
     const std::string parent_group = domain_group_path(d.parent);
     const Eigen::Index m = f.parent_vertices.size();
     if (m < 3) {
       c.fail("dataset " + c.dataset(fg + "parent_vertices") + ": the interface has " +
              std::to_string(m) + " vertices (at least 3 are needed)");
     }
-    c.indices(fg + "parent_vertices", f.parent_vertices, parent.rest_positions.rows(), "entry",
+    c.indices(fg + "parent_vertices", f.parent_vertices, parent_part.rest_positions.rows(), "entry",
               "vertex", "vertices in the parent " + parent_group);
     c.indices(fg + "child_vertices", f.child_vertices, V, "entry", "vertex",
               "vertices in this domain");
@@ -373,9 +388,10 @@ std::string check_substructure(const ReducedModel& model, int k) {
     const std::string where = "attribute 'mass' of " + c.dataset("subtree") + ": ";
     if (!std::isfinite(d.subtree_mass) || d.subtree_mass <= 0) {
       c.fail(where + number_text(d.subtree_mass) + " (must be positive and finite)");
-    } else if (d.subtree_mass < d.mass * (1 - kSubtreeMassTolerance)) {
+    } else if (const double own = part.mass * d.scale * d.scale * d.scale;
+               d.subtree_mass < own * (1 - kSubtreeMassTolerance)) {
       c.fail(where + number_text(d.subtree_mass) + " is less than the domain's own mass " +
-             number_text(d.mass));
+             number_text(own));
     }
   }
   return c.problem;
@@ -418,7 +434,7 @@ std::string check_global(const ReducedModel& model) {
             "domain", "domains");
   for (Eigen::Index i = 0; c.ok() && i < S; ++i) {
     const int k = s.domain(i);
-    const Eigen::Index T = model.domains[static_cast<std::size_t>(k)].tets.rows();
+    const Eigen::Index T = part_of(model, k).tets.rows();
     if (s.tet(i) < 0 || s.tet(i) >= T) {
       c.fail("dataset " + c.dataset(eg + "tet") + ": entry " + std::to_string(i) +
              " references tet " + std::to_string(s.tet(i)) + ", but " + domain_group_path(k) +
@@ -441,7 +457,11 @@ std::string domain_group_path(int k) {
   return "/domains/domain_" + std::to_string(k);
 }
 
-bool has_system_force(const ReducedDomain& domain) {
+std::string part_group_path(int k) {
+  return "/parts/part_" + std::to_string(k);
+}
+
+bool has_system_force(const ReducedPart& domain) {
   const Eigen::Index r = domain.basis.cols();
   const SystemForceIntegrals& w = domain.system_force;
   return w.w1.rows() == 3 && w.w1.cols() == r && w.w2.rows() == 3 && w.w2.cols() == r &&
@@ -465,18 +485,30 @@ std::string find_model_inconsistency(const ReducedModel& model) {
   }
   // Every vertex of the undivided mesh is some domain's: a larger count is corrupt, and is
   // refused before anything is allocated for it (2^31 meant 16 GiB).
+  if (model.parts.empty() || model.parts.size() > model.domains.size())
+    return "attribute 'num_parts' of /parts: " + std::to_string(model.parts.size()) +
+           " (must be in [1, num_domains = " + std::to_string(model.domains.size()) + "])";
+  for (std::size_t k = 0; k < model.parts.size(); ++k)
+    if (std::string problem = check_part(model, static_cast<int>(k)); !problem.empty())
+      return problem;
   long long domain_vertices = 0;
-  for (const ReducedDomain& d : model.domains) domain_vertices += d.rest_positions.rows();
+  for (const ReducedDomain& d : model.domains)
+    if (d.part >= 0 && d.part < static_cast<int>(model.parts.size()))
+      domain_vertices += model.parts[static_cast<std::size_t>(d.part)].rest_positions.rows();
   const bool identity = model.domains.size() == 1 && model.domains[0].global_vertices.size() == 0;
   if (model.num_global_vertices > domain_vertices && !identity)  // (identity: named below)
     return "attribute 'num_global_vertices' of /domains: " +
            std::to_string(model.num_global_vertices) + " exceeds the " +
            std::to_string(domain_vertices) + " vertices of all domains together";
-  for (std::size_t k = 0; k < model.domains.size(); ++k) {
-    std::string problem = check_domain(model, static_cast<int>(k));
-    if (problem.empty()) problem = check_substructure(model, static_cast<int>(k));
-    if (!problem.empty()) return problem;
-  }
+  for (std::size_t k = 0; k < model.domains.size(); ++k)
+    if (std::string problem = check_domain(model, static_cast<int>(k)); !problem.empty())
+      return problem;
+  // Every part is placed (an unplaced one is dead weight the runtime would still compile).
+  std::vector<bool> placed(model.parts.size(), false);
+  for (const ReducedDomain& d : model.domains) placed[static_cast<std::size_t>(d.part)] = true;
+  for (std::size_t k = 0; k < placed.size(); ++k)
+    if (!placed[k])
+      return "group " + part_group_path(static_cast<int>(k)) + " is placed by no domain";
   if (std::string problem = check_global(model); !problem.empty()) return problem;
   // Runtime settings: none given (nodes empty) means the defaults for every domain.
   RuntimeSettings settings = model.settings;

@@ -1,9 +1,9 @@
 // The one list of a model file's fields (docs/FORMAT.md; runtime internals, shared with
 // precompute's writer and the tests): every attribute and dataset of /provenance, of each
-// /domains/domain_<k>, of /embedded_surface and of /runtime, with the ReducedModel member that
-// holds it and its expected shape. Visitors give it its uses: the reader (model_file.cpp), the
-// writer (model_file_writer.cpp), the shape and finiteness rules of the checker
-// (model_checks.cpp) and the tests' bitwise round trip, so a field is added in one place.
+// /parts/part_<k> and /domains/domain_<k>, of /embedded_surface and of /runtime, with the
+// ReducedModel member that holds it and its expected shape. Visitors give it its uses: the reader
+// (model_file.cpp), the writer (model_file_writer.cpp), the shape and finiteness rules of the
+// checker (model_checks.cpp) and the tests' bitwise round trip, so a field is added in one place.
 //
 // A visitor V provides, for names relative to the group it is in:
 //   attribute(name, T& value)                 scalar attribute (string, int, double, uint64)
@@ -86,22 +86,20 @@ void visit_provenance(Provenance& p, V& v) {
   v.text("options_json", p.options_json);
 }
 
-/// The fields of /domains/domain_<k> for domain `d` of a model of `num_domains` domains;
-/// `parent_r(i)` is the r of domain i, or -1 when i is not a domain before k. Shapes follow the
-/// fields visited before them, so a reader that fills `d` in this order checks every shape as it
-/// reads.
-template <class Domain, class ParentR, class Visitor>
-void visit_domain(Domain& d, int k, int num_domains, const ParentR& parent_r_of, Visitor& v) {
+/// The fields of /parts/part_<k> for part `k` of a model of `num_domains` domains. Shapes follow
+/// the fields visited before them, so a reader that fills `p` in this order checks every shape
+/// as it reads.
+template <class Part, class Visitor>
+void visit_part(Part& d, int num_domains, Visitor& v) {
   // Attributes; r first: every basis-sized dataset follows it.
   v.attribute("name", d.name);
   v.attribute("num_rigid_modes", d.num_rigid_modes);
   v.attribute("mass", d.mass);
   v.require_nonnegative("r", d.polynomial.r);
-  v.attribute("parent", d.parent);
   const Eigen::Index r = d.polynomial.r < 0 ? -1 : d.polynomial.r;
   const Eigen::Index p = r < 0 ? -1 : r * (r + 1) / 2;
 
-  // Mesh, material, anchors.
+  // Mesh, material, base.
   v.dataset("mesh/rest_positions", d.rest_positions, {-1, 3});
   const Eigen::Index V = d.rest_positions.rows();
   v.dataset("mesh/tets", d.tets, {-1, 4});
@@ -123,13 +121,41 @@ void visit_domain(Domain& d, int k, int num_domains, const ParentR& parent_r_of,
   v.dataset("polynomial/cubic", d.polynomial.cubic, {p, r});
   v.packed_symmetric("polynomial/quartic", d.polynomial.quartic, p);
 
+  // W1..W7: may be absent in a single-domain model or for a rigid part (r = 0); a rigid part's
+  // are written in their empty shapes.
+  const bool rigid = d.polynomial.r == 0;
+  v.group("system_force", {false, !system_force_empty(d.system_force) || rigid || num_domains > 1},
+          [&] {
+            auto& w = d.system_force;
+            v.dataset("w1", w.w1, {3, r});
+            v.dataset("w2", w.w2, {3, r});
+            v.dataset("w3", w.w3, {r});
+            v.dataset("w4", w.w4, {r, r});
+            v.dataset("w5", w.w5, {3, r < 0 ? -1 : 3 * r});
+            v.dataset("w6", w.w6, {r, r < 0 ? -1 : 3 * r});
+            v.dataset("w7", w.w7, {r < 0 ? -1 : 3 * r, r < 0 ? -1 : 3 * r});
+          });
+}
+
+/// The fields of /domains/domain_<k> for domain `d`; `part_vertices(i)` is #V of part i and
+/// `domain_r(j)` the r of domain j < k, each -1 when unknown (an index out of range). Shapes
+/// follow the fields visited before them.
+template <class Domain, class PartVertices, class DomainR, class Visitor>
+void visit_domain(Domain& d, int k, const PartVertices& part_vertices, const DomainR& domain_r,
+                  Visitor& v) {
+  v.attribute("name", d.name);
+  v.attribute("part", d.part);
+  v.attribute("scale", d.scale);
+  v.attribute("parent", d.parent);
+  const Eigen::Index V = part_vertices(d.part);
+
   // Place in the tree.
   v.dataset("frame/origin", d.frame_origin, {3});
   v.dataset("frame/rotation", d.frame_rotation, {3, 3});
   // Empty means the identity (one domain only); the reader takes any length, the checker V.
   v.dataset("global_vertices", d.global_vertices, {d.global_vertices.size() == 0 ? -1 : V});
   const bool has_parent = d.parent >= 0 && d.parent < k;
-  const Eigen::Index parent_r = has_parent ? parent_r_of(d.parent) : -1;
+  const Eigen::Index parent_r = has_parent ? domain_r(d.parent) : -1;
   v.group("interface", {has_parent, has_parent}, [&] {
     auto& f = d.interface;
     v.flag("planar", f.planar);
@@ -143,20 +169,6 @@ void visit_domain(Domain& d, int k, int num_domains, const ParentR& parent_r_of,
     v.dataset("rotation_basis", f.rotation_basis, {3, parent_r < 0 ? -1 : 3 * parent_r});
     v.dataset("covariance", f.covariance, {3, 3});
   });
-  // W1..W7: may be absent in a single-domain model or for a rigid domain (r = 0); a rigid
-  // domain's are written in their empty shapes.
-  const bool rigid = d.polynomial.r == 0;
-  v.group("system_force", {false, !system_force_empty(d.system_force) || rigid || num_domains > 1},
-          [&] {
-            auto& w = d.system_force;
-            v.dataset("w1", w.w1, {3, r});
-            v.dataset("w2", w.w2, {3, r});
-            v.dataset("w3", w.w3, {r});
-            v.dataset("w4", w.w4, {r, r});
-            v.dataset("w5", w.w5, {3, r < 0 ? -1 : 3 * r});
-            v.dataset("w6", w.w6, {r, r < 0 ? -1 : 3 * r});
-            v.dataset("w7", w.w7, {r < 0 ? -1 : 3 * r, r < 0 ? -1 : 3 * r});
-          });
   v.group("subtree", {true, true}, [&] {
     v.attribute("mass", d.subtree_mass);
     v.dataset("center_of_mass", d.subtree_center_of_mass, {3});

@@ -177,15 +177,33 @@ ReducedModel read_model_file(const std::string& path) {
                      "attribute 'num_domains' of /domains is " + std::to_string(num_domains) +
                          " (must be at least 1)");
   }
+  // Parts first (a domain's shapes follow its part's); each count bounded by the file's groups.
+  const hdf5::Group parts = root.group("parts");
+  const int num_parts = parts.read_int_attribute("num_parts");
+  if (num_parts < 1 || num_parts > num_domains) {
+    throw InputError(path, 0,
+                     "attribute 'num_parts' of /parts is " + std::to_string(num_parts) +
+                         " (must be in [1, num_domains = " + std::to_string(num_domains) + "])");
+  }
+  model.parts.resize(static_cast<std::size_t>(num_parts));
+  for (int k = 0; k < num_parts; ++k) {
+    FieldReader reader(parts.group("part_" + std::to_string(k)));
+    model_fields::visit_part(model.parts[static_cast<std::size_t>(k)], num_domains, reader);
+  }
   model.num_global_vertices = domains.read_int_attribute("num_global_vertices");
   model.domains.resize(static_cast<std::size_t>(num_domains));
-  const auto parent_r = [&](int i) -> Eigen::Index {
-    return model.domains[static_cast<std::size_t>(i)].polynomial.r;
+  const auto part_vertices = [&](int p) -> Eigen::Index {
+    return p >= 0 && p < num_parts ? model.parts[static_cast<std::size_t>(p)].rest_positions.rows()
+                                   : -1;
+  };
+  const auto domain_r = [&](int i) -> Eigen::Index {
+    const int p = model.domains[static_cast<std::size_t>(i)].part;
+    return p >= 0 && p < num_parts ? model.parts[static_cast<std::size_t>(p)].polynomial.r : -1;
   };
   for (int k = 0; k < num_domains; ++k) {
     ReducedDomain& d = model.domains[static_cast<std::size_t>(k)];
     FieldReader reader(domains.group("domain_" + std::to_string(k)));
-    model_fields::visit_domain(d, k, num_domains, parent_r, reader);
+    model_fields::visit_domain(d, k, part_vertices, domain_r, reader);
   }
   model.global_surface_triangles = root.read_matrix_int("global_surface_triangles", -1, 3);
   if (root.has("embedded_surface")) {

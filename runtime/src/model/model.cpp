@@ -24,8 +24,12 @@ std::string domain_label(const ReducedModel& data, int d) {
          "')";
 }
 
+std::string part_label(const ReducedModel& data, int p) {
+  return "part " + std::to_string(p) + " ('" + data.parts[static_cast<std::size_t>(p)].name + "')";
+}
+
 // ∫ρ X dV over a tet mesh: a linear function integrates to its centroid value times the volume.
-Eigen::Vector3d mesh_first_moment(const ReducedDomain& d) {
+Eigen::Vector3d mesh_first_moment(const ReducedPart& d) {
   Eigen::Vector3d moment = Eigen::Vector3d::Zero();
   for (Eigen::Index t = 0; t < d.tets.rows(); ++t) {
     const Eigen::Vector3d a = d.rest_positions.row(d.tets(t, 0)).transpose();
@@ -40,7 +44,7 @@ Eigen::Vector3d mesh_first_moment(const ReducedDomain& d) {
 
 // ∫ρ X Xᵀ dV over a tet mesh: on a tet with corners x_k, ∫ x xᵀ = V/20 (Σ x_k x_kᵀ + s sᵀ),
 // s = Σ x_k (exact for the linear position field).
-Eigen::Matrix3d mesh_second_moment(const ReducedDomain& d) {
+Eigen::Matrix3d mesh_second_moment(const ReducedPart& d) {
   Eigen::Matrix3d moment = Eigen::Matrix3d::Zero();
   for (Eigen::Index t = 0; t < d.tets.rows(); ++t) {
     Eigen::Matrix<double, 3, 4> x;
@@ -53,35 +57,44 @@ Eigen::Matrix3d mesh_second_moment(const ReducedDomain& d) {
   return moment;
 }
 
-// Per-domain data the runtime needs, checked as it is compiled (a model from a file has passed
+// Per-part data the runtime needs, checked as it is compiled (a model from a file has passed
 // find_model_inconsistency already; one built in code may not have).
-void check_domain(const ReducedModel& data, int d, bool free_root) {
+void check_part(const ReducedModel& data, int p, bool anchored_root_only) {
+  const ReducedPart& part = data.parts[static_cast<std::size_t>(p)];
+  const std::string who = part_label(data, p);
+  const int r = part.polynomial.r;
+  if (part.basis.cols() != r || part.basis.rows() != 3 * part.rest_positions.rows() ||
+      part.gravity_basis.rows() != r || part.gravity_basis.cols() != 3)
+    throw OptionError(who + ": basis or gravity basis does not have r = " + std::to_string(r) +
+                      " columns");
+  if (r > 0 && !has_system_force(part) && !anchored_root_only)
+    throw OptionError(who +
+                      ": the model lacks the system-force integrals W1..W7 of this part "
+                      "(re-run `ramus precompute`)");
+}
+
+// Per-domain data the runtime needs (its part checked already).
+void check_domain(const ReducedModel& data, int d) {
   const ReducedDomain& domain = data.domains[static_cast<std::size_t>(d)];
   const std::string who = domain_label(data, d);
-  const int r = domain.polynomial.r;
+  if (domain.part < 0 || domain.part >= static_cast<int>(data.parts.size()))
+    throw OptionError(who + ": part " + std::to_string(domain.part) + " does not exist");
+  if (!(domain.scale >= kMinPartScale && domain.scale <= kMaxPartScale))
+    throw OptionError(who + ": scale " + std::to_string(domain.scale) + " is not in [1e-3, 1e3]");
   if (d == 0 && domain.parent != -1) throw OptionError(who + ": the root must have no parent");
   if (d > 0 && (domain.parent < 0 || domain.parent >= d))
     throw OptionError(who + ": parent " + std::to_string(domain.parent) +
                       " is not an earlier domain");
-  if (domain.basis.cols() != r || domain.basis.rows() != 3 * domain.rest_positions.rows() ||
-      domain.gravity_basis.rows() != r || domain.gravity_basis.cols() != 3)
-    throw OptionError(who + ": basis or gravity basis does not have r = " + std::to_string(r) +
-                      " columns");
-  const bool anchored_root = d == 0 && !free_root;
-  if (r > 0 && !has_system_force(domain) && !anchored_root)
-    throw OptionError(who +
-                      ": the model lacks the system-force integrals W1..W7 of this domain "
-                      "(re-run `ramus precompute`)");
   if (d > 0) {
     const ParentInterface& itf = domain.interface;
-    const int rp = data.domains[static_cast<std::size_t>(domain.parent)].polynomial.r;
+    const int rp = part_of(data, domain.parent).polynomial.r;
     if (!has_shape(itf.centroid_basis, 3, rp) || !has_shape(itf.rotation_basis, 3, 3 * rp))
       throw OptionError(who +
                         ": interface data do not match the parent's r = " + std::to_string(rp));
     if (!(domain.subtree_mass > 0)) throw OptionError(who + ": subtree mass must be positive");
   }
   if (domain.global_vertices.size() != 0 &&
-      domain.global_vertices.size() != domain.rest_positions.rows())
+      domain.global_vertices.size() != part_of(data, d).rest_positions.rows())
     throw OptionError(who + ": the global vertex map does not have one entry per vertex");
 }
 
@@ -93,33 +106,24 @@ std::string node_label(const Model& model, int node) {
 }
 
 std::shared_ptr<const Model> compile_model(ReducedModel data) {
-  std::vector<int> prototype_of(data.domains.size());
-  for (std::size_t d = 0; d < prototype_of.size(); ++d) prototype_of[d] = static_cast<int>(d);
-  return compile_model(std::move(data), prototype_of);
-}
-
-std::shared_ptr<const Model> compile_model(ReducedModel data,
-                                           const std::vector<int>& prototype_of) {
   const int num = static_cast<int>(data.domains.size());
+  const int num_parts = static_cast<int>(data.parts.size());
   if (num == 0) throw OptionError("compile_model: the model has no domain");
-  if (static_cast<int>(prototype_of.size()) != num)
-    throw OptionError("compile_model: " + std::to_string(prototype_of.size()) +
-                      " prototype indices for " + std::to_string(num) + " domains");
+  if (num_parts == 0) throw OptionError("compile_model: the model has no part");
   auto model = std::make_shared<Model>();
   Model& m = *model;
-  m.free_root = data.domains[0].fixed_vertices.size() == 0;
-  for (int d = 0; d < num; ++d) {
-    check_domain(data, d, m.free_root);
-    const int p = prototype_of[static_cast<std::size_t>(d)];
-    if (p < 0 || p > d || prototype_of[static_cast<std::size_t>(p)] != p)
-      throw OptionError(domain_label(data, d) + ": prototype " + std::to_string(p) +
-                        " is not an earlier domain that is its own prototype");
-    const ReducedDomain &a = data.domains[static_cast<std::size_t>(d)],
-                        &b = data.domains[static_cast<std::size_t>(p)];
-    if (a.polynomial.r != b.polynomial.r || a.rest_positions.rows() != b.rest_positions.rows() ||
-        a.tets.rows() != b.tets.rows())
-      throw OptionError(domain_label(data, d) + ": does not match its prototype " +
-                        domain_label(data, p) + " (r, vertex or tet count)");
+  for (int d = 0; d < num; ++d) check_domain(data, d);
+  m.free_root = part_of(data, 0).fixed_vertices.size() == 0;
+  // W1..W7 may be missing only for a part that is nothing but an anchored root.
+  std::vector<int> placements(static_cast<std::size_t>(num_parts), 0);
+  for (const ReducedDomain& domain : data.domains)
+    ++placements[static_cast<std::size_t>(domain.part)];
+  for (int p = 0; p < num_parts; ++p) {
+    if (placements[static_cast<std::size_t>(p)] == 0)
+      throw OptionError(part_label(data, p) + " is placed by no domain");
+    check_part(
+        data, p,
+        !m.free_root && p == data.domains[0].part && placements[static_cast<std::size_t>(p)] == 1);
   }
 
   // Children lists (grouped by parent) and nodes.
@@ -128,18 +132,14 @@ std::shared_ptr<const Model> compile_model(ReducedModel data,
     children[static_cast<std::size_t>(data.domains[static_cast<std::size_t>(d)].parent)].push_back(
         d);
   m.nodes.resize(static_cast<std::size_t>(num));
-  std::vector<int> prototype_index(static_cast<std::size_t>(num), -1);
+  m.prototypes.resize(static_cast<std::size_t>(num_parts));
   for (int d = 0; d < num; ++d) {
     ReducedDomain& domain = data.domains[static_cast<std::size_t>(d)];
     Node& node = m.nodes[static_cast<std::size_t>(d)];
-    const int p = prototype_of[static_cast<std::size_t>(d)];
-    if (p == d) {
-      prototype_index[static_cast<std::size_t>(d)] = static_cast<int>(m.prototypes.size());
-      m.prototypes.emplace_back();
-    }
     node.name = domain.name;
-    node.prototype = prototype_index[static_cast<std::size_t>(p)];
-    node.r = domain.polynomial.r;
+    node.prototype = domain.part;
+    node.scale = UniformScale(domain.scale);
+    node.r = part_of(data, d).polynomial.r;
     node.parent = domain.parent;
     node.first_child = static_cast<int>(m.children.size());
     node.num_children = static_cast<int>(children[static_cast<std::size_t>(d)].size());
@@ -151,41 +151,39 @@ std::shared_ptr<const Model> compile_model(ReducedModel data,
     node.subtree_mass = domain.subtree_mass;
     node.subtree_center_of_mass = domain.subtree_center_of_mass;
     node.subtree_inertia = domain.subtree_inertia;
-    const Eigen::Index V = domain.rest_positions.rows();
+    const Eigen::Index V = part_of(data, d).rest_positions.rows();
     node.global_vertices = domain.global_vertices.size() == V
                                ? std::move(domain.global_vertices)
                                : Eigen::VectorXi::LinSpaced(V, 0, static_cast<int>(V) - 1);
     m.prototypes[static_cast<std::size_t>(node.prototype)].nodes.push_back(d);
   }
-  // Prototypes from their first domain: packed polynomial, first moment; then the state layout,
-  // each prototype's nodes one contiguous r by n block.
-  for (int d = 0; d < num; ++d) {
-    if (prototype_of[static_cast<std::size_t>(d)] != d) continue;
-    ReducedDomain& domain = data.domains[static_cast<std::size_t>(d)];
-    Prototype& proto =
-        m.prototypes[static_cast<std::size_t>(prototype_index[static_cast<std::size_t>(d)])];
-    proto.name = domain.name;
-    proto.r = domain.polynomial.r;
-    proto.mass = domain.mass;
-    proto.first_moment = mesh_first_moment(domain);
-    proto.second_moment = mesh_second_moment(domain);
-    proto.forces = ReducedStvkForces(domain.polynomial);
+  // Prototypes from the parts: packed polynomial, moments; then the state layout, each
+  // prototype's nodes one contiguous r by n block.
+  for (int p = 0; p < num_parts; ++p) {
+    ReducedPart& part = data.parts[static_cast<std::size_t>(p)];
+    Prototype& proto = m.prototypes[static_cast<std::size_t>(p)];
+    proto.name = part.name;
+    proto.r = part.polynomial.r;
+    proto.mass = part.mass;
+    proto.first_moment = mesh_first_moment(part);
+    proto.second_moment = mesh_second_moment(part);
+    proto.forces = ReducedStvkForces(part.polynomial);
     // |q|_2 = (∫ρ |u|² dV)^½ for a mass-orthonormal basis: the mass-weighted RMS displacement
     // times √m; kDivergenceDiameters rest diameters of it is no motion an elastic part makes.
-    const double diameter = domain.rest_positions.rows() == 0
-                                ? 0.0
-                                : (domain.rest_positions.colwise().maxCoeff() -
-                                   domain.rest_positions.colwise().minCoeff())
-                                      .norm();
-    proto.divergence_norm = diameter > 0 && domain.mass > 0
-                                ? kDivergenceDiameters * diameter * std::sqrt(domain.mass)
+    const double diameter =
+        part.rest_positions.rows() == 0
+            ? 0.0
+            : (part.rest_positions.colwise().maxCoeff() - part.rest_positions.colwise().minCoeff())
+                  .norm();
+    proto.divergence_norm = diameter > 0 && part.mass > 0
+                                ? kDivergenceDiameters * diameter * std::sqrt(part.mass)
                                 : std::numeric_limits<double>::infinity();  // (size unknown)
-    proto.rest_positions = std::move(domain.rest_positions);
-    proto.tets = std::move(domain.tets);
-    proto.surface_triangles = std::move(domain.surface_triangles);
-    proto.basis = std::move(domain.basis);
-    proto.gravity_basis = std::move(domain.gravity_basis);
-    proto.system_force = std::move(domain.system_force);
+    proto.rest_positions = std::move(part.rest_positions);
+    proto.tets = std::move(part.tets);
+    proto.surface_triangles = std::move(part.surface_triangles);
+    proto.basis = std::move(part.basis);
+    proto.gravity_basis = std::move(part.gravity_basis);
+    proto.system_force = std::move(part.system_force);
   }
   for (Prototype& proto : m.prototypes) {
     proto.dof_offset = m.num_dofs;
@@ -215,7 +213,7 @@ std::shared_ptr<const Model> compile_model(ReducedModel data,
   // C0 averaging: how many node copies each global vertex has.
   m.num_global_vertices = data.num_global_vertices > 0
                               ? data.num_global_vertices
-                              : static_cast<int>(m.prototypes[0].rest_positions.rows());
+                              : static_cast<int>(m.prototype_of(0).rest_positions.rows());
   m.global_copy_count.setZero(m.num_global_vertices);
   for (int i = 0; i < num; ++i) {
     const Eigen::VectorXi& g = m.nodes[static_cast<std::size_t>(i)].global_vertices;

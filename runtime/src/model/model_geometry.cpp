@@ -13,28 +13,33 @@ int global_index(const ReducedDomain& domain, Eigen::Index v) {
 
 int global_vertex_count(const ReducedModel& model) {
   if (model.num_global_vertices > 0) return model.num_global_vertices;
-  return model.domains.empty() ? 0 : static_cast<int>(model.domains[0].rest_positions.rows());
+  return model.domains.empty() ? 0 : static_cast<int>(part_of(model, 0).rest_positions.rows());
 }
 
 Eigen::MatrixX3d global_rest_positions(const ReducedModel& model) {
   Eigen::MatrixX3d positions = Eigen::MatrixX3d::Zero(global_vertex_count(model), 3);
-  for (const ReducedDomain& d : model.domains)
-    for (Eigen::Index v = 0; v < d.rest_positions.rows(); ++v)
+  for (std::size_t k = 0; k < model.domains.size(); ++k) {
+    const ReducedDomain& d = model.domains[k];
+    const Eigen::MatrixX3d& X = part_of(model, static_cast<int>(k)).rest_positions;
+    for (Eigen::Index v = 0; v < X.rows(); ++v)
       positions.row(global_index(d, v)) =
-          (d.frame_rotation * d.rest_positions.row(v).transpose() + d.frame_origin).transpose();
+          (d.frame_rotation * (d.scale * X.row(v).transpose()) + d.frame_origin).transpose();
+  }
   return positions;
 }
 
 Eigen::MatrixX4i global_tets(const ReducedModel& model, Eigen::VectorXi* tet_domain) {
   Eigen::Index count = 0;
-  for (const ReducedDomain& d : model.domains) count += d.tets.rows();
+  for (std::size_t k = 0; k < model.domains.size(); ++k)
+    count += part_of(model, static_cast<int>(k)).tets.rows();
   Eigen::MatrixX4i tets(count, 4);
   if (tet_domain) tet_domain->resize(count);
   Eigen::Index row = 0;
   for (std::size_t k = 0; k < model.domains.size(); ++k) {
     const ReducedDomain& d = model.domains[k];
-    for (Eigen::Index t = 0; t < d.tets.rows(); ++t, ++row) {
-      for (int c = 0; c < 4; ++c) tets(row, c) = global_index(d, d.tets(t, c));
+    const Eigen::MatrixX4i& local = part_of(model, static_cast<int>(k)).tets;
+    for (Eigen::Index t = 0; t < local.rows(); ++t, ++row) {
+      for (int c = 0; c < 4; ++c) tets(row, c) = global_index(d, local(t, c));
       if (tet_domain) (*tet_domain)(row) = static_cast<int>(k);
     }
   }
@@ -44,7 +49,7 @@ Eigen::MatrixX4i global_tets(const ReducedModel& model, Eigen::VectorXi* tet_dom
 std::pair<int, int> vertex_copy(const ReducedModel& model, int global_vertex) {
   for (std::size_t k = 0; k < model.domains.size(); ++k) {
     const ReducedDomain& d = model.domains[k];
-    for (Eigen::Index v = 0; v < d.rest_positions.rows(); ++v)
+    for (Eigen::Index v = 0; v < part_of(model, static_cast<int>(k)).rest_positions.rows(); ++v)
       if (global_index(d, v) == global_vertex) return {static_cast<int>(k), static_cast<int>(v)};
   }
   return {-1, -1};
@@ -57,7 +62,8 @@ Eigen::MatrixX3d global_rest_positions(const Model& model) {
         model.prototypes[static_cast<std::size_t>(node.prototype)].rest_positions;
     for (Eigen::Index v = 0; v < X.rows(); ++v)
       positions.row(node.global_vertices(v)) =
-          (node.rest_rotation * X.row(v).transpose() + node.rest_origin).transpose();
+          (node.rest_rotation * (node.scale.length * X.row(v).transpose()) + node.rest_origin)
+              .transpose();
   }
   return positions;
 }

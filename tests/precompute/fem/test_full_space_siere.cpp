@@ -85,7 +85,7 @@ std::vector<double> reduced_tip(const Setup& setup, Integrator integrator, int m
   std::vector<double> tip;
   for (int k = 0; k < kSteps; ++k) {
     REQUIRE(sim.step() == StepStatus::kOk);
-    const Eigen::VectorXd u = data->domains[0].basis * sim.node_state(0).q;
+    const Eigen::VectorXd u = data->parts[0].basis * sim.node_state(0).q;
     tip.push_back(setup.tip_z(u));
   }
   return tip;

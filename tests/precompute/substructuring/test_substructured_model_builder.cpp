@@ -78,9 +78,13 @@ Matrix3d box_inertia(double m, double a, double b, double c) {
   return m / 12.0 * Vector3d(b * b + c * c, a * a + c * c, a * a + b * b).asDiagonal();
 }
 
-// World rest position of vertex v of a domain.
-Vector3d world(const ReducedDomain& d, Eigen::Index v) {
-  return d.frame_rotation * d.rest_positions.row(v).transpose() + d.frame_origin;
+// World rest position of vertex v of domain k.
+Vector3d world(const ReducedModel& model, std::size_t k, Eigen::Index v) {
+  const ReducedDomain& d = model.domains[k];
+  return d.frame_rotation *
+             (d.scale *
+              ramus::part_of(model, static_cast<int>(k)).rest_positions.row(v).transpose()) +
+         d.frame_origin;
 }
 
 // Checks every property that holds for any slab-cut beam model.
@@ -109,23 +113,25 @@ void check_common(const Beam& beam, const ramus::DomainTree& tree, const Reduced
   std::vector<int> covered(static_cast<std::size_t>(mesh.num_vertices()), 0);
   int total_tets = 0;
   double total_mass = 0.0;
-  for (const ReducedDomain& dom : model.domains) {
-    REQUIRE(dom.global_vertices.size() == dom.rest_positions.rows());
-    total_tets += static_cast<int>(dom.tets.rows());
-    total_mass += dom.mass;
+  for (std::size_t dom_index = 0; dom_index < model.domains.size(); ++dom_index) {
+    const ramus::ReducedDomain& dom = model.domains[dom_index];
+    const ramus::ReducedPart& dom_part = ramus::part_of(model, static_cast<int>(dom_index));
+    REQUIRE(dom.global_vertices.size() == dom_part.rest_positions.rows());
+    total_tets += static_cast<int>(dom_part.tets.rows());
+    total_mass += dom_part.mass;
     for (Eigen::Index v = 0; v < dom.global_vertices.size(); ++v) {
       const int g = dom.global_vertices(v);
       REQUIRE(g >= 0);
       REQUIRE(g < mesh.num_vertices());
       ++covered[static_cast<std::size_t>(g)];
-      CHECK((world(dom, v) - mesh.rest_positions.row(g).transpose()).norm() < 1e-14);
+      CHECK((world(model, dom_index, v) - mesh.rest_positions.row(g).transpose()).norm() < 1e-14);
     }
     // System-force integrals of a mass-orthonormal basis: W4 = Uᵀ M U = I.
-    const Eigen::Index r = dom.basis.cols();
-    REQUIRE(dom.system_force.w4.rows() == r);
-    CHECK((dom.system_force.w4 - Eigen::MatrixXd::Identity(r, r)).norm() < 1e-9);
-    CHECK(dom.system_force.w1.cols() == r);
-    CHECK(dom.system_force.w7.rows() == 3 * r);
+    const Eigen::Index r = dom_part.basis.cols();
+    REQUIRE(dom_part.system_force.w4.rows() == r);
+    CHECK((dom_part.system_force.w4 - Eigen::MatrixXd::Identity(r, r)).norm() < 1e-9);
+    CHECK(dom_part.system_force.w1.cols() == r);
+    CHECK(dom_part.system_force.w7.rows() == 3 * r);
   }
   CHECK(total_tets == mesh.num_tets());
   for (int v = 0; v < mesh.num_vertices(); ++v) CHECK(covered[static_cast<std::size_t>(v)] >= 1);
@@ -143,15 +149,17 @@ void check_common(const Beam& beam, const ramus::DomainTree& tree, const Reduced
 
   for (int k = 0; k < d; ++k) {
     const ReducedDomain& dom = model.domains[static_cast<std::size_t>(k)];
+    const ramus::ReducedPart& dom_part = model.parts[static_cast<std::size_t>(k)];
     double children_mass = 0.0;
     for (const ReducedDomain& other : model.domains)
       if (&other != &dom && other.parent == k) children_mass += other.subtree_mass;
-    CHECK(std::abs(dom.subtree_mass - dom.mass - children_mass) < 1e-12 * mass);
-    CHECK(std::abs(dom.mass - kDensity * whole.rest_data()[0].volume * dom.tets.rows()) <
+    CHECK(std::abs(dom.subtree_mass - dom_part.mass - children_mass) < 1e-12 * mass);
+    CHECK(std::abs(dom_part.mass - kDensity * whole.rest_data()[0].volume * dom_part.tets.rows()) <
           1e-12 * mass);
 
     if (dom.parent < 0) continue;
     const ReducedDomain& parent = model.domains[static_cast<std::size_t>(dom.parent)];
+    const ramus::ReducedPart& parent_part = model.parts[static_cast<std::size_t>(dom.parent)];
     const ramus::ParentInterface& in = dom.interface;
     // The interface is a full 3 x 3 cross-section of the beam, held fixed in the child.
     REQUIRE(in.parent_vertices.size() == 9);
@@ -161,25 +169,26 @@ void check_common(const Beam& beam, const ramus::DomainTree& tree, const Reduced
     CHECK(in.planar);
     std::vector<int> fixed(in.child_vertices.data(), in.child_vertices.data() + 9);
     std::sort(fixed.begin(), fixed.end());
-    CHECK(std::vector<int>(dom.fixed_vertices.data(),
-                           dom.fixed_vertices.data() + dom.fixed_vertices.size()) == fixed);
+    CHECK(std::vector<int>(dom_part.fixed_vertices.data(),
+                           dom_part.fixed_vertices.data() + dom_part.fixed_vertices.size()) ==
+          fixed);
     double plane_x = -1.0;
     for (int s = 0; s < 9; ++s) {
       const int pv = in.parent_vertices(s);
       const int cv = in.child_vertices(s);
       CHECK(parent.global_vertices(pv) == dom.global_vertices(cv));
-      CHECK(dom.basis.middleRows(3 * cv, 3).norm() == 0.0);  // held fixed in the child's basis
-      plane_x = world(dom, cv).x();
+      CHECK(dom_part.basis.middleRows(3 * cv, 3).norm() == 0.0);  // held fixed in the child's basis
+      plane_x = world(model, k, cv).x();
     }
     // x̂ = the frame origin (in the parent frame, plus the parent origin) = the section's centre.
     CHECK((parent.frame_origin + parent.frame_rotation * in.centroid - dom.frame_origin).norm() <
           1e-14);
     CHECK((dom.frame_origin - Vector3d(plane_x, 0.5 * kWidth, 0.5 * kWidth)).norm() < 1e-14);
-    CHECK(in.centroid_basis.cols() == parent.basis.cols());
-    CHECK(in.rotation_basis.cols() == 3 * parent.basis.cols());
+    CHECK(in.centroid_basis.cols() == parent_part.basis.cols());
+    CHECK(in.rotation_basis.cols() == 3 * parent_part.basis.cols());
     // The subtree is the box from the section to the beam's end on the child's side
     // ([plane_x, L] or [0, plane_x]) times [0, w]^2: centre and inertia in closed form.
-    const double side = dom.rest_positions.col(0).mean() > 0.0 ? 1.0 : -1.0;
+    const double side = dom_part.rest_positions.col(0).mean() > 0.0 ? 1.0 : -1.0;
     const double l = side > 0.0 ? kLength - plane_x : plane_x;
     const double m = kDensity * l * kWidth * kWidth;
     CHECK(std::abs(dom.subtree_mass - m) < 1e-12 * mass);
@@ -206,6 +215,7 @@ TEST_CASE("substructured model: anchored beam in 2 domains", "[precompute][subst
       });
   check_common(beam, tree, model);
   const ReducedDomain& root = model.domains[0];
+  const ramus::ReducedPart& root_part = model.parts[0];
   const ReducedDomain& child = model.domains[1];
   CHECK(root.name == "domain_0");
   CHECK(child.name == "domain_1");
@@ -213,15 +223,16 @@ TEST_CASE("substructured model: anchored beam in 2 domains", "[precompute][subst
   // Anchored root: world frame, anchors held.
   CHECK(root.frame_origin == Vector3d::Zero());
   CHECK(root.frame_rotation == Matrix3d::Identity());
-  CHECK(root.num_rigid_modes == 0);
-  CHECK(root.fixed_vertices.size() == static_cast<Eigen::Index>(beam.clamped.size()));
+  CHECK(root_part.num_rigid_modes == 0);
+  CHECK(root_part.fixed_vertices.size() == static_cast<Eigen::Index>(beam.clamped.size()));
   CHECK((root.subtree_center_of_mass - Vector3d(0.5, 0.1, 0.1)).norm() < 1e-14);
   CHECK((child.frame_origin - Vector3d(0.5, 0.1, 0.1)).norm() < 1e-14);
-  for (const ReducedDomain& d : model.domains) {
-    CHECK(d.basis.cols() == 6);
-    CHECK(d.polynomial.r == 6);
-    CHECK(d.linear_mode_eigenvalues.size() == 3);
-    CHECK(d.gravity_basis.rows() == 6);
+  for (std::size_t d_index = 0; d_index < model.domains.size(); ++d_index) {
+    const ramus::ReducedPart& d_part = ramus::part_of(model, static_cast<int>(d_index));
+    CHECK(d_part.basis.cols() == 6);
+    CHECK(d_part.polynomial.r == 6);
+    CHECK(d_part.linear_mode_eigenvalues.size() == 3);
+    CHECK(d_part.gravity_basis.rows() == 6);
   }
   // The child's interface is planar: the rest fit is the identity (A(0) = R̂ = I).
   CHECK(child.interface.rest_rotation == Matrix3d::Identity());
@@ -252,19 +263,19 @@ TEST_CASE("substructured model: anchored beam in 4 domains with a rigid (r = 0) 
     const Vector3d origin = k == 0 ? Vector3d::Zero() : Vector3d(0.25 * k, 0.1, 0.1);
     CHECK((d.frame_origin - origin).norm() < 1e-14);
   }
-  const ReducedDomain& rigid = model.domains[2];
-  CHECK(rigid.basis.rows() == 3 * rigid.rest_positions.rows());
-  CHECK(rigid.basis.cols() == 0);
-  CHECK(rigid.polynomial.r == 0);
-  CHECK(rigid.basis_eigenvalues.size() == 0);
-  CHECK(rigid.linear_mode_eigenvalues.size() == 0);
-  CHECK(rigid.gravity_basis.rows() == 0);
-  CHECK(rigid.gravity_basis.cols() == 3);
-  CHECK(rigid.num_rigid_modes == 0);
-  CHECK(rigid.fixed_vertices.size() == 9);
-  CHECK(rigid.mass > 0.0);
+  const ramus::ReducedPart& rigid_part = model.parts[2];
+  CHECK(rigid_part.basis.rows() == 3 * rigid_part.rest_positions.rows());
+  CHECK(rigid_part.basis.cols() == 0);
+  CHECK(rigid_part.polynomial.r == 0);
+  CHECK(rigid_part.basis_eigenvalues.size() == 0);
+  CHECK(rigid_part.linear_mode_eigenvalues.size() == 0);
+  CHECK(rigid_part.gravity_basis.rows() == 0);
+  CHECK(rigid_part.gravity_basis.cols() == 3);
+  CHECK(rigid_part.num_rigid_modes == 0);
+  CHECK(rigid_part.fixed_vertices.size() == 9);
+  CHECK(rigid_part.mass > 0.0);
   // The runtime evaluator accepts r = 0.
-  ramus::ReducedStvkForces forces(rigid.polynomial);
+  ramus::ReducedStvkForces forces(rigid_part.polynomial);
   Eigen::VectorXd gradient;
   Eigen::MatrixXd hessian;
   CHECK(forces.evaluate_energy(Eigen::VectorXd(0), gradient, hessian) == 0.0);
@@ -272,11 +283,12 @@ TEST_CASE("substructured model: anchored beam in 4 domains with a rigid (r = 0) 
   CHECK(hessian.size() == 0);
   // The child of the rigid domain: its interface data has r_i = 0 columns.
   const ReducedDomain& last = model.domains[3];
+  const ramus::ReducedPart& last_part = model.parts[3];
   CHECK(last.interface.centroid_basis.rows() == 3);
   CHECK(last.interface.centroid_basis.cols() == 0);
   CHECK(last.interface.rotation_basis.cols() == 0);
-  CHECK(model.domains[1].basis.cols() == 4);
-  CHECK(last.basis.cols() == 5);
+  CHECK(model.parts[1].basis.cols() == 4);
+  CHECK(last_part.basis.cols() == 5);
 }
 
 TEST_CASE("substructured model: free beam in 4 domains, root at the tree's centre",
@@ -296,9 +308,10 @@ TEST_CASE("substructured model: free beam in 4 domains, root at the tree's centr
     CHECK(model.domains[k].parent == parents[k]);
   }
   const ReducedDomain& root = model.domains[0];
-  CHECK(root.num_rigid_modes == 6);
-  CHECK(root.fixed_vertices.size() == 0);
-  CHECK(root.basis.cols() == 6);
+  const ramus::ReducedPart& root_part = model.parts[0];
+  CHECK(root_part.num_rigid_modes == 6);
+  CHECK(root_part.fixed_vertices.size() == 0);
+  CHECK(root_part.basis.cols() == 6);
   // Free root: frame at the whole object's centre of mass.
   CHECK((root.frame_origin - Vector3d(0.5, 0.1, 0.1)).norm() < 1e-14);
   CHECK(root.subtree_center_of_mass.norm() < 1e-14);
@@ -314,15 +327,16 @@ TEST_CASE("substructured model: free beam in 2 domains", "[precompute][substruct
       beam.mesh, uniform_materials(beam.mesh), tree, {}, {spec(6, 3), spec(6, 3)});
   REQUIRE(model.domains.size() == 2);
   const ReducedDomain& root = model.domains[0];
-  CHECK(root.num_rigid_modes == 6);
-  CHECK(root.fixed_vertices.size() == 0);
+  const ramus::ReducedPart& root_part = model.parts[0];
+  CHECK(root_part.num_rigid_modes == 6);
+  CHECK(root_part.fixed_vertices.size() == 0);
   CHECK((root.frame_origin - Vector3d(0.5, 0.1, 0.1)).norm() < 1e-14);
   // The root's interface section is at x = 0.5 = the centre of mass: its centroid is the origin.
   CHECK((model.domains[1].frame_origin - root.frame_origin).norm() < 1e-14);
   CHECK(model.domains[1].interface.centroid.norm() < 1e-14);
   // The root's free-body basis is mass-orthogonal to the rigid motions: no net momentum, so
   // W1 = -∫ρ U_l = 0.
-  CHECK(root.system_force.w1.norm() < 1e-9);
+  CHECK(root_part.system_force.w1.norm() < 1e-9);
 }
 
 TEST_CASE("substructured model: mismatched inputs are OptionErrors",

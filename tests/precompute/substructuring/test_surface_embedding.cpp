@@ -62,8 +62,9 @@ Eigen::MatrixX3d barycentric_combination(const ReducedModel& model, const Embedd
   Eigen::MatrixX3d x = Eigen::MatrixX3d::Zero(s.rest_positions.rows(), 3);
   for (Eigen::Index k = 0; k < x.rows(); ++k) {
     const ReducedDomain& d = model.domains[static_cast<size_t>(s.domain(k))];
+    const ReducedPart& d_part = model.parts[static_cast<size_t>(s.domain(k))];
     for (int c = 0; c < 4; ++c)
-      x.row(k) += s.barycentric(k, c) * global.row(d.global_vertices(d.tets(s.tet(k), c)));
+      x.row(k) += s.barycentric(k, c) * global.row(d.global_vertices(d_part.tets(s.tet(k), c)));
   }
   return x;
 }
@@ -107,7 +108,7 @@ TEST_CASE("embed_surface: the boundary of a 2-domain beam is reproduced exactly 
     for (Eigen::Index k = 0; k < s.domain.size(); ++k) {
       REQUIRE((s.domain(k) == 0 || s.domain(k) == 1));
       REQUIRE(s.tet(k) >= 0);
-      REQUIRE(s.tet(k) < model->domains[static_cast<size_t>(s.domain(k))].tets.rows());
+      REQUIRE(s.tet(k) < model->parts[static_cast<size_t>(s.domain(k))].tets.rows());
       CHECK(std::abs(s.barycentric.row(k).sum() - 1) < 1e-12);
       CHECK(s.barycentric.row(k).minCoeff() > -1e-12);
     }
@@ -327,8 +328,8 @@ TEST_CASE("embed_surface: 100k vertices in 100k tets", "[precompute][substructur
   const TetMesh mesh = test::box_mesh(30, 30, 19, 1.0, 1.0, 0.6);
   ReducedModel model;
   model.domains.resize(1);
-  model.domains[0].rest_positions = mesh.rest_positions;
-  model.domains[0].tets = mesh.tets;
+  model.parts[0].rest_positions = mesh.rest_positions;
+  model.parts[0].tets = mesh.tets;
   std::mt19937 random(3);
   std::uniform_real_distribution<double> unit(-0.01, 1.01);
   Eigen::MatrixX3d points(100000, 3);

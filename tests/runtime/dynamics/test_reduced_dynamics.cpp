@@ -19,7 +19,7 @@ namespace {
 
 // Static equilibrium of the reduced model, g(q) = G gravity, by Newton with backtracking on
 // E(q) - f.q.
-Eigen::VectorXd reduced_static_solution(const ReducedDomain& domain, const Eigen::Vector3d& g) {
+Eigen::VectorXd reduced_static_solution(const ReducedPart& domain, const Eigen::Vector3d& g) {
   ReducedStvkForces forces(domain.polynomial);
   const int r = domain.polynomial.r;
   const Eigen::VectorXd f = domain.gravity_basis * g;
@@ -74,7 +74,7 @@ TEST_CASE("Cantilever under gravity: modal derivatives make the reduced statics 
 
   auto reduced_tip = [&](const ReductionSpec& reduction) {
     const auto model = test::reduced_beam(beam, reduction);
-    const ReducedDomain& d = model->domains.front();
+    const ReducedPart& d = model->parts.front();
     return tip_deflection(d.rest_positions, d.basis * reduced_static_solution(d, g), 1);
   };
   const double with_derivatives = reduced_tip({10, 20, true});

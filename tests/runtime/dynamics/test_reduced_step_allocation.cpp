@@ -24,7 +24,7 @@ TEST_CASE("A one-node Simulator's step, forces, energies and reconstruction allo
   options.newton_iterations = 3;
   Simulator simulator(compiled, options);
   simulator.reserve_vertex_forces(4);
-  Eigen::MatrixX3d positions(model->domains.front().rest_positions.rows(), 3);
+  Eigen::MatrixX3d positions(model->parts.front().rest_positions.rows(), 3);
   // Nothing but the simulator runs while counting (no Catch2 macros either).
   bool all_ok = true;
   double energy = 0;

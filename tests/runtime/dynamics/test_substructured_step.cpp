@@ -109,11 +109,11 @@ TEST_CASE("Simulator: one node steps semi-implicit Newmark on the reduced equati
   auto model = split_beam(1, 10);
   const auto sim =
       make_simulator(model, 0.01, kGravity, InterfaceLumping::kInterface, damping(0, 0));
-  const ReducedDomain& d = model->domains[0];
-  ReducedStvkForces forces(d.polynomial);
-  const int r = d.polynomial.r;
+  const ReducedPart& d_part = model->parts[0];
+  ReducedStvkForces forces(d_part.polynomial);
+  const int r = d_part.polynomial.r;
   const double h = 0.01, beta = 0.25, gamma = 0.5;
-  const Eigen::VectorXd f = d.gravity_basis * kGravity;
+  const Eigen::VectorXd f = d_part.gravity_basis * kGravity;
   Eigen::VectorXd q = Eigen::VectorXd::Zero(r), v = q, a = q, g(r);
   Eigen::MatrixXd K(r, r);
   for (int k = 0; k < 50; ++k) {
@@ -229,19 +229,21 @@ TEST_CASE("Simulator: a pinned beam under gravity comes to rest at its static so
   // projected full-space internal forces balance the projected weight, Uᵀ f_int(X + U q) +
   // Uᵀ M R_1ᵀ g = 0.
   const ReducedDomain& leaf = model->domains[1];
+  const ReducedPart& leaf_part = model->parts[1];
   REQUIRE(leaf.parent == 0);
   TetMesh leaf_mesh;
-  leaf_mesh.rest_positions = leaf.rest_positions;
-  leaf_mesh.tets = leaf.tets;
+  leaf_mesh.rest_positions = leaf_part.rest_positions;
+  leaf_mesh.tets = leaf_part.tets;
   std::vector<Material> materials;
-  for (Eigen::Index t = 0; t < leaf.tets.rows(); ++t)
-    materials.push_back({leaf.youngs_modulus(t), leaf.poisson_ratio(t), leaf.density(t)});
+  for (Eigen::Index t = 0; t < leaf_part.tets.rows(); ++t)
+    materials.push_back(
+        {leaf_part.youngs_modulus(t), leaf_part.poisson_ratio(t), leaf_part.density(t)});
   const StvkFemModel fem(leaf_mesh, materials);
-  const Eigen::VectorXd x = fem.rest_positions() + leaf.basis * a->node_state(1).q;
+  const Eigen::VectorXd x = fem.rest_positions() + leaf_part.basis * a->node_state(1).q;
   const Eigen::VectorXd weight =
-      leaf.basis.transpose() *
+      leaf_part.basis.transpose() *
       fem.gravity_forces(a->frame(1).rotation.transpose() * Eigen::Vector3d(0, 0, -9.81));
-  const Eigen::VectorXd residual = leaf.basis.transpose() * fem.internal_forces(x) + weight;
+  const Eigen::VectorXd residual = leaf_part.basis.transpose() * fem.internal_forces(x) + weight;
   WARN("leaf at rest: |q| " << a->node_state(1).q.norm() << ", static residual " << residual.norm()
                             << " of a projected weight " << weight.norm());
   CHECK(a->node_state(1).q.norm() > 1e-3);  // it does deform
@@ -251,8 +253,8 @@ TEST_CASE("Simulator: a pinned beam under gravity comes to rest at its static so
 TEST_CASE("Simulator: a rigid (r = 0) domain moves rigidly with its frame", "[runtime][dynamics]") {
   // Clamped beam in 4 domains; the third (a parent) and the last (a leaf) are rigid.
   auto model = split_beam({12, 12, 0, 0});
-  REQUIRE(model->domains[2].basis.cols() == 0);
-  REQUIRE(model->domains[3].basis.cols() == 0);
+  REQUIRE(model->parts[2].basis.cols() == 0);
+  REQUIRE(model->parts[3].basis.cols() == 0);
   const auto simulator = make_simulator(model, 0.01, kGravity, InterfaceLumping::kRigidSubtree,
                                         damping(12.0, kStiffnessDamping));
   Simulator& sim = *simulator;
@@ -260,10 +262,12 @@ TEST_CASE("Simulator: a rigid (r = 0) domain moves rigidly with its frame", "[ru
   Eigen::MatrixX3d world;
   for (int d : {2, 3}) {
     const ReducedDomain& domain = model->domains[static_cast<size_t>(d)];
+    const ReducedPart& domain_part = model->parts[static_cast<size_t>(d)];
     sim.node_world_positions(d, world);
     const FrameMotion frame = sim.frame(d);
     const Eigen::MatrixX3d expected =
-        (domain.rest_positions * frame.rotation.transpose()).rowwise() + frame.origin.transpose();
+        (domain_part.rest_positions * frame.rotation.transpose()).rowwise() +
+        frame.origin.transpose();
     CHECK((world - expected).norm() < 1e-12);
     CHECK(frame.origin(2) < domain.frame_origin(2) - 1e-3);  // carried down by the sagging beam
   }
@@ -328,7 +332,7 @@ TEST_CASE("Simulator: per-domain stiffness scale sets the frequencies", "[runtim
 
 TEST_CASE("Simulator: a free beam falls without deforming", "[runtime][dynamics]") {
   auto model = split_beam(2, 8, /*clamped=*/false);
-  REQUIRE(model->domains[0].num_rigid_modes == 6);
+  REQUIRE(model->parts[0].num_rigid_modes == 6);
   const auto simulator = make_simulator(model, 0.01, kGravity, InterfaceLumping::kInterface, {});
   Simulator& sim = *simulator;
   REQUIRE(sim.free_root());

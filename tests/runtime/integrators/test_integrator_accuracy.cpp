@@ -21,7 +21,7 @@ namespace {
 // One domain with r = omega.size() coordinates (test::make_single_domain_model's r = 4).
 std::shared_ptr<const Model> linear_model(const Eigen::Vector4d& omega) {
   ReducedModel data = test::make_single_domain_model(5);
-  ReducedStvkPolynomial& p = data.domains[0].polynomial;
+  ReducedStvkPolynomial& p = data.parts[0].polynomial;
   const int r = p.r;
   REQUIRE(r == 4);
   p.quadratic.setZero(num_pairs(r));

@@ -72,43 +72,50 @@ TEST_CASE("reading a model of another schema version asks to re-run precompute",
     root.remove("embedded_surface");
     root.remove("domains/domain_1");
     root.remove("domains/domain_2");
+    root.remove("domains/domain_3");
+    root.remove("parts");
     root.group("domains").write_int_attribute("num_domains", 1);
-    for (const char* name : {"frame", "global_vertices", "system_force", "subtree"}) {
+    for (const char* name : {"frame", "global_vertices", "subtree"}) {
       root.remove(std::string("domains/domain_0/") + name);
     }
   });
   CHECK_THAT(read_error(path),
              Contains("old.h5: model schema version 1 was written by an older Ramus; re-run "
-                      "`ramus precompute` (this Ramus reads schema version 5)"));
+                      "`ramus precompute` (this Ramus reads schema version 6)"));
   // Version 2: no runtime settings yet.
   edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 2); });
   CHECK_THAT(read_error(path),
              Contains("old.h5: model schema version 2 was written by an older Ramus; re-run "
-                      "`ramus precompute` (this Ramus reads schema version 5)"));
+                      "`ramus precompute` (this Ramus reads schema version 6)"));
 
   // Version 3: the Newmark-only runtime settings.
   edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 3); });
   CHECK_THAT(read_error(path),
              Contains("old.h5: model schema version 3 was written by an older Ramus; re-run "
-                      "`ramus precompute` (this Ramus reads schema version 5)"));
+                      "`ramus precompute` (this Ramus reads schema version 6)"));
   // Version 4: variable-length strings, no checksums. The version is read before any string.
   edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 4); });
   CHECK_THAT(read_error(path),
              Contains("old.h5: model schema version 4 was written by an older Ramus; re-run "
-                      "`ramus precompute` (this Ramus reads schema version 5)"));
+                      "`ramus precompute` (this Ramus reads schema version 6)"));
+  // Version 5: every domain its own mesh and basis (no parts).
+  edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 5); });
+  CHECK_THAT(read_error(path),
+             Contains("old.h5: model schema version 5 was written by an older Ramus; re-run "
+                      "`ramus precompute` (this Ramus reads schema version 6)"));
 
   edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 0); });
   CHECK_THAT(read_error(path), Contains("old.h5: model schema version 0 does not exist; re-run "
                                         "`ramus precompute`"));
 
   edit(path, [](const hdf5::Group& root) {
-    root.write_int_attribute("format_version", 6);
+    root.write_int_attribute("format_version", 7);
     root.write_string_attribute("ramus_version", "9.0.0");
   });
   CHECK_THAT(read_error(path),
-             Contains("old.h5: model schema version 6 was written by a newer Ramus (9.0.0); "
+             Contains("old.h5: model schema version 7 was written by a newer Ramus (9.0.0); "
                       "upgrade Ramus, or re-run `ramus precompute` with this one (this Ramus "
-                      "reads schema version 5)"));
+                      "reads schema version 6)"));
 }
 
 TEST_CASE("reading an inconsistent model names the dataset", "[runtime][io][model_file]") {
@@ -121,48 +128,75 @@ TEST_CASE("reading an inconsistent model names the dataset", "[runtime][io][mode
     return read_error(path);
   };
 
-  CHECK_THAT(broken([](const hdf5::Group& root) { root.remove("domains/domain_0/basis"); }),
-             Contains("model.h5: missing dataset /domains/domain_0/basis"));
+  CHECK_THAT(broken([](const hdf5::Group& root) { root.remove("parts/part_0/basis"); }),
+             Contains("model.h5: missing dataset /parts/part_0/basis"));
   CHECK_THAT(broken([](const hdf5::Group& root) {
-               root.remove("domains/domain_0/basis");
-               root.write_matrix("domains/domain_0/basis", Eigen::MatrixXd::Zero(899, 5));
+               root.remove("parts/part_0/basis");
+               root.write_matrix("parts/part_0/basis", Eigen::MatrixXd::Zero(899, 5));
              }),
-             Contains("model.h5: wrong shape of dataset /domains/domain_0/basis: expected (900, "
+             Contains("model.h5: wrong shape of dataset /parts/part_0/basis: expected (900, "
                       "5), found (899, 5)"));
   CHECK_THAT(broken([](const hdf5::Group& root) {
-               root.remove("domains/domain_1/mesh/tets");
-               root.write_matrix("domains/domain_1/mesh/tets", Eigen::MatrixXd::Zero(20, 4));
+               root.remove("parts/part_1/mesh/tets");
+               root.write_matrix("parts/part_1/mesh/tets", Eigen::MatrixXd::Zero(20, 4));
              }),
-             Contains("wrong type of dataset /domains/domain_1/mesh/tets: expected integers"));
+             Contains("wrong type of dataset /parts/part_1/mesh/tets: expected integers"));
   CHECK_THAT(broken([](const hdf5::Group& root) {
-               root.remove("domains/domain_1/material/density");
-               root.write_vector("domains/domain_1/material/density", Eigen::VectorXd::Ones(19));
+               root.remove("parts/part_1/material/density");
+               root.write_vector("parts/part_1/material/density", Eigen::VectorXd::Ones(19));
              }),
-             Contains("wrong shape of dataset /domains/domain_1/material/density: expected "
+             Contains("wrong shape of dataset /parts/part_1/material/density: expected "
                       "(20), found (19)"));
   CHECK_THAT(broken([&](const hdf5::Group& root) {
-               Eigen::MatrixXi tets = model.domains[1].tets;
+               Eigen::MatrixXi tets = model.parts[1].tets;
                tets(5, 2) = 12;
-               root.remove("domains/domain_1/mesh/tets");
-               root.write_matrix("domains/domain_1/mesh/tets", tets);
+               root.remove("parts/part_1/mesh/tets");
+               root.write_matrix("parts/part_1/mesh/tets", tets);
              }),
-             Contains("dataset /domains/domain_1/mesh/tets: tet 5 references vertex 12, but "
+             Contains("dataset /parts/part_1/mesh/tets: tet 5 references vertex 12, but "
                       "there are 12 vertices"));
   CHECK_THAT(broken([&](const hdf5::Group& root) {
-               Eigen::MatrixXd basis = model.domains[1].basis;
+               Eigen::MatrixXd basis = model.parts[1].basis;
                basis(7, 1) = std::numeric_limits<double>::quiet_NaN();
-               root.remove("domains/domain_1/basis");
-               root.write_matrix("domains/domain_1/basis", basis);
+               root.remove("parts/part_1/basis");
+               root.write_matrix("parts/part_1/basis", basis);
              }),
-             Contains("non-finite value in dataset /domains/domain_1/basis at (7, 1)"));
+             Contains("non-finite value in dataset /parts/part_1/basis at (7, 1)"));
   CHECK_THAT(broken([](const hdf5::Group& root) {
-               root.group("domains").write_int_attribute("num_domains", 4);
+               root.group("domains").write_int_attribute("num_domains", 5);
              }),
-             Contains("missing group /domains/domain_3"));
+             Contains("missing group /domains/domain_4"));
+  // Parts: counted, indexed, scaled and all placed.
   CHECK_THAT(broken([](const hdf5::Group& root) {
-               root.group("domains/domain_0").write_int_attribute("r", 4);
+               root.group("parts").write_int_attribute("num_parts", 5);
              }),
-             Contains("wrong shape of dataset /domains/domain_0/basis: expected (900, 4), found "
+             Contains("attribute 'num_parts' of /parts is 5 (must be in [1, num_domains = 4])"));
+  CHECK_THAT(broken([](const hdf5::Group& root) {
+               root.group("parts").write_int_attribute("num_parts", 4);
+             }),
+             Contains("missing group /parts/part_3"));
+  CHECK_THAT(broken([](const hdf5::Group& root) {
+               root.group("domains/domain_3").write_int_attribute("part", 3);
+             }),
+             Contains("attribute 'part' of /domains/domain_3: 3 (there are 3 parts)"));
+  CHECK_THAT(broken([](const hdf5::Group& root) {
+               root.group("domains/domain_3").write_double_attribute("scale", 0.0);
+             }),
+             Contains("attribute 'scale' of /domains/domain_3: 0 (must be in [0.001, 1000])"));
+  CHECK_THAT(broken([](const hdf5::Group& root) {
+               root.group("domains/domain_3")
+                   .write_double_attribute("scale", std::numeric_limits<double>::quiet_NaN());
+             }),
+             Contains("attribute 'scale' of /domains/domain_3: nan"));
+  CHECK_THAT(broken([](const hdf5::Group& root) {
+               root.group("domains/domain_1").write_int_attribute("part", 0);
+               root.group("domains/domain_3").write_int_attribute("part", 0);
+             }),
+             Contains("global_vertices"));  // (the trunk part has 300 vertices, not 12)
+  CHECK_THAT(broken([](const hdf5::Group& root) {
+               root.group("parts/part_0").write_int_attribute("r", 4);
+             }),
+             Contains("wrong shape of dataset /parts/part_0/basis: expected (900, 4), found "
                       "(900, 5)"));
 }
 
@@ -192,10 +226,10 @@ TEST_CASE("reading an inconsistent domain tree names the dataset", "[runtime][io
              Contains("attribute 'parent' of /domains/domain_0: 1 (domain 0 is the root of the "
                       "tree: its parent must be -1)"));
   CHECK_THAT(broken([](const hdf5::Group& root) {
-               root.remove("domains/domain_0/system_force/w7");
-               root.write_matrix("domains/domain_0/system_force/w7", Eigen::MatrixXd::Zero(14, 15));
+               root.remove("parts/part_0/system_force/w7");
+               root.write_matrix("parts/part_0/system_force/w7", Eigen::MatrixXd::Zero(14, 15));
              }),
-             Contains("model.h5: wrong shape of dataset /domains/domain_0/system_force/w7: "
+             Contains("model.h5: wrong shape of dataset /parts/part_0/system_force/w7: "
                       "expected (15, 15), found (14, 15)"));
   CHECK_THAT(broken([&](const hdf5::Group& root) {
                Eigen::VectorXi v = model.domains[1].interface.parent_vertices;
@@ -266,21 +300,20 @@ TEST_CASE("reading an inconsistent domain tree names the dataset", "[runtime][io
              }),
              Contains("dataset /global_surface_triangles: triangle 7 references vertex " +
                       std::to_string(N) + ", but there are " + std::to_string(N) + " vertices"));
-  CHECK_THAT(
-      broken([&](const hdf5::Group& root) {
-        Eigen::VectorXi tet = model.embedded_surface.tet;
-        tet(3) = static_cast<int>(
-            model.domains[static_cast<std::size_t>(model.embedded_surface.domain(3))].tets.rows());
-        replace_vector(root, "embedded_surface/tet", tet);
-      }),
-      Contains("dataset /embedded_surface/tet: entry 3 references tet"));
+  CHECK_THAT(broken([&](const hdf5::Group& root) {
+               Eigen::VectorXi tet = model.embedded_surface.tet;
+               tet(3) =
+                   static_cast<int>(part_of(model, model.embedded_surface.domain(3)).tets.rows());
+               replace_vector(root, "embedded_surface/tet", tet);
+             }),
+             Contains("dataset /embedded_surface/tet: entry 3 references tet"));
   CHECK_THAT(broken([&](const hdf5::Group& root) {
                Eigen::VectorXi domain = model.embedded_surface.domain;
-               domain(4) = 3;
+               domain(4) = 4;
                replace_vector(root, "embedded_surface/domain", domain);
              }),
-             Contains("dataset /embedded_surface/domain: entry 4 references domain 3, but there "
-                      "are 3 domains"));
+             Contains("dataset /embedded_surface/domain: entry 4 references domain 4, but there "
+                      "are 4 domains"));
   CHECK_THAT(broken([&](const hdf5::Group& root) {
                Eigen::MatrixXd barycentric = model.embedded_surface.barycentric;
                barycentric(6, 2) += 1e-5;
@@ -290,7 +323,7 @@ TEST_CASE("reading an inconsistent domain tree names the dataset", "[runtime][io
              Contains("dataset /embedded_surface/barycentric: row 6 sums to 1.00001, not 1"));
   CHECK_THAT(broken([&](const hdf5::Group& root) {
                root.group("domains/domain_2/subtree")
-                   .write_double_attribute("mass", 0.5 * model.domains[2].mass);
+                   .write_double_attribute("mass", 0.5 * model.parts[2].mass);
              }),
              Contains("attribute 'mass' of /domains/domain_2/subtree: ") &&
                  Contains("is less than the domain's own mass"));
@@ -355,9 +388,9 @@ TEST_CASE("an inconsistent domain tree is not written", "[runtime][io][model_fil
                       "frame_rotation times interface/rest_rotation (they differ by up to "));
 
   bad = good;
-  bad.domains[1].system_force.w3(2) = std::numeric_limits<double>::infinity();
+  bad.parts[1].system_force.w3(2) = std::numeric_limits<double>::infinity();
   CHECK(find_model_inconsistency(bad) ==
-        "non-finite value in dataset /domains/domain_1/system_force/w3 at 2");
+        "non-finite value in dataset /parts/part_1/system_force/w3 at 2");
 
   bad = good;
   bad.domains[1].parent = -1;
@@ -380,10 +413,10 @@ TEST_CASE("an inconsistent domain tree is not written", "[runtime][io][model_fil
   const TempDir dir("model_file");
   const std::string path = dir.file("model.h5");
   bad = good;
-  bad.domains[2].system_force.w7.resize(12, 11);
+  bad.parts[2].system_force.w7.resize(12, 11);
   CHECK_THROWS_WITH(
       write_model_file(bad, path),
-      Contains("model.h5") && Contains("wrong shape of dataset /domains/domain_2/system_force/w7: "
+      Contains("model.h5") && Contains("wrong shape of dataset /parts/part_2/system_force/w7: "
                                        "expected (12, 12), found (12, 11)"));
   CHECK(dir.entries().empty());
 }
@@ -392,14 +425,14 @@ TEST_CASE("an inconsistent model is not written", "[runtime][io][model_file]") {
   const TempDir dir("model_file");
   const std::string path = dir.file("model.h5");
   ReducedModel bad = make_model();
-  bad.domains[1].basis.conservativeResize(35, Eigen::NoChange);  // 3 #V = 36
+  bad.parts[1].basis.conservativeResize(35, Eigen::NoChange);  // 3 #V = 36
 
   try {
     write_model_file(bad, path);
     FAIL("expected an Error");
   } catch (const Error& e) {
     CHECK_THAT(std::string(e.what()),
-               Contains("model.h5") && Contains("wrong shape of dataset /domains/domain_1/basis: "
+               Contains("model.h5") && Contains("wrong shape of dataset /parts/part_1/basis: "
                                                 "expected (36, 3), found (35, 3)"));
   }
   CHECK(dir.entries().empty());
@@ -410,9 +443,9 @@ TEST_CASE("an inconsistent model is not written", "[runtime][io][model_file]") {
   const std::string before = file_bytes(path);
   CHECK_THROWS_AS(write_model_file(bad, path), Error);
   ReducedModel asymmetric = make_model();
-  asymmetric.domains[0].polynomial.quartic(3, 5) += 1;
+  asymmetric.parts[0].polynomial.quartic(3, 5) += 1;
   CHECK_THROWS_WITH(write_model_file(asymmetric, path),
-                    Contains("/domains/domain_0/polynomial/quartic: not symmetric at (5, 3)"));
+                    Contains("/parts/part_0/polynomial/quartic: not symmetric at (5, 3)"));
   ReducedModel empty = make_model();
   empty.domains.clear();
   CHECK_THROWS_AS(write_model_file(empty, path), Error);
@@ -444,7 +477,8 @@ TEST_CASE("bad runtime settings in a file are named", "[runtime][io][model_file]
   write_model_file(make_model(), path);
   edit(path, [](const hdf5::Group& root) {
     root.remove("runtime/nodes/stiffness_scale");
-    root.write_vector("runtime/nodes/stiffness_scale", Eigen::VectorXd(Eigen::Vector3d(1, -1, 1)));
+    root.write_vector("runtime/nodes/stiffness_scale",
+                      Eigen::VectorXd(Eigen::Vector4d(1, -1, 1, 1)));
   });
   CHECK_THAT(
       read_error(path),
@@ -461,7 +495,7 @@ TEST_CASE("bad runtime settings in a file are named", "[runtime][io][model_file]
   ReducedModel model = make_model();
   model.settings.nodes.resize(2);
   CHECK_THROWS_WITH(write_model_file(model, path),
-                    Contains("group /runtime: 2 node settings given for a model of 3 nodes"));
+                    Contains("group /runtime: 2 node settings given for a model of 4 nodes"));
 }
 
 TEST_CASE("a file that reads differently from what was written is refused, naming the dataset",
@@ -473,7 +507,7 @@ TEST_CASE("a file that reads differently from what was written is refused, namin
   // One value changed behind the writer's back (raw HDF5: the checksum is not updated).
   {
     const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
-    const hid_t dataset = H5Dopen2(file, "/domains/domain_0/basis", H5P_DEFAULT);
+    const hid_t dataset = H5Dopen2(file, "/parts/part_0/basis", H5P_DEFAULT);
     const hid_t space = H5Dget_space(dataset);
     hsize_t dims[2] = {0, 0};
     H5Sget_simple_extent_dims(space, dims, nullptr);
@@ -486,14 +520,14 @@ TEST_CASE("a file that reads differently from what was written is refused, namin
     H5Fclose(file);
     hdf5::seal_file(path);  // (a tool that re-seals what it changed: the dataset's own checksum)
   }
-  CHECK_THAT(read_error(path), Contains("model.h5: dataset /domains/domain_0/basis does not match "
+  CHECK_THAT(read_error(path), Contains("model.h5: dataset /parts/part_0/basis does not match "
                                         "its checksum"));
 
   // Zeroed (a chunk index that lost its entries reads as fill values): the same message.
   write_model_file(make_model(), path);
   {
     const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
-    const hid_t dataset = H5Dopen2(file, "/domains/domain_0/gravity_basis", H5P_DEFAULT);
+    const hid_t dataset = H5Dopen2(file, "/parts/part_0/gravity_basis", H5P_DEFAULT);
     const hid_t space = H5Dget_space(dataset);
     const std::vector<double> zeros(static_cast<std::size_t>(H5Sget_simple_extent_npoints(space)));
     H5Dwrite(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, zeros.data());
@@ -531,13 +565,13 @@ TEST_CASE("a file that reads differently from what was written is refused, namin
   write_model_file(make_model(), path);
   {
     const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
-    REQUIRE(H5Ldelete(file, "/domains/domain_0/mesh/rest_positions", H5P_DEFAULT) >= 0);
+    REQUIRE(H5Ldelete(file, "/parts/part_0/mesh/rest_positions", H5P_DEFAULT) >= 0);
     const hsize_t dims[2] = {hsize_t{1} << 28, 3};
     const hid_t space = H5Screate_simple(2, dims, nullptr);
     const hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
     const hsize_t chunk[2] = {1024, 3};
     H5Pset_chunk(dcpl, 2, chunk);
-    const hid_t dataset = H5Dcreate2(file, "/domains/domain_0/mesh/rest_positions", H5T_IEEE_F64LE,
+    const hid_t dataset = H5Dcreate2(file, "/parts/part_0/mesh/rest_positions", H5T_IEEE_F64LE,
                                      space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     REQUIRE(dataset >= 0);
     H5Dclose(dataset);
@@ -565,7 +599,7 @@ TEST_CASE("the integrity header refuses a changed or cut file before libhdf5 par
   write_model_file(make_model(), path);
   const std::string bytes = file_bytes(path);
   REQUIRE(bytes.compare(0, 13, "RAMUS-SEAL 1\n") == 0);
-  REQUIRE(read_model_file(path).domains.size() == 3);
+  REQUIRE(read_model_file(path).domains.size() == 4);
   // One bit anywhere in the HDF5 part (here in its structure, where libhdf5 1.10 crashed on a
   // corrupt local heap or a layout message turned "compact").
   for (const std::size_t at : {std::size_t{600}, bytes.size() / 2, bytes.size() - 1}) {

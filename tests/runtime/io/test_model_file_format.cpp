@@ -39,8 +39,11 @@ TEST_CASE("model file round trip is bitwise exact", "[runtime][io][model_file]")
   const std::string path = dir.file("model.h5");
   write_model_file(model, path);
   CHECK(dir.entries() == std::vector<std::string>{"model.h5"});
-  REQUIRE(model.domains.size() == 3);
+  REQUIRE(model.domains.size() == 4);
+  REQUIRE(model.parts.size() == 3);
   CHECK(model.domains[2].parent == 0);
+  CHECK(model.domains[3].part == 1);  // the leaf part placed twice
+  CHECK(model.domains[3].scale == 1.3);
   CHECK(model.domains[2].interface.child_vertices.size() == 6);
   CHECK(model.embedded_surface.rest_positions.rows() == 30);
   require_equal(model, read_model_file(path));
@@ -58,6 +61,7 @@ TEST_CASE("model file layout matches docs/FORMAT.md (raw HDF5 API)", "[runtime][
   const std::string path = dir.file("model.h5");
   write_model_file(model, path);
   const ReducedDomain& d = model.domains[0];
+  const ReducedPart& d_part = model.parts[0];
 
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -72,32 +76,36 @@ TEST_CASE("model file layout matches docs/FORMAT.md (raw HDF5 API)", "[runtime][
     return out;
   };
   const auto d0 = [](const char* name) { return std::string("/domains/domain_0/") + name; };
+  const auto p0 = [](const char* name) { return std::string("/parts/part_0/") + name; };
   using Dims = std::vector<hsize_t>;
-  CHECK(dims(d0("mesh/rest_positions").c_str()) == Dims{300, 3});
-  CHECK(dims(d0("mesh/tets").c_str()) == Dims{900, 4});
-  CHECK(dims(d0("mesh/surface_triangles").c_str()) == Dims{200, 3});
-  CHECK(dims(d0("mesh/labels").c_str()) == Dims{900});
-  CHECK(dims(d0("fixed_vertices").c_str()) == Dims{4});
-  CHECK(dims(d0("basis").c_str()) == Dims{900, 5});
-  CHECK(dims(d0("gravity_basis").c_str()) == Dims{5, 3});
-  CHECK(dims(d0("polynomial/quadratic").c_str()) == Dims{15});
-  CHECK(dims(d0("polynomial/cubic").c_str()) == Dims{15, 5});
-  CHECK(dims(d0("polynomial/quartic").c_str()) == Dims{15 * 16 / 2});
-  CHECK(H5Lexists(file, "/domains/domain_1/mesh/labels", H5P_DEFAULT) == 0);
-  CHECK(dims("/domains/domain_1/fixed_vertices") == Dims{0});
+  CHECK(dims(p0("mesh/rest_positions").c_str()) == Dims{300, 3});
+  CHECK(dims(p0("mesh/tets").c_str()) == Dims{900, 4});
+  CHECK(dims(p0("mesh/surface_triangles").c_str()) == Dims{200, 3});
+  CHECK(dims(p0("mesh/labels").c_str()) == Dims{900});
+  CHECK(dims(p0("fixed_vertices").c_str()) == Dims{4});
+  CHECK(dims(p0("basis").c_str()) == Dims{900, 5});
+  CHECK(dims(p0("gravity_basis").c_str()) == Dims{5, 3});
+  CHECK(dims(p0("polynomial/quadratic").c_str()) == Dims{15});
+  CHECK(dims(p0("polynomial/cubic").c_str()) == Dims{15, 5});
+  CHECK(dims(p0("polynomial/quartic").c_str()) == Dims{15 * 16 / 2});
+  CHECK(H5Lexists(file, "/parts/part_1/mesh/labels", H5P_DEFAULT) == 0);
+  CHECK(dims("/parts/part_1/fixed_vertices") == Dims{0});
+  // Schema version 6: parts placed by domains; a domain holds no mesh or basis.
+  CHECK(H5Lexists(file, "/domains/domain_3/basis", H5P_DEFAULT) == 0);
+  CHECK(H5Lexists(file, "/domains/domain_3/mesh", H5P_DEFAULT) == 0);
 
   // Schema version 2: frames, global vertex maps, interfaces, system forces, subtrees.
   CHECK(dims(d0("frame/origin").c_str()) == Dims{3});
   CHECK(dims(d0("frame/rotation").c_str()) == Dims{3, 3});
   CHECK(dims(d0("global_vertices").c_str()) == Dims{300});
   CHECK(H5Lexists(file, "/domains/domain_0/interface", H5P_DEFAULT) == 0);
-  CHECK(dims(d0("system_force/w1").c_str()) == Dims{3, 5});
-  CHECK(dims(d0("system_force/w2").c_str()) == Dims{3, 5});
-  CHECK(dims(d0("system_force/w3").c_str()) == Dims{5});
-  CHECK(dims(d0("system_force/w4").c_str()) == Dims{5, 5});
-  CHECK(dims(d0("system_force/w5").c_str()) == Dims{3, 15});
-  CHECK(dims(d0("system_force/w6").c_str()) == Dims{5, 15});
-  CHECK(dims(d0("system_force/w7").c_str()) == Dims{15, 15});
+  CHECK(dims(p0("system_force/w1").c_str()) == Dims{3, 5});
+  CHECK(dims(p0("system_force/w2").c_str()) == Dims{3, 5});
+  CHECK(dims(p0("system_force/w3").c_str()) == Dims{5});
+  CHECK(dims(p0("system_force/w4").c_str()) == Dims{5, 5});
+  CHECK(dims(p0("system_force/w5").c_str()) == Dims{3, 15});
+  CHECK(dims(p0("system_force/w6").c_str()) == Dims{5, 15});
+  CHECK(dims(p0("system_force/w7").c_str()) == Dims{15, 15});
   CHECK(dims(d0("subtree/center_of_mass").c_str()) == Dims{3});
   CHECK(dims(d0("subtree/inertia").c_str()) == Dims{3, 3});
   const auto d1 = [](const char* name) { return std::string("/domains/domain_1/") + name; };
@@ -110,7 +118,7 @@ TEST_CASE("model file layout matches docs/FORMAT.md (raw HDF5 API)", "[runtime][
   CHECK(dims(d1("interface/rest_rotation").c_str()) == Dims{3, 3});
   CHECK(dims(d1("interface/rotation_basis").c_str()) == Dims{3, 15});
   CHECK(dims(d1("interface/covariance").c_str()) == Dims{3, 3});
-  CHECK(dims(d1("system_force/w7").c_str()) == Dims{9, 9});
+  CHECK(dims("/parts/part_1/system_force/w7") == Dims{9, 9});
   CHECK(dims("/global_surface_triangles") == Dims{50, 3});
   CHECK(dims("/embedded_surface/rest_positions") == Dims{30, 3});
   CHECK(dims("/embedded_surface/triangles") == Dims{40, 3});
@@ -120,25 +128,25 @@ TEST_CASE("model file layout matches docs/FORMAT.md (raw HDF5 API)", "[runtime][
 
   // Row-major: row i of the (#V, 3) dataset is vertex i; (#T, 4) int32 tets likewise.
   std::vector<double> positions(300 * 3);
-  hid_t ds = H5Dopen2(file, d0("mesh/rest_positions").c_str(), H5P_DEFAULT);
+  hid_t ds = H5Dopen2(file, p0("mesh/rest_positions").c_str(), H5P_DEFAULT);
   REQUIRE(H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, positions.data()) >= 0);
   H5Dclose(ds);
-  CHECK(same_bits(positions[3 * 7 + 2], d.rest_positions(7, 2)));
+  CHECK(same_bits(positions[3 * 7 + 2], d_part.rest_positions(7, 2)));
   std::vector<int> tets(900 * 4);
-  ds = H5Dopen2(file, d0("mesh/tets").c_str(), H5P_DEFAULT);
+  ds = H5Dopen2(file, p0("mesh/tets").c_str(), H5P_DEFAULT);
   const hid_t tet_type = H5Dget_type(ds);
   CHECK(H5Tequal(tet_type, H5T_STD_I32LE) > 0);
   H5Tclose(tet_type);
   REQUIRE(H5Dread(ds, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, tets.data()) >= 0);
   H5Dclose(ds);
-  CHECK(tets[4 * 11 + 3] == d.tets(11, 3));
+  CHECK(tets[4 * 11 + 3] == d_part.tets(11, 3));
   // Packed quartic: row by row over the upper triangle.
   std::vector<double> quartic(120);
-  ds = H5Dopen2(file, d0("polynomial/quartic").c_str(), H5P_DEFAULT);
+  ds = H5Dopen2(file, p0("polynomial/quartic").c_str(), H5P_DEFAULT);
   REQUIRE(H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, quartic.data()) >= 0);
   H5Dclose(ds);
   CHECK(same_bits(quartic[static_cast<std::size_t>(pair_index(2, 9, 15))],
-                  d.polynomial.quartic(2, 9)));
+                  d_part.polynomial.quartic(2, 9)));
   // The new matrices are row-major too: element (i, j) of an (n, c) dataset is entry c i + j.
   const auto raw = [&](const std::string& name, std::size_t size) {
     std::vector<double> values(size);
@@ -153,8 +161,8 @@ TEST_CASE("model file layout matches docs/FORMAT.md (raw HDF5 API)", "[runtime][
                   leaf_domain.interface.rotation_basis(1, 7)));
   CHECK(same_bits(raw(d1("interface/rest_rotation"), 9)[3 * 2 + 1],
                   leaf_domain.interface.rest_rotation(2, 1)));
-  CHECK(same_bits(raw(d0("system_force/w7"), 225)[15 * 2 + 9], d.system_force.w7(2, 9)));
-  CHECK(same_bits(raw(d0("system_force/w6"), 75)[15 * 4 + 1], d.system_force.w6(4, 1)));
+  CHECK(same_bits(raw(p0("system_force/w7"), 225)[15 * 2 + 9], d_part.system_force.w7(2, 9)));
+  CHECK(same_bits(raw(p0("system_force/w6"), 75)[15 * 4 + 1], d_part.system_force.w6(4, 1)));
   CHECK(same_bits(raw("/embedded_surface/barycentric", 120)[4 * 5 + 1],
                   model.embedded_surface.barycentric(5, 1)));
   CHECK(H5Fclose(file) >= 0);
@@ -164,14 +172,18 @@ TEST_CASE("model file layout matches docs/FORMAT.md (raw HDF5 API)", "[runtime][
   CHECK(root.read_string_attribute("format") == "ramus-model");
   CHECK(root.read_int_attribute("format_version") == kModelFormatVersion);
   CHECK(root.read_string_attribute("ramus_version") == std::string(RAMUS_VERSION_STRING));
-  CHECK(root.group("domains").read_int_attribute("num_domains") == 3);
+  CHECK(root.group("domains").read_int_attribute("num_domains") == 4);
+  CHECK(root.group("parts").read_int_attribute("num_parts") == 3);
+  CHECK(root.group("domains/domain_3").read_int_attribute("part") == 1);
+  CHECK(root.group("domains/domain_3").read_double_attribute("scale") == 1.3);
   CHECK(root.group("domains").read_int_attribute("num_global_vertices") ==
         model.num_global_vertices);
   CHECK(root.group("domains/domain_0").read_int_attribute("parent") == -1);
   const hdf5::Group leaf = root.group("domains/domain_1");
   CHECK(leaf.read_string_attribute("name") == "leaf");
-  CHECK(leaf.read_int_attribute("num_rigid_modes") == 6);
-  CHECK(leaf.read_int_attribute("r") == 3);
+  CHECK(leaf.read_int_attribute("part") == 1);
+  CHECK(root.group("parts/part_1").read_int_attribute("num_rigid_modes") == 6);
+  CHECK(root.group("parts/part_1").read_int_attribute("r") == 3);
   CHECK(leaf.read_int_attribute("parent") == 0);
   CHECK(leaf.group("interface").read_int_attribute("planar") == 1);
   CHECK(root.group("domains/domain_2/interface").read_int_attribute("planar") == 0);
@@ -241,7 +253,7 @@ TEST_CASE("a single-domain model may leave the substructuring data at its defaul
   write_model_file(model, path);
   const ReducedModel back = read_model_file(path);
   require_equal(model, back);
-  CHECK(!has_system_force(back.domains[0]));
+  CHECK(!has_system_force(back.parts[0]));
   {
     const hdf5::File file = hdf5::File::open(path);
     const hdf5::Group root = file.root();
@@ -258,11 +270,12 @@ TEST_CASE("a single-domain model may leave the substructuring data at its defaul
   ReducedModel complete = model;
   Random random(9);
   ReducedDomain& d = complete.domains[0];
+  ReducedPart& d_part = complete.parts[0];
   d.global_vertices = Eigen::VectorXi::LinSpaced(40, 0, 39);
   complete.num_global_vertices = 40;
-  d.system_force = random_system_force(random, 4);
-  d.subtree_mass = d.mass;
-  complete.global_surface_triangles = d.surface_triangles;
+  d_part.system_force = random_system_force(random, 4);
+  d.subtree_mass = d_part.mass;
+  complete.global_surface_triangles = d_part.surface_triangles;
   write_model_file(complete, path);
   require_equal(complete, read_model_file(path));
 
@@ -275,16 +288,16 @@ TEST_CASE("a single-domain model may leave the substructuring data at its defaul
                       "vertices"));
   // Partly computed integrals are not "not computed".
   ReducedModel partial = model;
-  partial.domains[0].system_force.w1 = random.matrix(3, 4);
+  partial.parts[0].system_force.w1 = random.matrix(3, 4);
   CHECK_THAT(find_model_inconsistency(partial),
-             Contains("wrong shape of dataset /domains/domain_0/system_force/w2: expected (3, 4), "
+             Contains("wrong shape of dataset /parts/part_0/system_force/w2: expected (3, 4), "
                       "found (0, 0)"));
 
   // Several domains: the defaults are no longer allowed.
   ReducedModel tree = make_model();
-  tree.domains[1].system_force = {};
+  tree.parts[1].system_force = {};
   CHECK_THAT(find_model_inconsistency(tree),
-             Contains("wrong shape of dataset /domains/domain_1/system_force/w1: expected (3, 3), "
+             Contains("wrong shape of dataset /parts/part_1/system_force/w1: expected (3, 3), "
                       "found (0, 0)"));
   tree = make_model();
   tree.domains[2].subtree_mass = 0;
@@ -308,30 +321,30 @@ TEST_CASE("a rigid domain (r = 0) round trips with empty bases", "[runtime][io][
   const std::string path = dir.file("rigid.h5");
   ReducedModel model = make_model();
   Random random(5);
-  ReducedDomain rigid = make_domain(random, "pot", 10, 12, 8, 0, false, false);
-  rigid.num_rigid_modes = 0;
-  rigid.system_force = {};  // nothing to integrate: written as (3, 0), (3, 0), (0,), ...
-  attach(model, random, rigid, 2, 3, false);
-  model.domains.push_back(rigid);
+  RandomDomain rigid = make_domain(random, "pot", 10, 12, 8, 0, false, false);
+  rigid.part.num_rigid_modes = 0;
+  rigid.part.system_force = {};  // nothing to integrate: written as (3, 0), (3, 0), (0,), ...
+  attach(model, random, rigid.domain, 2, 3, false);
+  add_domain(model, rigid);  // domain 4, part 3
   // A child of the rigid domain: its interface bases have no columns.
-  ReducedDomain bud = make_domain(random, "bud", 8, 10, 6, 2, false, false);
-  attach(model, random, bud, 3, 3, true);
-  model.domains.push_back(bud);
+  RandomDomain bud = make_domain(random, "bud", 8, 10, 6, 2, false, false);
+  attach(model, random, bud.domain, 4, 3, true);
+  add_domain(model, bud);
   model.settings.nodes.resize(model.domains.size());  // runtime settings: one per domain
   REQUIRE(find_model_inconsistency(model).empty());
   write_model_file(model, path);
   const ReducedModel back = read_model_file(path);
-  REQUIRE(back.domains.size() == 5);
-  const ReducedDomain& r = back.domains[3];
-  CHECK(r.basis.rows() == 30);
-  CHECK(r.basis.cols() == 0);
-  CHECK(r.polynomial.r == 0);
-  CHECK(has_system_force(r));
-  CHECK(r.system_force.w1.rows() == 3);
-  CHECK(r.system_force.w7.size() == 0);
-  CHECK(back.domains[4].interface.centroid_basis.rows() == 3);
-  CHECK(back.domains[4].interface.centroid_basis.cols() == 0);
-  model.domains[3].system_force = back.domains[3].system_force;
+  REQUIRE(back.domains.size() == 6);
+  const ReducedPart& r_part = part_of(back, 4);
+  CHECK(r_part.basis.rows() == 30);
+  CHECK(r_part.basis.cols() == 0);
+  CHECK(r_part.polynomial.r == 0);
+  CHECK(has_system_force(r_part));
+  CHECK(r_part.system_force.w1.rows() == 3);
+  CHECK(r_part.system_force.w7.size() == 0);
+  CHECK(back.domains[5].interface.centroid_basis.rows() == 3);
+  CHECK(back.domains[5].interface.centroid_basis.cols() == 0);
+  model.parts[3].system_force = back.parts[3].system_force;
   require_equal(model, back);
 }
 
@@ -354,10 +367,14 @@ TEST_CASE("the field list covers every field: a change anywhere shows at its pat
   using Paths = std::vector<std::string>;
   CHECK(differing([](ReducedModel& m) { m.domains[1].interface.weights(0) += 1e-12; }) ==
         Paths{"/domains/domain_1/interface/weights"});
-  CHECK(differing([](ReducedModel& m) { m.domains[2].system_force.w7(3, 4) *= 2; }) ==
-        Paths{"/domains/domain_2/system_force/w7"});
-  CHECK(differing([](ReducedModel& m) { m.domains[0].polynomial.quartic(1, 1) += 1; }) ==
-        Paths{"/domains/domain_0/polynomial/quartic"});
+  CHECK(differing([](ReducedModel& m) { m.parts[2].system_force.w7(3, 4) *= 2; }) ==
+        Paths{"/parts/part_2/system_force/w7"});
+  CHECK(differing([](ReducedModel& m) { m.parts[0].polynomial.quartic(1, 1) += 1; }) ==
+        Paths{"/parts/part_0/polynomial/quartic"});
+  CHECK(differing([](ReducedModel& m) { m.domains[3].scale = 1.25; }) ==
+        Paths{"/domains/domain_3/scale"});
+  CHECK(differing([](ReducedModel& m) { m.domains[3].part = 2; }) ==
+        Paths{"/domains/domain_3/part"});
   CHECK(differing([](ReducedModel& m) { m.settings.nodes[1].stiffness_scale = 3; }) ==
         Paths{"/runtime/nodes/stiffness_scale"});
   CHECK(differing([](ReducedModel& m) { m.provenance.input_hash ^= 1; }) ==

@@ -9,6 +9,7 @@
 #include "ramus/runtime/dynamics/reconstruction.h"
 #include "ramus/runtime/dynamics/state.h"
 #include "ramus/runtime/dynamics/step.h"
+#include "ramus/runtime/io/model_file.h"
 #include "ramus/runtime/model/model.h"
 #include "ramus/runtime/simulator.h"
 #include "support/split_beams.h"
@@ -41,17 +42,17 @@ TEST_CASE("compile_model: prototypes, nodes, layout and first moments", "[runtim
     CHECK(node.dof_offset == 8 * i);
     const Prototype& proto = model->prototypes[static_cast<std::size_t>(node.prototype)];
     // The first moment from its definition ∫ρ X dV = Σ_ab M_ab X_b (consistent mass).
-    const ReducedDomain& d = data->domains[static_cast<std::size_t>(i)];
+    const ReducedPart& d_part = data->parts[static_cast<std::size_t>(i)];
     TetMesh mesh;
-    mesh.rest_positions = d.rest_positions;
-    mesh.tets = d.tets;
+    mesh.rest_positions = d_part.rest_positions;
+    mesh.tets = d_part.tets;
     const StvkFemModel fem(mesh, assign_materials(mesh, test::kSplitBeamMaterial));
     const Eigen::VectorXd moment = fem.consistent_mass_matrix() * fem.rest_positions();
     Eigen::Vector3d expected = Eigen::Vector3d::Zero();
     for (Eigen::Index v = 0; v < mesh.rest_positions.rows(); ++v)
       expected += moment.segment<3>(3 * v);
     CHECK((proto.first_moment - expected).norm() < 1e-12 * expected.norm() + 1e-15);
-    CHECK(proto.mass == Approx(d.mass).epsilon(1e-12));
+    CHECK(proto.mass == Approx(d_part.mass).epsilon(1e-12));
   }
   // Children listed under their parents.
   CHECK(model->nodes[0].num_children == 1);
@@ -100,14 +101,20 @@ TEST_CASE("A State costs at most 64 r + 1 KB per node", "[runtime][model][state]
 }
 
 TEST_CASE("Nodes sharing a prototype step as if each had its own copy", "[runtime][model]") {
-  // A root with two identical children in the same place: shared (one prototype for both
-  // children) and unshared (one each) compile to the same dynamics.
-  ReducedModel data = *test::split_beam(2, 8);
-  data.domains.push_back(data.domains[1]);
-  data.domains[2].name = "copy";
-  data.settings = {};
-  const auto unshared = compile_model(data);
-  const auto shared = compile_model(data, {0, 1, 1});
+  // A root with two identical children in the same place: shared (one part placed twice) and
+  // unshared (a copy of the part for each) compile to the same dynamics.
+  ReducedModel unshared_data = *test::split_beam(2, 8);
+  unshared_data.settings = {};
+  ReducedModel shared_data = unshared_data;
+  unshared_data.parts.push_back(unshared_data.parts[1]);
+  unshared_data.domains.push_back(unshared_data.domains[1]);
+  unshared_data.domains[2].name = "copy";
+  unshared_data.domains[2].part = 2;
+  shared_data.domains.push_back(shared_data.domains[1]);
+  shared_data.domains[2].name = "copy";
+  REQUIRE(find_model_inconsistency(shared_data).empty());
+  const auto unshared = compile_model(unshared_data);
+  const auto shared = compile_model(shared_data);
   REQUIRE(unshared->prototypes.size() == 3);
   REQUIRE(shared->prototypes.size() == 2);
   CHECK(shared->prototypes[1].nodes == std::vector<int>{1, 2});
@@ -124,7 +131,11 @@ TEST_CASE("Nodes sharing a prototype step as if each had its own copy", "[runtim
   const Eigen::MatrixXd block = prototype_q(*shared, b.state(), 1);
   CHECK(block.cols() == 2);
   CHECK(block.col(1) == b.node_state(2).q);
-  // A prototype must be an earlier domain of the same shape.
-  CHECK_THROWS_AS(compile_model(data, {0, 2, 2}), OptionError);
-  CHECK_THROWS_AS(compile_model(data, {0, 0, 1}), OptionError);
+  // A part index out of range, or a part nobody places, is refused.
+  ReducedModel bad = shared_data;
+  bad.domains[2].part = 5;
+  CHECK_THROWS_AS(compile_model(bad), OptionError);
+  bad = unshared_data;
+  bad.domains[2].part = 1;  // part 2 is now placed by no domain
+  CHECK_THROWS_AS(compile_model(bad), OptionError);
 }

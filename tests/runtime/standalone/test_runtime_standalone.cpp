@@ -114,7 +114,7 @@ TEST_CASE("At rest without loads the tree stays exactly at rest, undamped energy
 TEST_CASE("A free-flying variant falls as the symplectic Euler parabola and keeps its momenta",
           "[runtime][standalone]") {
   ReducedModel data = read_model_file(kModel);
-  data.domains[0].fixed_vertices.resize(0);  // cut loose: the root flies freely
+  data.parts[0].fixed_vertices.resize(0);  // cut loose: the root flies freely
   const auto model = compile_model(data);
   REQUIRE(model->free_root);
   RuntimeSettings settings = quiet(*model);

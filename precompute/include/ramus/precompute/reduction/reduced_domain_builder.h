@@ -1,5 +1,5 @@
 // The single-domain precompute pipeline: linear modes -> modal derivatives -> mass-orthonormal
-// basis -> exact cubic reduced StVK polynomial -> a ReducedDomain ready for the model file.
+// basis -> exact cubic reduced StVK polynomial -> a ReducedPart ready for the model file.
 #pragma once
 
 #include <functional>
@@ -16,12 +16,11 @@ namespace ramus {
 /// "polynomial") and its wall-clock duration in seconds.
 using StageReporter = std::function<void(const std::string& stage, double seconds)>;
 
-/// Reduces one domain. `dofs` holds its fixed vertices (none: a free body, whose rigid modes
-/// are removed). Throws OptionError for impossible mode counts, NumericalError when a solver
-/// fails.
-ReducedDomain build_reduced_domain(const StvkFemModel& model, const DofMap& dofs,
-                                   const ReductionSpec& reduction,
-                                   const StageReporter& report = {});
+/// Reduces one part (a domain of a mesh, or a part of an assembly). `dofs` holds its fixed vertices
+/// (none: a free body, whose rigid modes are removed). Throws OptionError for impossible mode
+/// counts, NumericalError when a solver fails.
+ReducedPart build_reduced_part(const StvkFemModel& model, const DofMap& dofs,
+                               const ReductionSpec& reduction, const StageReporter& report = {});
 
 /// FNV-1a 64-bit hash of some bytes, continuing from `seed` (provenance of model files).
 std::uint64_t fnv1a_hash(const std::string& bytes, std::uint64_t seed = 14695981039346656037ull);

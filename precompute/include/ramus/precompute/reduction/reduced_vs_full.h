@@ -13,8 +13,9 @@
 
 namespace ramus {
 
-/// The full-space model of a reduced domain: its mesh, per-tet materials (and fixed vertices).
-StvkFemModel full_space_model(const ReducedDomain& domain);
+/// The full-space model of a reduced part at uniform scale `scale`: its mesh (positions times
+/// `scale`) and per-tet materials.
+StvkFemModel full_space_model(const ReducedPart& part, double scale = 1);
 
 struct ComparisonOptions {
   RuntimeSettings settings;  ///< time step, gravity, Newton iterations (settings.nodes unused)

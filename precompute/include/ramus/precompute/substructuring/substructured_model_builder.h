@@ -38,7 +38,7 @@ std::vector<int> distribute_modes(const std::vector<int>& domain_tet_counts, int
 /// rigid root reports 6 rigid modes). Subtree mass, centre of mass and inertia tensor
 /// ∫ρ (|y|² I - y yᵀ) about that centre (exact per-tet second moments) are in the domain's frame.
 /// report gets "<domain name>: <stage>" per domain and stage ("mesh", the stages of
-/// build_reduced_domain or "rigid domain", "interface", "system force integrals") and one
+/// build_reduced_part or "rigid domain", "interface", "system force integrals") and one
 /// "interface areas". Throws OptionError / MeshError / NumericalError naming the domain
 /// ("domain '<name>': ..."; a MeshError raised inside a domain keeps that domain's indices).
 ReducedModel build_substructured_model(const TetMesh& mesh,

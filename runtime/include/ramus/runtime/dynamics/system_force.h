@@ -7,6 +7,7 @@
 #include <Eigen/Core>
 
 #include "ramus/runtime/model/reduced_model.h"
+#include "ramus/runtime/model/uniform_scale.h"
 
 namespace ramus {
 
@@ -27,8 +28,10 @@ struct SystemForceScratch {
 /// f_sys (r) of Eq. 14 for reduced coordinates q and velocities qdot (r each) of a domain whose
 /// frame moves with `frame`; r = w.w3.size(), and r = 0 leaves `force` alone. `force` must have
 /// r entries and `scratch` be SystemForceScratch(r) (both are overwritten); nothing is allocated.
+/// `scale`: the domain places its part at that uniform scale (W1 by s^3/2, W2, W3, W5 by s^5/2).
 void system_force(const SystemForceIntegrals& w, const Eigen::Ref<const Eigen::VectorXd>& q,
                   const Eigen::Ref<const Eigen::VectorXd>& qdot, const FrameKinematics& frame,
-                  SystemForceScratch& scratch, Eigen::Ref<Eigen::VectorXd> force) noexcept;
+                  SystemForceScratch& scratch, Eigen::Ref<Eigen::VectorXd> force,
+                  const UniformScale& scale = UniformScale()) noexcept;
 
 }  // namespace ramus

@@ -18,23 +18,26 @@ inline constexpr const char* kModelFormatName = "ramus-model";
 ReducedModel read_model_file(const std::string& path);
 
 /// The first inconsistency of `model`, naming the dataset that holds it in a file
-/// ("wrong shape of dataset /domains/domain_0/basis: ..."), or "" when it is consistent.
-/// Beyond each domain's own data (shapes, index ranges, finite values, symmetric quartic) it
-/// checks the domain tree (domain 0 the root with parent -1, every other parent an earlier
-/// domain), rest rotations, interfaces (at least 3 vertices, indices within the parent's and the
-/// child's meshes, both copies the same global vertex, bases 3 by r_parent and 3 by 3 r_parent),
-/// system-force shapes, global vertex maps, the global surface, the embedded surface and subtree
-/// masses (docs/FORMAT.md lists every rule). A model of one domain may leave the substructuring
-/// data at its defaults: no global vertex map (the identity; num_global_vertices 0 = its #V),
-/// no system-force integrals (all empty) and subtree_mass 0 (not computed).
+/// ("wrong shape of dataset /parts/part_0/basis: ..."), or "" when it is consistent.
+/// Beyond each part's own data (shapes, index ranges, finite values, symmetric quartic) it
+/// checks every domain's part index and scale, that every part is placed, the domain tree (domain 0
+/// the root with parent -1, every other parent an earlier domain), rest rotations, interfaces (at
+/// least 3 vertices, indices within the parent's and the child's meshes, both copies the same
+/// global vertex, bases 3 by r_parent and 3 by 3 r_parent), system-force shapes, global vertex
+/// maps, the global surface, the embedded surface and subtree masses (docs/FORMAT.md lists every
+/// rule). A model of one domain may leave the substructuring data at its defaults: no global vertex
+/// map (the identity; num_global_vertices 0 = its #V), no system-force integrals (all empty) and
+/// subtree_mass 0 (not computed).
 std::string find_model_inconsistency(const ReducedModel& model);
 
-/// True when the domain's system-force integrals W1..W7 are all shaped for its r (3 by r, ...,
+/// True when the part's system-force integrals W1..W7 are all shaped for its r (3 by r, ...,
 /// 3r by 3r); false when they were not computed (all empty, allowed for a single-domain model).
-bool has_system_force(const ReducedDomain& domain);
+bool has_system_force(const ReducedPart& part);
 
 /// Group of domain k in a model file: "/domains/domain_<k>".
 std::string domain_group_path(int k);
+/// Group of part k in a model file: "/parts/part_<k>".
+std::string part_group_path(int k);
 
 /// Upper triangle (i <= j) of a symmetric n by n matrix, row by row: n (n + 1) / 2 entries in
 /// the order of pair_index(i, j, n), as the file stores polynomial/quartic.

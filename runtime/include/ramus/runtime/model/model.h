@@ -2,8 +2,9 @@
 // simulated objects, derived once at load. A *prototype* is one reduced part (mesh, basis U,
 // gravity basis, W1..W7, the polynomial packed for evaluation); a *node* is one place of a
 // prototype in the domain tree (parent, parent-interface data, rest placement, subtree inertia,
-// global vertex map). Today's files load as one prototype per node. Per-object data lives in a
-// State (dynamics/state.h); many States may share one Model.
+// global vertex map) at a uniform scale (model/uniform_scale.h). A file's parts become the
+// prototypes, its domains the nodes. Per-object data lives in a State (dynamics/state.h); many
+// States may share one Model.
 #pragma once
 
 #include <Eigen/Core>
@@ -14,14 +15,16 @@
 #include "ramus/runtime/dynamics/reduced_stvk_polynomial.h"
 #include "ramus/runtime/model/reduced_model.h"
 #include "ramus/runtime/model/runtime_settings.h"
+#include "ramus/runtime/model/uniform_scale.h"
 
 namespace ramus {
 
-/// One reduced part, shared by every node that places it. Rest data in the part's own frame.
 /// A part whose mass-weighted RMS displacement exceeds this many rest diameters has diverged
 /// (StepStatus::kDiverged): no elastic motion, however large, gets there.
 constexpr double kDivergenceDiameters = 10;
 
+/// One reduced part, shared by every node that places it. Rest data in the part's own frame at
+/// unit scale; a node multiplies each by its UniformScale factor.
 struct Prototype {
   std::string name;
   int r = 0;                           ///< reduced coordinates (0: a rigid part)
@@ -43,16 +46,17 @@ struct Prototype {
 };
 
 /// One place of a prototype in the domain tree. Rest quantities are in the node's frame F_i
-/// except the interface's, which are in the parent's frame.
+/// (coordinates s X_part) except the interface's, which are in the parent's frame.
 struct Node {
   std::string name;
   int prototype = 0;
-  int r = 0;                              ///< = the prototype's r
-  int dof_offset = 0;                     ///< q of this node: State::q.segment(dof_offset, r)
-  int parent = -1;                        ///< an earlier node; -1 for the root (node 0)
-  int first_child = 0, num_children = 0;  ///< Model::children[first_child ...]
-  ParentInterface interface;              ///< with the parent (empty for the root)
-  Eigen::Vector3d rest_origin = Eigen::Vector3d::Zero();             ///< F_i origin in the world
+  UniformScale scale;  ///< the prototype's uniform scale s and the factors it implies
+  int r = 0;           ///< = the prototype's r
+  int dof_offset = 0;  ///< q of this node: State::q.segment(dof_offset, r)
+  int parent = -1;     ///< an earlier node; -1 for the root (node 0)
+  int first_child = 0, num_children = 0;                  ///< Model::children[first_child ...]
+  ParentInterface interface;                              ///< with the parent (empty for the root)
+  Eigen::Vector3d rest_origin = Eigen::Vector3d::Zero();  ///< F_i origin in the world
   Eigen::Matrix3d rest_rotation = Eigen::Matrix3d::Identity();       ///< F_i axes in the world
   double subtree_mass = 0;                                           ///< this node and below (kg)
   Eigen::Vector3d subtree_center_of_mass = Eigen::Vector3d::Zero();  ///< rest, F_i
@@ -85,17 +89,12 @@ struct Model {
   }
 };
 
-/// Compiles a model file's contents: one prototype per domain, packed polynomials, first
-/// moments, subtree and free-root inertia, C0 copy counts, settings for every node (`data`'s
-/// runtime settings, else the defaults). Throws OptionError naming the domain for data the
-/// runtime cannot step (a non-root without an interface, missing W1..W7 off an anchored root,
-/// a free root without positive inertia).
+/// Compiles a model file's contents: its parts become prototypes (packed polynomials, first and
+/// second moments), its domains nodes; subtree and free-root inertia, C0 copy counts, settings
+/// for every node (`data`'s runtime settings, else the defaults). Throws OptionError naming the
+/// domain or part for data the runtime cannot step (a non-root without an interface, missing
+/// W1..W7 off an anchored root, a free root without positive inertia).
 std::shared_ptr<const Model> compile_model(ReducedModel data);
-/// The same with domains sharing prototypes: domain d is placed as prototype_of[d], the index of
-/// an earlier-or-same domain that is its own prototype (prototype_of[p] == p) and whose mesh,
-/// basis, polynomial and W1..W7 d's must equal (d's own are not read; same r, #V and #T are
-/// checked). Per-domain data (tree, interface, frame, global map, subtree) stay per node.
-std::shared_ptr<const Model> compile_model(ReducedModel data, const std::vector<int>& prototype_of);
 /// read_model_file + compile_model.
 std::shared_ptr<const Model> load_model(const std::string& path);
 

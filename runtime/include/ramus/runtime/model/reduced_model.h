@@ -8,6 +8,7 @@
 #include <Eigen/Core>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ramus/runtime/dynamics/reduced_stvk_polynomial.h"
@@ -16,7 +17,7 @@
 namespace ramus {
 
 /// Version of the model-file schema this build writes and reads.
-constexpr int kModelFormatVersion = 5;
+constexpr int kModelFormatVersion = 6;
 
 /// System-force integrals of one domain with r modes (Appendix B, Eq. 20-23), with X the rest
 /// position in the domain's frame and U_l the l-th mode; f_sys of Eq. 14 is built from them.
@@ -45,35 +46,51 @@ struct ParentInterface {
   bool planar = false;  ///< C_ij was nearly singular: the extra normal point was added (§3)
 };
 
-/// One reduced domain: its mesh, fixed vertices, basis and polynomial, its place in the domain
-/// tree and the data that couples it to its parent and children.
-struct ReducedDomain {
-  std::string name;                    ///< e.g. "domain_0" or a part name
-  Eigen::MatrixX3d rest_positions;     ///< #V by 3 (m)
+/// One reduced part (a prototype, paper §5): its mesh, material, base, basis, polynomial and
+/// system-force integrals, in the part's own coordinates at unit scale. Reduced once, placed by
+/// any number of domains (ReducedDomain::part), each with its own rigid placement and uniform
+/// scale; docs/FORMAT.md ("Parts and uniform scale") gives how every field scales.
+struct ReducedPart {
+  std::string name;                    ///< e.g. "domain_0", "leaf"
+  Eigen::MatrixX3d rest_positions;     ///< #V by 3 (m), in the part's frame
   Eigen::MatrixX4i tets;               ///< #T by 4
   Eigen::MatrixX3i surface_triangles;  ///< #F by 3, outward, indices into rest_positions
   Eigen::VectorXi labels;              ///< #T or empty
   Eigen::VectorXd youngs_modulus;      ///< #T (Pa)
   Eigen::VectorXd poisson_ratio;       ///< #T
   Eigen::VectorXd density;             ///< #T (kg/m^3)
-  Eigen::VectorXi fixed_vertices;      ///< anchored vertices (sorted); empty for a free body
-  int num_rigid_modes = 0;             ///< 6 for a free body (removed from the basis), else 0
-  Eigen::MatrixXd basis;               ///< U: 3#V by r, mass-orthonormal (Uᵀ M U = I)
-  Eigen::VectorXd basis_eigenvalues;   ///< r: eigenvalues of K2 = Uᵀ K U (rad^2/s^2), ascending
+  /// Vertices held while the modes were computed (sorted): the anchors of an anchored root, the
+  /// interface (base) of a child; empty for a free body.
+  Eigen::VectorXi fixed_vertices;
+  int num_rigid_modes = 0;            ///< 6 for a free body (removed from the basis), else 0
+  Eigen::MatrixXd basis;              ///< U: 3#V by r, mass-orthonormal (Uᵀ M U = I)
+  Eigen::VectorXd basis_eigenvalues;  ///< r: eigenvalues of K2 = Uᵀ K U (rad^2/s^2), ascending
   Eigen::VectorXd linear_mode_eigenvalues;  ///< r1: K phi = lambda M phi, lowest elastic modes
   Eigen::MatrixXd gravity_basis;            ///< r by 3: Uᵀ M [e_x e_y e_z], so f_red = G g
   double mass = 0;                          ///< total mass (kg)
   ReducedStvkPolynomial polynomial;         ///< exact reduced StVK forces
+  SystemForceIntegrals system_force;        ///< W1..W7 (Appendix B), in the part's frame
+};
 
-  // Substructuring (all rest quantities below are in this domain's frame F_i).
-  int parent = -1;  ///< parent domain (always a smaller index), -1 for the root (domain 0)
+/// The uniform scales a domain may give its part (a scale outside is a corrupt file or spec).
+constexpr double kMinPartScale = 1e-3;
+constexpr double kMaxPartScale = 1e3;
+
+/// One domain of the tree: a placement of a part (rotation and translation through its frame,
+/// uniform scale s), its parent and the data that couple it to its parent and children. Its
+/// coordinates X in its frame F_i are s times the part's (X = s X_part).
+struct ReducedDomain {
+  std::string name;  ///< e.g. "domain_0", "leaf_17"
+  int part = 0;      ///< index into ReducedModel::parts
+  double scale = 1;  ///< uniform scale s of the part (> 0)
+  int parent = -1;   ///< parent domain (always a smaller index), -1 for the root (domain 0)
+  // All rest quantities below are in this domain's frame F_i (s X_part coordinates).
   Eigen::Vector3d frame_origin = Eigen::Vector3d::Zero();  ///< rest origin of F_i in the world
   Eigen::Matrix3d frame_rotation = Eigen::Matrix3d::Identity();  ///< rest axes of F_i in the
                                                                  ///< world: x = R X + origin
-  Eigen::VectorXi global_vertices;    ///< #V: index of each vertex in the undivided mesh
-  ParentInterface interface;          ///< with the parent (empty for the root)
-  SystemForceIntegrals system_force;  ///< W1..W7 (Appendix B)
-  double subtree_mass = 0;            ///< m_j: this domain and all its descendants (kg)
+  Eigen::VectorXi global_vertices;  ///< #V: index of each vertex in the undivided mesh
+  ParentInterface interface;        ///< with the parent (empty for the root)
+  double subtree_mass = 0;          ///< m_j: this domain and all its descendants (kg)
   Eigen::Vector3d subtree_center_of_mass = Eigen::Vector3d::Zero();  ///< rest, in F_i
   Eigen::Matrix3d subtree_inertia = Eigen::Matrix3d::Zero();  ///< rest, about that centre, F_i axes
 };
@@ -103,6 +120,7 @@ struct ModelProvenance {
 struct ReducedModel {
   int format_version = kModelFormatVersion;
   ModelProvenance provenance;
+  std::vector<ReducedPart> parts;      ///< the distinct parts, each reduced once
   std::vector<ReducedDomain> domains;  ///< the domain tree, root first, parents before children
   int num_global_vertices = 0;         ///< vertices of the undivided mesh (interface vertices once)
   Eigen::MatrixX3i global_surface_triangles;  ///< #F by 3 boundary of the undivided mesh, global
@@ -111,5 +129,20 @@ struct ReducedModel {
   /// How the runtime steps it by default (/runtime): settings.nodes has one entry per domain.
   RuntimeSettings settings;
 };
+
+/// The model of one part placed once, at unit scale in the world frame, named after it.
+inline ReducedModel single_domain_model(ReducedPart part) {
+  ReducedModel model;
+  ReducedDomain domain;
+  domain.name = part.name;
+  model.parts.push_back(std::move(part));
+  model.domains.push_back(std::move(domain));
+  return model;
+}
+
+/// The part domain d places (d and its part index must be valid).
+inline const ReducedPart& part_of(const ReducedModel& model, int d) {
+  return model.parts[static_cast<std::size_t>(model.domains[static_cast<std::size_t>(d)].part)];
+}
 
 }  // namespace ramus
