@@ -223,6 +223,79 @@ json parse_without_duplicates(const std::string& text, const std::string& spec_p
   return json::parse(text, check);
 }
 
+// The "tetrahedralize" block at `key`.
+TetrahedralizeOptions parse_tetrahedralize(const SpecReader& r, const json& t,
+                                           const std::string& key) {
+  TetrahedralizeOptions options;
+  r.only_keys(t, key, {"max_radius_edge_ratio", "max_volume", "label_regions"});
+  if (t.contains("max_radius_edge_ratio"))
+    options.max_radius_edge_ratio =
+        r.number(t["max_radius_edge_ratio"], key + ".max_radius_edge_ratio");
+  if (const double q = options.max_radius_edge_ratio; q != 0 && !(q >= 1.1))
+    r.fail(key + ".max_radius_edge_ratio",
+           "must be 0 (off) or at least 1.1 (TetGen's refinement need not terminate below), "
+           "got " +
+               t["max_radius_edge_ratio"].dump());
+  if (t.contains("max_volume"))
+    options.max_volume = r.positive(t["max_volume"], key + ".max_volume");
+  if (t.contains("label_regions")) {
+    if (!t["label_regions"].is_boolean()) r.fail(key + ".label_regions", "expected true or false");
+    options.label_regions = t["label_regions"].get<bool>();
+  }
+  return options;
+}
+
+// The "materials_by_label" block at `key`; unset fields come from `base`.
+std::map<int, Material> parse_materials_by_label(const SpecReader& r, const json& by_label,
+                                                 const std::string& key, const Material& base,
+                                                 std::vector<std::string>& warnings) {
+  std::map<int, Material> materials;
+  if (!by_label.is_object()) r.fail(key, "expected an object {\"label\": {...}}");
+  for (const auto& item : by_label.items()) {
+    int label = 0;
+    try {
+      size_t used = 0;
+      label = std::stoi(item.key(), &used);
+      if (used != item.key().size()) throw std::invalid_argument("");
+    } catch (const std::exception&) {
+      r.fail(key, "key \"" + item.key() + "\" is not an integer label");
+    }
+    const std::string sub = key + "." + item.key();
+    Material m = r.material(item.value(), sub, warnings);
+    if (!item.value().contains("youngs_modulus")) m.youngs_modulus = base.youngs_modulus;
+    if (!item.value().contains("poisson_ratio")) m.poisson_ratio = base.poisson_ratio;
+    if (!item.value().contains("density")) m.density = base.density;
+    materials[label] = m;
+  }
+  return materials;
+}
+
+// The "reduction" block at `key`, r checked against the candidate directions.
+ReductionSpec parse_reduction(const SpecReader& r, const json& red, const std::string& key) {
+  r.only_keys(red, key, {"linear_modes", "r", "modal_derivatives"});
+  ReductionSpec reduction;
+  if (red.contains("linear_modes"))
+    reduction.linear_modes =
+        r.bounded(red["linear_modes"], key + ".linear_modes", 1, kMaxSpecModes);
+  if (red.contains("r")) reduction.r = r.bounded(red["r"], key + ".r", 1, kMaxSpecModes);
+  if (red.contains("modal_derivatives")) {
+    if (!red["modal_derivatives"].is_boolean())
+      r.fail(key + ".modal_derivatives", "expected true or false");
+    reduction.modal_derivatives = red["modal_derivatives"].get<bool>();
+  }
+  const long long candidates =
+      reduction.modal_derivatives
+          ? reduction.linear_modes +
+                static_cast<long long>(reduction.linear_modes) * (reduction.linear_modes + 1) / 2
+          : reduction.linear_modes;
+  if (reduction.r > candidates)
+    r.fail(key + ".r", "r = " + std::to_string(reduction.r) + " exceeds the " +
+                           std::to_string(candidates) + " candidate directions of " +
+                           std::to_string(reduction.linear_modes) + " linear modes" +
+                           (reduction.modal_derivatives ? " and their modal derivatives" : ""));
+  return reduction;
+}
+
 }  // namespace
 
 ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec_path) {
@@ -254,49 +327,13 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
       r.fail("render_surface", "expected a surface file name (.obj, .off or .ply)");
     spec.render_surface_path = resolve_path(surface.get<std::string>(), spec_path);
   }
-  if (root.contains("tetrahedralize")) {
-    const json& t = root["tetrahedralize"];
-    r.only_keys(t, "tetrahedralize", {"max_radius_edge_ratio", "max_volume", "label_regions"});
-    if (t.contains("max_radius_edge_ratio"))
-      spec.tetrahedralize.max_radius_edge_ratio =
-          r.number(t["max_radius_edge_ratio"], "tetrahedralize.max_radius_edge_ratio");
-    if (const double q = spec.tetrahedralize.max_radius_edge_ratio; q != 0 && !(q >= 1.1))
-      r.fail("tetrahedralize.max_radius_edge_ratio",
-             "must be 0 (off) or at least 1.1 (TetGen's refinement need not terminate below), "
-             "got " +
-                 t["max_radius_edge_ratio"].dump());
-    if (t.contains("max_volume"))
-      spec.tetrahedralize.max_volume = r.positive(t["max_volume"], "tetrahedralize.max_volume");
-    if (t.contains("label_regions")) {
-      if (!t["label_regions"].is_boolean())
-        r.fail("tetrahedralize.label_regions", "expected true or false");
-      spec.tetrahedralize.label_regions = t["label_regions"].get<bool>();
-    }
-  }
+  if (root.contains("tetrahedralize"))
+    spec.tetrahedralize = parse_tetrahedralize(r, root["tetrahedralize"], "tetrahedralize");
   if (root.contains("material"))
     spec.material = r.material(root["material"], "material", spec.warnings);
-  if (root.contains("materials_by_label")) {
-    const json& by_label = root["materials_by_label"];
-    if (!by_label.is_object())
-      r.fail("materials_by_label", "expected an object {\"label\": {...}}");
-    for (const auto& item : by_label.items()) {
-      int label = 0;
-      try {
-        size_t used = 0;
-        label = std::stoi(item.key(), &used);
-        if (used != item.key().size()) throw std::invalid_argument("");
-      } catch (const std::exception&) {
-        r.fail("materials_by_label", "key \"" + item.key() + "\" is not an integer label");
-      }
-      Material base = spec.material;
-      const std::string key = "materials_by_label." + item.key();
-      Material m = r.material(item.value(), key, spec.warnings);
-      if (!item.value().contains("youngs_modulus")) m.youngs_modulus = base.youngs_modulus;
-      if (!item.value().contains("poisson_ratio")) m.poisson_ratio = base.poisson_ratio;
-      if (!item.value().contains("density")) m.density = base.density;
-      spec.materials_by_label[label] = m;
-    }
-  }
+  if (root.contains("materials_by_label"))
+    spec.materials_by_label = parse_materials_by_label(
+        r, root["materials_by_label"], "materials_by_label", spec.material, spec.warnings);
   if (root.contains("fixed")) {
     const json& fixed = root["fixed"];
     if (!fixed.is_array()) r.fail("fixed", "expected an array of selectors");
@@ -371,31 +408,8 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
     if (sim.momentum_damping < 0 || sim.momentum_damping > 1)
       r.fail("simulation.momentum_damping", "must lie in [0, 1]");
   }
-  if (root.contains("reduction")) {
-    const json& red = root["reduction"];
-    r.only_keys(red, "reduction", {"linear_modes", "r", "modal_derivatives"});
-    ReductionSpec& reduction = spec.reduction;
-    if (red.contains("linear_modes"))
-      reduction.linear_modes =
-          r.bounded(red["linear_modes"], "reduction.linear_modes", 1, kMaxSpecModes);
-    if (red.contains("r")) reduction.r = r.bounded(red["r"], "reduction.r", 1, kMaxSpecModes);
-    if (red.contains("modal_derivatives")) {
-      if (!red["modal_derivatives"].is_boolean())
-        r.fail("reduction.modal_derivatives", "expected true or false");
-      reduction.modal_derivatives = red["modal_derivatives"].get<bool>();
-    }
-    const long long candidates =
-        reduction.modal_derivatives
-            ? reduction.linear_modes +
-                  static_cast<long long>(reduction.linear_modes) * (reduction.linear_modes + 1) / 2
-            : reduction.linear_modes;
-    if (reduction.r > candidates)
-      r.fail("reduction.r",
-             "r = " + std::to_string(reduction.r) + " exceeds the " + std::to_string(candidates) +
-                 " candidate directions of " + std::to_string(reduction.linear_modes) +
-                 " linear modes" +
-                 (reduction.modal_derivatives ? " and their modal derivatives" : ""));
-  }
+  if (root.contains("reduction"))
+    spec.reduction = parse_reduction(r, root["reduction"], "reduction");
   if (root.contains("domains")) {
     const json& d = root["domains"];
     r.only_keys(d, "domains",

@@ -105,4 +105,37 @@ std::string read_file_bytes(const std::string& path) {
   return bytes.str();
 }
 
+ReducedPart build_rigid_part(const StvkFemModel& model, const DofMap& dofs) {
+  ReducedPart domain;
+  const TetMesh& mesh = model.mesh();
+  domain.rest_positions = mesh.rest_positions;
+  domain.tets = mesh.tets;
+  domain.surface_triangles = boundary_triangles(mesh.tets);
+  if (mesh.has_labels()) domain.labels = mesh.labels;
+  const auto T = static_cast<Eigen::Index>(model.num_tets());
+  domain.youngs_modulus.resize(T);
+  domain.poisson_ratio.resize(T);
+  domain.density.resize(T);
+  for (Eigen::Index t = 0; t < T; ++t) {
+    const Material& m = model.materials()[static_cast<std::size_t>(t)];
+    domain.youngs_modulus(t) = m.youngs_modulus;
+    domain.poisson_ratio(t) = m.poisson_ratio;
+    domain.density(t) = m.density;
+  }
+  domain.fixed_vertices = Eigen::Map<const Eigen::VectorXi>(
+      dofs.fixed_vertices().data(), static_cast<Eigen::Index>(dofs.fixed_vertices().size()));
+  // A free rigid domain is all rigid motion: the 6 rigid modes are "removed" like a free body's.
+  domain.num_rigid_modes = dofs.fixed_vertices().empty() ? 6 : 0;
+  domain.basis = Eigen::MatrixXd::Zero(3 * model.num_vertices(), 0);
+  domain.basis_eigenvalues.resize(0);
+  domain.linear_mode_eigenvalues.resize(0);
+  domain.gravity_basis = Eigen::MatrixXd::Zero(0, 3);
+  domain.mass = model.total_mass();
+  domain.polynomial.r = 0;
+  domain.polynomial.quadratic.resize(0);
+  domain.polynomial.cubic.resize(0, 0);
+  domain.polynomial.quartic.resize(0, 0);
+  return domain;
+}
+
 }  // namespace ramus

@@ -3,49 +3,28 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <string>
 
 #include "ramus/error.h"
 
 namespace ramus {
 
-ParentInterface compute_parent_interface(const Eigen::MatrixX3d& parent_rest_positions,
-                                         const Eigen::MatrixXd& parent_basis,
-                                         const Eigen::VectorXi& parent_vertices,
-                                         const Eigen::VectorXi& child_vertices,
-                                         const Eigen::VectorXd& weights,
-                                         const Eigen::Matrix3d& rest_rotation) {
-  const Eigen::Index nv = parent_rest_positions.rows();
-  const Eigen::Index r = parent_basis.cols();
-  const Eigen::Index m = parent_vertices.size();
-  if (parent_basis.rows() != 3 * nv)
-    throw OptionError("compute_parent_interface: the parent basis has " +
-                      std::to_string(parent_basis.rows()) + " rows, expected 3 * " +
-                      std::to_string(nv) + " vertices");
-  if (child_vertices.size() != m || weights.size() != m)
-    throw OptionError("compute_parent_interface: " + std::to_string(m) + " parent vertices but " +
-                      std::to_string(child_vertices.size()) + " child vertices and " +
-                      std::to_string(weights.size()) + " weights");
-  for (Eigen::Index k = 0; k < m; ++k) {
-    if (parent_vertices(k) < 0 || parent_vertices(k) >= nv)
-      throw MeshError("compute_parent_interface: interface vertex " +
-                          std::to_string(parent_vertices(k)) + " does not exist in the parent (" +
-                          std::to_string(nv) + " vertices)",
-                      -1, parent_vertices(k));
-    if (!std::isfinite(weights(k)) || weights(k) < 0.0)
-      throw MeshError("compute_parent_interface: interface vertex " +
-                          std::to_string(parent_vertices(k)) + " has weight " +
-                          std::to_string(weights(k)) + " (must be finite and >= 0)",
-                      -1, parent_vertices(k));
-  }
+namespace {
+
+// The fit of Eq. 1-4 on m interface points with rest positions `points` (m by 3, in F_i) and
+// basis rows `point_basis` (3m by r_i: rows 3k..3k+2 move point k), weights checked by the
+// callers.
+ParentInterface fit_interface(const Eigen::MatrixX3d& points, const Eigen::MatrixXd& point_basis,
+                              const Eigen::VectorXd& weights,
+                              const Eigen::Matrix3d& rest_rotation) {
+  const Eigen::Index m = points.rows();
+  const Eigen::Index r = point_basis.cols();
   if ((weights.array() > 0.0).count() < 3)
     throw MeshError("compute_parent_interface: the interface has " +
                     std::to_string((weights.array() > 0.0).count()) +
                     " vertices with positive weight; at least 3 are needed to fit a frame");
-
   ParentInterface result;
-  result.parent_vertices = parent_vertices;
-  result.child_vertices = child_vertices;
   result.weights = weights;
   result.rest_rotation = rest_rotation;
 
@@ -54,9 +33,8 @@ ParentInterface compute_parent_interface(const Eigen::MatrixX3d& parent_rest_pos
   Eigen::Vector3d centroid = Eigen::Vector3d::Zero();
   Eigen::MatrixXd centroid_basis = Eigen::MatrixXd::Zero(3, r);
   for (Eigen::Index k = 0; k < m; ++k) {
-    const Eigen::Index v = parent_vertices(k);
-    centroid += weights(k) * parent_rest_positions.row(v).transpose();
-    centroid_basis += weights(k) * parent_basis.middleRows(3 * v, 3);
+    centroid += weights(k) * points.row(k).transpose();
+    centroid_basis += weights(k) * point_basis.middleRows(3 * k, 3);
   }
   centroid /= total_weight;
   centroid_basis /= total_weight;
@@ -66,10 +44,9 @@ ParentInterface compute_parent_interface(const Eigen::MatrixX3d& parent_rest_pos
   Eigen::MatrixXd linear = Eigen::MatrixXd::Zero(3, 3 * r);  // block l: M^l
   for (Eigen::Index k = 0; k < m; ++k) {
     if (weights(k) == 0.0) continue;
-    const Eigen::Index v = parent_vertices(k);
-    const Eigen::Vector3d d = parent_rest_positions.row(v).transpose() - centroid;
+    const Eigen::Vector3d d = points.row(k).transpose() - centroid;
     covariance += weights(k) * d * d.transpose();
-    const Eigen::MatrixXd Uk = parent_basis.middleRows(3 * v, 3) - centroid_basis;  // 3 by r
+    const Eigen::MatrixXd Uk = point_basis.middleRows(3 * k, 3) - centroid_basis;  // 3 by r
     for (Eigen::Index l = 0; l < r; ++l)
       linear.middleCols<3>(3 * l) += weights(k) * Uk.col(l) * d.transpose();
   }
@@ -114,6 +91,94 @@ ParentInterface compute_parent_interface(const Eigen::MatrixX3d& parent_rest_pos
   result.centroid = centroid;
   result.centroid_basis = centroid_basis;
   result.covariance = fixed_covariance;
+  return result;
+}
+
+// Weights finite and >= 0, one per point (`what` names the point for messages).
+void check_weights(const Eigen::VectorXd& weights,
+                   const std::function<std::string(Eigen::Index)>& what) {
+  for (Eigen::Index k = 0; k < weights.size(); ++k)
+    if (!std::isfinite(weights(k)) || weights(k) < 0.0)
+      throw MeshError("compute_parent_interface: " + what(k) + " has weight " +
+                      std::to_string(weights(k)) + " (must be finite and >= 0)");
+}
+
+}  // namespace
+
+ParentInterface compute_parent_interface(const Eigen::MatrixX3d& parent_rest_positions,
+                                         const Eigen::MatrixXd& parent_basis,
+                                         const Eigen::VectorXi& parent_vertices,
+                                         const Eigen::VectorXi& child_vertices,
+                                         const Eigen::VectorXd& weights,
+                                         const Eigen::Matrix3d& rest_rotation) {
+  const Eigen::Index nv = parent_rest_positions.rows();
+  const Eigen::Index r = parent_basis.cols();
+  const Eigen::Index m = parent_vertices.size();
+  if (parent_basis.rows() != 3 * nv)
+    throw OptionError("compute_parent_interface: the parent basis has " +
+                      std::to_string(parent_basis.rows()) + " rows, expected 3 * " +
+                      std::to_string(nv) + " vertices");
+  if (child_vertices.size() != m || weights.size() != m)
+    throw OptionError("compute_parent_interface: " + std::to_string(m) + " parent vertices but " +
+                      std::to_string(child_vertices.size()) + " child vertices and " +
+                      std::to_string(weights.size()) + " weights");
+  Eigen::MatrixX3d points(m, 3);
+  Eigen::MatrixXd point_basis(3 * m, r);
+  for (Eigen::Index k = 0; k < m; ++k) {
+    if (parent_vertices(k) < 0 || parent_vertices(k) >= nv)
+      throw MeshError("compute_parent_interface: interface vertex " +
+                          std::to_string(parent_vertices(k)) + " does not exist in the parent (" +
+                          std::to_string(nv) + " vertices)",
+                      -1, parent_vertices(k));
+    points.row(k) = parent_rest_positions.row(parent_vertices(k));
+    point_basis.middleRows(3 * k, 3) = parent_basis.middleRows(3 * parent_vertices(k), 3);
+  }
+  check_weights(weights, [&](Eigen::Index k) {
+    return "interface vertex " + std::to_string(parent_vertices(k));
+  });
+  ParentInterface result = fit_interface(points, point_basis, weights, rest_rotation);
+  result.parent_vertices = parent_vertices;
+  result.child_vertices = child_vertices;
+  return result;
+}
+
+ParentInterface compute_embedded_interface(
+    const Eigen::MatrixX3d& parent_rest_positions, const Eigen::MatrixXd& parent_basis,
+    const Eigen::MatrixX4i& parent_tets, const Eigen::VectorXi& tets,
+    const Eigen::MatrixX4d& barycentric, const Eigen::VectorXi& child_vertices,
+    const Eigen::VectorXd& weights, const Eigen::Matrix3d& rest_rotation) {
+  const Eigen::Index nv = parent_rest_positions.rows();
+  const Eigen::Index r = parent_basis.cols();
+  const Eigen::Index m = tets.size();
+  if (parent_basis.rows() != 3 * nv)
+    throw OptionError("compute_embedded_interface: the parent basis has " +
+                      std::to_string(parent_basis.rows()) + " rows, expected 3 * " +
+                      std::to_string(nv) + " vertices");
+  if (barycentric.rows() != m || child_vertices.size() != m || weights.size() != m)
+    throw OptionError("compute_embedded_interface: " + std::to_string(m) + " tets but " +
+                      std::to_string(barycentric.rows()) + " barycentric rows, " +
+                      std::to_string(child_vertices.size()) + " child vertices and " +
+                      std::to_string(weights.size()) + " weights");
+  // Each point is the barycentric combination of its parent tet's corners, in position and basis.
+  Eigen::MatrixX3d points = Eigen::MatrixX3d::Zero(m, 3);
+  Eigen::MatrixXd point_basis = Eigen::MatrixXd::Zero(3 * m, r);
+  for (Eigen::Index k = 0; k < m; ++k) {
+    if (tets(k) < 0 || tets(k) >= parent_tets.rows())
+      throw MeshError("compute_embedded_interface: point " + std::to_string(k) + " lies in tet " +
+                          std::to_string(tets(k)) + ", which does not exist in the parent (" +
+                          std::to_string(parent_tets.rows()) + " tets)",
+                      tets(k));
+    for (int c = 0; c < 4; ++c) {
+      const int v = parent_tets(tets(k), c);
+      points.row(k) += barycentric(k, c) * parent_rest_positions.row(v);
+      point_basis.middleRows(3 * k, 3) += barycentric(k, c) * parent_basis.middleRows(3 * v, 3);
+    }
+  }
+  check_weights(weights, [&](Eigen::Index k) { return "base vertex " + std::to_string(k); });
+  ParentInterface result = fit_interface(points, point_basis, weights, rest_rotation);
+  result.child_vertices = child_vertices;
+  result.parent_tets = tets;
+  result.parent_barycentric = barycentric;
   return result;
 }
 

@@ -151,40 +151,6 @@ MassMoments tet_moments(const TetMesh& mesh, const std::vector<Material>& materi
   }
 }
 
-// A rigid domain (r = 0): everything build_reduced_part fills, with an empty basis.
-ReducedPart rigid_domain(const StvkFemModel& model, const DofMap& dofs) {
-  ReducedPart domain;
-  const TetMesh& mesh = model.mesh();
-  domain.rest_positions = mesh.rest_positions;
-  domain.tets = mesh.tets;
-  domain.surface_triangles = boundary_triangles(mesh.tets);
-  if (mesh.has_labels()) domain.labels = mesh.labels;
-  const auto T = static_cast<Eigen::Index>(model.num_tets());
-  domain.youngs_modulus.resize(T);
-  domain.poisson_ratio.resize(T);
-  domain.density.resize(T);
-  for (Eigen::Index t = 0; t < T; ++t) {
-    const Material& m = model.materials()[static_cast<std::size_t>(t)];
-    domain.youngs_modulus(t) = m.youngs_modulus;
-    domain.poisson_ratio(t) = m.poisson_ratio;
-    domain.density(t) = m.density;
-  }
-  domain.fixed_vertices = Eigen::Map<const Eigen::VectorXi>(
-      dofs.fixed_vertices().data(), static_cast<Eigen::Index>(dofs.fixed_vertices().size()));
-  // A free rigid domain is all rigid motion: the 6 rigid modes are "removed" like a free body's.
-  domain.num_rigid_modes = dofs.fixed_vertices().empty() ? 6 : 0;
-  domain.basis = Eigen::MatrixXd::Zero(3 * model.num_vertices(), 0);
-  domain.basis_eigenvalues.resize(0);
-  domain.linear_mode_eigenvalues.resize(0);
-  domain.gravity_basis = Eigen::MatrixXd::Zero(0, 3);
-  domain.mass = model.total_mass();
-  domain.polynomial.r = 0;
-  domain.polynomial.quadratic.resize(0);
-  domain.polynomial.cubic.resize(0, 0);
-  domain.polynomial.quartic.resize(0, 0);
-  return domain;
-}
-
 }  // namespace
 
 std::vector<int> distribute_modes(const std::vector<int>& domain_tet_counts, int total_r,
@@ -357,7 +323,7 @@ ReducedModel build_substructured_model(const TetMesh& mesh,
 
       ReducedPart part;
       if (reduction[sz(i)].r == 0) {
-        part = rigid_domain(fem, dofs);
+        part = build_rigid_part(fem, dofs);
         done("rigid domain");
       } else {
         const StageReporter inner = [&](const std::string& stage, double seconds) {

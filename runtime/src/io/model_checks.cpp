@@ -321,22 +321,40 @@ std::string check_domain(const ReducedModel& model, int k) {
   const std::string fg = "interface/";
   if (c.ok() && k == 0) {
     if (f.parent_vertices.size() != 0 || f.child_vertices.size() != 0 || f.weights.size() != 0 ||
-        f.centroid_basis.size() != 0 || f.rotation_basis.size() != 0) {
+        f.parent_tets.size() != 0 || f.centroid_basis.size() != 0 || f.rotation_basis.size() != 0) {
       c.fail("group " + c.dataset("interface") +
              ": the root domain has no parent, but it has interface data (" +
-             std::to_string(f.parent_vertices.size()) + " interface vertices)");
+             std::to_string(f.child_vertices.size()) + " interface vertices)");
     }
   } else if (c.ok()) {
     const ReducedDomain& parent = model.domains[static_cast<std::size_t>(d.parent)];
     const ReducedPart& parent_part = part_of(model, d.parent);
     const std::string parent_group = domain_group_path(d.parent);
-    const Eigen::Index m = f.parent_vertices.size();
+    const Eigen::Index m = f.child_vertices.size();
+    const bool conforming = f.parent_vertices.size() != 0;
+    const bool embedded = f.parent_tets.size() != 0;
     if (m < 3) {
-      c.fail("dataset " + c.dataset(fg + "parent_vertices") + ": the interface has " +
+      c.fail("dataset " + c.dataset(fg + "child_vertices") + ": the interface has " +
              std::to_string(m) + " vertices (at least 3 are needed)");
+    } else if (conforming == embedded) {
+      c.fail("group " + c.dataset("interface") +
+             (conforming ? " has both parent_vertices and parent_tets"
+                         : " has neither parent_vertices nor parent_tets") +
+             " (exactly one: the parent's vertices, or the parent's tets holding the base)");
     }
-    c.indices(fg + "parent_vertices", f.parent_vertices, parent_part.rest_positions.rows(), "entry",
-              "vertex", "vertices in the parent " + parent_group);
+    if (conforming)
+      c.indices(fg + "parent_vertices", f.parent_vertices, parent_part.rest_positions.rows(),
+                "entry", "vertex", "vertices in the parent " + parent_group);
+    if (embedded) {
+      c.indices(fg + "parent_tets", f.parent_tets, parent_part.tets.rows(), "entry", "tet",
+                "tets in the parent " + parent_group);
+      for (Eigen::Index i = 0; c.ok() && i < m; ++i) {
+        const double sum = f.parent_barycentric.row(i).sum();
+        if (std::abs(sum - 1) > kBarycentricTolerance)
+          c.fail("dataset " + c.dataset(fg + "parent_barycentric") + ": row " + std::to_string(i) +
+                 " sums to " + number_text(sum) + ", not 1");
+      }
+    }
     c.indices(fg + "child_vertices", f.child_vertices, V, "entry", "vertex",
               "vertices in this domain");
     for (Eigen::Index i = 0; c.ok() && i < m; ++i) {
@@ -348,8 +366,9 @@ std::string check_domain(const ReducedModel& model, int k) {
     if (c.ok() && !(f.weights.sum() > 0)) {
       c.fail("dataset " + c.dataset(fg + "weights") + ": all weights are zero");
     }
-    // Both copies of an interface vertex are the same vertex of the undivided mesh.
-    if (c.ok() && d.global_vertices.size() != 0 && parent.global_vertices.size() != 0) {
+    // Both copies of a conforming interface vertex are the same vertex of the undivided mesh.
+    if (c.ok() && conforming && d.global_vertices.size() != 0 &&
+        parent.global_vertices.size() != 0) {
       for (Eigen::Index i = 0; c.ok() && i < m; ++i) {
         const int gp = parent.global_vertices(f.parent_vertices(i));
         const int gc = d.global_vertices(f.child_vertices(i));

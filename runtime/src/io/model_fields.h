@@ -159,9 +159,16 @@ void visit_domain(Domain& d, int k, const PartVertices& part_vertices, const Dom
   v.group("interface", {has_parent, has_parent}, [&] {
     auto& f = d.interface;
     v.flag("planar", f.planar);
-    v.dataset("parent_vertices", f.parent_vertices, {});
-    const Eigen::Index m = f.parent_vertices.size();
-    v.dataset("child_vertices", f.child_vertices, {m});
+    v.dataset("child_vertices", f.child_vertices, {});
+    const Eigen::Index m = f.child_vertices.size();
+    // Conforming: the parent's vertices; embedded: the parent's tets and barycentric weights.
+    v.optional("parent_vertices", {false, f.parent_vertices.size() != 0},
+               [&] { v.dataset("parent_vertices", f.parent_vertices, {m}); });
+    v.optional("parent_tets", {false, f.parent_tets.size() != 0},
+               [&] { v.dataset("parent_tets", f.parent_tets, {m}); });
+    v.optional("parent_barycentric", {false, f.parent_barycentric.size() != 0}, [&] {
+      v.dataset("parent_barycentric", f.parent_barycentric, {m, 4});
+    });
     v.dataset("weights", f.weights, {m});
     v.dataset("centroid", f.centroid, {3});
     v.dataset("centroid_basis", f.centroid_basis, {3, parent_r});

@@ -254,7 +254,7 @@ TEST_CASE("reading an inconsistent domain tree names the dataset", "[runtime][io
                root.remove("domains/domain_1/interface/weights");
                root.write_vector("domains/domain_1/interface/weights", Eigen::VectorXd::Ones(2));
              }),
-             Contains("dataset /domains/domain_1/interface/parent_vertices: the interface has 2 "
+             Contains("dataset /domains/domain_1/interface/child_vertices: the interface has 2 "
                       "vertices (at least 3 are needed)"));
   CHECK_THAT(broken([](const hdf5::Group& root) {
                root.remove("domains/domain_1/interface/centroid_basis");

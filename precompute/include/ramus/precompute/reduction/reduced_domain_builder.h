@@ -22,6 +22,10 @@ using StageReporter = std::function<void(const std::string& stage, double second
 ReducedPart build_reduced_part(const StvkFemModel& model, const DofMap& dofs,
                                const ReductionSpec& reduction, const StageReporter& report = {});
 
+/// A rigid part (r = 0): everything build_reduced_part fills, with a 3#V by 0 basis (a free one
+/// reports 6 rigid modes).
+ReducedPart build_rigid_part(const StvkFemModel& model, const DofMap& dofs);
+
 /// FNV-1a 64-bit hash of some bytes, continuing from `seed` (provenance of model files).
 std::uint64_t fnv1a_hash(const std::string& bytes, std::uint64_t seed = 14695981039346656037ull);
 

@@ -31,4 +31,15 @@ ParentInterface compute_parent_interface(const Eigen::MatrixX3d& parent_rest_pos
                                          const Eigen::VectorXd& weights,
                                          const Eigen::Matrix3d& rest_rotation);
 
+/// The same for a child whose base is not made of the parent's vertices (a non-conforming
+/// attachment): base point k lies in parent tet `tets(k)` (of `parent_tets`, #T_i by 4) with
+/// `barycentric.row(k)` (weights of the tet's corners, summing to 1), and moves as that
+/// combination of the corners. `child_vertices` (m) are the child's base vertices, `weights` (m)
+/// their areas. The result carries parent_tets / parent_barycentric, no parent_vertices.
+ParentInterface compute_embedded_interface(
+    const Eigen::MatrixX3d& parent_rest_positions, const Eigen::MatrixXd& parent_basis,
+    const Eigen::MatrixX4i& parent_tets, const Eigen::VectorXi& tets,
+    const Eigen::MatrixX4d& barycentric, const Eigen::VectorXi& child_vertices,
+    const Eigen::VectorXd& weights, const Eigen::Matrix3d& rest_rotation);
+
 }  // namespace ramus

@@ -34,10 +34,15 @@ struct SystemForceIntegrals {
 
 /// The interface of a child domain j with its parent i (Eq. 1-4), stored on the child. Rest
 /// quantities are in the parent's frame F_i; r_i is the parent's basis size.
+/// A conforming interface names the parent's vertices (parent_vertices); a non-conforming one
+/// (an assembly's part attached to another) embeds the child's base points in the parent's tets
+/// (parent_tets, parent_barycentric). Exactly one of the two is non-empty.
 struct ParentInterface {
-  Eigen::VectorXi parent_vertices;  ///< m: interface vertices, indices into the parent's mesh
-  Eigen::VectorXi child_vertices;   ///< m: the child's copies of the same vertices (same order)
-  Eigen::VectorXd weights;          ///< m: w^k, interface area belonging to each vertex (m^2)
+  Eigen::VectorXi parent_vertices;  ///< m or 0: interface vertices, indices into the parent's mesh
+  Eigen::VectorXi child_vertices;   ///< m: the child's interface (base) vertices (same order)
+  Eigen::VectorXi parent_tets;      ///< m or 0: parent tet holding each base point
+  Eigen::MatrixX4d parent_barycentric;  ///< m by 4 or empty: its weights of that tet's corners
+  Eigen::VectorXd weights;              ///< m: w^k, interface area belonging to each vertex (m^2)
   Eigen::Vector3d centroid = Eigen::Vector3d::Zero();  ///< x̂_ij: rest weighted centroid in F_i
   Eigen::MatrixXd centroid_basis;  ///< â_ij: 3 by r_i, x_ij = x̂_ij + â_ij q_i
   Eigen::Matrix3d rest_rotation = Eigen::Matrix3d::Identity();  ///< R̂_ij: F_j's rest axes in F_i

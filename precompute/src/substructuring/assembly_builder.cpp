@@ -1,0 +1,325 @@
+#include "ramus/precompute/substructuring/assembly_builder.h"
+
+#include <Eigen/Geometry>
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "ramus/error.h"
+#include "ramus/precompute/fem/dof_map.h"
+#include "ramus/precompute/fem/stvk_fem_model.h"
+#include "ramus/precompute/mesh/boundary_surface.h"
+#include "ramus/precompute/substructuring/interface_fit.h"
+#include "ramus/precompute/substructuring/surface_embedding.h"
+#include "ramus/precompute/substructuring/system_force_integrals.h"
+#include "ramus/runtime/model/uniform_scale.h"
+
+namespace ramus {
+
+namespace {
+
+std::size_t sz(int i) {
+  return static_cast<std::size_t>(i);
+}
+
+using Clock = std::chrono::steady_clock;
+
+// Mass, ∫ρX and ∫ρXXᵀ of a body about the origin of its coordinates.
+struct Moments {
+  double mass = 0;
+  Eigen::Vector3d first = Eigen::Vector3d::Zero();
+  Eigen::Matrix3d second = Eigen::Matrix3d::Zero();
+};
+
+// Exact for linear tets with constant density: ∫ρ x xᵀ = ρV/20 (Σ x_a x_aᵀ + s sᵀ), s = Σ x_a.
+Moments mesh_moments(const Eigen::MatrixX3d& X, const Eigen::MatrixX4i& tets,
+                     const std::vector<Material>& materials) {
+  Moments m;
+  for (Eigen::Index t = 0; t < tets.rows(); ++t) {
+    const double mass = materials[static_cast<std::size_t>(t)].density *
+                        signed_tet_volume(X, tets, static_cast<int>(t));
+    Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+    Eigen::Matrix3d outer = Eigen::Matrix3d::Zero();
+    for (int a = 0; a < 4; ++a) {
+      const Eigen::Vector3d x = X.row(tets(t, a)).transpose();
+      sum += x;
+      outer += x * x.transpose();
+    }
+    m.mass += mass;
+    m.first += mass / 4.0 * sum;
+    m.second += mass / 20.0 * (outer + sum * sum.transpose());
+  }
+  return m;
+}
+
+// A third of the area of every boundary triangle whose corners are all base vertices, per base
+// vertex (a base that spans no such triangle: weight 1 each, the plain centroid).
+Eigen::VectorXd base_areas(const TetMesh& mesh, const std::vector<int>& base) {
+  std::vector<int> slot(sz(mesh.num_vertices()), -1);
+  for (std::size_t k = 0; k < base.size(); ++k) slot[sz(base[k])] = static_cast<int>(k);
+  Eigen::VectorXd area = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(base.size()));
+  const Eigen::MatrixX3i triangles = boundary_triangles(mesh.tets);
+  for (Eigen::Index f = 0; f < triangles.rows(); ++f) {
+    if (slot[sz(triangles(f, 0))] < 0 || slot[sz(triangles(f, 1))] < 0 ||
+        slot[sz(triangles(f, 2))] < 0)
+      continue;
+    const Eigen::Vector3d a = mesh.rest_positions.row(triangles(f, 0)).transpose();
+    const Eigen::Vector3d b = mesh.rest_positions.row(triangles(f, 1)).transpose();
+    const Eigen::Vector3d c = mesh.rest_positions.row(triangles(f, 2)).transpose();
+    const double third = (b - a).cross(c - a).norm() / 6.0;
+    for (int corner = 0; corner < 3; ++corner) area(slot[sz(triangles(f, corner))]) += third;
+  }
+  if (!(area.sum() > 0)) area.setOnes();
+  return area;
+}
+
+// A part reduced once, recentred on its base (or centre of mass), with what placing it needs.
+struct ReducedAssemblyPart {
+  ReducedPart part;
+  Eigen::Vector3d center = Eigen::Vector3d::Zero();  // the part frame's origin in mesh coords
+  Eigen::VectorXd base_areas;                        // per base vertex (m²)
+  Moments moments;                                   // about the part frame's origin
+};
+
+ReducedAssemblyPart reduce_part(const AssemblyPart& spec, const StageReporter& report) {
+  ReducedAssemblyPart out;
+  const StvkFemModel fem(spec.mesh, spec.materials);
+  const DofMap dofs(fem.num_vertices(), spec.base);
+  out.part = spec.reduction.r == 0 ? build_rigid_part(fem, dofs)
+                                   : build_reduced_part(fem, dofs, spec.reduction, report);
+  out.part.name = spec.name;
+  const Moments whole = mesh_moments(spec.mesh.rest_positions, spec.mesh.tets, spec.materials);
+  if (!(whole.mass > 0)) throw OptionError("the part has no mass");
+  out.base_areas = base_areas(spec.mesh, spec.base);
+  if (spec.base.empty()) {
+    out.center = whole.first / whole.mass;
+  } else {
+    for (std::size_t k = 0; k < spec.base.size(); ++k)
+      out.center += out.base_areas(static_cast<Eigen::Index>(k)) *
+                    spec.mesh.rest_positions.row(spec.base[k]).transpose();
+    out.center /= out.base_areas.sum();
+  }
+  out.part.rest_positions = spec.mesh.rest_positions.rowwise() - out.center.transpose();
+  const auto start = Clock::now();
+  out.part.system_force =
+      compute_system_force_integrals(fem, out.part.basis, out.part.rest_positions);
+  if (report)
+    report("system force integrals", std::chrono::duration<double>(Clock::now() - start).count());
+  out.moments = mesh_moments(out.part.rest_positions, out.part.tets, spec.materials);
+  return out;
+}
+
+// Rethrows the current Ramus exception with `prefix` in front of its message.
+[[noreturn]] void rethrow_with(const std::string& prefix) {
+  try {
+    throw;
+  } catch (const MeshError& e) {
+    throw MeshError(prefix + e.what(), e.element(), e.vertex());
+  } catch (const OptionError& e) {
+    throw OptionError(prefix + e.what());
+  } catch (const NumericalError& e) {
+    throw NumericalError(prefix + e.what());
+  } catch (const InputError&) {
+    throw;
+  }
+}
+
+// Every part reduced once, `threads` at a time; the first failure (in part order) is rethrown.
+std::vector<ReducedAssemblyPart> reduce_parts(const std::vector<AssemblyPart>& parts, int threads,
+                                              const StageReporter& report) {
+  std::vector<ReducedAssemblyPart> reduced(parts.size());
+  std::vector<std::exception_ptr> failures(parts.size());
+  std::mutex report_mutex;
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    for (std::size_t k = next++; k < parts.size(); k = next++) {
+      const StageReporter inner = [&](const std::string& stage, double seconds) {
+        if (!report) return;
+        const std::lock_guard<std::mutex> lock(report_mutex);
+        report(parts[k].name + ": " + stage, seconds);
+      };
+      try {
+        try {
+          reduced[k] = reduce_part(parts[k], inner);
+        } catch (const Error&) {
+          rethrow_with("part '" + parts[k].name + "': ");
+        }
+      } catch (...) {
+        failures[k] = std::current_exception();
+      }
+    }
+  };
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t count =
+      std::min<std::size_t>(parts.size(), threads > 0 ? static_cast<std::size_t>(threads) : cores);
+  std::vector<std::thread> pool;
+  for (std::size_t t = 1; t < count; ++t) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+  for (const std::exception_ptr& failure : failures)
+    if (failure) std::rethrow_exception(failure);
+  return reduced;
+}
+
+std::string point_text(const Eigen::Vector3d& p) {
+  std::ostringstream s;
+  s.precision(6);
+  s << '(' << p(0) << ", " << p(1) << ", " << p(2) << ')';
+  return s.str();
+}
+
+}  // namespace
+
+ReducedModel build_assembly_model(const std::vector<AssemblyPart>& parts,
+                                  const std::vector<AssemblyInstance>& instances,
+                                  double attachment_tolerance, int threads,
+                                  const StageReporter& report) {
+  if (parts.empty() || instances.empty())
+    throw OptionError("an assembly needs at least one part and one instance");
+  if (!(attachment_tolerance >= 0) || !std::isfinite(attachment_tolerance))
+    throw OptionError("the attachment tolerance must be finite and >= 0");
+  for (std::size_t k = 0; k < instances.size(); ++k) {
+    const AssemblyInstance& a = instances[k];
+    const std::string who = "instance '" + a.name + "': ";
+    if (a.part < 0 || sz(a.part) >= parts.size()) throw OptionError(who + "unknown part");
+    if (k == 0 ? a.parent != -1 : (a.parent < 0 || sz(a.parent) >= k))
+      throw OptionError(who + (k == 0 ? "the first instance is the root: it has no parent"
+                                      : "its parent must be an earlier instance"));
+    if (!(a.scale >= kMinPartScale && a.scale <= kMaxPartScale))
+      throw OptionError(who + "scale must lie in [1e-3, 1e3]");
+    if (k > 0 && parts[sz(a.part)].base.size() < 3)
+      throw OptionError("instance '" + a.name + "' (part '" + parts[sz(a.part)].name + "') on '" +
+                        instances[sz(a.parent)].name + "': its part's base has " +
+                        std::to_string(parts[sz(a.part)].base.size()) +
+                        " vertices; attaching it needs at least 3");
+  }
+  std::vector<ReducedAssemblyPart> reduced = reduce_parts(parts, threads, report);
+
+  const auto placement_start = Clock::now();
+  ReducedModel model;
+  model.parts.reserve(reduced.size());
+  for (ReducedAssemblyPart& r : reduced) model.parts.push_back(r.part);
+  model.domains.resize(instances.size());
+  std::vector<Moments> subtree(instances.size());
+  int next_global = 0;
+  for (std::size_t k = 0; k < instances.size(); ++k) {
+    const AssemblyInstance& a = instances[k];
+    const ReducedAssemblyPart& rp = reduced[sz(a.part)];
+    const ReducedPart& part = model.parts[sz(a.part)];
+    ReducedDomain& d = model.domains[k];
+    d.name = a.name;
+    d.part = a.part;
+    d.scale = a.scale;
+    d.parent = a.parent;
+    const Eigen::Index V = part.rest_positions.rows();
+    d.global_vertices =
+        Eigen::VectorXi::LinSpaced(V, next_global, next_global + static_cast<int>(V) - 1);
+    next_global += static_cast<int>(V);
+    // x = R (s X_mesh) + t = R s X_part + (R s c + t).
+    const Eigen::Vector3d placed_origin = a.rotation * (a.scale * rp.center) + a.translation;
+    if (a.parent < 0) {
+      d.frame_rotation = a.rotation;
+      d.frame_origin = placed_origin;
+    } else {
+      const ReducedDomain& p = model.domains[sz(a.parent)];
+      const ReducedPart& parent_part = part_of(model, a.parent);
+      const std::vector<int>& base = parts[sz(a.part)].base;
+      const std::string who =
+          "instance '" + a.name + "' (part '" + part.name + "') on '" + p.name + "': ";
+      try {
+        // The base in the world, embedded in the parent's tets (only the parent's mesh).
+        Eigen::MatrixX3d points(static_cast<Eigen::Index>(base.size()), 3);
+        for (std::size_t b = 0; b < base.size(); ++b)
+          points.row(static_cast<Eigen::Index>(b)) =
+              (a.rotation * (a.scale * part.rest_positions.row(base[b]).transpose()) +
+               placed_origin)
+                  .transpose();
+        ReducedPart mesh_only;
+        mesh_only.rest_positions = parent_part.rest_positions;
+        mesh_only.tets = parent_part.tets;
+        ReducedModel probe = single_domain_model(std::move(mesh_only));
+        probe.domains[0].scale = p.scale;
+        probe.domains[0].frame_rotation = p.frame_rotation;
+        probe.domains[0].frame_origin = p.frame_origin;
+        SurfaceEmbeddingOptions options;
+        options.max_distance = 1e300;  // (the tolerance is absolute: checked below)
+        SurfaceEmbeddingStats stats;
+        const EmbeddedSurface embedded =
+            embed_surface(probe, points, Eigen::MatrixX3i(0, 3), options, &stats);
+        if (stats.max_distance > attachment_tolerance) {
+          const int b = stats.max_distance_vertex;
+          std::ostringstream message;
+          message.precision(6);
+          message << who << "base vertex " << base[sz(b)] << " at "
+                  << point_text(points.row(b).transpose()) << " is " << stats.max_distance
+                  << " m from '" << p.name << "', more than the attachment tolerance "
+                  << attachment_tolerance << " m: the part does not touch its parent";
+          throw MeshError(message.str(), -1, base[sz(b)]);
+        }
+        // Eq. 1-4 from the parent's basis at the embedded points, at the parent's scale.
+        const UniformScale parent_scale(p.scale);
+        const Eigen::VectorXi child_vertices =
+            Eigen::Map<const Eigen::VectorXi>(base.data(), static_cast<Eigen::Index>(base.size()));
+        d.interface = compute_embedded_interface(
+            p.scale * parent_part.rest_positions, parent_scale.basis * parent_part.basis,
+            parent_part.tets, embedded.tet, embedded.barycentric, child_vertices,
+            (a.scale * a.scale) * rp.base_areas, p.frame_rotation.transpose() * a.rotation);
+        // The child's frame is the interface's (the placement, snapped onto the parent).
+        d.frame_rotation = p.frame_rotation * d.interface.rest_rotation;
+        d.frame_origin = p.frame_origin + p.frame_rotation * d.interface.centroid;
+      } catch (const Error&) {
+        rethrow_with(who);
+      }
+    }
+    // Own moments in the domain's frame: mass s³, ∫ρX s⁴, ∫ρXXᵀ s⁵.
+    const UniformScale s(a.scale);
+    subtree[k].mass = s.mass * rp.moments.mass;
+    subtree[k].first = s.first_moment * rp.moments.first;
+    subtree[k].second = s.second_moment * rp.moments.second;
+  }
+  // Subtrees, leaves to root: a child's moments in its parent's frame (X_p = x̂ + R̂ X).
+  for (std::size_t k = instances.size(); k-- > 1;) {
+    const ReducedDomain& d = model.domains[k];
+    const Moments& m = subtree[k];
+    const Eigen::Matrix3d& R = d.interface.rest_rotation;
+    const Eigen::Vector3d& c = d.interface.centroid;
+    const Eigen::Vector3d rotated = R * m.first;
+    Moments& p = subtree[sz(d.parent)];
+    p.mass += m.mass;
+    p.first += m.mass * c + rotated;
+    p.second += R * m.second * R.transpose() + c * rotated.transpose() + rotated * c.transpose() +
+                m.mass * c * c.transpose();
+  }
+  for (std::size_t k = 0; k < instances.size(); ++k) {
+    ReducedDomain& d = model.domains[k];
+    const Moments& m = subtree[k];
+    const Eigen::Vector3d center = m.first / m.mass;
+    const Eigen::Matrix3d central = m.second - m.mass * center * center.transpose();
+    d.subtree_mass = m.mass;
+    d.subtree_center_of_mass = center;
+    d.subtree_inertia = central.trace() * Eigen::Matrix3d::Identity() - central;
+  }
+  // The undivided mesh: every instance's own vertices and surface.
+  model.num_global_vertices = next_global;
+  Eigen::Index triangles = 0;
+  for (std::size_t k = 0; k < instances.size(); ++k)
+    triangles += part_of(model, static_cast<int>(k)).surface_triangles.rows();
+  model.global_surface_triangles.resize(triangles, 3);
+  triangles = 0;
+  for (std::size_t k = 0; k < instances.size(); ++k) {
+    const Eigen::MatrixX3i& local = part_of(model, static_cast<int>(k)).surface_triangles;
+    for (Eigen::Index f = 0; f < local.rows(); ++f, ++triangles)
+      for (int c = 0; c < 3; ++c)
+        model.global_surface_triangles(triangles, c) =
+            model.domains[k].global_vertices(local(f, c));
+  }
+  if (report)
+    report("placement", std::chrono::duration<double>(Clock::now() - placement_start).count());
+  return model;
+}
+
+}  // namespace ramus

@@ -1,0 +1,239 @@
+// Assemblies (precompute/substructuring/assembly_builder.h): parts reduced once and placed many
+// times equal the same assembly with a copy of each part per instance; a non-conforming
+// attachment behaves like the conforming mesh of the same shape; bad placements are named.
+#include <Eigen/Geometry>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <vector>
+
+#include "ramus/error.h"
+#include "ramus/precompute/fem/material.h"
+#include "ramus/precompute/substructuring/assembly_builder.h"
+#include "ramus/precompute/substructuring/domain_tree.h"
+#include "ramus/precompute/substructuring/substructured_model_builder.h"
+#include "ramus/runtime/io/model_file.h"
+#include "ramus/runtime/model/model_geometry.h"
+#include "ramus/runtime/simulator.h"
+#include "support/test_meshes.h"
+
+using namespace ramus;
+using Catch::Matchers::Contains;
+
+namespace {
+
+// A box part of nx by ny by nz cells, its base the vertices at x = 0 (none: a free part).
+AssemblyPart box_part(const std::string& name, int nx, int ny, int nz, Eigen::Vector3d size,
+                      double youngs_modulus, int r, bool based = true) {
+  AssemblyPart part;
+  part.name = name;
+  part.mesh = test::box_mesh(nx, ny, nz, size(0), size(1), size(2));
+  part.materials.assign(static_cast<std::size_t>(part.mesh.num_tets()),
+                        Material{youngs_modulus, 0.4, 1000});
+  if (based)
+    for (int v = 0; v < part.mesh.num_vertices(); ++v)
+      if (part.mesh.rest_positions(v, 0) == 0.0) part.base.push_back(v);
+  part.reduction.r = r;
+  part.reduction.linear_modes = r / 2;
+  return part;
+}
+
+Eigen::Matrix3d about_z(double degrees) {
+  return Eigen::AngleAxisd(degrees * M_PI / 180, Eigen::Vector3d::UnitZ()).toRotationMatrix();
+}
+
+// A small tree: a trunk anchored at z = 0 (its base the vertices at z = 0), two branches of one
+// part (the second turned 180° and at scale 0.8), a leaf part on each branch.
+struct Tree {
+  std::vector<AssemblyPart> parts;
+  std::vector<AssemblyInstance> instances;
+};
+
+Tree small_tree() {
+  Tree t;
+  AssemblyPart trunk = box_part("trunk", 2, 2, 8, {0.1, 0.1, 0.6}, 1e7, 10, false);
+  for (int v = 0; v < trunk.mesh.num_vertices(); ++v)
+    if (trunk.mesh.rest_positions(v, 2) == 0.0) trunk.base.push_back(v);
+  t.parts = {trunk, box_part("branch", 8, 1, 1, {0.4, 0.05, 0.05}, 5e6, 8),
+             box_part("leaf", 4, 2, 1, {0.12, 0.04, 0.01}, 1e6, 6)};
+  const auto place = [&](const std::string& name, int part, int parent, double degrees,
+                         Eigen::Vector3d translation, double scale) {
+    t.instances.push_back({name, part, parent, about_z(degrees), translation, scale});
+  };
+  place("trunk", 0, -1, 0, {0, 0, 0}, 1);
+  place("branch_0", 1, 0, 0, {0.09, 0.025, 0.3}, 1);      // base 1 cm inside the trunk
+  place("branch_1", 1, 0, 180, {0.01, 0.07, 0.45}, 0.8);  // pointing -x
+  place("leaf_0", 2, 1, 0, {0.48, 0.03, 0.32}, 1);        // at branch_0's tip
+  place("leaf_1", 2, 2, 180, {-0.30, 0.07, 0.46}, 1);     // at branch_1's tip
+  return t;
+}
+
+// World positions of every node's vertices after `steps` steps under gravity and a pull on the
+// last node's vertex 0.
+Eigen::MatrixX3d run(const ReducedModel& data, int steps) {
+  const auto model = compile_model(data);
+  RuntimeSettings settings = model->settings;
+  settings.time_step = 1.0 / 200;
+  settings.gravity = Eigen::Vector3d(0, 0, -9.81);
+  for (NodeSettings& n : settings.nodes) {
+    n.integrator = Integrator::kSemiImplicitEuler;
+    n.rayleigh_mass = 0.5;
+  }
+  Simulator sim(model, settings);
+  sim.add_vertex_force(sim.num_nodes() - 1, 0, Eigen::Vector3d(0.2, 0.1, 0.3));
+  REQUIRE(sim.initialize() == StepStatus::kOk);
+  for (int k = 0; k < steps; ++k) REQUIRE(sim.step() == StepStatus::kOk);
+  Eigen::MatrixX3d all(model->num_global_vertices, 3);
+  sim.global_positions(all);
+  return all;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "An assembly of parts placed many times equals one with a copy of each part per "
+    "instance",
+    "[precompute][assembly]") {
+  const Tree tree = small_tree();
+  const ReducedModel instanced = build_assembly_model(tree.parts, tree.instances, 1e-9, 2);
+  REQUIRE(find_model_inconsistency(instanced).empty());
+  CHECK(instanced.parts.size() == 3);
+  CHECK(instanced.domains.size() == 5);
+  CHECK(instanced.domains[2].part == 1);
+  CHECK(instanced.domains[2].scale == 0.8);
+  // Every instance its own part (the same meshes reduced again, once each).
+  Tree copies = tree;
+  copies.parts = {tree.parts[0], tree.parts[1], tree.parts[1], tree.parts[2], tree.parts[2]};
+  for (std::size_t k = 0; k < copies.instances.size(); ++k)
+    copies.instances[k].part = static_cast<int>(k);
+  const ReducedModel unshared = build_assembly_model(copies.parts, copies.instances, 1e-9, 1);
+  CHECK(unshared.parts.size() == 5);
+  // The placements agree: frames, interfaces, subtrees.
+  for (std::size_t k = 0; k < 5; ++k) {
+    const ReducedDomain &a = instanced.domains[k], &b = unshared.domains[k];
+    CHECK((a.frame_origin - b.frame_origin).norm() < 1e-15);
+    CHECK(a.subtree_mass == Approx(b.subtree_mass).epsilon(1e-14));
+  }
+  // A child's rest frame: the placement's axes, origin at its base centroid on the parent.
+  CHECK((instanced.domains[2].frame_rotation - about_z(180)).norm() < 1e-12);
+  const Eigen::MatrixX3d x_instanced = run(instanced, 200), x_unshared = run(unshared, 200);
+  const Eigen::MatrixX3d rest = run(instanced, 0);
+  const double moved = (x_unshared - rest).rowwise().norm().maxCoeff();
+  CHECK(moved > 1e-3);
+  CHECK((x_instanced - x_unshared).rowwise().norm().maxCoeff() < 1e-12 * moved);
+  // It round trips through a file, each part once.
+  CHECK(instanced.parts[2].rest_positions.rows() == 5 * 3 * 2);
+}
+
+TEST_CASE("A part attached through embedded base points behaves like the conforming mesh",
+          "[precompute][assembly]") {
+  // A 1 m cantilever (0.1 by 0.1 m) as two halves: conforming (one mesh of 10 by 2 by 2 cells cut
+  // at x = 0.5) and non-conforming (a root half of 5 by 2 by 2 cells and a tip half of 4 by 3 by
+  // 3 cells whose base lies on the root's end face, between its vertices).
+  const Material material{2e6, 0.4, 1000};
+  TetMesh mesh = test::box_mesh(10, 2, 2, 1.0, 0.1, 0.1);
+  Eigen::VectorXi halves(mesh.num_tets());
+  for (int t = 0; t < mesh.num_tets(); ++t) {
+    double x = 0;
+    for (int c = 0; c < 4; ++c) x += mesh.rest_positions(mesh.tets(t, c), 0) / 4;
+    halves(t) = x < 0.5 ? 0 : 1;
+  }
+  std::vector<int> anchors;
+  for (int v = 0; v < mesh.num_vertices(); ++v)
+    if (mesh.rest_positions(v, 0) == 0.0) anchors.push_back(v);
+  ReductionSpec reduction;
+  reduction.r = 12;
+  reduction.linear_modes = 6;
+  const ReducedModel conforming = build_substructured_model(
+      mesh, assign_materials(mesh, material), build_domain_tree(mesh, halves, anchors), anchors,
+      {reduction, reduction});
+
+  AssemblyPart root = box_part("root", 5, 2, 2, {0.5, 0.1, 0.1}, material.youngs_modulus, 12);
+  AssemblyPart tip = box_part("tip", 4, 3, 3, {0.5, 0.1, 0.1}, material.youngs_modulus, 12);
+  const ReducedModel embedded = build_assembly_model(
+      {root, tip},
+      {{"root", 0, -1, Eigen::Matrix3d::Identity(), Eigen::Vector3d::Zero(), 1},
+       {"tip", 1, 0, Eigen::Matrix3d::Identity(), Eigen::Vector3d(0.5, 0, 0), 1}},
+      1e-9);
+  REQUIRE(find_model_inconsistency(embedded).empty());
+  CHECK(embedded.domains[1].interface.parent_vertices.size() == 0);
+  CHECK(embedded.domains[1].interface.parent_tets.size() == 16);  // the 4 by 4 base vertices
+  CHECK(conforming.domains[1].interface.parent_vertices.size() == 9);
+
+  // Static deflection under gravity (damped to rest) and the first frequency (free swing after
+  // gravity is switched off), measured at the free end's centre.
+  struct Response {
+    double deflection = 0, frequency = 0;
+  };
+  const auto respond = [](const ReducedModel& data) {
+    const auto model = compile_model(data);
+    RuntimeSettings settings = model->settings;
+    settings.time_step = 1.0 / 500;
+    settings.gravity = Eigen::Vector3d(0, 0, -9.81);
+    for (NodeSettings& n : settings.nodes) {
+      n.integrator = Integrator::kSemiImplicitEuler;
+      n.rayleigh_mass = 30;
+    }
+    Simulator sim(model, settings);
+    const auto tip_z = [&] {
+      Eigen::MatrixX3d x(model->num_global_vertices, 3);
+      sim.global_positions(x);
+      const Eigen::MatrixX3d rest = global_rest_positions(*model);
+      double z = 0;
+      int count = 0;
+      for (Eigen::Index v = 0; v < x.rows(); ++v)
+        if (rest(v, 0) > 1.0 - 1e-9) {
+          z += x(v, 2) - rest(v, 2);
+          ++count;
+        }
+      return z / count;
+    };
+    REQUIRE(sim.initialize() == StepStatus::kOk);
+    for (int k = 0; k < 1500; ++k) REQUIRE(sim.step() == StepStatus::kOk);
+    Response out;
+    out.deflection = tip_z();
+    settings.gravity.setZero();
+    for (NodeSettings& n : settings.nodes) n.rayleigh_mass = 0;
+    sim.set_settings(settings);
+    REQUIRE(sim.initialize() == StepStatus::kOk);
+    // Upward zero crossings of the tip's swing about rest.
+    std::vector<double> crossings;
+    double previous = tip_z();
+    for (int k = 1; k <= 1500; ++k) {
+      REQUIRE(sim.step() == StepStatus::kOk);
+      const double z = tip_z();
+      if (previous < 0 && z >= 0) crossings.push_back((k - z / (z - previous)) / 500.0);
+      previous = z;
+    }
+    REQUIRE(crossings.size() >= 3);
+    out.frequency = static_cast<double>(crossings.size() - 1) / (crossings.back() - crossings[0]);
+    return out;
+  };
+  const Response a = respond(conforming), b = respond(embedded);
+  INFO("conforming: " << a.deflection << " m, " << a.frequency << " Hz; embedded: " << b.deflection
+                      << " m, " << b.frequency << " Hz");
+  CHECK(a.deflection < -1e-3);
+  // The band (measured: 0.16 % and 0.07 %; the two tip halves are different meshes).
+  CHECK(std::abs(b.deflection - a.deflection) < 0.02 * std::abs(a.deflection));
+  CHECK(std::abs(b.frequency - a.frequency) < 0.01 * a.frequency);
+}
+
+TEST_CASE("A part placed away from its parent, or on a base too small, is named",
+          "[precompute][assembly]") {
+  Tree tree = small_tree();
+  tree.instances[3].translation += Eigen::Vector3d(0.02, 0, 0);  // leaf_0 1 cm past the tip
+  CHECK_THROWS_WITH(build_assembly_model(tree.parts, tree.instances, 1e-3),
+                    Contains("instance 'leaf_0' (part 'leaf') on 'branch_0'") &&
+                        Contains("m from 'branch_0', more than the attachment tolerance 0.001 m"));
+  // Within the tolerance it is snapped onto the branch.
+  const ReducedModel snapped = build_assembly_model(tree.parts, tree.instances, 0.02);
+  CHECK(find_model_inconsistency(snapped).empty());
+  tree = small_tree();
+  tree.parts[2].base.resize(2);
+  CHECK_THROWS_WITH(build_assembly_model(tree.parts, tree.instances, 1e-3),
+                    Contains("instance 'leaf_0' (part 'leaf') on 'branch_0': its part's base has "
+                             "2 vertices; attaching it needs at least 3"));
+  tree = small_tree();
+  tree.instances[4].parent = 4;
+  CHECK_THROWS_WITH(build_assembly_model(tree.parts, tree.instances, 1e-3),
+                    Contains("instance 'leaf_1': its parent must be an earlier instance"));
+}
