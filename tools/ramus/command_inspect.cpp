@@ -19,8 +19,9 @@ void run(const std::string& path) {
   const ModelProvenance& p = model.provenance;
   std::printf("%s: Ramus model, schema version %d\n", path.c_str(), model.format_version);
   std::printf("  written by Ramus %s at %s\n", p.tool_version.c_str(), p.created_utc.c_str());
-  std::printf("  from spec %s, mesh %s (input hash %016llx)\n", p.spec_path.c_str(),
-              p.mesh_path.c_str(), static_cast<unsigned long long>(p.input_hash));
+  std::printf("  from spec %s, %s%s (input hash %016llx)\n", p.spec_path.c_str(),
+              p.mesh_path.empty() ? "an assembly of part meshes" : "mesh ", p.mesh_path.c_str(),
+              static_cast<unsigned long long>(p.input_hash));
   std::printf("  options %s\n", p.options_json.c_str());
   std::printf("  %zu domain%s", model.domains.size(), model.domains.size() == 1 ? "" : "s");
   if (model.num_global_vertices > 0) {
@@ -106,14 +107,16 @@ void run(const std::string& path) {
     if (d.parent < 0) {
       std::printf(", root");
     } else {
-      std::printf(", child of %s, interface of %ld vertices%s",
+      std::printf(", child of %s, interface of %ld vertices%s%s",
                   model.domains[static_cast<std::size_t>(d.parent)].name.c_str(),
-                  static_cast<long>(d.interface.parent_vertices.size()),
+                  static_cast<long>(d.interface.child_vertices.size()),
+                  d.interface.parent_tets.size() ? " embedded in the parent's tets" : "",
                   d.interface.planar ? " (planar)" : "");
     }
     if (d.subtree_mass > 0) std::printf(", subtree mass %.4g kg", d.subtree_mass);
     const ParentInterface& f = d.interface;
     const Eigen::Index own = f.parent_vertices.size() + f.child_vertices.size() + f.weights.size() +
+                             f.parent_tets.size() + f.parent_barycentric.size() +
                              f.centroid_basis.size() + f.rotation_basis.size() +
                              d.global_vertices.size();
     std::printf(", %.1f kB of its own\n", 8.0 * static_cast<double>(own) / 1e3);

@@ -19,8 +19,10 @@
 #include "ramus/precompute/model/model_file_writer.h"
 #include "ramus/precompute/model/model_spec.h"
 #include "ramus/precompute/reduction/reduced_domain_builder.h"
+#include "ramus/precompute/substructuring/assembly_builder.h"
 #include "ramus/precompute/substructuring/substructured_model_builder.h"
 #include "ramus/precompute/substructuring/surface_embedding.h"
+#include "ramus/runtime/model/model_geometry.h"
 #include "ramus/runtime/version.h"
 
 namespace ramus::cli {
@@ -132,10 +134,131 @@ EmbeddedSurface embed_render_surface(const ReducedModel& model, const SurfaceMes
   }
 }
 
+// The model's folder must exist before any work is done (else it all ends in a write error).
+void check_output_folder(const std::string& output) {
+  const std::filesystem::path folder = std::filesystem::path(output).parent_path();
+  std::error_code ec;
+  if (!folder.empty() && !std::filesystem::is_directory(folder, ec))
+    throw OptionError("cannot write model file '" + output + "': folder '" + folder.string() +
+                      "' does not exist");
+}
+
+// An assembly spec: every part's mesh read, its base selected and materials assigned; the parts
+// reduced once each on all cores, the instances placed (assembly_builder.h).
+void run_assembly(const Args& args, const ModelSpec& spec) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  const AssemblySpec& assembly = *spec.assembly;
+  if (args.linear_modes > 0 || args.r > 0 || args.no_modal_derivatives)
+    throw OptionError(
+        "-r, --linear-modes and --no-modal-derivatives apply to a one-mesh spec; an assembly "
+        "gives them per part (parts.<name>.reduction in " +
+        spec.spec_path + ")");
+  check_output_folder(args.output);
+  std::vector<AssemblyPart> parts;
+  std::string mesh_bytes;
+  for (const PartSpec& p : assembly.parts) {
+    const std::string key = "parts." + p.name;
+    AssemblyPart part;
+    part.name = p.name;
+    part.mesh = read_tet_mesh(p.mesh_path, p.tetrahedralize);
+    validate_tet_mesh(part.mesh, p.mesh_path);
+    mesh_bytes += read_file_bytes(p.mesh_path);
+    for (const auto& [label, material] : p.materials_by_label) {
+      bool present = false;
+      for (Eigen::Index t = 0; t < part.mesh.labels.size(); ++t)
+        present |= part.mesh.labels(t) == label;
+      if (!present)
+        throw InputError(spec.spec_path, 0,
+                         key + ".materials_by_label." + std::to_string(label) + ": no tet of " +
+                             p.mesh_path + " has label " + std::to_string(label));
+    }
+    part.materials = assign_materials(part.mesh, p.material, p.materials_by_label);
+    try {
+      part.base = select_vertices(part.mesh, p.base);
+    } catch (const MeshError& e) {
+      throw InputError(spec.spec_path, 0, e.what());
+    }
+    part.reduction = p.reduction;
+    std::printf("part         %-12s %s: %d vertices, %d tets, base of %zu vertices%s, r = %d\n",
+                p.name.c_str(), p.mesh_path.c_str(), part.mesh.num_vertices(), part.mesh.num_tets(),
+                part.base.size(), part.base.empty() ? " (free body)" : "", p.reduction.r);
+    parts.push_back(std::move(part));
+  }
+  std::vector<AssemblyInstance> instances;
+  for (const InstanceSpec& i : assembly.instances)
+    instances.push_back({i.name, i.part, i.parent, i.rotation, i.translation, i.scale});
+  std::vector<std::string> names;
+  for (const InstanceSpec& i : assembly.instances) names.push_back(i.name);
+  if (spec.domains)
+    for (const auto& [name, settings] : spec.domains->per_domain)
+      if (std::find(names.begin(), names.end(), name) == names.end())
+        throw InputError(spec.spec_path, 0,
+                         "domains.per_domain: no instance is named \"" + name + "\"");
+  std::printf("instances    %zu placements of %zu parts\n", instances.size(), parts.size());
+  std::fflush(stdout);
+
+  std::map<std::string, double> stage_seconds;
+  const auto reduce_start = Clock::now();
+  ReducedModel reduced;
+  try {
+    reduced = build_assembly_model(
+        parts, instances, assembly.attachment_tolerance, 0,
+        [&](const std::string& stage, double seconds) {
+          const auto colon = stage.rfind(": ");
+          stage_seconds[colon == std::string::npos ? stage : stage.substr(colon + 2)] += seconds;
+        });
+  } catch (const Error& e) {
+    throw InputError(spec.spec_path, 0, e.what());
+  }
+  for (const auto& [stage, seconds] : stage_seconds)
+    std::printf("  %-22s %8.3f s%s\n", stage.c_str(), seconds,
+                stage == "placement" ? "" : " (summed over the parts)");
+  std::printf("  %-22s %8.3f s\n", "precompute total",
+              std::chrono::duration<double>(Clock::now() - reduce_start).count());
+  // Forces name vertices of the assembled mesh (global numbering).
+  {
+    TetMesh assembled;
+    assembled.rest_positions = global_rest_positions(reduced);
+    std::vector<PointForce> forces = spec.forces;
+    try {
+      resolve_point_forces(assembled, forces);
+    } catch (const MeshError& e) {
+      throw InputError(spec.spec_path, 0, e.what());
+    }
+  }
+  reduced.settings = spec_runtime_settings(spec, names);
+  ModelProvenance& p = reduced.provenance;
+  p.tool_version = version_string();
+  p.created_utc = utc_now();
+  p.spec_path = spec.spec_path;
+  p.spec_json = read_file_bytes(spec.spec_path);
+  p.mesh_path = "";
+  p.input_hash = fnv1a_hash(mesh_bytes, fnv1a_hash(p.spec_json));
+  nlohmann::json options;
+  for (const PartSpec& part : assembly.parts)
+    options["parts"][part.name] = {{"linear_modes", part.reduction.linear_modes},
+                                   {"r", part.reduction.r},
+                                   {"modal_derivatives", part.reduction.modal_derivatives}};
+  p.options_json = options.dump();
+  const auto write_start = Clock::now();
+  write_model_file(reduced, args.output);
+  std::printf("  %-22s %8.3f s\n", "write",
+              std::chrono::duration<double>(Clock::now() - write_start).count());
+  int total_r = 0;
+  for (const ReducedDomain& d : reduced.domains)
+    total_r += reduced.parts[static_cast<std::size_t>(d.part)].polynomial.r;
+  std::printf("wrote        %s (%zu parts, %zu domains, total r = %d) in %.2f s\n",
+              args.output.c_str(), reduced.parts.size(), reduced.domains.size(), total_r,
+              std::chrono::duration<double>(Clock::now() - start).count());
+}
+
 void run(const Args& args) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
   ModelSpec spec = load_spec(args.spec);
+  if (spec.assembly) return run_assembly(args, spec);
+  check_output_folder(args.output);
   if (args.linear_modes > 0) spec.reduction.linear_modes = args.linear_modes;
   if (args.r > 0) spec.reduction.r = args.r;
   if (args.no_modal_derivatives) spec.reduction.modal_derivatives = false;

@@ -36,6 +36,10 @@ double seconds_since(Clock::time_point start) {
 void run(const Args& args) {
   // Everything that can be wrong with the input is checked before the output is created.
   ModelSpec spec = load_spec(args.spec);
+  if (spec.assembly)
+    throw InputError(spec.spec_path, 0,
+                     "an assembly (parts and instances) has no one-mesh full-space model yet: "
+                     "`ramus simulate-full` takes a one-mesh spec");
   if (args.steps >= 0) spec.simulation.steps = args.steps;
   if (args.time_step > 0) spec.simulation.time_step = args.time_step;
   const auto t_mesh = Clock::now();

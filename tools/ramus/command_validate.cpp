@@ -69,6 +69,10 @@ double bend_angle_degrees(const Eigen::Vector3d& base, const Eigen::Vector3d& re
 
 void run(const Args& args) {
   const ModelSpec spec = load_spec(args.spec);
+  if (spec.assembly)
+    throw InputError(spec.spec_path, 0,
+                     "an assembly (parts and instances) has no one-mesh full-space model yet: "
+                     "`ramus validate` takes a one-mesh spec");
   const auto model = load_model(args.model);
   const TetMesh mesh = read_tet_mesh(spec.mesh_path, spec.tetrahedralize);
   validate_tet_mesh(mesh, spec.mesh_path);

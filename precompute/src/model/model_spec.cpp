@@ -1,5 +1,7 @@
 #include "ramus/precompute/model/model_spec.h"
 
+#include <Eigen/Geometry>
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -9,6 +11,7 @@
 #include <sstream>
 
 #include "ramus/error.h"
+#include "ramus/runtime/model/reduced_model.h"
 
 namespace ramus {
 
@@ -296,6 +299,144 @@ ReductionSpec parse_reduction(const SpecReader& r, const json& red, const std::s
   return reduction;
 }
 
+// A rotation: a 3 by 3 array (rows) that is one to 1e-6, or {"axis": [x, y, z], "degrees": a}.
+Eigen::Matrix3d parse_rotation(const SpecReader& r, const json& j, const std::string& key) {
+  if (j.is_object()) {
+    r.only_keys(j, key, {"axis", "degrees"});
+    const Eigen::Vector3d axis = r.vector3(r.required(j, "axis", key), key + ".axis");
+    const double length = axis.stableNorm();
+    if (!(length > 0 && std::isfinite(length))) r.fail(key + ".axis", "must be non-zero");
+    const double degrees = r.number(r.required(j, "degrees", key), key + ".degrees");
+    return Eigen::AngleAxisd(degrees * M_PI / 180, axis / length).toRotationMatrix();
+  }
+  if (!j.is_array() || j.size() != 3)
+    r.fail(key, "expected a 3 by 3 array of rows or {\"axis\": [x, y, z], \"degrees\": a}");
+  Eigen::Matrix3d m;
+  for (int i = 0; i < 3; ++i)
+    m.row(i) =
+        r.vector3(j[static_cast<std::size_t>(i)], key + "[" + std::to_string(i) + "]").transpose();
+  const double error = (m.transpose() * m - Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff();
+  if (error > 1e-6 || m.determinant() <= 0) {
+    std::ostringstream message;
+    message << "not a rotation (max |RᵀR - I| = " << error << ", det R = " << m.determinant()
+            << "; a mirror or a scale is not a placement: use \"scale\" for size)";
+    r.fail(key, message.str());
+  }
+  return m;
+}
+
+// "parts" and "instances" (docs/SPEC.md, "Assemblies"): every name known, parents before
+// children, one root, rotations and scales valid.
+AssemblySpec parse_assembly(const SpecReader& r, const json& root, const std::string& spec_path,
+                            std::vector<std::string>& warnings) {
+  AssemblySpec assembly;
+  const json& parts = r.required(root, "parts", "");
+  if (!parts.is_object() || parts.empty())
+    r.fail("parts", "expected an object {\"name\": {\"mesh\": ..., ...}} with at least one part");
+  std::map<std::string, int> part_index;
+  for (const auto& item : parts.items()) {
+    const std::string key = "parts." + item.key();
+    const json& p = item.value();
+    r.only_keys(p, key,
+                {"mesh", "tetrahedralize", "material", "materials_by_label", "base", "reduction",
+                 "comment"});
+    PartSpec part;
+    part.name = item.key();
+    const json& mesh = r.required(p, "mesh", key);
+    if (!mesh.is_string() || mesh.get<std::string>().empty())
+      r.fail(key + ".mesh", "expected a file name");
+    part.mesh_path = resolve_path(mesh.get<std::string>(), spec_path);
+    if (p.contains("tetrahedralize"))
+      part.tetrahedralize = parse_tetrahedralize(r, p["tetrahedralize"], key + ".tetrahedralize");
+    if (p.contains("material"))
+      part.material = r.material(p["material"], key + ".material", warnings);
+    if (p.contains("materials_by_label"))
+      part.materials_by_label = parse_materials_by_label(
+          r, p["materials_by_label"], key + ".materials_by_label", part.material, warnings);
+    if (p.contains("base")) {
+      const json& base = p["base"];
+      if (!base.is_array()) r.fail(key + ".base", "expected an array of selectors");
+      for (size_t i = 0; i < base.size(); ++i)
+        part.base.push_back(r.selector(base[i], key + ".base[" + std::to_string(i) + "]"));
+    }
+    if (p.contains("reduction"))
+      part.reduction = parse_reduction(r, p["reduction"], key + ".reduction");
+    part_index[part.name] = static_cast<int>(assembly.parts.size());
+    assembly.parts.push_back(part);
+  }
+  const json& instances = r.required(root, "instances", "");
+  if (!instances.is_array() || instances.empty())
+    r.fail("instances", "expected an array of placements, the root first");
+  std::map<std::string, int> instance_index;
+  std::vector<bool> placed(assembly.parts.size(), false);
+  for (size_t i = 0; i < instances.size(); ++i) {
+    const json& j = instances[i];
+    std::string key = "instances[" + std::to_string(i) + "]";
+    r.only_keys(j, key, {"name", "part", "parent", "rotation", "translation", "scale", "comment"});
+    InstanceSpec instance;
+    const json& part = r.required(j, "part", key);
+    if (!part.is_string()) r.fail(key + ".part", "expected a part name");
+    instance.name = j.contains("name") && j["name"].is_string()
+                        ? j["name"].get<std::string>()
+                        : part.get<std::string>() + "_" + std::to_string(i);
+    if (j.contains("name") && (!j["name"].is_string() || instance.name.empty()))
+      r.fail(key + ".name", "expected a non-empty name");
+    key += " ('" + instance.name + "')";
+    if (instance_index.count(instance.name))
+      r.fail(key, "the name is taken by instances[" +
+                      std::to_string(instance_index[instance.name]) + "]");
+    const auto found = part_index.find(part.get<std::string>());
+    if (found == part_index.end()) {
+      std::string names;
+      for (const auto& [name, index] : part_index) names += (names.empty() ? "" : ", ") + name;
+      r.fail(key + ".part", "no part is named " + part.dump() + " (the parts: " + names + ")");
+    }
+    instance.part = found->second;
+    placed[static_cast<std::size_t>(instance.part)] = true;
+    if (i == 0) {
+      if (j.contains("parent"))
+        r.fail(key + ".parent", "the first instance is the root of the tree: it has no parent");
+    } else {
+      const json& parent = r.required(j, "parent", key);
+      if (!parent.is_string()) r.fail(key + ".parent", "expected an instance name");
+      const std::string name = parent.get<std::string>();
+      if (name == instance.name)
+        r.fail(key + ".parent", "an instance cannot be its own parent (a loop)");
+      const auto p = instance_index.find(name);
+      if (p == instance_index.end()) {
+        bool later = false;
+        for (size_t k = i + 1; k < instances.size(); ++k)
+          later |= instances[k].contains("name") && instances[k]["name"] == parent;
+        r.fail(key + ".parent",
+               later ? "\"" + name +
+                           "\" is listed after this instance: list parents before their "
+                           "children (a parent after its child can close a loop)"
+                     : "no earlier instance is named \"" + name + "\"");
+      }
+      instance.parent = p->second;
+    }
+    if (j.contains("rotation"))
+      instance.rotation = parse_rotation(r, j["rotation"], key + ".rotation");
+    if (j.contains("translation"))
+      instance.translation = r.vector3(j["translation"], key + ".translation");
+    if (j.contains("scale")) {
+      instance.scale = r.number(j["scale"], key + ".scale");
+      if (!(instance.scale >= kMinPartScale && instance.scale <= kMaxPartScale))
+        r.fail(key + ".scale", "must lie in [0.001, 1000], got " + j["scale"].dump());
+    }
+    instance_index[instance.name] = static_cast<int>(i);
+    assembly.instances.push_back(instance);
+  }
+  for (std::size_t k = 0; k < placed.size(); ++k)
+    if (!placed[k])
+      warnings.push_back("parts." + assembly.parts[k].name + ": no instance places it (ignored)");
+  if (root.contains("attachment_tolerance")) {
+    assembly.attachment_tolerance = r.number(root["attachment_tolerance"], "attachment_tolerance");
+    if (assembly.attachment_tolerance < 0) r.fail("attachment_tolerance", "must not be negative");
+  }
+  return assembly;
+}
+
 }  // namespace
 
 ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec_path) {
@@ -313,14 +454,28 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
     // E.g. out_of_range 406, a number such as 1e400 beyond double.
     throw InputError(spec_path, 0, std::string("invalid JSON: ") + e.what());
   }
-  r.only_keys(root, "",
-              {"mesh", "tetrahedralize", "material", "materials_by_label", "fixed", "forces",
-               "simulation", "reduction", "domains", "render_surface", "comment"});
   ModelSpec spec;
   spec.spec_path = spec_path;
-  const json& mesh = r.required(root, "mesh", "");
-  if (!mesh.is_string() || mesh.get<std::string>().empty()) r.fail("mesh", "expected a file name");
-  spec.mesh_path = resolve_path(mesh.get<std::string>(), spec_path);
+  if (!root.is_object()) r.fail("", "expected a JSON object");
+  if (root.contains("parts") || root.contains("instances")) {
+    // An assembly: parts and instances in place of one mesh.
+    if (root.contains("mesh"))
+      r.fail("mesh",
+             "an assembly (\"parts\", \"instances\") has no top-level mesh: each part "
+             "names its own");
+    r.only_keys(root, "",
+                {"parts", "instances", "attachment_tolerance", "forces", "simulation", "domains",
+                 "comment"});
+    spec.assembly = parse_assembly(r, root, spec_path, spec.warnings);
+  } else {
+    r.only_keys(root, "",
+                {"mesh", "tetrahedralize", "material", "materials_by_label", "fixed", "forces",
+                 "simulation", "reduction", "domains", "render_surface", "comment"});
+    const json& mesh = r.required(root, "mesh", "");
+    if (!mesh.is_string() || mesh.get<std::string>().empty())
+      r.fail("mesh", "expected a file name");
+    spec.mesh_path = resolve_path(mesh.get<std::string>(), spec_path);
+  }
   if (root.contains("render_surface")) {
     const json& surface = root["render_surface"];
     if (!surface.is_string() || surface.get<std::string>().empty())
@@ -412,9 +567,12 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
     spec.reduction = parse_reduction(r, root["reduction"], "reduction");
   if (root.contains("domains")) {
     const json& d = root["domains"];
-    r.only_keys(d, "domains",
-                {"partition", "label_file", "automatic", "total_r", "distribution", "min_r",
-                 "max_r", "lumping", "per_domain", "comment"});
+    if (spec.assembly)
+      r.only_keys(d, "domains", {"lumping", "per_domain", "comment"});
+    else
+      r.only_keys(d, "domains",
+                  {"partition", "label_file", "automatic", "total_r", "distribution", "min_r",
+                   "max_r", "lumping", "per_domain", "comment"});
     DomainsSpec domains;
     if (d.contains("partition")) {
       const json& p = d["partition"];
@@ -485,6 +643,10 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
                     {"r", "linear_modes", "rayleigh_mass", "rayleigh_stiffness", "stiffness_scale",
                      "integrator", "split_modes"});
         DomainSettings settings;
+        if (spec.assembly && (v.contains("r") || v.contains("linear_modes")))
+          r.fail(key,
+                 "an assembly reduces each part once: give r and linear_modes in "
+                 "parts.<name>.reduction");
         if (v.contains("r")) settings.r = r.bounded(v["r"], key + ".r", 0, kMaxSpecModes);
         if (v.contains("linear_modes"))
           settings.linear_modes =

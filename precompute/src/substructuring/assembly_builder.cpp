@@ -77,23 +77,19 @@ Eigen::VectorXd base_areas(const TetMesh& mesh, const std::vector<int>& base) {
   return area;
 }
 
-// A part reduced once, recentred on its base (or centre of mass), with what placing it needs.
-struct ReducedAssemblyPart {
-  ReducedPart part;
+// Where a part's frame lies and what placing it needs (no reduction): recentred on the
+// area-weighted centroid of its base (a free part: on its centre of mass).
+struct PartFrame {
   Eigen::Vector3d center = Eigen::Vector3d::Zero();  // the part frame's origin in mesh coords
+  Eigen::MatrixX3d rest_positions;                   // #V by 3, in the part frame
   Eigen::VectorXd base_areas;                        // per base vertex (m²)
   Moments moments;                                   // about the part frame's origin
 };
 
-ReducedAssemblyPart reduce_part(const AssemblyPart& spec, const StageReporter& report) {
-  ReducedAssemblyPart out;
-  const StvkFemModel fem(spec.mesh, spec.materials);
-  const DofMap dofs(fem.num_vertices(), spec.base);
-  out.part = spec.reduction.r == 0 ? build_rigid_part(fem, dofs)
-                                   : build_reduced_part(fem, dofs, spec.reduction, report);
-  out.part.name = spec.name;
+PartFrame frame_of(const AssemblyPart& spec) {
+  PartFrame out;
   const Moments whole = mesh_moments(spec.mesh.rest_positions, spec.mesh.tets, spec.materials);
-  if (!(whole.mass > 0)) throw OptionError("the part has no mass");
+  if (!(whole.mass > 0)) throw OptionError("part '" + spec.name + "' has no mass");
   out.base_areas = base_areas(spec.mesh, spec.base);
   if (spec.base.empty()) {
     out.center = whole.first / whole.mass;
@@ -103,15 +99,34 @@ ReducedAssemblyPart reduce_part(const AssemblyPart& spec, const StageReporter& r
                     spec.mesh.rest_positions.row(spec.base[k]).transpose();
     out.center /= out.base_areas.sum();
   }
-  out.part.rest_positions = spec.mesh.rest_positions.rowwise() - out.center.transpose();
-  const auto start = Clock::now();
-  out.part.system_force =
-      compute_system_force_integrals(fem, out.part.basis, out.part.rest_positions);
-  if (report)
-    report("system force integrals", std::chrono::duration<double>(Clock::now() - start).count());
-  out.moments = mesh_moments(out.part.rest_positions, out.part.tets, spec.materials);
+  out.rest_positions = spec.mesh.rest_positions.rowwise() - out.center.transpose();
+  out.moments = mesh_moments(out.rest_positions, spec.mesh.tets, spec.materials);
   return out;
 }
+
+// The part reduced once in its frame: basis, polynomial, W1..W7.
+ReducedPart reduce_part(const AssemblyPart& spec, const PartFrame& frame,
+                        const StageReporter& report) {
+  const StvkFemModel fem(spec.mesh, spec.materials);
+  const DofMap dofs(fem.num_vertices(), spec.base);
+  ReducedPart part = spec.reduction.r == 0 ? build_rigid_part(fem, dofs)
+                                           : build_reduced_part(fem, dofs, spec.reduction, report);
+  part.name = spec.name;
+  part.rest_positions = frame.rest_positions;
+  const auto start = Clock::now();
+  part.system_force = compute_system_force_integrals(fem, part.basis, part.rest_positions);
+  if (report)
+    report("system force integrals", std::chrono::duration<double>(Clock::now() - start).count());
+  return part;
+}
+
+// Where an instance sits: its frame and, for a child, its base embedded in the parent's tets.
+struct Placement {
+  Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();
+  Eigen::Vector3d origin = Eigen::Vector3d::Zero();
+  Eigen::VectorXi tets;          // m: parent tet of each base vertex
+  Eigen::MatrixX4d barycentric;  // m by 4
+};
 
 // Rethrows the current Ramus exception with `prefix` in front of its message.
 [[noreturn]] void rethrow_with(const std::string& prefix) {
@@ -129,9 +144,10 @@ ReducedAssemblyPart reduce_part(const AssemblyPart& spec, const StageReporter& r
 }
 
 // Every part reduced once, `threads` at a time; the first failure (in part order) is rethrown.
-std::vector<ReducedAssemblyPart> reduce_parts(const std::vector<AssemblyPart>& parts, int threads,
-                                              const StageReporter& report) {
-  std::vector<ReducedAssemblyPart> reduced(parts.size());
+std::vector<ReducedPart> reduce_parts(const std::vector<AssemblyPart>& parts,
+                                      const std::vector<PartFrame>& frames, int threads,
+                                      const StageReporter& report) {
+  std::vector<ReducedPart> reduced(parts.size());
   std::vector<std::exception_ptr> failures(parts.size());
   std::mutex report_mutex;
   std::atomic<std::size_t> next{0};
@@ -144,7 +160,7 @@ std::vector<ReducedAssemblyPart> reduce_parts(const std::vector<AssemblyPart>& p
       };
       try {
         try {
-          reduced[k] = reduce_part(parts[k], inner);
+          reduced[k] = reduce_part(parts[k], frames[k], inner);
         } catch (const Error&) {
           rethrow_with("part '" + parts[k].name + "': ");
         }
@@ -197,18 +213,87 @@ ReducedModel build_assembly_model(const std::vector<AssemblyPart>& parts,
                         std::to_string(parts[sz(a.part)].base.size()) +
                         " vertices; attaching it needs at least 3");
   }
-  std::vector<ReducedAssemblyPart> reduced = reduce_parts(parts, threads, report);
-
+  // Placements first (meshes only): a base that misses its parent fails before any reduction.
   const auto placement_start = Clock::now();
+  std::vector<PartFrame> frames;
+  for (const AssemblyPart& part : parts) frames.push_back(frame_of(part));
+  std::vector<Placement> placements(instances.size());
+  for (std::size_t k = 0; k < instances.size(); ++k) {
+    const AssemblyInstance& a = instances[k];
+    const PartFrame& frame = frames[sz(a.part)];
+    Placement& placed = placements[k];
+    // x = R (s X_mesh) + t = R s X_part + (R s c + t).
+    placed.rotation = a.rotation;
+    placed.origin = a.rotation * (a.scale * frame.center) + a.translation;
+    if (a.parent < 0) continue;
+    const AssemblyInstance& p = instances[sz(a.parent)];
+    const Placement& parent = placements[sz(a.parent)];
+    const std::vector<int>& base = parts[sz(a.part)].base;
+    const std::string who =
+        "instance '" + a.name + "' (part '" + parts[sz(a.part)].name + "') on '" + p.name + "': ";
+    try {
+      // The base in the world, embedded in the parent's tets (its mesh only).
+      Eigen::MatrixX3d points(static_cast<Eigen::Index>(base.size()), 3);
+      for (std::size_t b = 0; b < base.size(); ++b)
+        points.row(static_cast<Eigen::Index>(b)) =
+            (a.rotation * (a.scale * frame.rest_positions.row(base[b]).transpose()) + placed.origin)
+                .transpose();
+      ReducedPart mesh_only;
+      mesh_only.rest_positions = frames[sz(p.part)].rest_positions;
+      mesh_only.tets = parts[sz(p.part)].mesh.tets;
+      ReducedModel probe = single_domain_model(std::move(mesh_only));
+      probe.domains[0].scale = p.scale;
+      probe.domains[0].frame_rotation = parent.rotation;
+      probe.domains[0].frame_origin = parent.origin;
+      SurfaceEmbeddingOptions options;
+      options.max_distance = 1e300;  // (the tolerance is absolute: checked below)
+      SurfaceEmbeddingStats stats;
+      const EmbeddedSurface embedded =
+          embed_surface(probe, points, Eigen::MatrixX3i(0, 3), options, &stats);
+      if (stats.max_distance > attachment_tolerance) {
+        const int b = stats.max_distance_vertex;
+        std::ostringstream message;
+        message.precision(6);
+        message << "base vertex " << base[sz(b)] << " at " << point_text(points.row(b).transpose())
+                << " is " << stats.max_distance << " m from '" << p.name
+                << "', more than the attachment tolerance " << attachment_tolerance
+                << " m: the part does not touch its parent";
+        throw MeshError(message.str(), -1, base[sz(b)]);
+      }
+      placed.tets = embedded.tet;
+      placed.barycentric = embedded.barycentric;
+      // The frame: the placement's axes at the embedded base's centroid (snapped onto the parent).
+      const Eigen::VectorXd& w = frames[sz(a.part)].base_areas;
+      Eigen::Vector3d centroid = Eigen::Vector3d::Zero();
+      for (Eigen::Index b = 0; b < w.size(); ++b) {
+        Eigen::Vector3d x = Eigen::Vector3d::Zero();
+        for (int c = 0; c < 4; ++c)
+          x += placed.barycentric(b, c) *
+               (p.scale * frames[sz(p.part)].rest_positions.row(
+                              parts[sz(p.part)].mesh.tets(placed.tets(b), c)))
+                   .transpose();
+        centroid += w(b) * x;
+      }
+      placed.origin = parent.origin + parent.rotation * (centroid / w.sum());
+    } catch (const Error&) {
+      rethrow_with(who);
+    }
+  }
+  const double placement_seconds =
+      std::chrono::duration<double>(Clock::now() - placement_start).count();
+
+  // Every part reduced once.
   ReducedModel model;
-  model.parts.reserve(reduced.size());
-  for (ReducedAssemblyPart& r : reduced) model.parts.push_back(r.part);
+  model.parts = reduce_parts(parts, frames, threads, report);
+
+  // Domains: frames, interfaces (Eq. 1-4 from the parent's scaled basis at the embedded
+  // points), own moments.
+  const auto interface_start = Clock::now();
   model.domains.resize(instances.size());
   std::vector<Moments> subtree(instances.size());
   int next_global = 0;
   for (std::size_t k = 0; k < instances.size(); ++k) {
     const AssemblyInstance& a = instances[k];
-    const ReducedAssemblyPart& rp = reduced[sz(a.part)];
     const ReducedPart& part = model.parts[sz(a.part)];
     ReducedDomain& d = model.domains[k];
     d.name = a.name;
@@ -219,67 +304,35 @@ ReducedModel build_assembly_model(const std::vector<AssemblyPart>& parts,
     d.global_vertices =
         Eigen::VectorXi::LinSpaced(V, next_global, next_global + static_cast<int>(V) - 1);
     next_global += static_cast<int>(V);
-    // x = R (s X_mesh) + t = R s X_part + (R s c + t).
-    const Eigen::Vector3d placed_origin = a.rotation * (a.scale * rp.center) + a.translation;
     if (a.parent < 0) {
-      d.frame_rotation = a.rotation;
-      d.frame_origin = placed_origin;
+      d.frame_rotation = placements[k].rotation;
+      d.frame_origin = placements[k].origin;
     } else {
       const ReducedDomain& p = model.domains[sz(a.parent)];
       const ReducedPart& parent_part = part_of(model, a.parent);
       const std::vector<int>& base = parts[sz(a.part)].base;
-      const std::string who =
-          "instance '" + a.name + "' (part '" + part.name + "') on '" + p.name + "': ";
       try {
-        // The base in the world, embedded in the parent's tets (only the parent's mesh).
-        Eigen::MatrixX3d points(static_cast<Eigen::Index>(base.size()), 3);
-        for (std::size_t b = 0; b < base.size(); ++b)
-          points.row(static_cast<Eigen::Index>(b)) =
-              (a.rotation * (a.scale * part.rest_positions.row(base[b]).transpose()) +
-               placed_origin)
-                  .transpose();
-        ReducedPart mesh_only;
-        mesh_only.rest_positions = parent_part.rest_positions;
-        mesh_only.tets = parent_part.tets;
-        ReducedModel probe = single_domain_model(std::move(mesh_only));
-        probe.domains[0].scale = p.scale;
-        probe.domains[0].frame_rotation = p.frame_rotation;
-        probe.domains[0].frame_origin = p.frame_origin;
-        SurfaceEmbeddingOptions options;
-        options.max_distance = 1e300;  // (the tolerance is absolute: checked below)
-        SurfaceEmbeddingStats stats;
-        const EmbeddedSurface embedded =
-            embed_surface(probe, points, Eigen::MatrixX3i(0, 3), options, &stats);
-        if (stats.max_distance > attachment_tolerance) {
-          const int b = stats.max_distance_vertex;
-          std::ostringstream message;
-          message.precision(6);
-          message << who << "base vertex " << base[sz(b)] << " at "
-                  << point_text(points.row(b).transpose()) << " is " << stats.max_distance
-                  << " m from '" << p.name << "', more than the attachment tolerance "
-                  << attachment_tolerance << " m: the part does not touch its parent";
-          throw MeshError(message.str(), -1, base[sz(b)]);
-        }
-        // Eq. 1-4 from the parent's basis at the embedded points, at the parent's scale.
         const UniformScale parent_scale(p.scale);
         const Eigen::VectorXi child_vertices =
             Eigen::Map<const Eigen::VectorXi>(base.data(), static_cast<Eigen::Index>(base.size()));
         d.interface = compute_embedded_interface(
             p.scale * parent_part.rest_positions, parent_scale.basis * parent_part.basis,
-            parent_part.tets, embedded.tet, embedded.barycentric, child_vertices,
-            (a.scale * a.scale) * rp.base_areas, p.frame_rotation.transpose() * a.rotation);
-        // The child's frame is the interface's (the placement, snapped onto the parent).
-        d.frame_rotation = p.frame_rotation * d.interface.rest_rotation;
-        d.frame_origin = p.frame_origin + p.frame_rotation * d.interface.centroid;
+            parent_part.tets, placements[k].tets, placements[k].barycentric, child_vertices,
+            (a.scale * a.scale) * frames[sz(a.part)].base_areas,
+            p.frame_rotation.transpose() * a.rotation);
       } catch (const Error&) {
-        rethrow_with(who);
+        rethrow_with("instance '" + a.name + "' (part '" + part.name + "') on '" + p.name + "': ");
       }
+      // The child's frame is the interface's.
+      d.frame_rotation = p.frame_rotation * d.interface.rest_rotation;
+      d.frame_origin = p.frame_origin + p.frame_rotation * d.interface.centroid;
     }
     // Own moments in the domain's frame: mass s³, ∫ρX s⁴, ∫ρXXᵀ s⁵.
     const UniformScale s(a.scale);
-    subtree[k].mass = s.mass * rp.moments.mass;
-    subtree[k].first = s.first_moment * rp.moments.first;
-    subtree[k].second = s.second_moment * rp.moments.second;
+    const Moments& own = frames[sz(a.part)].moments;
+    subtree[k].mass = s.mass * own.mass;
+    subtree[k].first = s.first_moment * own.first;
+    subtree[k].second = s.second_moment * own.second;
   }
   // Subtrees, leaves to root: a child's moments in its parent's frame (X_p = x̂ + R̂ X).
   for (std::size_t k = instances.size(); k-- > 1;) {
@@ -318,7 +371,8 @@ ReducedModel build_assembly_model(const std::vector<AssemblyPart>& parts,
             model.domains[k].global_vertices(local(f, c));
   }
   if (report)
-    report("placement", std::chrono::duration<double>(Clock::now() - placement_start).count());
+    report("placement", placement_seconds +
+                            std::chrono::duration<double>(Clock::now() - interface_start).count());
   return model;
 }
 

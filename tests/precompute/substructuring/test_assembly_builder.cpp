@@ -4,16 +4,20 @@
 #include <Eigen/Geometry>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <functional>
 #include <vector>
 
 #include "ramus/error.h"
 #include "ramus/precompute/fem/material.h"
+#include "ramus/precompute/model/model_file_writer.h"
 #include "ramus/precompute/substructuring/assembly_builder.h"
 #include "ramus/precompute/substructuring/domain_tree.h"
 #include "ramus/precompute/substructuring/substructured_model_builder.h"
 #include "ramus/runtime/io/model_file.h"
 #include "ramus/runtime/model/model_geometry.h"
 #include "ramus/runtime/simulator.h"
+#include "support/random_models.h"
+#include "support/temp_dir.h"
 #include "support/test_meshes.h"
 
 using namespace ramus;
@@ -236,4 +240,34 @@ TEST_CASE("A part placed away from its parent, or on a base too small, is named"
   tree.instances[4].parent = 4;
   CHECK_THROWS_WITH(build_assembly_model(tree.parts, tree.instances, 1e-3),
                     Contains("instance 'leaf_1': its parent must be an earlier instance"));
+}
+
+TEST_CASE("An assembly round trips through its file, and its embedded interfaces are checked",
+          "[precompute][assembly]") {
+  const Tree tree = small_tree();
+  const ReducedModel model = build_assembly_model(tree.parts, tree.instances, 1e-9);
+  const test::TempDir dir("assembly");
+  const std::string path = dir.file("tree.h5");
+  write_model_file(model, path);
+  test::require_equal(model, read_model_file(path));
+  const auto problem = [&](const std::function<void(ParentInterface&)>& change) {
+    ReducedModel bad = model;
+    change(bad.domains[3].interface);
+    return find_model_inconsistency(bad);
+  };
+  CHECK_THAT(
+      problem([](ParentInterface& f) { f.parent_vertices = f.child_vertices; }),
+      Contains("group /domains/domain_3/interface has both parent_vertices and parent_tets"));
+  CHECK_THAT(problem([](ParentInterface& f) {
+               f.parent_tets.resize(0);
+               f.parent_barycentric.resize(0, 4);
+             }),
+             Contains("has neither parent_vertices nor parent_tets"));
+  CHECK_THAT(problem([](ParentInterface& f) { f.parent_tets(1) = 48; }),
+             Contains("dataset /domains/domain_3/interface/parent_tets: entry 1 references tet 48, "
+                      "but there are 48 tets in the parent /domains/domain_1"));
+  CHECK_THAT(problem([](ParentInterface& f) { f.parent_barycentric(2, 0) += 0.01; }),
+             Contains("dataset /domains/domain_3/interface/parent_barycentric: row 2 sums to"));
+  CHECK_THAT(problem([](ParentInterface& f) { f.parent_barycentric.conservativeResize(3, 4); }),
+             Contains("wrong shape of dataset /domains/domain_3/interface/parent_barycentric"));
 }

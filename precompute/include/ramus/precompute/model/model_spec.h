@@ -104,9 +104,38 @@ struct DomainsSpec {
   std::map<std::string, DomainSettings> per_domain;
 };
 
+/// One part of an assembly (docs/SPEC.md, "Assemblies"): a mesh reduced once with its base held.
+struct PartSpec {
+  std::string name;
+  std::string mesh_path;  ///< resolved relative to the spec's folder
+  TetrahedralizeOptions tetrahedralize;
+  Material material;
+  std::map<int, Material> materials_by_label;
+  /// Its base: the anchors of the root's part, the attachment of every other; none: a free body.
+  std::vector<VertexSelector> base;
+  ReductionSpec reduction;
+};
+
+/// One placement of a part: x_world = rotation (scale X_mesh) + translation.
+struct InstanceSpec {
+  std::string name;
+  int part = 0;     ///< index into AssemblySpec::parts
+  int parent = -1;  ///< an earlier instance; -1 for the root (the first instance)
+  Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();
+  Eigen::Vector3d translation = Eigen::Vector3d::Zero();  ///< m
+  double scale = 1;
+};
+
+/// An assembly: distinct parts and their placements, parents first.
+struct AssemblySpec {
+  std::vector<PartSpec> parts;
+  std::vector<InstanceSpec> instances;
+  double attachment_tolerance = 1e-6;  ///< m: how far a base may lie from its parent
+};
+
 struct ModelSpec {
   std::string spec_path;  ///< the JSON file itself
-  std::string mesh_path;  ///< resolved relative to the spec's folder
+  std::string mesh_path;  ///< resolved relative to the spec's folder (empty for an assembly)
   /// "render_surface": the surface to embed for rendering (resolved like mesh_path), or empty
   std::string render_surface_path;
   TetrahedralizeOptions tetrahedralize;
@@ -117,6 +146,9 @@ struct ModelSpec {
   SimulationSpec simulation;
   ReductionSpec reduction;
   std::optional<DomainsSpec> domains;  ///< absent: one domain
+  /// Present for an assembly spec ("parts" and "instances" in place of "mesh"); its "domains"
+  /// block may hold only "lumping" and "per_domain" runtime tuning by instance name.
+  std::optional<AssemblySpec> assembly;
   /// Legal but suspicious settings ("key: what and why"), for the tool to print.
   std::vector<std::string> warnings;
 };
