@@ -1,9 +1,14 @@
-// `ramus generate beam|plant`: the procedural example meshes.
+// `ramus generate beam|plant|tree`: the procedural example meshes (a tree: part meshes and its
+// assembly spec).
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include "commands.h"
 #include "mesh_files.h"
+#include "ramus/error.h"
 #include "ramus/precompute/mesh/mesh_generators.h"
+#include "ramus/precompute/mesh/tree_generator.h"
 
 namespace ramus::cli {
 
@@ -55,6 +60,54 @@ void add_generate_command(CLI::App& app) {
     write_tet_mesh_by_extension(mesh, plant_args->output);
     std::cout << "wrote " << plant_args->output << ": " << mesh.num_vertices() << " vertices, "
               << mesh.num_tets() << " tets, " << mesh.label_names.size() << " parts\n";
+  });
+
+  CLI::App* tree = generate->add_subcommand(
+      "tree",
+      "Procedural tree as an assembly (the paper's oak: trunk, 41 branches of 5 limb meshes at "
+      "scales 0.6-1.4, 1,394 leaves of one leaf mesh): writes <part>.msh and the spec");
+  struct TreeArgs {
+    TreeOptions options;
+    std::string folder, name = "oak.json";
+  };
+  auto tree_args = std::make_shared<TreeArgs>();
+  tree->add_option("--leaves", tree_args->options.leaves, "Number of leaves")
+      ->capture_default_str();
+  tree->add_option("--main-branches", tree_args->options.main_branches, "Branches on the trunk")
+      ->capture_default_str();
+  tree->add_option("--sub-branches", tree_args->options.sub_branches,
+                   "Branches on the main branches")
+      ->capture_default_str();
+  tree->add_option("--seed", tree_args->options.seed, "Random seed")->capture_default_str();
+  tree->add_flag("--small", tree_args->options.small,
+                 "Coarse meshes (fewer cells) for tests; combine with the counts");
+  tree->add_option("--branch-r", tree_args->options.branch_r, "r of every branch part")
+      ->capture_default_str();
+  tree->add_option("--trunk-r", tree_args->options.trunk_r, "r of the trunk")
+      ->capture_default_str();
+  tree->add_option("--leaf-r", tree_args->options.leaf_r, "r of the leaf")->capture_default_str();
+  tree->add_option("--spec-name", tree_args->name, "File name of the spec in the folder")
+      ->capture_default_str();
+  tree->add_option("-o,--output", tree_args->folder, "Output folder (created)")->required();
+  tree->callback([tree_args] {
+    const Tree made = make_tree(tree_args->options);
+    std::filesystem::create_directories(tree_args->folder);
+    for (const Tree::Part& part : made.parts)
+      write_tet_mesh_by_extension(
+          part.mesh, (std::filesystem::path(tree_args->folder) / (part.name + ".msh")).string());
+    const std::string spec_path =
+        (std::filesystem::path(tree_args->folder) / tree_args->name).string();
+    {
+      std::ofstream out(spec_path + ".tmp");
+      out << tree_spec_json(made, tree_args->options) << "\n";
+      if (!out) throw Error("cannot write '" + spec_path + "'");
+    }
+    std::filesystem::rename(spec_path + ".tmp", spec_path);
+    int leaves = 0, branches = 0;
+    for (const TreePlacement& p : made.placements) (p.part == "leaf" ? leaves : branches) += 1;
+    std::cout << "wrote " << spec_path << ": " << made.parts.size() << " part meshes, "
+              << branches - 1 << " branches and " << leaves << " leaves on a trunk ("
+              << made.placements.size() << " domains)\n";
   });
 }
 

@@ -188,12 +188,11 @@ std::string point_text(const Eigen::Vector3d& p) {
   return s.str();
 }
 
-}  // namespace
-
-ReducedModel build_assembly_model(const std::vector<AssemblyPart>& parts,
-                                  const std::vector<AssemblyInstance>& instances,
-                                  double attachment_tolerance, int threads,
-                                  const StageReporter& report) {
+// build_assembly_model for parts that are all placed.
+ReducedModel build_placed_assembly(const std::vector<AssemblyPart>& parts,
+                                   const std::vector<AssemblyInstance>& instances,
+                                   double attachment_tolerance, int threads,
+                                   const StageReporter& report) {
   if (parts.empty() || instances.empty())
     throw OptionError("an assembly needs at least one part and one instance");
   if (!(attachment_tolerance >= 0) || !std::isfinite(attachment_tolerance))
@@ -374,6 +373,29 @@ ReducedModel build_assembly_model(const std::vector<AssemblyPart>& parts,
     report("placement", placement_seconds +
                             std::chrono::duration<double>(Clock::now() - interface_start).count());
   return model;
+}
+
+}  // namespace
+
+ReducedModel build_assembly_model(const std::vector<AssemblyPart>& parts,
+                                  const std::vector<AssemblyInstance>& instances,
+                                  double attachment_tolerance, int threads,
+                                  const StageReporter& report) {
+  // A part no instance places is not reduced (the file holds placed parts only).
+  std::vector<int> index(parts.size(), -1);
+  std::vector<AssemblyPart> placed;
+  std::vector<AssemblyInstance> renumbered = instances;
+  for (AssemblyInstance& a : renumbered) {
+    if (a.part < 0 || sz(a.part) >= parts.size())
+      throw OptionError("instance '" + a.name + "': unknown part");
+    int& k = index[sz(a.part)];
+    if (k < 0) {
+      k = static_cast<int>(placed.size());
+      placed.push_back(parts[sz(a.part)]);
+    }
+    a.part = k;
+  }
+  return build_placed_assembly(placed, renumbered, attachment_tolerance, threads, report);
 }
 
 }  // namespace ramus

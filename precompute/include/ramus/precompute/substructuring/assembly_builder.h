@@ -39,7 +39,8 @@ struct AssemblyInstance {
   double scale = 1;
 };
 
-/// Builds the model: part k of the result is parts[k] reduced once (on up to `threads` threads,
+/// Builds the model: the parts some instance places, in the order of their first placement,
+/// each reduced once (on up to `threads` threads,
 /// 0: all cores) with its base held, its rest positions recentred on the area-weighted centroid
 /// of its base (a free part: on its centre of mass), W1..W7 in that frame; domain k places
 /// instances[k]. A child's base vertices are embedded in its parent instance's tets (the tet

@@ -1,0 +1,124 @@
+// The procedural tree (mesh/tree_generator.h): the paper's oak in counts and scales, valid limb
+// meshes, every base inside its parent; the small variant assembles, and its step allocates
+// nothing.
+#include <catch2/catch.hpp>
+#include <map>
+#include <set>
+
+#include "ramus/precompute/mesh/mesh_checks.h"
+#include "ramus/precompute/mesh/tree_generator.h"
+#include "ramus/precompute/substructuring/assembly_builder.h"
+#include "ramus/runtime/io/model_file.h"
+#include "ramus/runtime/simulator.h"
+#include "support/allocation_counter.h"
+
+using namespace ramus;
+
+namespace {
+
+// The assembly of a generated tree (bases: the vertices at x = 0 of each part).
+ReducedModel assemble(const Tree& tree, int threads) {
+  std::vector<AssemblyPart> parts;
+  std::map<std::string, int> index;
+  for (const Tree::Part& p : tree.parts) {
+    AssemblyPart part;
+    part.name = p.name;
+    part.mesh = p.mesh;
+    part.materials.assign(static_cast<std::size_t>(p.mesh.num_tets()),
+                          Material{p.youngs_modulus, 0.35, p.density});
+    for (int v = 0; v < p.mesh.num_vertices(); ++v)
+      if (p.mesh.vertex_flags(v) == 1) part.base.push_back(v);
+    part.reduction.r = p.r;
+    part.reduction.linear_modes = std::max(1, p.r / 2);
+    index[p.name] = static_cast<int>(parts.size());
+    parts.push_back(std::move(part));
+  }
+  std::map<std::string, int> instance;
+  std::vector<AssemblyInstance> instances;
+  for (const TreePlacement& placed : tree.placements) {
+    instances.push_back({placed.name, index.at(placed.part),
+                         placed.parent.empty() ? -1 : instance.at(placed.parent), placed.rotation,
+                         placed.translation, placed.scale});
+    instance[placed.name] = static_cast<int>(instances.size()) - 1;
+  }
+  return build_assembly_model(parts, instances, 1e-9, threads);
+}
+
+}  // namespace
+
+TEST_CASE(
+    "The generated oak has the paper's counts: 41 branches of 5 meshes at scales 0.6-1.4, "
+    "1,394 leaves of one mesh",
+    "[precompute][mesh][tree]") {
+  const Tree tree = make_tree();
+  REQUIRE(tree.parts.size() == 7);
+  std::map<std::string, int> placed;
+  double smallest = 1e9, largest = 0;
+  for (const TreePlacement& p : tree.placements) {
+    ++placed[p.part];
+    if (p.part != "leaf" && p.part != "trunk") {
+      smallest = std::min(smallest, p.scale);
+      largest = std::max(largest, p.scale);
+    }
+  }
+  CHECK(placed["trunk"] == 1);
+  CHECK(placed["leaf"] == 1394);
+  int branches = 0;
+  for (const char* limb : {"limb_a", "limb_b", "limb_c", "limb_d", "limb_e"}) {
+    CHECK(placed[limb] >= 1);
+    branches += placed[limb];
+  }
+  CHECK(branches == 41);
+  CHECK(smallest >= 0.6 - 1e-12);
+  CHECK(smallest < 0.7);
+  CHECK(largest <= 1.4 + 1e-12);
+  CHECK(largest > 1.3);
+  // Valid meshes (positive tets, no duplicates), deterministic for the seed.
+  for (const Tree::Part& part : tree.parts) CHECK_NOTHROW(validate_tet_mesh(part.mesh, part.name));
+  const Tree again = make_tree();
+  REQUIRE(again.placements.size() == tree.placements.size());
+  for (std::size_t k = 0; k < tree.placements.size(); ++k) {
+    CHECK(again.placements[k].rotation == tree.placements[k].rotation);
+    CHECK(again.placements[k].translation == tree.placements[k].translation);
+  }
+}
+
+TEST_CASE(
+    "The small generated tree assembles on any number of threads alike and steps without "
+    "allocating",
+    "[precompute][mesh][tree]") {
+  TreeOptions options;
+  options.small = true;
+  options.main_branches = 3;
+  options.sub_branches = 4;
+  options.leaves = 40;
+  options.branch_r = options.trunk_r = 8;
+  options.leaf_r = 4;
+  const Tree tree = make_tree(options);
+  const ReducedModel one = assemble(tree, 1), two = assemble(tree, 2);
+  REQUIRE(find_model_inconsistency(two).empty());
+  CHECK(two.domains.size() == 48);
+  for (std::size_t k = 0; k < one.parts.size(); ++k) {
+    CHECK(one.parts[k].basis == two.parts[k].basis);
+    CHECK(one.parts[k].polynomial.quartic == two.parts[k].polynomial.quartic);
+  }
+  const auto model = compile_model(two);
+  RuntimeSettings settings = model->settings;
+  settings.time_step = 0.01;
+  for (NodeSettings& n : settings.nodes) {
+    n.integrator = Integrator::kSemiImplicitEuler;
+    n.rayleigh_mass = 0.5;
+  }
+  Simulator sim(model, settings);
+  sim.reserve_vertex_forces(1);
+  REQUIRE(sim.initialize() == StepStatus::kOk);
+  bool ok = true;
+  const long allocations = test::count_allocations([&] {
+    sim.add_vertex_force(47, 5, Eigen::Vector3d(0, 0.01, 0.02));
+    for (int k = 0; k < 50; ++k) ok &= sim.step() == StepStatus::kOk;
+    sim.clear_vertex_forces();
+  });
+  CHECK(ok);
+  CHECK(allocations == 0);
+  CHECK(sim.state().q.norm() > 0);
+}
