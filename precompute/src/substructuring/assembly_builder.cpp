@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <exception>
+#include <map>
 #include <mutex>
 #include <sstream>
 #include <thread>
@@ -396,6 +397,32 @@ ReducedModel build_assembly_model(const std::vector<AssemblyPart>& parts,
     a.part = k;
   }
   return build_placed_assembly(placed, renumbered, attachment_tolerance, threads, report);
+}
+
+Assembly tree_assembly(const Tree& tree) {
+  Assembly out;
+  std::map<std::string, int> part_index, instance_index;
+  for (const Tree::Part& p : tree.parts) {
+    AssemblyPart part;
+    part.name = p.name;
+    part.mesh = p.mesh;
+    part.materials.assign(static_cast<std::size_t>(p.mesh.num_tets()),
+                          Material{p.youngs_modulus, 0.35, p.density});
+    for (int v = 0; v < p.mesh.num_vertices(); ++v)
+      if (p.mesh.vertex_flags.size() == p.mesh.num_vertices() && p.mesh.vertex_flags(v) == 1)
+        part.base.push_back(v);
+    part.reduction.r = p.r;
+    part.reduction.linear_modes = std::max(1, p.r / 2);
+    part_index[p.name] = static_cast<int>(out.parts.size());
+    out.parts.push_back(std::move(part));
+  }
+  for (const TreePlacement& placed : tree.placements) {
+    out.instances.push_back({placed.name, part_index.at(placed.part),
+                             placed.parent.empty() ? -1 : instance_index.at(placed.parent),
+                             placed.rotation, placed.translation, placed.scale});
+    instance_index[placed.name] = static_cast<int>(out.instances.size()) - 1;
+  }
+  return out;
 }
 
 }  // namespace ramus

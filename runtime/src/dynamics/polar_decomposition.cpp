@@ -1,7 +1,9 @@
 #include "ramus/runtime/dynamics/polar_decomposition.h"
 
+#include <Eigen/Geometry>
 #include <Eigen/LU>
 #include <Eigen/SVD>
+#include <cmath>
 
 namespace ramus {
 
@@ -17,7 +19,46 @@ Eigen::Vector3d skew_vector(const Eigen::Matrix3d& M) noexcept {
   return 0.5 * Eigen::Vector3d(M(2, 1) - M(1, 2), M(0, 2) - M(2, 0), M(1, 0) - M(0, 1));
 }
 
+namespace {
+
+// Higham's scaled Newton iteration X ← (γ X + X⁻ᵀ / γ) / 2, γ = |det X|^-1/3, for det(A) > 0:
+// quadratic convergence to the rotation factor (a node's A is near a rotation: 3 to 5
+// iterations, some 10x faster than the SVD). False when it does not settle (the SVD decides).
+bool newton_polar(const Eigen::Matrix3d& A, Eigen::Matrix3d& R) noexcept {
+  Eigen::Matrix3d X = A;
+  for (int iteration = 0; iteration < 20; ++iteration) {
+    const double det = X.determinant();
+    if (!(det > 0) || !std::isfinite(det)) return false;
+    const double gamma = 1.0 / std::cbrt(det);
+    // X⁻ᵀ = cofactor(X) / det(X).
+    Eigen::Matrix3d cofactor;
+    cofactor.col(0) = X.col(1).cross(X.col(2));
+    cofactor.col(1) = X.col(2).cross(X.col(0));
+    cofactor.col(2) = X.col(0).cross(X.col(1));
+    const Eigen::Matrix3d next = 0.5 * (gamma * X + cofactor / (gamma * det));
+    const double change = (next - X).cwiseAbs().maxCoeff();
+    X = next;
+    if (change <= 4e-16) {
+      R = X;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 PolarDecomposition polar_decomposition(const Eigen::Matrix3d& A) noexcept {
+  PolarDecomposition result;
+  if (newton_polar(A, result.R)) {
+    // Rᵀ A is symmetric to round-off when R is the polar factor; an ill-conditioned A that
+    // leaves more asymmetry goes to the SVD.
+    const Eigen::Matrix3d S = result.R.transpose() * A;
+    if ((S - S.transpose()).cwiseAbs().maxCoeff() <= 2e-15 * S.cwiseAbs().maxCoeff()) {
+      result.S = 0.5 * (S + S.transpose());
+      return result;
+    }
+  }
   // Square fixed-size input: no QR preconditioner needed, and nothing is heap-allocated.
   // The two-sided Jacobi SVD is accurate to machine precision and well-behaved with repeated
   // singular values: U and V are then not unique, but R = U Vᵀ is whenever A is nonsingular.
@@ -32,7 +73,6 @@ PolarDecomposition polar_decomposition(const Eigen::Matrix3d& A) noexcept {
   Eigen::Matrix3d U_signed = U;
   U_signed.col(2) *= d;
   sigma(2) *= d;
-  PolarDecomposition result;
   result.R = U_signed * V.transpose();
   const Eigen::Matrix3d S = V * sigma.asDiagonal() * V.transpose();
   result.S = 0.5 * (S + S.transpose());

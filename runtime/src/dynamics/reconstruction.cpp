@@ -1,6 +1,7 @@
 #include "ramus/runtime/dynamics/reconstruction.h"
 
 #include <Eigen/Geometry>
+#include <algorithm>
 
 #include "workspace_data.h"
 
@@ -41,6 +42,62 @@ void global_positions(const Model& model, const State& state, Eigen::MatrixX3d& 
   }
   for (Eigen::Index v = 0; v < positions.rows(); ++v)
     if (model.global_copy_count(v) > 1) positions.row(v) /= model.global_copy_count(v);
+}
+
+namespace {
+
+template <typename Scalar>
+void render_positions_as(const Model& model, const State& state, WorkspaceData& w,
+                         Scalar* out) noexcept {
+  // Vertices shared by several nodes (conforming interfaces) are averaged: accumulate.
+  const bool shared = (model.global_copy_count.array() > 1).any();
+  if (shared)
+    std::fill(out, out + 3 * static_cast<std::ptrdiff_t>(model.num_global_vertices), Scalar(0));
+  for (std::size_t p = 0; p < model.prototypes.size(); ++p) {
+    const Prototype& proto = model.prototypes[p];
+    const Eigen::MatrixX3d& X = proto.rest_positions;
+    const auto n = static_cast<Eigen::Index>(proto.nodes.size());
+    Eigen::MatrixXd& block = w.render_blocks[p];
+    for (Eigen::Index first = 0; first < n; first += kRenderBlock) {
+      const Eigen::Index count = std::min<Eigen::Index>(kRenderBlock, n - first);
+      // The displacements U q of `count` nodes at once (their q are adjacent in the State).
+      if (proto.r > 0) {
+        const Eigen::Map<const Eigen::MatrixXd> q(
+            state.q.data() + proto.dof_offset + first * proto.r, proto.r, count);
+        block.leftCols(count).noalias() = proto.basis * q;
+      }
+      for (Eigen::Index j = 0; j < count; ++j) {
+        const int i = proto.nodes[static_cast<std::size_t>(first + j)];
+        const Node& node = model.nodes[static_cast<std::size_t>(i)];
+        const Eigen::Matrix3d R = state.frame_rotation.middleCols<3>(3 * i);
+        const Eigen::Vector3d o = state.frame_origin.col(i);
+        for (Eigen::Index v = 0; v < X.rows(); ++v) {
+          Eigen::Vector3d x = node.scale.length * X.row(v).transpose();
+          if (proto.r > 0) x += node.scale.basis * block.col(j).segment<3>(3 * v);
+          const Eigen::Vector3d world = R * x + o;
+          Scalar* target = out + 3 * static_cast<std::ptrdiff_t>(node.global_vertices(v));
+          if (shared) {
+            const double weight = 1.0 / model.global_copy_count(node.global_vertices(v));
+            for (int c = 0; c < 3; ++c) target[c] += static_cast<Scalar>(weight * world(c));
+          } else {
+            for (int c = 0; c < 3; ++c) target[c] = static_cast<Scalar>(world(c));
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void render_positions(const Model& model, const State& state, Workspace& workspace,
+                      double* out) noexcept {
+  render_positions_as(model, state, workspace.data(), out);
+}
+
+void render_positions(const Model& model, const State& state, Workspace& workspace,
+                      float* out) noexcept {
+  render_positions_as(model, state, workspace.data(), out);
 }
 
 void embedded_surface_positions(const Model& model, const Eigen::MatrixX3d& global,

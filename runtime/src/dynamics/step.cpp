@@ -70,7 +70,12 @@ WorkspaceData::WorkspaceData(const Model& model)
       saved_energy_target(Eigen::VectorXd::Zero(model.num_nodes())),
       saved_energy_at_end(Eigen::VectorXd::Zero(model.num_nodes())) {
   prototypes.reserve(model.prototypes.size());
-  for (const Prototype& p : model.prototypes) prototypes.emplace_back(p.r);
+  for (const Prototype& p : model.prototypes) {
+    prototypes.emplace_back(p.r);
+    render_blocks.emplace_back(Eigen::MatrixXd::Zero(
+        3 * p.rest_positions.rows(),
+        std::min<Eigen::Index>(kRenderBlock, static_cast<Eigen::Index>(p.nodes.size()))));
+  }
 }
 
 Workspace::Workspace(const Model& model) : data_(std::make_unique<WorkspaceData>(model)) {}

@@ -70,6 +70,12 @@ struct WorkspaceData {
   Eigen::Matrix3d saved_root_rotation = Eigen::Matrix3d::Identity();
   Eigen::Vector3d saved_root_origin, saved_root_momentum, saved_root_angular_momentum;
   Eigen::VectorXd saved_energy_target, saved_energy_at_end;  ///< num_nodes (im-blend)
+  /// Per prototype, 3#V by min(n, kRenderBlock): U [q_j ...] of up to kRenderBlock of its n
+  /// nodes (render_positions).
+  std::vector<Eigen::MatrixXd> render_blocks;
 };
+
+/// Nodes whose displacements render_positions computes in one matrix product.
+constexpr int kRenderBlock = 64;
 
 }  // namespace ramus

@@ -16,32 +16,10 @@ using namespace ramus;
 
 namespace {
 
-// The assembly of a generated tree (bases: the vertices at x = 0 of each part).
+// The assembly of a generated tree.
 ReducedModel assemble(const Tree& tree, int threads) {
-  std::vector<AssemblyPart> parts;
-  std::map<std::string, int> index;
-  for (const Tree::Part& p : tree.parts) {
-    AssemblyPart part;
-    part.name = p.name;
-    part.mesh = p.mesh;
-    part.materials.assign(static_cast<std::size_t>(p.mesh.num_tets()),
-                          Material{p.youngs_modulus, 0.35, p.density});
-    for (int v = 0; v < p.mesh.num_vertices(); ++v)
-      if (p.mesh.vertex_flags(v) == 1) part.base.push_back(v);
-    part.reduction.r = p.r;
-    part.reduction.linear_modes = std::max(1, p.r / 2);
-    index[p.name] = static_cast<int>(parts.size());
-    parts.push_back(std::move(part));
-  }
-  std::map<std::string, int> instance;
-  std::vector<AssemblyInstance> instances;
-  for (const TreePlacement& placed : tree.placements) {
-    instances.push_back({placed.name, index.at(placed.part),
-                         placed.parent.empty() ? -1 : instance.at(placed.parent), placed.rotation,
-                         placed.translation, placed.scale});
-    instance[placed.name] = static_cast<int>(instances.size()) - 1;
-  }
-  return build_assembly_model(parts, instances, 1e-9, threads);
+  const Assembly assembly = tree_assembly(tree);
+  return build_assembly_model(assembly.parts, assembly.instances, 1e-9, threads);
 }
 
 }  // namespace

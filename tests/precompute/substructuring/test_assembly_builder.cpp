@@ -47,13 +47,8 @@ Eigen::Matrix3d about_z(double degrees) {
 
 // A small tree: a trunk anchored at z = 0 (its base the vertices at z = 0), two branches of one
 // part (the second turned 180° and at scale 0.8), a leaf part on each branch.
-struct Tree {
-  std::vector<AssemblyPart> parts;
-  std::vector<AssemblyInstance> instances;
-};
-
-Tree small_tree() {
-  Tree t;
+Assembly small_tree() {
+  Assembly t;
   AssemblyPart trunk = box_part("trunk", 2, 2, 8, {0.1, 0.1, 0.6}, 1e7, 10, false);
   for (int v = 0; v < trunk.mesh.num_vertices(); ++v)
     if (trunk.mesh.rest_positions(v, 2) == 0.0) trunk.base.push_back(v);
@@ -97,7 +92,7 @@ TEST_CASE(
     "An assembly of parts placed many times equals one with a copy of each part per "
     "instance",
     "[precompute][assembly]") {
-  const Tree tree = small_tree();
+  const Assembly tree = small_tree();
   const ReducedModel instanced = build_assembly_model(tree.parts, tree.instances, 1e-9, 2);
   REQUIRE(find_model_inconsistency(instanced).empty());
   CHECK(instanced.parts.size() == 3);
@@ -105,7 +100,7 @@ TEST_CASE(
   CHECK(instanced.domains[2].part == 1);
   CHECK(instanced.domains[2].scale == 0.8);
   // Every instance its own part (the same meshes reduced again, once each).
-  Tree copies = tree;
+  Assembly copies = tree;
   copies.parts = {tree.parts[0], tree.parts[1], tree.parts[1], tree.parts[2], tree.parts[2]};
   for (std::size_t k = 0; k < copies.instances.size(); ++k)
     copies.instances[k].part = static_cast<int>(k);
@@ -223,7 +218,7 @@ TEST_CASE("A part attached through embedded base points behaves like the conform
 
 TEST_CASE("A part placed away from its parent, or on a base too small, is named",
           "[precompute][assembly]") {
-  Tree tree = small_tree();
+  Assembly tree = small_tree();
   tree.instances[3].translation += Eigen::Vector3d(0.02, 0, 0);  // leaf_0 1 cm past the tip
   CHECK_THROWS_WITH(build_assembly_model(tree.parts, tree.instances, 1e-3),
                     Contains("instance 'leaf_0' (part 'leaf') on 'branch_0'") &&
@@ -244,7 +239,7 @@ TEST_CASE("A part placed away from its parent, or on a base too small, is named"
 
 TEST_CASE("An assembly round trips through its file, and its embedded interfaces are checked",
           "[precompute][assembly]") {
-  const Tree tree = small_tree();
+  const Assembly tree = small_tree();
   const ReducedModel model = build_assembly_model(tree.parts, tree.instances, 1e-9);
   const test::TempDir dir("assembly");
   const std::string path = dir.file("tree.h5");

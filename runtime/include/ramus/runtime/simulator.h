@@ -83,6 +83,14 @@ class Simulator {
   void node_world_positions(int node, Eigen::MatrixX3d& positions) const;
   void global_positions(Eigen::MatrixX3d& positions) const;
   void embedded_surface_positions(Eigen::MatrixX3d& positions) const;
+  /// All global vertices' world positions into a caller's buffer of 3 num_global_vertices values
+  /// (ramus::render_positions: batched per prototype, allocation-free).
+  void render_positions(double* out) noexcept {
+    ramus::render_positions(*model_, state_, workspace_, out);
+  }
+  void render_positions(float* out) noexcept {
+    ramus::render_positions(*model_, state_, workspace_, out);
+  }
 
   /// Elastic energy (J, stiffness scales included) and Σ q̇ᵀq̇ / 2; allocation-free.
   double elastic_energy() const;

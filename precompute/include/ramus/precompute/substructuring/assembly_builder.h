@@ -11,6 +11,7 @@
 
 #include "ramus/precompute/fem/material.h"
 #include "ramus/precompute/mesh/tet_mesh.h"
+#include "ramus/precompute/mesh/tree_generator.h"
 #include "ramus/precompute/model/model_spec.h"
 #include "ramus/precompute/reduction/reduced_domain_builder.h"
 #include "ramus/runtime/model/reduced_model.h"
@@ -56,5 +57,15 @@ ReducedModel build_assembly_model(const std::vector<AssemblyPart>& parts,
                                   const std::vector<AssemblyInstance>& instances,
                                   double attachment_tolerance, int threads = 0,
                                   const StageReporter& report = {});
+
+/// Parts and placements, as build_assembly_model takes them.
+struct Assembly {
+  std::vector<AssemblyPart> parts;
+  std::vector<AssemblyInstance> instances;
+};
+
+/// The assembly of a generated tree (tree_generator.h): each part with its base (its vertices of
+/// flag 1), its material (Poisson ratio 0.35) and r (r / 2 linear modes); the placements in order.
+Assembly tree_assembly(const Tree& tree);
 
 }  // namespace ramus

@@ -17,9 +17,11 @@ struct PolarDecomposition {
   Eigen::Matrix3d R, S;
 };
 
-/// Polar decomposition by SVD (A = U Σ Vᵀ, R = U diag(1, 1, d) Vᵀ, S = V diag(σ1, σ2, d σ3) Vᵀ,
-/// d = det(U Vᵀ)). det(A) > 0: S positive definite; det(A) = 0: S positive semi-definite;
-/// det(A) < 0: S has one negative eigenvalue (-σ_min), R is still a rotation and A = R S.
+/// Polar decomposition: for det(A) > 0 by Higham's scaled Newton iteration (to machine
+/// precision, S = sym(Rᵀ A)); otherwise, or if it does not settle, by SVD (A = U Σ Vᵀ,
+/// R = U diag(1, 1, d) Vᵀ, S = V diag(σ1, σ2, d σ3) Vᵀ, d = det(U Vᵀ)). det(A) > 0: S positive
+/// definite; det(A) = 0: S positive semi-definite; det(A) < 0: S has one negative eigenvalue
+/// (-σ_min), R is still a rotation and A = R S.
 PolarDecomposition polar_decomposition(const Eigen::Matrix3d& A) noexcept;
 
 /// Time derivatives of the polar decomposition of A(t); omega is the angular velocity in the

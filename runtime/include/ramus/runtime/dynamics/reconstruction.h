@@ -18,6 +18,15 @@ void node_world_positions(const Model& model, const State& state, int node,
 /// World positions of the undivided mesh (num_global_vertices by 3): the copies of each
 /// interface vertex averaged (C0).
 void global_positions(const Model& model, const State& state, Eigen::MatrixX3d& positions);
+/// World positions of the undivided mesh for a renderer: 3 num_global_vertices values (x, y, z
+/// of global vertex 0, then 1, ...; m) into the caller's buffer, in double or float. Per
+/// prototype one product U [q_1 ... q_n] (kRenderBlock = 64 of its nodes at a time), then each
+/// node's scale and frame; copies of interface vertices averaged (C0). Allocation-free (the
+/// Workspace holds the products), noexcept.
+void render_positions(const Model& model, const State& state, Workspace& workspace,
+                      double* out) noexcept;
+void render_positions(const Model& model, const State& state, Workspace& workspace,
+                      float* out) noexcept;
 /// The embedded surface's world vertices (#S by 3) from the C0 positions `global` (as
 /// global_positions gives them); 0 rows for a model without a surface.
 void embedded_surface_positions(const Model& model, const Eigen::MatrixX3d& global,

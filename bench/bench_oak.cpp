@@ -1,0 +1,102 @@
+// The paper's oak (substructuring paper §5, Table 1): `ramus generate tree`'s default tree (1,436
+// domains: a trunk, 41 branches of 5 limb meshes, 1,394 leaves of one leaf mesh; r̂ = 11,992)
+// built in memory. BM_OakPrecompute: every part reduced once and every instance placed (no file);
+// BM_OakStep: one semi-implicit step of the whole tree (the spec's settings), and its split into
+// core (frames, coupling, lumping) and node (StVK + solves) time; BM_OakRender: world positions of
+// all 54,398 vertices into a buffer (double, float), against the node-by-node global_positions.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <vector>
+
+#include "ramus/precompute/mesh/tree_generator.h"
+#include "ramus/precompute/substructuring/assembly_builder.h"
+#include "ramus/runtime/simulator.h"
+
+namespace {
+
+const ramus::ReducedModel& oak_data() {
+  static const ramus::ReducedModel data = [] {
+    const ramus::Assembly assembly = ramus::tree_assembly(ramus::make_tree());
+    return ramus::build_assembly_model(assembly.parts, assembly.instances, 1e-6);
+  }();
+  return data;
+}
+
+std::shared_ptr<const ramus::Model> oak() {
+  static const std::shared_ptr<const ramus::Model> model = ramus::compile_model(oak_data());
+  return model;
+}
+
+// The generated spec's simulation block: h = 0.01 s, SI, Rayleigh 0.5 / 0.002, gravity.
+std::unique_ptr<ramus::Simulator> oak_simulator() {
+  const auto model = oak();
+  ramus::RuntimeSettings settings = model->settings;
+  settings.time_step = 0.01;
+  settings.gravity = Eigen::Vector3d(0, 0, -9.81);
+  for (ramus::NodeSettings& n : settings.nodes) {
+    n.integrator = ramus::Integrator::kSemiImplicitEuler;
+    n.rayleigh_mass = 0.5;
+    n.rayleigh_stiffness = 0.002;
+  }
+  auto sim = std::make_unique<ramus::Simulator>(model, settings);
+  sim->initialize();
+  return sim;
+}
+
+void BM_OakPrecompute(benchmark::State& state) {
+  for (auto _ : state) {
+    const ramus::Assembly assembly = ramus::tree_assembly(ramus::make_tree());
+    benchmark::DoNotOptimize(
+        ramus::build_assembly_model(assembly.parts, assembly.instances, 1e-6, 0));
+  }
+  state.counters["domains"] = static_cast<double>(oak_data().domains.size());
+}
+BENCHMARK(BM_OakPrecompute)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+void BM_OakStep(benchmark::State& state) {
+  const bool profiled = state.range(0) == 1;
+  auto sim = oak_simulator();
+  sim->set_profiling(profiled);
+  for (auto _ : state)
+    if (sim->step() != ramus::StepStatus::kOk) state.SkipWithError("the oak's step failed");
+  state.counters["domains"] = sim->num_nodes();
+  state.counters["total_r"] = sim->model().num_dofs;
+  if (profiled) {
+    const auto& p = sim->profile();
+    state.counters["core_us"] = 1e6 * p.core_seconds / std::max<long>(1, p.steps);
+    state.counters["node_us"] = 1e6 * p.node_seconds / std::max<long>(1, p.steps);
+  }
+}
+BENCHMARK(BM_OakStep)->Arg(0)->Arg(1)->ArgName("profiled")->Unit(benchmark::kMicrosecond);
+
+template <typename Scalar>
+void BM_OakRender(benchmark::State& state) {
+  auto sim = oak_simulator();
+  for (int k = 0; k < 20; ++k) sim->step();
+  std::vector<Scalar> out(3 * static_cast<std::size_t>(sim->model().num_global_vertices));
+  for (auto _ : state) {
+    sim->render_positions(out.data());
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.counters["vertices"] = sim->model().num_global_vertices;
+}
+BENCHMARK(BM_OakRender<double>)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_OakRender<float>)->Unit(benchmark::kMicrosecond);
+
+void BM_OakGlobalPositions(benchmark::State& state) {
+  auto sim = oak_simulator();
+  for (int k = 0; k < 20; ++k) sim->step();
+  Eigen::MatrixX3d out;
+  for (auto _ : state) {
+    sim->global_positions(out);
+    benchmark::DoNotOptimize(out.data());
+  }
+}
+BENCHMARK(BM_OakGlobalPositions)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
