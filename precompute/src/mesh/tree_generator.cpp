@@ -291,9 +291,20 @@ std::string tree_spec_json(const Tree& tree, const TreeOptions& options) {
   }
   spec["instances"] = instances;
   spec["attachment_tolerance"] = 1e-6;
-  spec["simulation"] = {{"time_step", 0.01},  {"steps", 300},         {"gravity", {0, 0, -9.81}},
-                        {"integrator", "si"}, {"rayleigh_mass", 0.5}, {"rayleigh_stiffness", 0.002},
-                        {"output_every", 10}};
+  spec["simulation"] = {{"time_step", 0.01},
+                        {"steps", 300},
+                        {"gravity", {0, 0, -9.81}},
+                        {"integrator", "si"},
+                        {"rayleigh_mass", 0.5},
+                        {"rayleigh_stiffness", 0.002},
+                        {"output_every", 10},
+                        {"wind",
+                         {{"velocity", {4.0, 1.0, 0.0}},
+                          {"gust", 0.5},
+                          {"gust_period", 3.0},
+                          {"turbulence", 1.5},
+                          {"turbulence_length", 3.0},
+                          {"seed", static_cast<int>(options.seed)}}}};
   spec["domains"] = {{"lumping", "interface"}};
   return spec.dump(1);
 }

@@ -517,11 +517,11 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
   }
   if (root.contains("simulation")) {
     const json& s = root["simulation"];
-    r.only_keys(
-        s, "simulation",
-        {"time_step", "steps", "gravity", "rayleigh_mass", "rayleigh_stiffness", "output_every",
-         "integrator", "newton_iterations", "implicit_iterations", "energy_tolerance",
-         "split_modes", "split_refresh_steps", "split_drift_tolerance", "momentum_damping"});
+    r.only_keys(s, "simulation",
+                {"time_step", "steps", "gravity", "rayleigh_mass", "rayleigh_stiffness",
+                 "output_every", "integrator", "newton_iterations", "implicit_iterations",
+                 "energy_tolerance", "split_modes", "split_refresh_steps", "split_drift_tolerance",
+                 "momentum_damping", "wind"});
     SimulationSpec& sim = spec.simulation;
     if (s.contains("time_step")) sim.time_step = r.positive(s["time_step"], "simulation.time_step");
     if (s.contains("steps")) sim.steps = r.bounded(s["steps"], "simulation.steps", 0, 1000000000);
@@ -562,6 +562,26 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
       sim.momentum_damping = r.number(s["momentum_damping"], "simulation.momentum_damping");
     if (sim.momentum_damping < 0 || sim.momentum_damping > 1)
       r.fail("simulation.momentum_damping", "must lie in [0, 1]");
+    if (s.contains("wind")) {
+      const json& w = s["wind"];
+      const std::string key = "simulation.wind";
+      r.only_keys(
+          w, key,
+          {"velocity", "gust", "gust_period", "turbulence", "turbulence_length", "seed", "drag"});
+      WindSettings& wind = sim.wind;
+      if (w.contains("velocity")) wind.mean_velocity = r.vector3(w["velocity"], key + ".velocity");
+      if (wind.mean_velocity.norm() > 1e3) r.fail(key + ".velocity", "must not exceed 1000 m/s");
+      if (w.contains("gust")) wind.gust = r.in_range(w["gust"], key + ".gust", 0, 10, "");
+      if (w.contains("gust_period"))
+        wind.gust_period = r.positive(w["gust_period"], key + ".gust_period");
+      if (w.contains("turbulence"))
+        wind.turbulence = r.in_range(w["turbulence"], key + ".turbulence", 0, 1e3, " m/s");
+      if (w.contains("turbulence_length"))
+        wind.turbulence_length = r.positive(w["turbulence_length"], key + ".turbulence_length");
+      if (w.contains("seed"))
+        wind.seed = r.bounded(w["seed"], key + ".seed", 0, std::numeric_limits<int>::max());
+      if (w.contains("drag")) wind.drag = r.in_range(w["drag"], key + ".drag", 0, 1e3, " kg/m^3");
+    }
   }
   if (root.contains("reduction"))
     spec.reduction = parse_reduction(r, root["reduction"], "reduction");
@@ -792,6 +812,7 @@ RuntimeSettings spec_runtime_settings(const ModelSpec& spec,
   settings.newton_iterations = sim.newton_iterations;
   settings.implicit_iterations = sim.implicit_iterations;
   settings.energy_tolerance = sim.energy_tolerance;
+  settings.wind = sim.wind;
   NodeSettings all;
   all.integrator = integrator_from_string(sim.integrator).value_or(all.integrator);
   all.rayleigh_mass = sim.rayleigh_mass;

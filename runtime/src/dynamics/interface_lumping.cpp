@@ -12,8 +12,9 @@ void accumulate_subtree_forces(const Model& model, const State& state,
   const RuntimeSettings& settings = state.settings;
   const bool l3 = settings.lumping == InterfaceLumping::kRigidSubtree;
   // The reduced vertex forces are zeroed only when some were applied (a num_dofs pass).
+  const bool wind = settings.wind.active();
   if (w.vertex_forces_applied) w.reduced_vertex_force.setZero();
-  w.vertex_forces_applied = !state.forces.empty();
+  w.vertex_forces_applied = !state.forces.empty() || wind;
   w.root_torque.setZero();
   w.own_force_world.setZero();
   const Eigen::Vector3d center =
@@ -36,6 +37,30 @@ void accumulate_subtree_forces(const Model& model, const State& state,
     }
     if (model.free_root)
       w.root_torque += (state.frame_origin.col(applied.node) + R * x - center).cross(applied.force);
+  }
+  // Wind: drag |w| P w on each node's surface at its frame's wind (docs/WIND.md): its force and
+  // torque about the part origin in the node's axes (scaled: area s², reduced s^½, torque s³).
+  if (wind) {
+    for (int i = 0; i < model.num_nodes(); ++i) {
+      const Node& node = model.nodes[static_cast<std::size_t>(i)];
+      const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];
+      const Eigen::Matrix3d R = state.frame_rotation.middleCols<3>(3 * i);
+      const Eigen::Vector3d velocity =
+          wind_velocity(settings.wind, state.frame_origin.col(i), state.time);
+      const Eigen::Vector3d local = R.transpose() * velocity;
+      const double c = settings.wind.drag * velocity.norm();
+      const double s = node.scale.length;
+      w.wind_force.col(i) = (c * s * s) * (proto.wind_area * local);
+      w.wind_torque.col(i) = (c * s * s * s) * (proto.wind_moment * local);
+      if (node.r > 0)
+        w.reduced_vertex_force.segment(node.dof_offset, node.r).noalias() +=
+            (c * node.scale.gradient) * (proto.wind_basis * local);
+      const Eigen::Vector3d force = R * w.wind_force.col(i);
+      w.own_force_world.col(i) += force;
+      if (model.free_root)
+        w.root_torque +=
+            (state.frame_origin.col(i) - center).cross(force) + R * w.wind_torque.col(i);
+    }
   }
   // Subtree sums feed the parents' lumping and the free root only: none for an anchored node
   // alone.
@@ -61,6 +86,9 @@ void accumulate_subtree_forces(const Model& model, const State& state,
                                       mass * node.subtree_center_of_mass)
                                          .cross(weight))
                    : Eigen::Vector3d::Zero();
+      if (wind)  // about the subtree's centre: the torque about the part origin, moved
+        w.subtree_torque.col(i) +=
+            w.wind_torque.col(i) - node.subtree_center_of_mass.cross(w.wind_force.col(i));
     }
     for (const AppliedForce& applied : state.forces) {
       const Node& node = model.nodes[static_cast<std::size_t>(applied.node)];

@@ -61,6 +61,8 @@ WorkspaceData::WorkspaceData(const Model& model)
       own_force_world(Eigen::Matrix3Xd::Zero(3, model.num_nodes())),
       subtree_force(Eigen::Matrix3Xd::Zero(3, model.num_nodes())),
       subtree_torque(Eigen::Matrix3Xd::Zero(3, model.num_nodes())),
+      wind_force(Eigen::Matrix3Xd::Zero(3, model.num_nodes())),
+      wind_torque(Eigen::Matrix3Xd::Zero(3, model.num_nodes())),
       saved_q(Eigen::MatrixXd::Zero(model.num_dofs, kHistoryCapacity)),
       saved_qdot(Eigen::MatrixXd::Zero(model.num_dofs, kHistoryCapacity)),
       saved_qddot(Eigen::VectorXd::Zero(model.num_dofs)),

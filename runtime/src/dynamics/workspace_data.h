@@ -61,6 +61,8 @@ struct WorkspaceData {
   Eigen::Matrix3Xd subtree_torque;       ///< 3 by N: its torque about the subtree's rest centre of
                                          ///< mass, F_i axes (L3)
   Eigen::Vector3d root_torque = Eigen::Vector3d::Zero();  ///< free root, world, about the COM
+  /// 3 by N: the wind's force on each node and its torque about the part origin (node axes).
+  Eigen::Matrix3Xd wind_force, wind_torque;
   // The state at the start of the step, restored on failure. saved_q and saved_qdot have the
   // shape of State::q_history (num_dofs by kHistoryCapacity = 1): after a successful step they
   // are swapped with it, so the history costs no copy.

@@ -208,6 +208,15 @@ void visit_runtime_settings(Settings& s, int num_domains, V& v) {
   v.attribute("implicit_iterations", s.implicit_iterations);
   v.attribute("implicit_tolerance", s.implicit_tolerance);
   v.attribute("energy_tolerance", s.energy_tolerance);
+  v.group("wind", {true, true}, [&] {
+    v.dataset("mean_velocity", s.wind.mean_velocity, {3});
+    v.attribute("gust", s.wind.gust);
+    v.attribute("gust_period", s.wind.gust_period);
+    v.attribute("turbulence", s.wind.turbulence);
+    v.attribute("turbulence_length", s.wind.turbulence_length);
+    v.attribute("seed", s.wind.seed);
+    v.attribute("drag", s.wind.drag);
+  });
   v.column("nodes/integrator", s.nodes, &NodeSettings::integrator, num_domains);
   v.column("nodes/rayleigh_mass", s.nodes, &NodeSettings::rayleigh_mass, num_domains);
   v.column("nodes/rayleigh_stiffness", s.nodes, &NodeSettings::rayleigh_stiffness, num_domains);

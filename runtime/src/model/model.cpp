@@ -178,6 +178,27 @@ std::shared_ptr<const Model> compile_model(ReducedModel data) {
     proto.divergence_norm = diameter > 0 && part.mass > 0
                                 ? kDivergenceDiameters * diameter * std::sqrt(part.mass)
                                 : std::numeric_limits<double>::infinity();  // (size unknown)
+    // Wind drag integrals over the surface (a third of each triangle's n nᵀ A per corner).
+    proto.wind_basis = Eigen::MatrixXd::Zero(proto.r, 3);
+    for (Eigen::Index f = 0; f < part.surface_triangles.rows(); ++f) {
+      const Eigen::Vector3d a = part.rest_positions.row(part.surface_triangles(f, 0)).transpose();
+      const Eigen::Vector3d b = part.rest_positions.row(part.surface_triangles(f, 1)).transpose();
+      const Eigen::Vector3d c = part.rest_positions.row(part.surface_triangles(f, 2)).transpose();
+      const Eigen::Vector3d area_normal = 0.5 * (b - a).cross(c - a);
+      const double area = area_normal.norm();
+      if (!(area > 0)) continue;
+      const Eigen::Matrix3d share = area_normal * area_normal.transpose() / (3 * area);
+      for (int corner = 0; corner < 3; ++corner) {
+        const int v = part.surface_triangles(f, corner);
+        proto.wind_area += share;
+        const Eigen::Vector3d x = part.rest_positions.row(v).transpose();
+        Eigen::Matrix3d cross;
+        cross << 0, -x.z(), x.y(), x.z(), 0, -x.x(), -x.y(), x.x(), 0;
+        proto.wind_moment += cross * share;
+        if (proto.r > 0)
+          proto.wind_basis.noalias() += part.basis.middleRows(3 * v, 3).transpose() * share;
+      }
+    }
     proto.rest_positions = std::move(part.rest_positions);
     proto.tets = std::move(part.tets);
     proto.surface_triangles = std::move(part.surface_triangles);

@@ -1,5 +1,9 @@
 #include "ramus/runtime/model/runtime_settings.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
 #include <cmath>
 #include <cstdio>
 #include <iterator>
@@ -87,6 +91,48 @@ std::optional<Integrator> integrator_from_string(const std::string& name) {
   return std::nullopt;
 }
 
+namespace {
+
+// SplitMix64: a well-mixed 64-bit value from a seed and a counter (wind eddies).
+std::uint64_t mix(std::uint64_t x) noexcept {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// Uniform in [-1, 1) from eddy k's j-th draw.
+double draw(int seed, int k, int j) noexcept {
+  const std::uint64_t bits =
+      mix((static_cast<std::uint64_t>(seed) << 16) ^ static_cast<std::uint64_t>(k * 16 + j));
+  return static_cast<double>(bits >> 11) * 0x1.0p-52 - 1.0;
+}
+
+}  // namespace
+
+Eigen::Vector3d wind_velocity(const WindSettings& wind, const Eigen::Vector3d& x,
+                              double t) noexcept {
+  constexpr double kTwoPi = 6.283185307179586;
+  // Gusts: three incommensurate sines of the gust period.
+  const double phase = kTwoPi * t / wind.gust_period;
+  const double gust = wind.gust * (0.6 * std::sin(phase) + 0.3 * std::sin(2.3 * phase + 1.3) +
+                                   0.1 * std::sin(5.1 * phase + 0.4));
+  Eigen::Vector3d w = (1 + gust) * wind.mean_velocity;
+  if (wind.turbulence > 0) {
+    // Four eddies sin(κ·(x - mean t) + φ) e (Taylor's frozen turbulence), random directions.
+    const double wavenumber = kTwoPi / wind.turbulence_length;
+    for (int k = 0; k < 4; ++k) {
+      Eigen::Vector3d kappa(draw(wind.seed, k, 0), draw(wind.seed, k, 1), draw(wind.seed, k, 2));
+      Eigen::Vector3d e(draw(wind.seed, k, 3), draw(wind.seed, k, 4), draw(wind.seed, k, 5));
+      kappa = wavenumber * kappa / std::max(kappa.norm(), 1e-3);
+      e /= std::max(e.norm(), 1e-3);
+      const double angle = kappa.dot(x - wind.mean_velocity * t) + 3.14159 * draw(wind.seed, k, 6);
+      w += (0.5 * wind.turbulence) * std::sin(angle) * e;
+    }
+  }
+  return w;
+}
+
 std::string find_settings_problem(const RuntimeSettings& s, int num_nodes) {
   if (!(s.time_step > 0) || !std::isfinite(s.time_step))
     return "time_step = " + number(s.time_step) + " must be positive and finite";
@@ -110,6 +156,20 @@ std::string find_settings_problem(const RuntimeSettings& s, int num_nodes) {
     return "implicit_tolerance = " + number(s.implicit_tolerance) + " must not be negative";
   if (!(s.energy_tolerance > 0) || !(s.energy_tolerance <= 1))
     return "energy_tolerance = " + number(s.energy_tolerance) + " must lie in (0, 1]";
+  const WindSettings& w = s.wind;
+  if (!w.mean_velocity.allFinite() || w.mean_velocity.norm() > 1e3)
+    return "wind mean velocity must be finite and at most 1000 m/s";
+  if (!(w.gust >= 0 && w.gust <= 10))
+    return "wind gust = " + number(w.gust) + " must lie in [0, 10]";
+  if (!(w.gust_period > 0) || !std::isfinite(w.gust_period))
+    return "wind gust_period = " + number(w.gust_period) + " must be positive";
+  if (!(w.turbulence >= 0 && w.turbulence <= 1e3))
+    return "wind turbulence = " + number(w.turbulence) + " must lie in [0, 1000] m/s";
+  if (!(w.turbulence_length > 0) || !std::isfinite(w.turbulence_length))
+    return "wind turbulence_length = " + number(w.turbulence_length) + " must be positive";
+  if (w.seed < 0) return "wind seed = " + std::to_string(w.seed) + " must not be negative";
+  if (!(w.drag >= 0) || !std::isfinite(w.drag))
+    return "wind drag = " + number(w.drag) + " must not be negative";
   if (static_cast<int>(s.nodes.size()) != num_nodes)
     return std::to_string(s.nodes.size()) + " node settings given for a model of " +
            std::to_string(num_nodes) + " nodes";

@@ -60,6 +60,7 @@ struct SimulationSpec {
   int split_refresh_steps = 60;         ///< ... modes recomputed every k steps
   double split_drift_tolerance = 0.05;  ///< ... or when tracking moves them more than this
   double momentum_damping = 0;          ///< im-blend: k of Eq. 32-33
+  WindSettings wind;                    ///< "wind": drag of a wind field (docs/WIND.md)
 };
 
 /// How to reduce a domain: linear modes, modal derivatives, basis size.

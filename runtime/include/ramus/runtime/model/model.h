@@ -41,6 +41,13 @@ struct Prototype {
   double divergence_norm = 0;
   Eigen::Vector3d first_moment = Eigen::Vector3d::Zero();   ///< ∫ρ X dV (kg m), part frame
   Eigen::Matrix3d second_moment = Eigen::Matrix3d::Zero();  ///< ∫ρ X Xᵀ dV (kg m²), part frame
+  /// Wind drag integrals over the rest surface, each triangle's area tensor A n nᵀ lumped a third
+  /// to each corner vertex v (P_v): Σ_v P_v (3 by 3, m²), Σ_v U_vᵀ P_v (r by 3) and Σ_v X~_v P_v
+  /// (3 by 3, m³), so that a wind w in the node's axes gives the force drag |w| P w, the reduced
+  /// force drag |w| Uᵀ P w and the torque about the part origin (docs/WIND.md).
+  Eigen::Matrix3d wind_area = Eigen::Matrix3d::Zero();
+  Eigen::MatrixXd wind_basis;
+  Eigen::Matrix3d wind_moment = Eigen::Matrix3d::Zero();
   std::vector<int> nodes;  ///< the nodes placing this prototype, in State column order
   int dof_offset = 0;      ///< its nodes' q occupy [dof_offset, dof_offset + r * nodes.size())
 };

@@ -91,6 +91,28 @@ struct NodeSettings {
 };
 
 /// Everything that decides how a model is stepped (defaults: SBDF2 at 60 Hz, no gravity, L1).
+/// Wind (docs/WIND.md): a spatially coherent, time-varying velocity field acting on every node as
+/// drag on its surface. w(x, t) = mean (1 + gust(t)) + turbulence(x, t): a deterministic gust of
+/// relative amplitude `gust` and period `gust_period`, and four frozen sinusoidal eddies of
+/// wavelength `turbulence_length` carried along by the mean wind, of speed `turbulence`, with
+/// directions and phases from `seed`. Off when mean and turbulence are zero.
+struct WindSettings {
+  Eigen::Vector3d mean_velocity = Eigen::Vector3d::Zero();  ///< world (m/s)
+  double gust = 0;                                          ///< relative gust amplitude, in [0, 10]
+  double gust_period = 4;                                   ///< s
+  double turbulence = 0;                                    ///< m/s
+  double turbulence_length = 2;                             ///< m
+  int seed = 1;                                             ///< >= 0
+  /// ½ ρ_air C_d (kg/m³): the traction on a surface element of normal n at wind w is
+  /// drag |w| (n nᵀ) w (air 1.2 kg/m³, C_d 1: 0.6).
+  double drag = 0.6;
+  bool active() const { return mean_velocity.squaredNorm() > 0 || turbulence > 0; }
+};
+
+/// The wind velocity (m/s, world) at world point x and time t.
+Eigen::Vector3d wind_velocity(const WindSettings& wind, const Eigen::Vector3d& x,
+                              double t) noexcept;
+
 struct RuntimeSettings {
   double time_step = 1.0 / 60.0;                      ///< h (s)
   Eigen::Vector3d gravity = Eigen::Vector3d::Zero();  ///< world (m/s^2)
@@ -108,6 +130,7 @@ struct RuntimeSettings {
   double implicit_tolerance = 1e-10;
   /// im-blend: the blend stops within this fraction of the tracked total energy (ε of Eq. 24).
   double energy_tolerance = 0.01;
+  WindSettings wind;                ///< none by default
   std::vector<NodeSettings> nodes;  ///< one per node of the model's domain tree
 };
 
