@@ -30,12 +30,18 @@ std::shared_ptr<const ramus::Model> oak() {
   return model;
 }
 
-// The generated spec's simulation block: h = 0.01 s, SI, Rayleigh 0.5 / 0.002, gravity.
+// The generated spec's simulation block: h = 0.01 s, SI, Rayleigh 0.5 / 0.002, gravity, and its
+// wind (4 m/s with gusts of 50 % and eddies of 1.5 m/s).
 std::unique_ptr<ramus::Simulator> oak_simulator() {
   const auto model = oak();
   ramus::RuntimeSettings settings = model->settings;
   settings.time_step = 0.01;
   settings.gravity = Eigen::Vector3d(0, 0, -9.81);
+  settings.wind.mean_velocity = Eigen::Vector3d(4, 1, 0);
+  settings.wind.gust = 0.5;
+  settings.wind.gust_period = 3;
+  settings.wind.turbulence = 1.5;
+  settings.wind.turbulence_length = 3;
   for (ramus::NodeSettings& n : settings.nodes) {
     n.integrator = ramus::Integrator::kSemiImplicitEuler;
     n.rayleigh_mass = 0.5;

@@ -41,12 +41,12 @@ void accumulate_subtree_forces(const Model& model, const State& state,
   // Wind: drag |w| P w on each node's surface at its frame's wind (docs/WIND.md): its force and
   // torque about the part origin in the node's axes (scaled: area s², reduced s^½, torque s³).
   if (wind) {
+    const WindField field(settings.wind);
     for (int i = 0; i < model.num_nodes(); ++i) {
       const Node& node = model.nodes[static_cast<std::size_t>(i)];
       const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];
       const Eigen::Matrix3d R = state.frame_rotation.middleCols<3>(3 * i);
-      const Eigen::Vector3d velocity =
-          wind_velocity(settings.wind, state.frame_origin.col(i), state.time);
+      const Eigen::Vector3d velocity = field.velocity(state.frame_origin.col(i), state.time);
       const Eigen::Vector3d local = R.transpose() * velocity;
       const double c = settings.wind.drag * velocity.norm();
       const double s = node.scale.length;

@@ -110,27 +110,38 @@ double draw(int seed, int k, int j) noexcept {
 
 }  // namespace
 
-Eigen::Vector3d wind_velocity(const WindSettings& wind, const Eigen::Vector3d& x,
-                              double t) noexcept {
-  constexpr double kTwoPi = 6.283185307179586;
+WindField::WindField(const WindSettings& wind) noexcept : wind_(wind) {
+  // Four eddies: random directions of their wave vectors (|κ| = 2π / length) and velocities,
+  // random phases.
+  const double wavenumber = 6.283185307179586 / wind.turbulence_length;
+  for (int k = 0; k < 4; ++k) {
+    Eigen::Vector3d kappa(draw(wind.seed, k, 0), draw(wind.seed, k, 1), draw(wind.seed, k, 2));
+    Eigen::Vector3d e(draw(wind.seed, k, 3), draw(wind.seed, k, 4), draw(wind.seed, k, 5));
+    wave_vectors_.col(k) = wavenumber * kappa / std::max(kappa.norm(), 1e-3);
+    directions_.col(k) = e / std::max(e.norm(), 1e-3);
+    phases_(k) = 3.141592653589793 * draw(wind.seed, k, 6);
+  }
+}
+
+Eigen::Vector3d WindField::velocity(const Eigen::Vector3d& x, double t) const noexcept {
   // Gusts: three incommensurate sines of the gust period.
-  const double phase = kTwoPi * t / wind.gust_period;
-  const double gust = wind.gust * (0.6 * std::sin(phase) + 0.3 * std::sin(2.3 * phase + 1.3) +
-                                   0.1 * std::sin(5.1 * phase + 0.4));
-  Eigen::Vector3d w = (1 + gust) * wind.mean_velocity;
-  if (wind.turbulence > 0) {
-    // Four eddies sin(κ·(x - mean t) + φ) e (Taylor's frozen turbulence), random directions.
-    const double wavenumber = kTwoPi / wind.turbulence_length;
-    for (int k = 0; k < 4; ++k) {
-      Eigen::Vector3d kappa(draw(wind.seed, k, 0), draw(wind.seed, k, 1), draw(wind.seed, k, 2));
-      Eigen::Vector3d e(draw(wind.seed, k, 3), draw(wind.seed, k, 4), draw(wind.seed, k, 5));
-      kappa = wavenumber * kappa / std::max(kappa.norm(), 1e-3);
-      e /= std::max(e.norm(), 1e-3);
-      const double angle = kappa.dot(x - wind.mean_velocity * t) + 3.14159 * draw(wind.seed, k, 6);
-      w += (0.5 * wind.turbulence) * std::sin(angle) * e;
-    }
+  const double phase = 6.283185307179586 * t / wind_.gust_period;
+  const double gust = wind_.gust * (0.6 * std::sin(phase) + 0.3 * std::sin(2.3 * phase + 1.3) +
+                                    0.1 * std::sin(5.1 * phase + 0.4));
+  Eigen::Vector3d w = (1 + gust) * wind_.mean_velocity;
+  if (wind_.turbulence > 0) {
+    // The eddies sin(κ·(x - mean t) + φ) e, frozen in the air (Taylor's hypothesis).
+    const Eigen::Vector3d carried = x - wind_.mean_velocity * t;
+    for (int k = 0; k < 4; ++k)
+      w += (0.5 * wind_.turbulence) * std::sin(wave_vectors_.col(k).dot(carried) + phases_(k)) *
+           directions_.col(k);
   }
   return w;
+}
+
+Eigen::Vector3d wind_velocity(const WindSettings& wind, const Eigen::Vector3d& x,
+                              double t) noexcept {
+  return WindField(wind).velocity(x, t);
 }
 
 std::string find_settings_problem(const RuntimeSettings& s, int num_nodes) {

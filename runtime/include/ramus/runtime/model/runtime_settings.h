@@ -109,7 +109,20 @@ struct WindSettings {
   bool active() const { return mean_velocity.squaredNorm() > 0 || turbulence > 0; }
 };
 
-/// The wind velocity (m/s, world) at world point x and time t.
+/// A WindSettings' field with its eddies drawn once (cheap to evaluate at many points).
+class WindField {
+ public:
+  explicit WindField(const WindSettings& wind) noexcept;
+  /// The wind velocity (m/s, world) at world point x and time t.
+  Eigen::Vector3d velocity(const Eigen::Vector3d& x, double t) const noexcept;
+
+ private:
+  WindSettings wind_;
+  Eigen::Matrix<double, 3, 4> wave_vectors_, directions_;  ///< κ_k, e_k
+  Eigen::Vector4d phases_;
+};
+
+/// WindField(wind).velocity(x, t).
 Eigen::Vector3d wind_velocity(const WindSettings& wind, const Eigen::Vector3d& x,
                               double t) noexcept;
 
