@@ -8,6 +8,7 @@
 #include <random>
 
 #include "ramus/error.h"
+#include "ramus/precompute/mesh/mesh_generators.h"
 
 namespace ramus {
 
@@ -94,44 +95,24 @@ TetMesh make_limb_mesh(const LimbShape& s) {
   if (!(s.length > 0) || !(s.base_half_width > 0) || !(s.tip_half_width > 0) ||
       !(s.thickness > 0) || s.nx < 1 || s.ny < 1 || s.nz < 1)
     throw OptionError("make_limb_mesh: sizes and cell counts must be positive");
-  TetMesh mesh;
-  const int nx = s.nx, ny = s.ny, nz = s.nz;
-  const auto id = [&](int i, int j, int k) { return i + (nx + 1) * (j + (ny + 1) * k); };
-  mesh.rest_positions.resize((nx + 1) * (ny + 1) * (nz + 1), 3);
+  // The unit box's lattice (u, j / ny, k / nz), mapped onto the limb: an orientation-preserving
+  // map, so every Kuhn tet keeps its positive volume.
+  TetMesh mesh = make_box_tet_mesh(Eigen::Vector3d::Ones(), s.nx, s.ny, s.nz);
   mesh.vertex_flags = Eigen::VectorXi::Zero(mesh.rest_positions.rows());
-  for (int k = 0; k <= nz; ++k)
-    for (int j = 0; j <= ny; ++j)
-      for (int i = 0; i <= nx; ++i) {
-        const double u = static_cast<double>(i) / nx;
-        const Eigen::Vector3d tangent = limb_tangent(s, u);
-        const Eigen::Vector3d n1 = Eigen::Vector3d::UnitY();
-        const Eigen::Vector3d n2 = tangent.cross(n1).normalized();
-        const double w = limb_half_width(s, u);
-        const double a = 2.0 * j / ny - 1, b = 2.0 * k / nz - 1;
-        mesh.rest_positions.row(id(i, j, k)) =
-            (limb_axis_point(s, u) + w * a * n1 + half_thickness(s, w) * b * n2).transpose();
-        if (i == 0) mesh.vertex_flags(id(i, j, k)) = 1;
-      }
-  // Kuhn split of every cell: the 6 monotone lattice paths from its corner 000 to 111.
-  const int paths[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
-  mesh.tets.resize(6 * nx * ny * nz, 4);
-  int t = 0;
-  for (int k = 0; k < nz; ++k)
-    for (int j = 0; j < ny; ++j)
-      for (int i = 0; i < nx; ++i)
-        for (const auto& path : paths) {
-          int c[3] = {i, j, k};
-          int v[4];
-          v[0] = id(c[0], c[1], c[2]);
-          for (int step = 0; step < 3; ++step) {
-            ++c[path[step]];
-            v[step + 1] = id(c[0], c[1], c[2]);
-          }
-          mesh.tets.row(t) << v[0], v[1], v[2], v[3];
-          if (signed_tet_volume(mesh.rest_positions, mesh.tets, t) < 0)
-            mesh.tets.row(t) << v[0], v[2], v[1], v[3];
-          ++t;
-        }
+  for (Eigen::Index v = 0; v < mesh.rest_positions.rows(); ++v) {
+    const double u = mesh.rest_positions(v, 0);
+    const double a = 2 * mesh.rest_positions(v, 1) - 1, b = 2 * mesh.rest_positions(v, 2) - 1;
+    const Eigen::Vector3d tangent = limb_tangent(s, u);
+    const Eigen::Vector3d n1 = Eigen::Vector3d::UnitY();
+    const Eigen::Vector3d n2 = tangent.cross(n1).normalized();
+    const double w = limb_half_width(s, u);
+    mesh.rest_positions.row(v) =
+        (limb_axis_point(s, u) + w * a * n1 + half_thickness(s, w) * b * n2).transpose();
+    if (u == 0) mesh.vertex_flags(v) = 1;
+  }
+  for (int t = 0; t < mesh.num_tets(); ++t)
+    if (!(signed_tet_volume(mesh.rest_positions, mesh.tets, t) > 0))
+      throw MeshError("make_limb_mesh: the limb's shape inverts tet " + std::to_string(t), t);
   return mesh;
 }
 

@@ -29,6 +29,35 @@ class StageTimer {
 
 }  // namespace
 
+namespace {
+
+// What a part takes from its mesh: positions, tets, surface, labels, per-tet materials, fixed
+// vertices, mass.
+ReducedPart part_of_mesh(const StvkFemModel& model, const DofMap& dofs) {
+  ReducedPart part;
+  const TetMesh& mesh = model.mesh();
+  part.rest_positions = mesh.rest_positions;
+  part.tets = mesh.tets;
+  part.surface_triangles = boundary_triangles(mesh.tets);
+  if (mesh.has_labels()) part.labels = mesh.labels;
+  const auto T = static_cast<Eigen::Index>(model.num_tets());
+  part.youngs_modulus.resize(T);
+  part.poisson_ratio.resize(T);
+  part.density.resize(T);
+  for (Eigen::Index t = 0; t < T; ++t) {
+    const Material& m = model.materials()[static_cast<std::size_t>(t)];
+    part.youngs_modulus(t) = m.youngs_modulus;
+    part.poisson_ratio(t) = m.poisson_ratio;
+    part.density(t) = m.density;
+  }
+  part.fixed_vertices = Eigen::Map<const Eigen::VectorXi>(
+      dofs.fixed_vertices().data(), static_cast<Eigen::Index>(dofs.fixed_vertices().size()));
+  part.mass = model.total_mass();
+  return part;
+}
+
+}  // namespace
+
 ReducedPart build_reduced_part(const StvkFemModel& model, const DofMap& dofs,
                                const ReductionSpec& reduction, const StageReporter& report) {
   if (reduction.r < 1 || reduction.r > kMaxSpecModes || reduction.linear_modes < 1 ||
@@ -54,25 +83,8 @@ ReducedPart build_reduced_part(const StvkFemModel& model, const DofMap& dofs,
   }
   timer.done("basis");
 
-  ReducedPart domain;
+  ReducedPart domain = part_of_mesh(model, dofs);
   domain.name = "domain_0";
-  const TetMesh& mesh = model.mesh();
-  domain.rest_positions = mesh.rest_positions;
-  domain.tets = mesh.tets;
-  domain.surface_triangles = boundary_triangles(mesh.tets);
-  if (mesh.has_labels()) domain.labels = mesh.labels;
-  const auto T = static_cast<Eigen::Index>(model.num_tets());
-  domain.youngs_modulus.resize(T);
-  domain.poisson_ratio.resize(T);
-  domain.density.resize(T);
-  for (Eigen::Index t = 0; t < T; ++t) {
-    const Material& m = model.materials()[static_cast<size_t>(t)];
-    domain.youngs_modulus(t) = m.youngs_modulus;
-    domain.poisson_ratio(t) = m.poisson_ratio;
-    domain.density(t) = m.density;
-  }
-  domain.fixed_vertices = Eigen::Map<const Eigen::VectorXi>(
-      dofs.fixed_vertices().data(), static_cast<Eigen::Index>(dofs.fixed_vertices().size()));
   domain.num_rigid_modes = modes.num_rigid_modes;
   domain.basis = basis.basis;
   domain.basis_eigenvalues = basis.eigenvalues;
@@ -106,24 +118,7 @@ std::string read_file_bytes(const std::string& path) {
 }
 
 ReducedPart build_rigid_part(const StvkFemModel& model, const DofMap& dofs) {
-  ReducedPart domain;
-  const TetMesh& mesh = model.mesh();
-  domain.rest_positions = mesh.rest_positions;
-  domain.tets = mesh.tets;
-  domain.surface_triangles = boundary_triangles(mesh.tets);
-  if (mesh.has_labels()) domain.labels = mesh.labels;
-  const auto T = static_cast<Eigen::Index>(model.num_tets());
-  domain.youngs_modulus.resize(T);
-  domain.poisson_ratio.resize(T);
-  domain.density.resize(T);
-  for (Eigen::Index t = 0; t < T; ++t) {
-    const Material& m = model.materials()[static_cast<std::size_t>(t)];
-    domain.youngs_modulus(t) = m.youngs_modulus;
-    domain.poisson_ratio(t) = m.poisson_ratio;
-    domain.density(t) = m.density;
-  }
-  domain.fixed_vertices = Eigen::Map<const Eigen::VectorXi>(
-      dofs.fixed_vertices().data(), static_cast<Eigen::Index>(dofs.fixed_vertices().size()));
+  ReducedPart domain = part_of_mesh(model, dofs);
   // A free rigid domain is all rigid motion: the 6 rigid modes are "removed" like a free body's.
   domain.num_rigid_modes = dofs.fixed_vertices().empty() ? 6 : 0;
   domain.basis = Eigen::MatrixXd::Zero(3 * model.num_vertices(), 0);
