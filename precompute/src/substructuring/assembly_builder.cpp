@@ -12,6 +12,7 @@
 
 #include "ramus/error.h"
 #include "ramus/precompute/fem/dof_map.h"
+#include "ramus/precompute/fem/mass_moments.h"
 #include "ramus/precompute/fem/stvk_fem_model.h"
 #include "ramus/precompute/mesh/boundary_surface.h"
 #include "ramus/precompute/substructuring/interface_fit.h"
@@ -28,34 +29,6 @@ std::size_t sz(int i) {
 }
 
 using Clock = std::chrono::steady_clock;
-
-// Mass, ∫ρX and ∫ρXXᵀ of a body about the origin of its coordinates.
-struct Moments {
-  double mass = 0;
-  Eigen::Vector3d first = Eigen::Vector3d::Zero();
-  Eigen::Matrix3d second = Eigen::Matrix3d::Zero();
-};
-
-// Exact for linear tets with constant density: ∫ρ x xᵀ = ρV/20 (Σ x_a x_aᵀ + s sᵀ), s = Σ x_a.
-Moments mesh_moments(const Eigen::MatrixX3d& X, const Eigen::MatrixX4i& tets,
-                     const std::vector<Material>& materials) {
-  Moments m;
-  for (Eigen::Index t = 0; t < tets.rows(); ++t) {
-    const double mass = materials[static_cast<std::size_t>(t)].density *
-                        signed_tet_volume(X, tets, static_cast<int>(t));
-    Eigen::Vector3d sum = Eigen::Vector3d::Zero();
-    Eigen::Matrix3d outer = Eigen::Matrix3d::Zero();
-    for (int a = 0; a < 4; ++a) {
-      const Eigen::Vector3d x = X.row(tets(t, a)).transpose();
-      sum += x;
-      outer += x * x.transpose();
-    }
-    m.mass += mass;
-    m.first += mass / 4.0 * sum;
-    m.second += mass / 20.0 * (outer + sum * sum.transpose());
-  }
-  return m;
-}
 
 // A third of the area of every boundary triangle whose corners are all base vertices, per base
 // vertex (a base that spans no such triangle: weight 1 each, the plain centroid).
@@ -84,12 +57,13 @@ struct PartFrame {
   Eigen::Vector3d center = Eigen::Vector3d::Zero();  // the part frame's origin in mesh coords
   Eigen::MatrixX3d rest_positions;                   // #V by 3, in the part frame
   Eigen::VectorXd base_areas;                        // per base vertex (m²)
-  Moments moments;                                   // about the part frame's origin
+  MassMoments moments;                               // about the part frame's origin
 };
 
 PartFrame frame_of(const AssemblyPart& spec) {
   PartFrame out;
-  const Moments whole = mesh_moments(spec.mesh.rest_positions, spec.mesh.tets, spec.materials);
+  const MassMoments whole =
+      tet_mass_moments(spec.mesh.rest_positions, spec.mesh.tets, spec.materials);
   if (!(whole.mass > 0)) throw OptionError("part '" + spec.name + "' has no mass");
   out.base_areas = base_areas(spec.mesh, spec.base);
   if (spec.base.empty()) {
@@ -101,7 +75,7 @@ PartFrame frame_of(const AssemblyPart& spec) {
     out.center /= out.base_areas.sum();
   }
   out.rest_positions = spec.mesh.rest_positions.rowwise() - out.center.transpose();
-  out.moments = mesh_moments(out.rest_positions, spec.mesh.tets, spec.materials);
+  out.moments = tet_mass_moments(out.rest_positions, spec.mesh.tets, spec.materials);
   return out;
 }
 
@@ -290,7 +264,7 @@ ReducedModel build_placed_assembly(const std::vector<AssemblyPart>& parts,
   // points), own moments.
   const auto interface_start = Clock::now();
   model.domains.resize(instances.size());
-  std::vector<Moments> subtree(instances.size());
+  std::vector<MassMoments> subtree(instances.size());
   int next_global = 0;
   for (std::size_t k = 0; k < instances.size(); ++k) {
     const AssemblyInstance& a = instances[k];
@@ -329,7 +303,7 @@ ReducedModel build_placed_assembly(const std::vector<AssemblyPart>& parts,
     }
     // Own moments in the domain's frame: mass s³, ∫ρX s⁴, ∫ρXXᵀ s⁵.
     const UniformScale s(a.scale);
-    const Moments& own = frames[sz(a.part)].moments;
+    const MassMoments& own = frames[sz(a.part)].moments;
     subtree[k].mass = s.mass * own.mass;
     subtree[k].first = s.first_moment * own.first;
     subtree[k].second = s.second_moment * own.second;
@@ -337,11 +311,11 @@ ReducedModel build_placed_assembly(const std::vector<AssemblyPart>& parts,
   // Subtrees, leaves to root: a child's moments in its parent's frame (X_p = x̂ + R̂ X).
   for (std::size_t k = instances.size(); k-- > 1;) {
     const ReducedDomain& d = model.domains[k];
-    const Moments& m = subtree[k];
+    const MassMoments& m = subtree[k];
     const Eigen::Matrix3d& R = d.interface.rest_rotation;
     const Eigen::Vector3d& c = d.interface.centroid;
     const Eigen::Vector3d rotated = R * m.first;
-    Moments& p = subtree[sz(d.parent)];
+    MassMoments& p = subtree[sz(d.parent)];
     p.mass += m.mass;
     p.first += m.mass * c + rotated;
     p.second += R * m.second * R.transpose() + c * rotated.transpose() + rotated * c.transpose() +
@@ -349,7 +323,7 @@ ReducedModel build_placed_assembly(const std::vector<AssemblyPart>& parts,
   }
   for (std::size_t k = 0; k < instances.size(); ++k) {
     ReducedDomain& d = model.domains[k];
-    const Moments& m = subtree[k];
+    const MassMoments& m = subtree[k];
     const Eigen::Vector3d center = m.first / m.mass;
     const Eigen::Matrix3d central = m.second - m.mass * center * center.transpose();
     d.subtree_mass = m.mass;

@@ -15,6 +15,7 @@
 
 #include "ramus/error.h"
 #include "ramus/precompute/fem/dof_map.h"
+#include "ramus/precompute/fem/mass_moments.h"
 #include "ramus/precompute/fem/stvk_fem_model.h"
 #include "ramus/precompute/mesh/boundary_surface.h"
 #include "ramus/precompute/substructuring/interface_fit.h"
@@ -99,41 +100,6 @@ std::vector<std::map<int, double>> interface_vertex_areas(const TetMesh& mesh,
     for (const int v : f) areas[sz(child)][v] += third;
   }
   return areas;
-}
-
-// Mass, first moment and second moment ∫ρ y yᵀ (y = x - reference) of a set of tets; exact for
-// linear tets with constant density: ∫ρ y yᵀ = ρV/20 (Σ_a y_a y_aᵀ + (Σ_a y_a)(Σ_a y_a)ᵀ).
-struct MassMoments {
-  double mass = 0.0;
-  Eigen::Vector3d first = Eigen::Vector3d::Zero();
-  Eigen::Matrix3d second = Eigen::Matrix3d::Zero();
-
-  MassMoments& operator+=(const MassMoments& o) {
-    mass += o.mass;
-    first += o.first;
-    second += o.second;
-    return *this;
-  }
-};
-
-MassMoments tet_moments(const TetMesh& mesh, const std::vector<Material>& materials,
-                        const std::vector<int>& tets, const Eigen::Vector3d& reference) {
-  MassMoments m;
-  for (const int t : tets) {
-    const double mass =
-        materials[sz(t)].density * signed_tet_volume(mesh.rest_positions, mesh.tets, t);
-    Eigen::Vector3d sum = Eigen::Vector3d::Zero();
-    Eigen::Matrix3d outer = Eigen::Matrix3d::Zero();
-    for (int a = 0; a < 4; ++a) {
-      const Eigen::Vector3d y = mesh.rest_positions.row(mesh.tets(t, a)).transpose() - reference;
-      sum += y;
-      outer += y * y.transpose();
-    }
-    m.mass += mass;
-    m.first += mass / 4.0 * sum;
-    m.second += mass / 20.0 * (outer + sum * sum.transpose());
-  }
-  return m;
 }
 
 // Rethrows the current Ramus exception with "domain 'name': " in front of its message (a
@@ -267,7 +233,8 @@ ReducedModel build_substructured_model(const TetMesh& mesh,
   // Whole-object mass moments about its own centre of mass (free root: the root frame origin).
   std::vector<int> all_tets(sz(nt));
   std::iota(all_tets.begin(), all_tets.end(), 0);
-  const MassMoments whole = tet_moments(mesh, tet_materials, all_tets, Eigen::Vector3d::Zero());
+  const MassMoments whole =
+      tet_mass_moments(mesh.rest_positions, mesh.tets, tet_materials, all_tets);
   if (!(whole.mass > 0.0))
     throw OptionError("build_substructured_model: the mesh has no mass (" +
                       std::to_string(whole.mass) + " kg)");
@@ -389,8 +356,8 @@ ReducedModel build_substructured_model(const TetMesh& mesh,
   // mass (to avoid cancellation), summed from the leaves up.
   std::vector<MassMoments> subtree(sz(d));
   for (int k = 0; k < d; ++k)
-    subtree[sz(k)] =
-        tet_moments(mesh, tet_materials, tree.domain_tets[sz(order[sz(k)])], center_of_mass);
+    subtree[sz(k)] = tet_mass_moments(mesh.rest_positions, mesh.tets, tet_materials,
+                                      tree.domain_tets[sz(order[sz(k)])], center_of_mass);
   for (int k = d - 1; k > 0; --k) subtree[sz(model.domains[sz(k)].parent)] += subtree[sz(k)];
   for (int k = 0; k < d; ++k) {
     ReducedDomain& domain = model.domains[sz(k)];
