@@ -66,6 +66,7 @@ void BM_OakStep(benchmark::State& state) {
   const bool profiled = state.range(0) == 1;
   auto sim = oak_simulator();
   sim->set_profiling(profiled);
+  sim->set_batched_evaluation(state.range(1) == 1);
   for (auto _ : state)
     if (sim->step() != ramus::StepStatus::kOk) state.SkipWithError("the oak's step failed");
   state.counters["domains"] = sim->num_nodes();
@@ -76,7 +77,10 @@ void BM_OakStep(benchmark::State& state) {
     state.counters["node_us"] = 1e6 * p.node_seconds / std::max<long>(1, p.steps);
   }
 }
-BENCHMARK(BM_OakStep)->Arg(0)->Arg(1)->ArgName("profiled")->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_OakStep)
+    ->ArgsProduct({{0, 1}, {1, 0}})
+    ->ArgNames({"profiled", "batched"})
+    ->Unit(benchmark::kMicrosecond);
 
 template <typename Scalar>
 void BM_OakRender(benchmark::State& state) {

@@ -3,6 +3,7 @@
 
 #include <Eigen/Geometry>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -56,6 +57,14 @@ PrototypeScratch::PrototypeScratch(int r)
   rigid_basis.setZero(3, r);
 }
 
+StvkBatch::StvkBatch(int r, int n)
+    : scratch(r, std::min(n, stvk_batch_columns(r))),
+      columns(std::min(n, stvk_batch_columns(r))),
+      scaled_q(Eigen::MatrixXd::Zero(r, columns)),
+      gradients(Eigen::MatrixXd::Zero(r, n)),
+      stiffness(Eigen::MatrixXd::Zero(num_pairs(r), n)),
+      energies(Eigen::VectorXd::Zero(n)) {}
+
 WorkspaceData::WorkspaceData(const Model& model)
     : reduced_vertex_force(Eigen::VectorXd::Zero(model.num_dofs)),
       own_force_world(Eigen::Matrix3Xd::Zero(3, model.num_nodes())),
@@ -72,8 +81,10 @@ WorkspaceData::WorkspaceData(const Model& model)
       saved_energy_target(Eigen::VectorXd::Zero(model.num_nodes())),
       saved_energy_at_end(Eigen::VectorXd::Zero(model.num_nodes())) {
   prototypes.reserve(model.prototypes.size());
+  batches.reserve(model.prototypes.size());
   for (const Prototype& p : model.prototypes) {
     prototypes.emplace_back(p.r);
+    batches.push_back(p.batched ? StvkBatch(p.r, static_cast<int>(p.nodes.size())) : StvkBatch());
     render_blocks.emplace_back(Eigen::MatrixXd::Zero(
         3 * p.rest_positions.rows(),
         std::min<Eigen::Index>(kRenderBlock, static_cast<Eigen::Index>(p.nodes.size()))));
@@ -149,6 +160,45 @@ NodeEquation assemble_node_equation(const Model& model, const State& state,
     equation.mass = &scratch.mass;
   }
   return equation;
+}
+
+// g, K and E of every node of each batched prototype at the step's start, batch.columns nodes
+// per matrix-matrix product (the first evaluation of every integrator is at q_n).
+void evaluate_batches(const Model& model, const State& state, WorkspaceData& w) noexcept {
+  for (std::size_t p = 0; p < model.prototypes.size(); ++p) {
+    const Prototype& proto = model.prototypes[p];
+    if (!proto.batched) continue;
+    StvkBatch& batch = w.batches[p];
+    const int r = proto.r, n = static_cast<int>(proto.nodes.size());
+    for (int first = 0; first < n; first += batch.columns) {
+      const int columns = std::min(batch.columns, n - first);
+      const Eigen::Map<const Eigen::MatrixXd> q(
+          state.q.data() + proto.dof_offset + static_cast<Eigen::Index>(first) * r, r, columns);
+      // A scaled node's column as the prototype's coordinates q̃ (a copy of the chunk).
+      bool scaled = false;
+      for (int c = 0; c < columns && !scaled; ++c)
+        scaled = !model.nodes[static_cast<std::size_t>(proto.nodes[first + c])].scale.identity();
+      if (scaled)
+        for (int c = 0; c < columns; ++c)
+          batch.scaled_q.col(c) =
+              model.nodes[static_cast<std::size_t>(proto.nodes[first + c])].scale.coordinate *
+              q.col(c);
+      proto.forces.evaluate_batch(
+          scaled ? Eigen::Ref<const Eigen::MatrixXd>(batch.scaled_q.leftCols(columns))
+                 : Eigen::Ref<const Eigen::MatrixXd>(q),
+          batch.scratch, batch.gradients.middleCols(first, columns),
+          batch.stiffness.middleCols(first, columns), batch.energies.segment(first, columns));
+    }
+  }
+}
+
+// Points node i's equation at its batch column: its first evaluation at q_n reads it.
+void attach_batch(const Node& node, const WorkspaceData& w, NodeEquation& equation) noexcept {
+  const StvkBatch& batch = w.batches[static_cast<std::size_t>(node.prototype)];
+  equation.start_q = w.saved_q.data() + node.dof_offset;
+  equation.start_gradient = batch.gradients.col(node.instance).data();
+  equation.start_stiffness = batch.stiffness.col(node.instance).data();
+  equation.start_energy = batch.energies(node.instance);
 }
 
 NodeVectors node_vectors(const Node& node, State& state) {
@@ -237,6 +287,9 @@ StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept
 
   // Line 3, leaves to root: f_ext and m of every subtree (frames of step k).
   accumulate_subtree_forces(model, state, w);
+  // The StVK forces of every batched prototype's nodes at q_n, in matrix-matrix products.
+  const bool batched = workspace.batched_evaluation;
+  if (batched) evaluate_batches(model, state, w);
   // A free root: the whole tree as one rigid body, its frame to step k + 1.
   if (model.free_root) integrate_free_root(model, state, w, h);
   lap(core);
@@ -250,7 +303,9 @@ StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept
     if (node.r > 0) {
       PrototypeScratch& scratch = w.prototypes[static_cast<std::size_t>(node.prototype)];
       // Lines 6-8: f_sys (Eq. 14), and M_ij, f0_ij of every child (Eq. 16).
-      const NodeEquation equation = assemble_node_equation(model, state, w, i, scratch);
+      NodeEquation equation = assemble_node_equation(model, state, w, i, scratch);
+      if (batched && model.prototypes[static_cast<std::size_t>(node.prototype)].batched)
+        attach_batch(node, w, equation);
       lap(core);
       // Line 9: the reduced dynamics time step of Eq. 17, by the node's integrator.
       status = integrate_node(equation, settings, node_vectors(node, state),

@@ -52,9 +52,24 @@ struct PrototypeScratch {
   Eigen::MatrixXd child_jacobian, child_rotation_jacobian, child_inertia_jacobian;
 };
 
+/// A batched prototype's StVK forces of all its n nodes at the step's start (the prototype's
+/// coordinates q̃ = s^-5/2 q, before the node's factors): filled before line 4, read by each
+/// node's first evaluation (integrators/node_equation.h).
+struct StvkBatch {
+  StvkBatch() = default;
+  StvkBatch(int r, int n);
+  ReducedStvkBatchScratch scratch;
+  int columns = 0;            ///< nodes per product (stvk_batch_columns)
+  Eigen::MatrixXd scaled_q;   ///< r by columns: q̃ of a chunk with scaled nodes
+  Eigen::MatrixXd gradients;  ///< r by n: g(q̃)
+  Eigen::MatrixXd stiffness;  ///< p by n: K(q̃), packed upper triangles
+  Eigen::VectorXd energies;   ///< n: E(q̃) (J)
+};
+
 struct WorkspaceData {
   explicit WorkspaceData(const Model& model);
   std::vector<PrototypeScratch> prototypes;
+  std::vector<StvkBatch> batches;        ///< per prototype (empty unless Prototype::batched)
   Eigen::VectorXd reduced_vertex_force;  ///< num_dofs: Uᵀ R_iᵀ f of the vertex forces
   Eigen::Matrix3Xd own_force_world;      ///< 3 by N: Σ vertex forces on each node (world)
   Eigen::Matrix3Xd subtree_force;        ///< 3 by N: external force of each subtree, F_i axes

@@ -155,7 +155,9 @@ std::shared_ptr<const Model> compile_model(ReducedModel data) {
     node.global_vertices = domain.global_vertices.size() == V
                                ? std::move(domain.global_vertices)
                                : Eigen::VectorXi::LinSpaced(V, 0, static_cast<int>(V) - 1);
-    m.prototypes[static_cast<std::size_t>(node.prototype)].nodes.push_back(d);
+    std::vector<int>& instances = m.prototypes[static_cast<std::size_t>(node.prototype)].nodes;
+    node.instance = static_cast<int>(instances.size());
+    instances.push_back(d);
   }
   // Prototypes from the parts: packed polynomial, moments; then the state layout, each
   // prototype's nodes one contiguous r by n block.
@@ -167,7 +169,8 @@ std::shared_ptr<const Model> compile_model(ReducedModel data) {
     proto.mass = part.mass;
     proto.first_moment = mesh_first_moment(part);
     proto.second_moment = mesh_second_moment(part);
-    proto.forces = ReducedStvkForces(part.polynomial);
+    proto.batched = proto.r > 0 && static_cast<int>(proto.nodes.size()) >= kMinBatchedInstances;
+    proto.forces = ReducedStvkForces(part.polynomial, proto.batched);
     // |q|_2 = (∫ρ |u|² dV)^½ for a mass-orthonormal basis: the mass-weighted RMS displacement
     // times √m; kDivergenceDiameters rest diameters of it is no motion an elastic part makes.
     const double diameter =

@@ -100,3 +100,60 @@ TEST_CASE(
   CHECK(allocations == 0);
   CHECK(sim.state().q.norm() > 0);
 }
+
+TEST_CASE(
+    "A small tree steps alike with its leaves' and branches' StVK forces batched and evaluated "
+    "node by node",
+    "[precompute][mesh][tree][batch]") {
+  TreeOptions options;
+  options.small = true;
+  options.main_branches = 4;
+  options.sub_branches = 12;
+  options.leaves = 40;
+  options.branch_r = options.trunk_r = 8;
+  options.leaf_r = 4;
+  const auto model = compile_model(assemble(make_tree(options), 0));
+  // The leaf and a branch class placed at several scales are batched.
+  int batched = 0, scaled = 0;
+  for (const Prototype& p : model->prototypes)
+    if (p.batched) {
+      ++batched;
+      for (const int i : p.nodes)
+        scaled += model->nodes[static_cast<std::size_t>(i)].scale.identity() ? 0 : 1;
+    }
+  REQUIRE(batched >= 2);
+  REQUIRE(scaled >= 2);
+  for (const Integrator integrator :
+       {Integrator::kSemiImplicitEuler, Integrator::kSemiImplicitBdf2, Integrator::kNewmark,
+        Integrator::kSiere, Integrator::kImplicitMidpointBlend}) {
+    INFO("integrator " << to_string(integrator));
+    RuntimeSettings settings = model->settings;
+    settings.time_step = 0.01;
+    settings.gravity = Eigen::Vector3d(0, 0, -9.81);
+    settings.wind.mean_velocity = Eigen::Vector3d(6, 2, 0);
+    settings.wind.turbulence = 2;
+    for (NodeSettings& n : settings.nodes) {
+      n.integrator = integrator;
+      n.rayleigh_mass = 0.5;
+      n.rayleigh_stiffness = 0.002;
+    }
+    Simulator on(model, settings), off(model, settings);
+    off.set_batched_evaluation(false);
+    for (Simulator* sim : {&on, &off}) {
+      REQUIRE(sim->initialize() == StepStatus::kOk);
+      sim->add_vertex_force(47, 5, Eigen::Vector3d(0, 0.05, 0.1));
+    }
+    double worst = 0;
+    for (int k = 0; k < 200; ++k) {
+      if (k == 100) {
+        on.clear_vertex_forces();
+        off.clear_vertex_forces();
+      }
+      REQUIRE(on.step() == StepStatus::kOk);
+      REQUIRE(off.step() == StepStatus::kOk);
+      worst = std::max(worst, (on.state().q - off.state().q).norm() / off.state().q.norm());
+    }
+    CHECK(worst < 1e-12);
+    CHECK(off.state().q.norm() > 0);
+  }
+}

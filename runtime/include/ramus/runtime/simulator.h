@@ -102,6 +102,8 @@ class Simulator {
 
   /// Time split of the steps while profiling is on (Workspace::Profile).
   void set_profiling(bool on) { workspace_.profiling = on; }
+  /// Batched StVK evaluation across a prototype's instances (Workspace::batched_evaluation).
+  void set_batched_evaluation(bool on) { workspace_.batched_evaluation = on; }
   const Workspace::Profile& profile() const { return workspace_.profile; }
   void reset_profile() { workspace_.profile = {}; }
 

@@ -14,6 +14,7 @@
 
 #include <Eigen/Core>
 
+#include <algorithm>
 #include <cstddef>
 #include <memory>
 
@@ -51,6 +52,25 @@ struct ReducedStvkScratch {
   Eigen::VectorXd padded_k4;         ///< padded p: quartic m
 };
 
+/// Scratch of a batched evaluation of up to `columns` instances at once (evaluate_batch).
+struct ReducedStvkBatchScratch {
+  ReducedStvkBatchScratch() = default;
+  ReducedStvkBatchScratch(int r, int columns);
+  Eigen::MatrixXd monomials;  ///< p by columns: the pair monomials m of each instance
+  Eigen::MatrixXd k3, k4;     ///< p by columns: cubic q and quartic m
+};
+
+/// Doubles in each operand block of a batched product: Eigen packs blocks of this size on the
+/// stack (its heap threshold is 128 KB), so evaluate_batch allocates nothing.
+constexpr int kStvkBatchBlockDoubles = 12288;
+
+/// Instances one batched product takes for r coordinates: kStvkBatchBlockDoubles / p, within
+/// [8, 256].
+inline int stvk_batch_columns(int r) {
+  const int p = num_pairs(r);
+  return p > 0 ? std::clamp(kStvkBatchBlockDoubles / p, 8, 256) : 8;
+}
+
 /// Evaluates E, g and K of a ReducedStvkPolynomial. The constructor copies the quadratic and
 /// cubic coefficients and packs the quartic once (shared, immutable: copies of this object share
 /// it). The overloads taking a ReducedStvkScratch are const, allocate nothing and never throw;
@@ -60,7 +80,9 @@ class ReducedStvkForces {
   ReducedStvkForces() = default;
   /// Throws OptionError when the coefficient shapes disagree with polynomial.r (quadratic p,
   /// cubic p by r, quartic p by p).
-  explicit ReducedStvkForces(const ReducedStvkPolynomial& polynomial);
+  /// `batched`: also keep the full p by p quartic for evaluate_batch (twice the packed
+  /// quartic's memory).
+  explicit ReducedStvkForces(const ReducedStvkPolynomial& polynomial, bool batched = false);
 
   int r() const { return r_; }
   /// Bytes of the packed coefficients (quadratic, cubic, packed quartic).
@@ -75,6 +97,20 @@ class ReducedStvkForces {
                          Eigen::Ref<Eigen::VectorXd> gradient,
                          Eigen::Ref<Eigen::MatrixXd> hessian) const noexcept;
 
+  /// Whether evaluate_batch may be called (constructed `batched`, r > 0).
+  bool batched() const { return quartic_full_ != nullptr; }
+  /// g, K and E of n instances at once, n = q.cols() ≤ the scratch's columns: q (r by n) their
+  /// coordinates side by side; gradients (r by n), stiffness_packed (p by n: each K's upper
+  /// triangle in pair order, unpack_stiffness), energies (n). K3 and K4 of all n are two
+  /// matrix-matrix products. Equals evaluate() per column up to rounding (1e-15 relative).
+  void evaluate_batch(const Eigen::Ref<const Eigen::MatrixXd>& q, ReducedStvkBatchScratch& scratch,
+                      Eigen::Ref<Eigen::MatrixXd> gradients,
+                      Eigen::Ref<Eigen::MatrixXd> stiffness_packed,
+                      Eigen::Ref<Eigen::VectorXd> energies) const noexcept;
+  /// The symmetric r by r K from its packed upper triangle (p, pair order).
+  static void unpack_stiffness(const double* packed, int r,
+                               Eigen::Ref<Eigen::MatrixXd> hessian) noexcept;
+
   /// As above with this object's scratch; outputs of another size are resized (allocates).
   void evaluate(const Eigen::VectorXd& q, Eigen::VectorXd& gradient,
                 Eigen::MatrixXd& hessian) noexcept;
@@ -86,6 +122,7 @@ class ReducedStvkForces {
   Eigen::VectorXd quadratic_;                                   // p
   Eigen::MatrixXd cubic_;                                       // p by r
   std::shared_ptr<const SymmetricPanelMatrix> quartic_panels_;  // p by p, packed lower triangle
+  std::shared_ptr<const Eigen::MatrixXd> quartic_full_;         // p by p (batched only)
   ReducedStvkScratch scratch_;
 };
 

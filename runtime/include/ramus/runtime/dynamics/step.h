@@ -35,6 +35,10 @@ class Workspace {
   };
   bool profiling = false;
   Profile profile;
+  /// The StVK forces of all nodes of a prototype placed kMinBatchedInstances times or more are
+  /// evaluated together at the step's start (matrix-matrix products); off: node by node. The
+  /// results agree to rounding (about 1e-15 relative).
+  bool batched_evaluation = true;
 
   WorkspaceData& data() { return *data_; }
 

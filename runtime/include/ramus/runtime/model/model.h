@@ -50,13 +50,20 @@ struct Prototype {
   Eigen::Matrix3d wind_moment = Eigen::Matrix3d::Zero();
   std::vector<int> nodes;  ///< the nodes placing this prototype, in State column order
   int dof_offset = 0;      ///< its nodes' q occupy [dof_offset, dof_offset + r * nodes.size())
+  /// Its nodes' StVK forces at the step's start are evaluated together (forces.batched()):
+  /// r > 0 and at least kMinBatchedInstances nodes.
+  bool batched = false;
 };
+
+/// Prototypes placed at least this often evaluate their nodes' StVK forces in one batch.
+constexpr int kMinBatchedInstances = 4;
 
 /// One place of a prototype in the domain tree. Rest quantities are in the node's frame F_i
 /// (coordinates s X_part) except the interface's, which are in the parent's frame.
 struct Node {
   std::string name;
   int prototype = 0;
+  int instance = 0;    ///< its index in the prototype's `nodes` (its column in a batch)
   UniformScale scale;  ///< the prototype's uniform scale s and the factors it implies
   int r = 0;           ///< = the prototype's r
   int dof_offset = 0;  ///< q of this node: State::q.segment(dof_offset, r)
