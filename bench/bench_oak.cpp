@@ -4,6 +4,8 @@
 // BM_OakStep: one semi-implicit step of the whole tree (the spec's settings), and its split into
 // core (frames, coupling, lumping) and node (StVK + solves) time; BM_OakRender: world positions of
 // all 54,398 vertices into a buffer (double, float), against the node-by-node global_positions.
+// BM_OakStep's arguments: batched StVK evaluation on / off, 1 or 2 threads; BM_OakLoneSum: the
+// sum over the nodes of a lone step of each node's part (the coupled step's bound).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -67,6 +69,7 @@ void BM_OakStep(benchmark::State& state) {
   auto sim = oak_simulator();
   sim->set_profiling(profiled);
   sim->set_batched_evaluation(state.range(1) == 1);
+  sim->set_threads(static_cast<int>(state.range(2)));
   for (auto _ : state)
     if (sim->step() != ramus::StepStatus::kOk) state.SkipWithError("the oak's step failed");
   state.counters["domains"] = sim->num_nodes();
@@ -78,9 +81,45 @@ void BM_OakStep(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_OakStep)
-    ->ArgsProduct({{0, 1}, {1, 0}})
-    ->ArgNames({"profiled", "batched"})
+    ->ArgsProduct({{0, 1}, {1, 0}, {1}})
+    ->Args({0, 1, 2})
+    ->Args({0, 0, 2})
+    ->ArgNames({"profiled", "batched", "threads"})
     ->Unit(benchmark::kMicrosecond);
+
+// The bound for the coupled step: every node stepped alone as the single-domain model of
+// its part (anchored: no frames, no system force, no lumping), with the oak's settings, times
+// the part's node count, summed. Each iteration's time is that sum.
+void BM_OakLoneSum(benchmark::State& state) {
+  const ramus::ReducedModel& data = oak_data();
+  const auto oak_settings = oak_simulator()->settings();
+  std::vector<std::unique_ptr<ramus::Simulator>> lone;
+  std::vector<double> placed;
+  for (std::size_t p = 0; p < data.parts.size(); ++p) {
+    const auto model = ramus::compile_model(ramus::single_domain_model(data.parts[p]));
+    ramus::RuntimeSettings settings = model->settings;
+    settings.time_step = oak_settings.time_step;
+    settings.gravity = oak_settings.gravity;
+    settings.nodes.assign(1, oak_settings.nodes.front());
+    lone.push_back(std::make_unique<ramus::Simulator>(model, settings));
+    lone.back()->initialize();
+    placed.push_back(0);
+  }
+  for (const ramus::ReducedDomain& d : data.domains) placed[static_cast<std::size_t>(d.part)] += 1;
+  constexpr int kSteps = 50;
+  for (auto _ : state) {
+    double sum = 0;
+    for (std::size_t p = 0; p < lone.size(); ++p) {
+      const auto start = std::chrono::steady_clock::now();
+      for (int k = 0; k < kSteps; ++k) lone[p]->step();
+      sum += placed[p] *
+             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
+             kSteps;
+    }
+    state.SetIterationTime(sum);
+  }
+}
+BENCHMARK(BM_OakLoneSum)->UseManualTime()->Unit(benchmark::kMicrosecond);
 
 template <typename Scalar>
 void BM_OakRender(benchmark::State& state) {

@@ -83,6 +83,39 @@ void BM_ReducedStvkEvaluate(benchmark::State& state) {
 }
 BENCHMARK(BM_ReducedStvkEvaluate)->Arg(10)->Arg(20)->Arg(30)->Unit(benchmark::kMicrosecond);
 
+// n instances of one part: one at a time (batched = 0) or in evaluate_batch's matrix-matrix
+// products (1); time per instance.
+void BM_ReducedStvkBatch(benchmark::State& state) {
+  const int r = static_cast<int>(state.range(0)), n = 1024;
+  const bool batched = state.range(1) == 1;
+  const ramus::ReducedStvkForces forces(polynomial(r), true);
+  const Eigen::MatrixXd q = 0.01 * Eigen::MatrixXd::Random(r, n);
+  const int columns = ramus::stvk_batch_columns(r);
+  ramus::ReducedStvkBatchScratch batch(r, columns);
+  ramus::ReducedStvkScratch single(r);
+  Eigen::MatrixXd gradients(r, n), packed(ramus::num_pairs(r), n), hessian(r, r);
+  Eigen::VectorXd energies(n);
+  for (auto _ : state) {
+    if (batched) {
+      for (int first = 0; first < n; first += columns) {
+        const int c = std::min(columns, n - first);
+        forces.evaluate_batch(q.middleCols(first, c), batch, gradients.middleCols(first, c),
+                              packed.middleCols(first, c), energies.segment(first, c));
+      }
+    } else {
+      for (int k = 0; k < n; ++k) forces.evaluate(q.col(k), single, gradients.col(k), hessian);
+    }
+    benchmark::DoNotOptimize(gradients.data());
+    benchmark::ClobberMemory();
+  }
+  state.counters["per_instance_us"] = benchmark::Counter(
+      1e-6 * n, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_ReducedStvkBatch)
+    ->ArgsProduct({{4, 8, 20}, {0, 1}})
+    ->ArgNames({"r", "batched"})
+    ->Unit(benchmark::kMicrosecond);
+
 // Precomputation: args r and threads (0 = all cores). Real time: it runs on several threads.
 void BM_ReducedStvkPrecompute(benchmark::State& state) {
   const int r = static_cast<int>(state.range(0));

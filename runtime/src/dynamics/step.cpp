@@ -7,6 +7,10 @@
 #include <chrono>
 #include <cmath>
 
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
 #include "../integrators/node_equation.h"
 #include "frame_kinematics.h"
 #include "free_root.h"
@@ -79,7 +83,9 @@ WorkspaceData::WorkspaceData(const Model& model)
       saved_root_momentum(Eigen::Vector3d::Zero()),
       saved_root_angular_momentum(Eigen::Vector3d::Zero()),
       saved_energy_target(Eigen::VectorXd::Zero(model.num_nodes())),
-      saved_energy_at_end(Eigen::VectorXd::Zero(model.num_nodes())) {
+      saved_energy_at_end(Eigen::VectorXd::Zero(model.num_nodes())),
+      thread_failures(1),
+      thread_seconds(Eigen::MatrixXd::Zero(2, 1)) {
   prototypes.reserve(model.prototypes.size());
   batches.reserve(model.prototypes.size());
   for (const Prototype& p : model.prototypes) {
@@ -99,6 +105,20 @@ Workspace& Workspace::operator=(Workspace&&) noexcept = default;
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// The step's split into core and node time (Workspace::Profile), one per thread.
+struct StepTimer {
+  explicit StepTimer(bool timed) : on(timed), mark(timed ? Clock::now() : Clock::time_point{}) {}
+  void lap(double& bucket) noexcept {
+    if (!on) return;
+    const Clock::time_point now = Clock::now();
+    bucket += std::chrono::duration<double>(now - mark).count();
+    mark = now;
+  }
+  bool on;
+  Clock::time_point mark;
+  double core = 0, stepping = 0;
+};
 
 bool lumping_needs_partial_alpha(const RuntimeSettings& settings) {
   return settings.lumping != InterfaceLumping::kInterface;
@@ -260,7 +280,110 @@ void restore_state(const WorkspaceData& w, State& state) noexcept {
   state.energy_at_end = w.saved_energy_at_end;
 }
 
+// Lines 5-9 for node i: its frame at k + 1 from its parent's (Eq. 10-12), f_sys (Eq. 14) and
+// its children's M_ij, f0_ij (Eq. 16), then its integrator on Eq. 17; kDiverged past the bounds.
+StepStatus advance_node(const Model& model, State& state, const WorkspaceData& w, int i,
+                        std::vector<PrototypeScratch>& scratches, bool batched,
+                        StepTimer& timer) noexcept {
+  const Node& node = model.nodes[static_cast<std::size_t>(i)];
+  if (i > 0) update_child_frame(model, state, i);
+  if (node.r == 0) return StepStatus::kOk;
+  const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];
+  PrototypeScratch& scratch = scratches[static_cast<std::size_t>(node.prototype)];
+  NodeEquation equation = assemble_node_equation(model, state, w, i, scratch);
+  if (batched && proto.batched) attach_batch(node, w, equation);
+  timer.lap(timer.core);
+  StepStatus status = integrate_node(equation, state.settings, node_vectors(node, state),
+                                     node_memory(node, state, i), scratch);
+  if (status == StepStatus::kOk) {
+    const auto q = state.q.segment(node.dof_offset, node.r);
+    if (q.lpNorm<Eigen::Infinity>() > state.settings.max_coordinate ||
+        q.norm() > proto.divergence_norm * node.scale.moment)
+      status = StepStatus::kDiverged;
+  }
+  timer.lap(timer.stepping);
+  return status;
+}
+
+// Model::childless_nodes k in [begin, end): each child's relative kinematics (lines 10-11 of
+// its parent) and its own lines 5-9. Records the first failure as (k, status).
+void advance_childless_range(const Model& model, State& state, WorkspaceData& w, int begin, int end,
+                             std::vector<PrototypeScratch>& scratches, bool batched, bool partial,
+                             StepTimer& timer, StepFailure& failure) noexcept {
+  for (int k = begin; k < end; ++k) {
+    const int i = model.childless_nodes[static_cast<std::size_t>(k)];
+    compute_relative_kinematics(model, state, i, partial);
+    const StepStatus status = advance_node(model, state, w, i, scratches, batched, timer);
+    if (status != StepStatus::kOk) {
+      failure = {k, status};
+      return;
+    }
+  }
+}
+
+// The childless nodes in contiguous ranges, one per thread: every node's arithmetic is the same
+// on any thread, so the result is one thread's to the last bit. The first failing node (in
+// Model::childless_nodes order) gives the status.
+StepStatus advance_childless_nodes(const Model& model, State& state, Workspace& workspace,
+                                   bool batched, bool partial, StepTimer& timer) noexcept {
+  WorkspaceData& w = workspace.data();
+  const int n = static_cast<int>(model.childless_nodes.size());
+  const int threads = std::max(1, std::min(workspace.threads(), n));
+  for (int t = 0; t < threads; ++t)
+    w.thread_failures[static_cast<std::size_t>(t)] = {n, StepStatus::kOk};
+  if (threads == 1) {
+    advance_childless_range(model, state, w, 0, n, w.prototypes, batched, partial, timer,
+                            w.thread_failures[0]);
+  } else {
+#if defined(_OPENMP)
+#pragma omp parallel num_threads(threads)
+    {
+      const int t = omp_get_thread_num();
+      StepTimer local(timer.on);
+      advance_childless_range(
+          model, state, w, static_cast<int>(static_cast<long>(n) * t / threads),
+          static_cast<int>(static_cast<long>(n) * (t + 1) / threads),
+          t == 0 ? w.prototypes : w.thread_prototypes[static_cast<std::size_t>(t - 1)], batched,
+          partial, local, w.thread_failures[static_cast<std::size_t>(t)]);
+      w.thread_seconds(0, t) = local.core;
+      w.thread_seconds(1, t) = local.stepping;
+    }
+    // Thread-seconds: core and node time summed over the threads.
+    if (timer.on) {
+      timer.core += w.thread_seconds.row(0).head(threads).sum();
+      timer.stepping += w.thread_seconds.row(1).head(threads).sum();
+      timer.mark = Clock::now();
+    }
+#endif
+  }
+  StepFailure first{n, StepStatus::kOk};
+  for (int t = 0; t < threads; ++t)
+    if (w.thread_failures[static_cast<std::size_t>(t)].node < first.node)
+      first = w.thread_failures[static_cast<std::size_t>(t)];
+  return first.status;
+}
+
 }  // namespace
+
+void Workspace::set_threads(int threads) {
+#if defined(_OPENMP)
+  threads_ = std::clamp(threads, 1, kMaxStepThreads);
+#else
+  threads_ = 1;
+  (void)threads;
+#endif
+  WorkspaceData& w = *data_;
+  w.thread_prototypes.clear();
+  for (int t = 1; t < threads_; ++t) {
+    std::vector<PrototypeScratch> set;
+    set.reserve(w.prototypes.size());
+    for (const PrototypeScratch& p : w.prototypes)
+      set.emplace_back(static_cast<int>(p.load.size()));
+    w.thread_prototypes.push_back(std::move(set));
+  }
+  w.thread_failures.assign(static_cast<std::size_t>(threads_), {});
+  w.thread_seconds.setZero(2, threads_);
+}
 
 StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept {
   WorkspaceData& w = workspace.data();
@@ -268,15 +391,7 @@ StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept
   const int num_nodes = model.num_nodes();
   if (!settings_usable(settings, num_nodes) || !integrator_memory_fits(model, state))
     return StepStatus::kInvalidSettings;
-  const bool timed = workspace.profiling;
-  Clock::time_point mark = timed ? Clock::now() : Clock::time_point{};
-  double core = 0, stepping = 0;
-  const auto lap = [&](double& bucket) {
-    if (!timed) return;
-    const Clock::time_point now = Clock::now();
-    bucket += std::chrono::duration<double>(now - mark).count();
-    mark = now;
-  };
+  StepTimer timer(workspace.profiling);
   const Eigen::Vector3d root_velocity = state.frame_velocity.col(0),
                         root_acceleration = state.frame_acceleration.col(0),
                         root_angular_velocity = state.frame_angular_velocity.col(0),
@@ -292,40 +407,28 @@ StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept
   if (batched) evaluate_batches(model, state, w);
   // A free root: the whole tree as one rigid body, its frame to step k + 1.
   if (model.free_root) integrate_free_root(model, state, w, h);
-  lap(core);
+  timer.lap(timer.core);
 
-  // Line 4: root to leaves.
+  // Line 4: root to leaves, the nodes with children first (childless ones below).
   StepStatus status = StepStatus::kOk;
   for (int i = 0; i < num_nodes; ++i) {
     const Node& node = model.nodes[static_cast<std::size_t>(i)];
-    // Line 5: ω_i, a_i, α_i and F_i at k + 1 (Eq. 10-12) from the parent's frame.
-    if (i > 0) update_child_frame(model, state, i);
-    if (node.r > 0) {
-      PrototypeScratch& scratch = w.prototypes[static_cast<std::size_t>(node.prototype)];
-      // Lines 6-8: f_sys (Eq. 14), and M_ij, f0_ij of every child (Eq. 16).
-      NodeEquation equation = assemble_node_equation(model, state, w, i, scratch);
-      if (batched && model.prototypes[static_cast<std::size_t>(node.prototype)].batched)
-        attach_batch(node, w, equation);
-      lap(core);
-      // Line 9: the reduced dynamics time step of Eq. 17, by the node's integrator.
-      status = integrate_node(equation, settings, node_vectors(node, state),
-                              node_memory(node, state, i), scratch);
-      if (status == StepStatus::kOk) {
-        const auto q = state.q.segment(node.dof_offset, node.r);
-        if (q.lpNorm<Eigen::Infinity>() > settings.max_coordinate ||
-            q.norm() > model.prototypes[static_cast<std::size_t>(node.prototype)].divergence_norm *
-                           node.scale.moment)
-          status = StepStatus::kDiverged;
-      }
-      lap(stepping);
-      if (status != StepStatus::kOk) break;
+    if (i > 0 && node.num_children == 0) continue;
+    status = advance_node(model, state, w, i, w.prototypes, batched, timer);
+    if (status != StepStatus::kOk) break;
+    // Lines 10-11: x_ij, R_ij, v_ij, ω_ij, a_ij, α_ij of every child with children of its own
+    // from q̂_i at k + 1.
+    for (int k = 0; k < node.num_children; ++k) {
+      const int child = model.children[static_cast<std::size_t>(node.first_child + k)];
+      if (model.nodes[static_cast<std::size_t>(child)].num_children > 0)
+        compute_relative_kinematics(model, state, child, partial);
     }
-    // Lines 10-11: x_ij, R_ij, v_ij, ω_ij, a_ij, α_ij of every child from q̂_i at k + 1.
-    for (int k = 0; k < node.num_children; ++k)
-      compute_relative_kinematics(
-          model, state, model.children[static_cast<std::size_t>(node.first_child + k)], partial);
-    lap(core);
+    timer.lap(timer.core);
   }
+  // The childless nodes (the tree's leaves: nothing else in the step reads them), on the
+  // workspace's threads.
+  if (status == StepStatus::kOk)
+    status = advance_childless_nodes(model, state, workspace, batched, partial, timer);
 
   // The free root's frame and momenta (no node checks them: an all-rigid tree has no q).
   if (status == StepStatus::kOk && model.free_root &&
@@ -351,9 +454,9 @@ StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept
   }
   state.history_size = 1;
   state.time += h;
-  if (timed) {
-    workspace.profile.core_seconds += core;
-    workspace.profile.node_seconds += stepping;
+  if (timer.on) {
+    workspace.profile.core_seconds += timer.core;
+    workspace.profile.node_seconds += timer.stepping;
     ++workspace.profile.steps;
   }
   return StepStatus::kOk;

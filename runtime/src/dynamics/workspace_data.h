@@ -66,6 +66,13 @@ struct StvkBatch {
   Eigen::VectorXd energies;   ///< n: E(q̃) (J)
 };
 
+/// The first node of a thread's range that failed in a step (its index in
+/// Model::childless_nodes) and why.
+struct StepFailure {
+  int node = 0;
+  StepStatus status = StepStatus::kOk;
+};
+
 struct WorkspaceData {
   explicit WorkspaceData(const Model& model);
   std::vector<PrototypeScratch> prototypes;
@@ -90,6 +97,11 @@ struct WorkspaceData {
   /// Per prototype, 3#V by min(n, kRenderBlock): U [q_j ...] of up to kRenderBlock of its n
   /// nodes (render_positions).
   std::vector<Eigen::MatrixXd> render_blocks;
+  /// Threads 1, 2, ... of the childless nodes' pass (Workspace::set_threads): a scratch set each
+  /// (thread 0 uses `prototypes`), their failures and their core / node seconds (2 by threads).
+  std::vector<std::vector<PrototypeScratch>> thread_prototypes;
+  std::vector<StepFailure> thread_failures;
+  Eigen::MatrixXd thread_seconds;
 };
 
 /// Nodes whose displacements render_positions computes in one matrix product.

@@ -157,3 +157,62 @@ TEST_CASE(
     CHECK(off.state().q.norm() > 0);
   }
 }
+
+TEST_CASE("A small tree steps on two threads as on one, to the last bit, without allocating",
+          "[precompute][mesh][tree][threads]") {
+  TreeOptions options;
+  options.small = true;
+  options.main_branches = 3;
+  options.sub_branches = 4;
+  options.leaves = 40;
+  options.branch_r = options.trunk_r = 8;
+  options.leaf_r = 4;
+  const auto model = compile_model(assemble(make_tree(options), 0));
+  REQUIRE(model->childless_nodes.size() >= 40);
+  RuntimeSettings settings = model->settings;
+  settings.time_step = 0.01;
+  settings.gravity = Eigen::Vector3d(0, 0, -9.81);
+  settings.wind.mean_velocity = Eigen::Vector3d(6, 2, 0);
+  settings.wind.turbulence = 2;
+  for (NodeSettings& n : settings.nodes) {
+    n.integrator = Integrator::kSemiImplicitBdf2;
+    n.rayleigh_mass = 0.5;
+  }
+  Simulator one(model, settings), two(model, settings), three(model, settings);
+  two.set_threads(2);
+  three.set_threads(3);
+  for (Simulator* sim : {&one, &two, &three}) {
+    sim->reserve_vertex_forces(1);
+    REQUIRE(sim->initialize() == StepStatus::kOk);
+    sim->add_vertex_force(47, 5, Eigen::Vector3d(0, 0.05, 0.1));
+    REQUIRE(sim->step() == StepStatus::kOk);  // (OpenMP's thread pool starts here)
+  }
+  bool ok = true;
+  const long allocations = test::count_allocations([&] {
+    for (int k = 0; k < 60; ++k) ok &= two.step() == StepStatus::kOk;
+  });
+  CHECK(ok);
+  CHECK(allocations == 0);
+  for (int k = 0; k < 60; ++k) {
+    REQUIRE(one.step() == StepStatus::kOk);
+    REQUIRE(three.step() == StepStatus::kOk);
+  }
+  CHECK(one.state().q.norm() > 0);
+  CHECK(two.state().q == one.state().q);
+  CHECK(two.state().qdot == one.state().qdot);
+  CHECK(two.state().frame_rotation == one.state().frame_rotation);
+  CHECK(two.state().frame_origin == one.state().frame_origin);
+  CHECK(three.state().q == one.state().q);
+  // A leaf flung off in the second thread's range: the state stays as it was, with one thread's
+  // status.
+  const State before = two.state();
+  for (Simulator* sim : {&one, &two}) {
+    sim->clear_vertex_forces();
+    sim->add_vertex_force(model->childless_nodes.back(), 0, Eigen::Vector3d(0, 0, 1e15));
+  }
+  const StepStatus alone = one.step();
+  CHECK(alone != StepStatus::kOk);
+  CHECK(two.step() == alone);
+  CHECK(two.state().q == before.q);
+  CHECK(two.state().frame_rotation == before.frame_rotation);
+}

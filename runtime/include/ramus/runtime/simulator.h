@@ -104,6 +104,8 @@ class Simulator {
   void set_profiling(bool on) { workspace_.profiling = on; }
   /// Batched StVK evaluation across a prototype's instances (Workspace::batched_evaluation).
   void set_batched_evaluation(bool on) { workspace_.batched_evaluation = on; }
+  /// Threads of the step (Workspace::set_threads); results equal one thread's bit for bit.
+  void set_threads(int threads) { workspace_.set_threads(threads); }
   const Workspace::Profile& profile() const { return workspace_.profile; }
   void reset_profile() { workspace_.profile = {}; }
 

@@ -15,6 +15,9 @@ namespace ramus {
 
 struct WorkspaceData;  // defined in the runtime's sources: scratch only
 
+/// The most threads a Workspace steps with (Workspace::set_threads).
+constexpr int kMaxStepThreads = 64;
+
 /// All scratch memory of a step, sized for one Model (one set of buffers per prototype). Any
 /// Workspace of a model steps any State of that model; a thread needs its own.
 class Workspace {
@@ -40,10 +43,19 @@ class Workspace {
   /// results agree to rounding (about 1e-15 relative).
   bool batched_evaluation = true;
 
+  /// Threads a step uses for the tree's childless nodes (its leaves: a leaf or a twig's end;
+  /// 1, the default: the calling thread only), clamped to [1, kMaxStepThreads]; always 1 in a
+  /// build without OpenMP. Every node's arithmetic is the same on any thread: the result equals
+  /// one thread's to the last bit. Allocates one scratch set per extra thread; the first
+  /// multithreaded step starts OpenMP's thread pool (later steps allocate nothing).
+  void set_threads(int threads);
+  int threads() const { return threads_; }
+
   WorkspaceData& data() { return *data_; }
 
  private:
   std::unique_ptr<WorkspaceData> data_;
+  int threads_ = 1;
 };
 
 /// Advances `state` by one time step (state.settings.time_step). Allocates nothing, never
