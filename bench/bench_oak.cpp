@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "ramus/precompute/mesh/tree_generator.h"
@@ -86,6 +87,45 @@ BENCHMARK(BM_OakStep)
     ->Args({0, 0, 2})
     ->ArgNames({"profiled", "batched", "threads"})
     ->Unit(benchmark::kMicrosecond);
+
+// The step's configurations interleaved (rounds of 10 steps each, in turn), so that a shared,
+// noisy machine loads them alike: one thread batched, one thread node by node, two threads node by
+// node, two threads batched. Counters: µs per step of each, and the ratios.
+void BM_OakStepInterleaved(benchmark::State& state) {
+  struct Config {
+    const char* name;
+    bool batched;
+    int threads;
+  };
+  const Config configs[] = {{"batched_1t", true, 1},
+                            {"node_1t", false, 1},
+                            {"node_2t", false, 2},
+                            {"batched_2t", true, 2}};
+  std::vector<std::unique_ptr<ramus::Simulator>> sims;
+  for (const Config& c : configs) {
+    sims.push_back(oak_simulator());
+    sims.back()->set_batched_evaluation(c.batched);
+    sims.back()->set_threads(c.threads);
+    for (int k = 0; k < 5; ++k) sims.back()->step();
+  }
+  std::vector<double> seconds(sims.size(), 0.0);
+  long rounds = 0;
+  for (auto _ : state) {
+    for (std::size_t c = 0; c < sims.size(); ++c) {
+      const auto start = std::chrono::steady_clock::now();
+      for (int k = 0; k < 10; ++k)
+        if (sims[c]->step() != ramus::StepStatus::kOk) state.SkipWithError("the oak's step failed");
+      seconds[c] += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+    ++rounds;
+  }
+  const double steps = 10.0 * static_cast<double>(std::max<long>(1, rounds));
+  for (std::size_t c = 0; c < sims.size(); ++c)
+    state.counters[std::string(configs[c].name) + "_us"] = 1e6 * seconds[c] / steps;
+  state.counters["node_over_batched"] = seconds[1] / seconds[0];
+  state.counters["threads_speedup"] = seconds[1] / seconds[2];
+}
+BENCHMARK(BM_OakStepInterleaved)->Unit(benchmark::kMillisecond)->MinTime(5);
 
 // The bound for the coupled step: every node stepped alone as the single-domain model of
 // its part (anchored: no frames, no system force, no lumping), with the oak's settings, times

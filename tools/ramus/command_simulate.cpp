@@ -56,6 +56,8 @@ struct Args {
   std::string model, output, lumping;
   ReducedRunArgs run;
   int output_every = 0;
+  int threads = 1;
+  bool batched = false;
   bool ignore_spec = false;
   CLI::App* command = nullptr;
 };
@@ -148,8 +150,13 @@ void run(const Args& args) {
     resolved.push_back({f, d, v});
   }
 
+  if (args.threads < 1 || args.threads > kMaxStepThreads)
+    throw OptionError("--threads: expected 1 to " + std::to_string(kMaxStepThreads) + ", got " +
+                      std::to_string(args.threads));
   Simulator simulator(model, settings);
   simulator.set_profiling(true);
+  simulator.set_threads(args.threads);
+  simulator.set_batched_evaluation(args.batched);
   simulator.reserve_vertex_forces(static_cast<int>(resolved.size()));
   const int total_r = model->num_dofs;
   std::printf(
@@ -276,6 +283,14 @@ void add_simulate_command(CLI::App& app) {
   command->add_flag("--ignore-spec", args->ignore_spec,
                     "Do not take the scenario (steps, forces) from the spec stored in the "
                     "model nor its runtime settings: the command line's defaults instead");
+  command
+      ->add_option("--threads", args->threads,
+                   "Threads of the step (the tree's childless nodes); results equal one "
+                   "thread's bit for bit")
+      ->capture_default_str();
+  command->add_flag("--batched", args->batched,
+                    "Evaluate the StVK forces of a part's instances together (matrix-matrix "
+                    "products; equal to rounding)");
   add_reduced_run_options(command, args->run);
   command->callback([args] { run(*args); });
 }

@@ -120,12 +120,63 @@ void accumulate_subtree_forces(const Model& model, const State& state,
   }
 }
 
-// Lines 7-8: with J the Jacobian of the lumping point p_j (L1: the interface centroid, J = â_ij;
-// L2, L3: the subtree's centre of mass carried by the child frame, p = x_ij + R_ij c_j,
-// J = â_ij - (R c)~ J_ω), M_ij = m_j Jᵀ J and f0_ij = Jᵀ (R_ij f_j - m_j p̈ without J q̈); L3 adds
-// the subtree's rotational inertia through J_ω = dω_ij/dq̇_i.
-void add_lumped_children(const Model& model, const State& state, const WorkspaceData& workspace,
-                         int node, PrototypeScratch& scratch) noexcept {
+namespace {
+
+// M += w Aᵀ B for 3 by r A, B with Aᵀ B symmetric: the lower triangle only (mirrored by the
+// caller). A rank-3 update, cheaper than a general product at these sizes.
+void add_symmetric_rank3(const Eigen::MatrixXd& A, const Eigen::MatrixXd& B, double w,
+                         Eigen::MatrixXd& M) noexcept {
+  const Eigen::Index r = M.rows();
+  for (Eigen::Index c = 0; c < r; ++c) {
+    const double b0 = w * B(0, c), b1 = w * B(1, c), b2 = w * B(2, c);
+    for (Eigen::Index k = c; k < r; ++k) M(k, c) += A(0, k) * b0 + A(1, k) * b1 + A(2, k) * b2;
+  }
+}
+
+}  // namespace
+
+// The frame-independent half of lines 7-8: with J the Jacobian of the lumping point p_j (L1: the
+// interface centroid, J = â_ij; L2, L3: the subtree's centre of mass carried by the child frame,
+// p = x_ij + R_ij c_j, J = â_ij - (R c)~ J_ω), M_ij = m_j Jᵀ J; L3 adds the subtree's rotational
+// inertia J_ωᵀ I_w J_ω (J_ω = dω_ij/dq̇_i).
+void lump_children_inertia(const Model& model, const State& state, int node,
+                           ChildLumping& lumping) noexcept {
+  const Node& parent = model.nodes[static_cast<std::size_t>(node)];
+  const RuntimeSettings& settings = state.settings;
+  const bool l1 = settings.lumping == InterfaceLumping::kInterface;
+  const bool l3 = settings.lumping == InterfaceLumping::kRigidSubtree;
+  const Eigen::Index r = parent.r;
+  lumping.mass.setIdentity();
+  for (int k = 0; k < parent.num_children; ++k) {
+    const int c = model.children[static_cast<std::size_t>(parent.first_child + k)];
+    const Node& child = model.nodes[static_cast<std::size_t>(c)];
+    Eigen::MatrixXd& J = lumping.jacobians[static_cast<std::size_t>(k)];
+    if (l1) {
+      J = child.interface.centroid_basis;
+    } else {
+      Eigen::MatrixXd& J_omega = lumping.rotation_jacobians[static_cast<std::size_t>(k)];
+      const Eigen::Vector3d Rc =
+          state.relative_rotation.middleCols<3>(3 * c) * child.subtree_center_of_mass;
+      relative_rotation_jacobian(model, state, c, J_omega);
+      for (Eigen::Index l = 0; l < r; ++l)
+        J.col(l) =
+            child.interface.centroid_basis.col(l) - Rc.cross(Eigen::Vector3d(J_omega.col(l)));
+      if (l3) {
+        const Eigen::Matrix3d R = state.relative_rotation.middleCols<3>(3 * c);
+        lumping.inertia_jacobian.noalias() = (R * child.subtree_inertia * R.transpose()) * J_omega;
+        add_symmetric_rank3(J_omega, lumping.inertia_jacobian, 1.0, lumping.mass);
+      }
+    }
+    add_symmetric_rank3(J, J, child.subtree_mass, lumping.mass);
+  }
+  lumping.mass.triangularView<Eigen::StrictlyUpper>() = lumping.mass.transpose();
+}
+
+// The rest of lines 7-8, with the node's frame at t + h: f0_ij = Jᵀ (R_ij f_j - m_j p̈ without
+// J q̈) and, for L3, J_ωᵀ of the subtree's inertial torque.
+void add_lumped_children_load(const Model& model, const State& state,
+                              const WorkspaceData& workspace, int node, const ChildLumping& lumping,
+                              Eigen::VectorXd& load) noexcept {
   const Node& parent = model.nodes[static_cast<std::size_t>(node)];
   const RuntimeSettings& settings = state.settings;
   const bool l1 = settings.lumping == InterfaceLumping::kInterface;
@@ -133,50 +184,39 @@ void add_lumped_children(const Model& model, const State& state, const Workspace
   const Eigen::Vector3d f_acceleration = state.frame_acceleration.col(node);
   const Eigen::Vector3d f_omega = state.frame_angular_velocity.col(node);
   const Eigen::Vector3d f_alpha = state.frame_angular_acceleration.col(node);
-  Eigen::MatrixXd& J = scratch.child_jacobian;
-  Eigen::MatrixXd& J_omega = scratch.child_rotation_jacobian;
   for (int k = 0; k < parent.num_children; ++k) {
     const int c = model.children[static_cast<std::size_t>(parent.first_child + k)];
     const Node& child = model.nodes[static_cast<std::size_t>(c)];
     const double m = child.subtree_mass;
     const Eigen::Matrix3d R = state.relative_rotation.middleCols<3>(3 * c);
-    const Eigen::Vector3d x = state.relative_position.col(c);
-    const Eigen::Vector3d v = state.relative_velocity.col(c);
     const Eigen::Vector3d omega = state.relative_angular_velocity.col(c);
     const Eigen::Vector3d alpha0 = state.relative_angular_acceleration_without_qddot.col(c);
     // Lumping point p, its velocity ṗ and the part of p̈ without J q̈.
-    Eigen::Vector3d point = x, point_velocity = v,
+    Eigen::Vector3d point = state.relative_position.col(c),
+                    point_velocity = state.relative_velocity.col(c),
                     point_acceleration_rest = Eigen::Vector3d::Zero();
-    if (l1) {
-      J = child.interface.centroid_basis;
-    } else {
+    if (!l1) {
       const Eigen::Vector3d Rc = R * child.subtree_center_of_mass;
-      relative_rotation_jacobian(model, state, c, J_omega);
-      for (int l = 0; l < parent.r; ++l)
-        J.col(l) =
-            child.interface.centroid_basis.col(l) - Rc.cross(Eigen::Vector3d(J_omega.col(l)));
       point += Rc;
       point_velocity += omega.cross(Rc);
       point_acceleration_rest = alpha0.cross(Rc) + omega.cross(omega.cross(Rc));
     }
-    scratch.mass.noalias() += m * (J.transpose() * J);
     const Eigen::Vector3d point_acceleration =
         f_acceleration + f_alpha.cross(point) + f_omega.cross(f_omega.cross(point)) +
         2.0 * f_omega.cross(point_velocity) + point_acceleration_rest;
-    const Eigen::Vector3d load = R * workspace.subtree_force.col(c) - m * point_acceleration;
-    scratch.load.noalias() += J.transpose() * load;
+    const Eigen::Vector3d force = R * workspace.subtree_force.col(c) - m * point_acceleration;
+    load.noalias() += lumping.jacobians[static_cast<std::size_t>(k)].transpose() * force;
     if (l3) {
       // The subtree's rotational inertia about its centre of mass (F_i axes) and its angular
       // velocity Ω = ω_i + ω_ij, Ω̇ = α_i + α_ij + ω_i × ω_ij with α_ij = J_ω q̈ + α0: torque
       // I_w Ω̇ + Ω × I_w Ω, by virtual work J_ωᵀ on q_i.
       const Eigen::Matrix3d inertia = R * child.subtree_inertia * R.transpose();
-      scratch.child_inertia_jacobian.noalias() = inertia * J_omega;
-      scratch.mass.noalias() += J_omega.transpose() * scratch.child_inertia_jacobian;
       const Eigen::Vector3d spin = f_omega + omega;
       const Eigen::Vector3d spin_rate = f_alpha + alpha0 + f_omega.cross(omega);
       const Eigen::Vector3d torque =
           R * workspace.subtree_torque.col(c) - inertia * spin_rate - spin.cross(inertia * spin);
-      scratch.load.noalias() += J_omega.transpose() * torque;
+      load.noalias() +=
+          lumping.rotation_jacobians[static_cast<std::size_t>(k)].transpose() * torque;
     }
   }
 }

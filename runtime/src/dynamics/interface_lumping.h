@@ -15,9 +15,16 @@ namespace ramus {
 void accumulate_subtree_forces(const Model& model, const State& state,
                                WorkspaceData& workspace) noexcept;
 
-/// Algorithm 1, lines 7-8: adds the lumped inertia M_ij to `scratch.mass` and the lumped force
-/// f0_ij to `scratch.load` for every child j of `node` (whose frame is already at t + h).
-void add_lumped_children(const Model& model, const State& state, const WorkspaceData& workspace,
-                         int node, PrototypeScratch& scratch) noexcept;
+/// Algorithm 1, lines 7-8, the part that does not need the node's frame at t + h (the children's
+/// relative kinematics of the step's start only): each child's lumping Jacobians into
+/// `lumping` and M' = I + Σ_j M_ij into lumping.mass. Independent across nodes (threads).
+void lump_children_inertia(const Model& model, const State& state, int node,
+                           ChildLumping& lumping) noexcept;
+
+/// The rest of lines 7-8 for `node`, whose frame is at t + h: adds every child's lumped force
+/// f0_ij to `load` (r), with the Jacobians lump_children_inertia stored.
+void add_lumped_children_load(const Model& model, const State& state,
+                              const WorkspaceData& workspace, int node, const ChildLumping& lumping,
+                              Eigen::VectorXd& load) noexcept;
 
 }  // namespace ramus

@@ -31,13 +31,9 @@ PrototypeScratch::PrototypeScratch(int r)
       q_trial(Eigen::VectorXd::Zero(r)),
       q_predicted(Eigen::VectorXd::Zero(r)),
       qdot_predicted(Eigen::VectorXd::Zero(r)),
-      mass(Eigen::MatrixXd::Identity(r, r)),
       stiffness(Eigen::MatrixXd::Zero(r, r)),
       jacobian(Eigen::MatrixXd::Zero(r, r)),
-      factor(Eigen::MatrixXd::Zero(r, r)),
-      child_jacobian(Eigen::MatrixXd::Zero(3, r)),
-      child_rotation_jacobian(Eigen::MatrixXd::Zero(3, r)),
-      child_inertia_jacobian(Eigen::MatrixXd::Zero(3, r)) {
+      factor(Eigen::MatrixXd::Zero(r, r)) {
   // Sizes every internal buffer. (No LDLT(r) + assignment: that copies its uninitialized info.)
   ldlt.compute(Eigen::MatrixXd::Identity(r, r));
   for (Eigen::VectorXd* v : {&force, &q_hat, &p_hat, &q_stage, &v_stage, &q_start, &v_start,
@@ -69,6 +65,12 @@ StvkBatch::StvkBatch(int r, int n)
       stiffness(Eigen::MatrixXd::Zero(num_pairs(r), n)),
       energies(Eigen::VectorXd::Zero(n)) {}
 
+ChildLumping::ChildLumping(int r, int children)
+    : mass(Eigen::MatrixXd::Identity(r, r)),
+      jacobians(static_cast<std::size_t>(children), Eigen::MatrixXd::Zero(3, r)),
+      rotation_jacobians(static_cast<std::size_t>(children), Eigen::MatrixXd::Zero(3, r)),
+      inertia_jacobian(Eigen::MatrixXd::Zero(3, r)) {}
+
 WorkspaceData::WorkspaceData(const Model& model)
     : reduced_vertex_force(Eigen::VectorXd::Zero(model.num_dofs)),
       own_force_world(Eigen::Matrix3Xd::Zero(3, model.num_nodes())),
@@ -87,6 +89,10 @@ WorkspaceData::WorkspaceData(const Model& model)
       thread_failures(1),
       thread_seconds(Eigen::MatrixXd::Zero(2, 1)) {
   prototypes.reserve(model.prototypes.size());
+  lumping.reserve(model.nodes.size());
+  for (const Node& node : model.nodes)
+    lumping.push_back(node.num_children > 0 ? ChildLumping(node.r, node.num_children)
+                                            : ChildLumping());
   batches.reserve(model.prototypes.size());
   for (const Prototype& p : model.prototypes) {
     prototypes.emplace_back(p.r);
@@ -175,9 +181,9 @@ NodeEquation assemble_node_equation(const Model& model, const State& state,
   equation.load = &scratch.load;
   equation.node = state.settings.nodes[static_cast<std::size_t>(i)];
   if (node.num_children > 0) {
-    scratch.mass.setIdentity();
-    add_lumped_children(model, state, workspace, i, scratch);
-    equation.mass = &scratch.mass;
+    const ChildLumping& lumping = workspace.lumping[static_cast<std::size_t>(i)];
+    add_lumped_children_load(model, state, workspace, i, lumping, scratch.load);
+    equation.mass = &lumping.mass;
   }
   return equation;
 }
@@ -305,6 +311,29 @@ StepStatus advance_node(const Model& model, State& state, const WorkspaceData& w
   return status;
 }
 
+// lump_children_inertia of every node with children, on the workspace's threads (each node's
+// on one thread: the result is one thread's to the last bit).
+void lump_all_children_inertia(const Model& model, const State& state,
+                               Workspace& workspace) noexcept {
+  WorkspaceData& w = workspace.data();
+  const int n = static_cast<int>(model.parent_nodes.size());
+  const int threads = std::max(1, std::min(workspace.threads(), n));
+  const auto lump = [&](int k) {
+    const int i = model.parent_nodes[static_cast<std::size_t>(k)];
+    if (model.nodes[static_cast<std::size_t>(i)].r > 0)
+      lump_children_inertia(model, state, i, w.lumping[static_cast<std::size_t>(i)]);
+  };
+  // (No OpenMP region at all for one thread: even a serial one allocates.)
+  if (threads == 1) {
+    for (int k = 0; k < n; ++k) lump(k);
+    return;
+  }
+#if defined(_OPENMP)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+  for (int k = 0; k < n; ++k) lump(k);
+#endif
+}
+
 // Model::childless_nodes k in [begin, end): each child's relative kinematics (lines 10-11 of
 // its parent) and its own lines 5-9. Records the first failure as (k, status).
 void advance_childless_range(const Model& model, State& state, WorkspaceData& w, int begin, int end,
@@ -402,6 +431,8 @@ StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept
 
   // Line 3, leaves to root: f_ext and m of every subtree (frames of step k).
   accumulate_subtree_forces(model, state, w);
+  // Lines 7-8, the half without frames at k + 1: M' of every node with children (threads).
+  lump_all_children_inertia(model, state, workspace);
   // The StVK forces of every batched prototype's nodes at q_n, in matrix-matrix products.
   const bool batched = workspace.batched_evaluation;
   if (batched) evaluate_batches(model, state, w);
@@ -480,6 +511,8 @@ StepStatus initialize(const Model& model, State& state, Workspace& workspace,
       // q̈_i from Eq. 17 at the current q, q̇ (children's kinematics with the old q̈_i: q̈
       // does not enter M_ij or f0_ij for L1, only through the lagged Jacobian for L2).
       PrototypeScratch& scratch = w.prototypes[static_cast<std::size_t>(node.prototype)];
+      if (node.num_children > 0)
+        lump_children_inertia(model, state, i, w.lumping[static_cast<std::size_t>(i)]);
       const NodeEquation equation = assemble_node_equation(model, state, w, i, scratch);
       const StepStatus s = solve_node_acceleration(equation, node_vectors(node, state), scratch);
       if (s != StepStatus::kOk) status = s;

@@ -29,7 +29,6 @@ struct PrototypeScratch {
   Eigen::VectorXd gradient;                              ///< r: s g(q)
   Eigen::VectorXd residual, delta, scratch;              ///< r: Newton
   Eigen::VectorXd q_trial, q_predicted, qdot_predicted;  ///< r: the integrator's unknowns
-  Eigen::MatrixXd mass;                                  ///< r by r: M' = I + Σ_j M_ij
   Eigen::MatrixXd stiffness;                             ///< r by r: s K(q)
   Eigen::MatrixXd jacobian, factor;   ///< r by r: Newton matrix and its Cholesky factor
   Eigen::LDLT<Eigen::MatrixXd> ldlt;  ///< fallback for an indefinite Newton matrix
@@ -48,8 +47,17 @@ struct PrototypeScratch {
   Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxSplitModes, 1> ritz_values;  ///< s
   Eigen::VectorXd modal_q, modal_v;  ///< r: modal increments (the first s or r entries)
   Eigen::Matrix3Xd rigid_basis;      ///< 3 by r: momentum-preserving damping (W2 - Σ q C)
-  /// 3 by r, as the parent of a child being lumped: d(lumping point)/dq, dω_ij/dq̇, I_w dω_ij/dq̇.
-  Eigen::MatrixXd child_jacobian, child_rotation_jacobian, child_inertia_jacobian;
+};
+
+/// The lumped inertia of a node's children (interface_lumping.h), kept per node with children so
+/// that nodes fill theirs on any thread.
+struct ChildLumping {
+  ChildLumping() = default;
+  ChildLumping(int r, int children);
+  Eigen::MatrixXd mass;  ///< r by r: M' = I + Σ_j M_ij
+  /// Per child, 3 by r: d(lumping point)/dq_i and (L2, L3) dω_ij/dq̇_i.
+  std::vector<Eigen::MatrixXd> jacobians, rotation_jacobians;
+  Eigen::MatrixXd inertia_jacobian;  ///< 3 by r: I_w dω_ij/dq̇_i of the child at hand (L3)
 };
 
 /// A batched prototype's StVK forces of all its n nodes at the step's start (the prototype's
@@ -77,6 +85,7 @@ struct WorkspaceData {
   explicit WorkspaceData(const Model& model);
   std::vector<PrototypeScratch> prototypes;
   std::vector<StvkBatch> batches;        ///< per prototype (empty unless Prototype::batched)
+  std::vector<ChildLumping> lumping;     ///< per node (empty for a node without children)
   Eigen::VectorXd reduced_vertex_force;  ///< num_dofs: Uᵀ R_iᵀ f of the vertex forces
   Eigen::Matrix3Xd own_force_world;      ///< 3 by N: Σ vertex forces on each node (world)
   Eigen::Matrix3Xd subtree_force;        ///< 3 by N: external force of each subtree, F_i axes

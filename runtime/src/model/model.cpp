@@ -209,8 +209,11 @@ std::shared_ptr<const Model> compile_model(ReducedModel data) {
     proto.gravity_basis = std::move(part.gravity_basis);
     proto.system_force = std::move(part.system_force);
   }
-  for (int i = 1; i < num; ++i)
-    if (m.nodes[static_cast<std::size_t>(i)].num_children == 0) m.childless_nodes.push_back(i);
+  for (int i = 0; i < num; ++i) {
+    if (m.nodes[static_cast<std::size_t>(i)].num_children > 0) m.parent_nodes.push_back(i);
+    if (i > 0 && m.nodes[static_cast<std::size_t>(i)].num_children == 0)
+      m.childless_nodes.push_back(i);
+  }
   for (Prototype& proto : m.prototypes) {
     proto.dof_offset = m.num_dofs;
     for (int i : proto.nodes) {

@@ -138,7 +138,7 @@ TEST_CASE(
       n.rayleigh_stiffness = 0.002;
     }
     Simulator on(model, settings), off(model, settings);
-    off.set_batched_evaluation(false);
+    on.set_batched_evaluation(true);
     for (Simulator* sim : {&on, &off}) {
       REQUIRE(sim->initialize() == StepStatus::kOk);
       sim->add_vertex_force(47, 5, Eigen::Vector3d(0, 0.05, 0.1));

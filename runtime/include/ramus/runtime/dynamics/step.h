@@ -38,10 +38,11 @@ class Workspace {
   };
   bool profiling = false;
   Profile profile;
-  /// The StVK forces of all nodes of a prototype placed kMinBatchedInstances times or more are
-  /// evaluated together at the step's start (matrix-matrix products); off: node by node. The
-  /// results agree to rounding (about 1e-15 relative).
-  bool batched_evaluation = true;
+  /// On: the StVK forces of all nodes of a prototype placed kMinBatchedInstances times or more
+  /// are evaluated together at the step's start (matrix-matrix products); off (the default):
+  /// node by node, where the node steps. Equal to rounding (1e-14); on the oak the batch saves
+  /// no time on this machine (docs/PERFORMANCE.md, "The oak"), so it is off unless asked for.
+  bool batched_evaluation = false;
 
   /// Threads a step uses for the tree's childless nodes (its leaves: a leaf or a twig's end;
   /// 1, the default: the calling thread only), clamped to [1, kMaxStepThreads]; always 1 in a

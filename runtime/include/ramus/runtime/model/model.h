@@ -86,7 +86,8 @@ struct Model {
   /// The non-root nodes without children, ascending: a step advances them last, in parallel
   /// when its Workspace has threads (nothing else in a step reads them).
   std::vector<int> childless_nodes;
-  int num_dofs = 0;  ///< Σ r over the nodes: the length of State::q
+  std::vector<int> parent_nodes;  ///< the nodes with children, ascending
+  int num_dofs = 0;               ///< Σ r over the nodes: the length of State::q
   int max_r = 0;
   bool free_root = false;  ///< the root has no fixed vertex: the tree flies freely
   double total_mass = 0;   ///< kg
