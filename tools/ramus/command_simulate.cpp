@@ -285,7 +285,7 @@ void add_simulate_command(CLI::App& app) {
                     "model nor its runtime settings: the command line's defaults instead");
   command
       ->add_option("--threads", args->threads,
-                   "Threads of the step (the tree's childless nodes); results equal one "
+                   "Threads of the step (independent nodes depth by depth); results equal one "
                    "thread's bit for bit")
       ->capture_default_str();
   command->add_flag("--batched", args->batched,

@@ -24,12 +24,13 @@ void compute_relative_kinematics(const Model& model, State& state, int child,
     x.noalias() += itf.centroid_basis * q;
     v.noalias() = itf.centroid_basis * qdot;
     a.noalias() = itf.centroid_basis * qddot;
-    for (int l = 0; l < p.r; ++l) {
-      const auto block = itf.rotation_basis.block<3, 3>(0, 3 * l);
-      A.noalias() += q(l) * block;
-      A_dot.noalias() += qdot(l) * block;
-      A_ddot.noalias() += qddot(l) * block;
-    }
+    // Block l of A^l is 9 contiguous numbers: the 3 by 3r basis read as 9 by r, three
+    // matrix-vector products.
+    const Eigen::Map<const Eigen::Matrix<double, 9, Eigen::Dynamic>> basis(
+        itf.rotation_basis.data(), 9, p.r);
+    Eigen::Map<Eigen::Matrix<double, 9, 1>>(A.data()).noalias() += basis * q;
+    Eigen::Map<Eigen::Matrix<double, 9, 1>>(A_dot.data()).noalias() = basis * qdot;
+    Eigen::Map<Eigen::Matrix<double, 9, 1>>(A_ddot.data()).noalias() = basis * qddot;
   }
   // Polar rotation and its derivatives (Eq. 5-9).
   const PolarDecomposition RS = polar_decomposition(A);

@@ -6,8 +6,8 @@
 
 namespace ramus {
 
-void accumulate_subtree_forces(const Model& model, const State& state,
-                               WorkspaceData& workspace) noexcept {
+void accumulate_subtree_forces(const Model& model, const State& state, WorkspaceData& workspace,
+                               int threads) noexcept {
   WorkspaceData& w = workspace;
   const RuntimeSettings& settings = state.settings;
   const bool l3 = settings.lumping == InterfaceLumping::kRigidSubtree;
@@ -42,7 +42,8 @@ void accumulate_subtree_forces(const Model& model, const State& state,
   // torque about the part origin in the node's axes (scaled: area s², reduced s^½, torque s³).
   if (wind) {
     const WindField field(settings.wind);
-    for (int i = 0; i < model.num_nodes(); ++i) {
+    // Each node's own drag (independent across nodes: on `threads` threads).
+    const auto node_wind = [&](int i) {
       const Node& node = model.nodes[static_cast<std::size_t>(i)];
       const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];
       const Eigen::Matrix3d R = state.frame_rotation.middleCols<3>(3 * i);
@@ -55,12 +56,24 @@ void accumulate_subtree_forces(const Model& model, const State& state,
       if (node.r > 0)
         w.reduced_vertex_force.segment(node.dof_offset, node.r).noalias() +=
             (c * node.scale.gradient) * (proto.wind_basis * local);
-      const Eigen::Vector3d force = R * w.wind_force.col(i);
-      w.own_force_world.col(i) += force;
-      if (model.free_root)
-        w.root_torque +=
-            (state.frame_origin.col(i) - center).cross(force) + R * w.wind_torque.col(i);
+      w.own_force_world.col(i) += R * w.wind_force.col(i);
+    };
+    const int n = model.num_nodes();
+    if (threads > 1) {
+#if defined(_OPENMP)
+#pragma omp parallel for schedule(static) num_threads(threads)
+      for (int i = 0; i < n; ++i) node_wind(i);
+#endif
+    } else {
+      for (int i = 0; i < n; ++i) node_wind(i);
     }
+    // The free root's torque about the centre of mass, summed in node order.
+    if (model.free_root)
+      for (int i = 0; i < n; ++i) {
+        const Eigen::Matrix3d R = state.frame_rotation.middleCols<3>(3 * i);
+        w.root_torque += (state.frame_origin.col(i) - center).cross(R * w.wind_force.col(i)) +
+                         R * w.wind_torque.col(i);
+      }
   }
   // Subtree sums feed the parents' lumping and the free root only: none for an anchored node
   // alone.
@@ -123,27 +136,29 @@ void accumulate_subtree_forces(const Model& model, const State& state,
 namespace {
 
 // M += w Aᵀ B for 3 by r A, B with Aᵀ B symmetric: the lower triangle only (mirrored by the
-// caller). A rank-3 update, cheaper than a general product at these sizes.
+// caller), column by column from Aᵀ (r by 3, contiguous columns). A rank-3 update, cheaper than
+// a general product at these sizes.
 void add_symmetric_rank3(const Eigen::MatrixXd& A, const Eigen::MatrixXd& B, double w,
-                         Eigen::MatrixXd& M) noexcept {
+                         Eigen::MatrixXd& M, Eigen::MatrixX3d& A_transposed) noexcept {
   const Eigen::Index r = M.rows();
-  for (Eigen::Index c = 0; c < r; ++c) {
-    const double b0 = w * B(0, c), b1 = w * B(1, c), b2 = w * B(2, c);
-    for (Eigen::Index k = c; k < r; ++k) M(k, c) += A(0, k) * b0 + A(1, k) * b1 + A(2, k) * b2;
-  }
+  A_transposed = A.transpose();
+  for (Eigen::Index c = 0; c < r; ++c)
+    M.col(c).tail(r - c).noalias() +=
+        A_transposed.bottomRows(r - c) * (w * Eigen::Vector3d(B(0, c), B(1, c), B(2, c)));
 }
 
 }  // namespace
 
 // The frame-independent half of lines 7-8: with J the Jacobian of the lumping point p_j (L1: the
-// interface centroid, J = â_ij; L2, L3: the subtree's centre of mass carried by the child frame,
-// p = x_ij + R_ij c_j, J = â_ij - (R c)~ J_ω), M_ij = m_j Jᵀ J; L3 adds the subtree's rotational
-// inertia J_ωᵀ I_w J_ω (J_ω = dω_ij/dq̇_i).
+// interface centroid, J = â_ij, and M' constant: Node::interface_lumped_mass, nothing to do;
+// L2, L3: the subtree's centre of mass carried by the child frame, p = x_ij + R_ij c_j,
+// J = â_ij - (R c)~ J_ω), M_ij = m_j Jᵀ J; L3 adds the subtree's rotational inertia
+// J_ωᵀ I_w J_ω (J_ω = dω_ij/dq̇_i).
 void lump_children_inertia(const Model& model, const State& state, int node,
                            ChildLumping& lumping) noexcept {
   const Node& parent = model.nodes[static_cast<std::size_t>(node)];
   const RuntimeSettings& settings = state.settings;
-  const bool l1 = settings.lumping == InterfaceLumping::kInterface;
+  if (settings.lumping == InterfaceLumping::kInterface) return;
   const bool l3 = settings.lumping == InterfaceLumping::kRigidSubtree;
   const Eigen::Index r = parent.r;
   lumping.mass.setIdentity();
@@ -151,9 +166,7 @@ void lump_children_inertia(const Model& model, const State& state, int node,
     const int c = model.children[static_cast<std::size_t>(parent.first_child + k)];
     const Node& child = model.nodes[static_cast<std::size_t>(c)];
     Eigen::MatrixXd& J = lumping.jacobians[static_cast<std::size_t>(k)];
-    if (l1) {
-      J = child.interface.centroid_basis;
-    } else {
+    {
       Eigen::MatrixXd& J_omega = lumping.rotation_jacobians[static_cast<std::size_t>(k)];
       const Eigen::Vector3d Rc =
           state.relative_rotation.middleCols<3>(3 * c) * child.subtree_center_of_mass;
@@ -164,10 +177,11 @@ void lump_children_inertia(const Model& model, const State& state, int node,
       if (l3) {
         const Eigen::Matrix3d R = state.relative_rotation.middleCols<3>(3 * c);
         lumping.inertia_jacobian.noalias() = (R * child.subtree_inertia * R.transpose()) * J_omega;
-        add_symmetric_rank3(J_omega, lumping.inertia_jacobian, 1.0, lumping.mass);
+        add_symmetric_rank3(J_omega, lumping.inertia_jacobian, 1.0, lumping.mass,
+                            lumping.transposed);
       }
     }
-    add_symmetric_rank3(J, J, child.subtree_mass, lumping.mass);
+    add_symmetric_rank3(J, J, child.subtree_mass, lumping.mass, lumping.transposed);
   }
   lumping.mass.triangularView<Eigen::StrictlyUpper>() = lumping.mass.transpose();
 }
@@ -205,7 +219,9 @@ void add_lumped_children_load(const Model& model, const State& state,
         f_acceleration + f_alpha.cross(point) + f_omega.cross(f_omega.cross(point)) +
         2.0 * f_omega.cross(point_velocity) + point_acceleration_rest;
     const Eigen::Vector3d force = R * workspace.subtree_force.col(c) - m * point_acceleration;
-    load.noalias() += lumping.jacobians[static_cast<std::size_t>(k)].transpose() * force;
+    const Eigen::MatrixXd& J =
+        l1 ? child.interface.centroid_basis : lumping.jacobians[static_cast<std::size_t>(k)];
+    load.noalias() += J.transpose() * force;
     if (l3) {
       // The subtree's rotational inertia about its centre of mass (F_i axes) and its angular
       // velocity Ω = ω_i + ω_ij, Ω̇ = α_i + α_ij + ω_i × ω_ij with α_ij = J_ω q̈ + α0: torque

@@ -69,7 +69,8 @@ ChildLumping::ChildLumping(int r, int children)
     : mass(Eigen::MatrixXd::Identity(r, r)),
       jacobians(static_cast<std::size_t>(children), Eigen::MatrixXd::Zero(3, r)),
       rotation_jacobians(static_cast<std::size_t>(children), Eigen::MatrixXd::Zero(3, r)),
-      inertia_jacobian(Eigen::MatrixXd::Zero(3, r)) {}
+      inertia_jacobian(Eigen::MatrixXd::Zero(3, r)),
+      transposed(Eigen::MatrixX3d::Zero(r, 3)) {}
 
 WorkspaceData::WorkspaceData(const Model& model)
     : reduced_vertex_force(Eigen::VectorXd::Zero(model.num_dofs)),
@@ -183,7 +184,9 @@ NodeEquation assemble_node_equation(const Model& model, const State& state,
   if (node.num_children > 0) {
     const ChildLumping& lumping = workspace.lumping[static_cast<std::size_t>(i)];
     add_lumped_children_load(model, state, workspace, i, lumping, scratch.load);
-    equation.mass = &lumping.mass;
+    equation.mass = state.settings.lumping == InterfaceLumping::kInterface
+                        ? &node.interface_lumped_mass
+                        : &lumping.mass;
   }
   return equation;
 }
@@ -315,6 +318,7 @@ StepStatus advance_node(const Model& model, State& state, const WorkspaceData& w
 // on one thread: the result is one thread's to the last bit).
 void lump_all_children_inertia(const Model& model, const State& state,
                                Workspace& workspace) noexcept {
+  if (state.settings.lumping == InterfaceLumping::kInterface) return;  // M' constant
   WorkspaceData& w = workspace.data();
   const int n = static_cast<int>(model.parent_nodes.size());
   const int threads = std::max(1, std::min(workspace.threads(), n));
@@ -334,46 +338,56 @@ void lump_all_children_inertia(const Model& model, const State& state,
 #endif
 }
 
-// Model::childless_nodes k in [begin, end): each child's relative kinematics (lines 10-11 of
-// its parent) and its own lines 5-9. Records the first failure as (k, status).
-void advance_childless_range(const Model& model, State& state, WorkspaceData& w, int begin, int end,
-                             std::vector<PrototypeScratch>& scratches, bool batched, bool partial,
-                             StepTimer& timer, StepFailure& failure) noexcept {
+// nodes[k], k in [begin, end): a childless node's own relative kinematics (lines 10-11 of its
+// parent, deferred to here), its lines 5-9, then lines 10-11 for its children that have children
+// (a childless child does its own). Records the first failure as (k, status).
+void advance_range(const Model& model, State& state, WorkspaceData& w,
+                   const std::vector<int>& nodes, int begin, int end,
+                   std::vector<PrototypeScratch>& scratches, bool batched, bool partial,
+                   StepTimer& timer, StepFailure& failure) noexcept {
   for (int k = begin; k < end; ++k) {
-    const int i = model.childless_nodes[static_cast<std::size_t>(k)];
-    compute_relative_kinematics(model, state, i, partial);
+    const int i = nodes[static_cast<std::size_t>(k)];
+    const Node& node = model.nodes[static_cast<std::size_t>(i)];
+    if (i > 0 && node.num_children == 0) compute_relative_kinematics(model, state, i, partial);
     const StepStatus status = advance_node(model, state, w, i, scratches, batched, timer);
     if (status != StepStatus::kOk) {
       failure = {k, status};
       return;
     }
+    for (int c = 0; c < node.num_children; ++c) {
+      const int child = model.children[static_cast<std::size_t>(node.first_child + c)];
+      if (model.nodes[static_cast<std::size_t>(child)].num_children > 0)
+        compute_relative_kinematics(model, state, child, partial);
+    }
+    timer.lap(timer.core);
   }
 }
 
-// The childless nodes in contiguous ranges, one per thread: every node's arithmetic is the same
-// on any thread, so the result is one thread's to the last bit. The first failing node (in
-// Model::childless_nodes order) gives the status.
-StepStatus advance_childless_nodes(const Model& model, State& state, Workspace& workspace,
-                                   bool batched, bool partial, StepTimer& timer) noexcept {
+// Nodes that do not depend on each other (one level of Model::step_levels, or the childless
+// nodes) in contiguous ranges, one per thread: every node's arithmetic is the same on any
+// thread, so the result is one thread's to the last bit. The first failing node in `nodes`
+// order gives the status.
+StepStatus advance_nodes(const Model& model, State& state, Workspace& workspace,
+                         const std::vector<int>& nodes, bool batched, bool partial,
+                         StepTimer& timer) noexcept {
   WorkspaceData& w = workspace.data();
-  const int n = static_cast<int>(model.childless_nodes.size());
+  const int n = static_cast<int>(nodes.size());
   const int threads = std::max(1, std::min(workspace.threads(), n));
   for (int t = 0; t < threads; ++t)
     w.thread_failures[static_cast<std::size_t>(t)] = {n, StepStatus::kOk};
   if (threads == 1) {
-    advance_childless_range(model, state, w, 0, n, w.prototypes, batched, partial, timer,
-                            w.thread_failures[0]);
+    advance_range(model, state, w, nodes, 0, n, w.prototypes, batched, partial, timer,
+                  w.thread_failures[0]);
   } else {
 #if defined(_OPENMP)
 #pragma omp parallel num_threads(threads)
     {
       const int t = omp_get_thread_num();
       StepTimer local(timer.on);
-      advance_childless_range(
-          model, state, w, static_cast<int>(static_cast<long>(n) * t / threads),
-          static_cast<int>(static_cast<long>(n) * (t + 1) / threads),
-          t == 0 ? w.prototypes : w.thread_prototypes[static_cast<std::size_t>(t - 1)], batched,
-          partial, local, w.thread_failures[static_cast<std::size_t>(t)]);
+      advance_range(model, state, w, nodes, static_cast<int>(static_cast<long>(n) * t / threads),
+                    static_cast<int>(static_cast<long>(n) * (t + 1) / threads),
+                    t == 0 ? w.prototypes : w.thread_prototypes[static_cast<std::size_t>(t - 1)],
+                    batched, partial, local, w.thread_failures[static_cast<std::size_t>(t)]);
       w.thread_seconds(0, t) = local.core;
       w.thread_seconds(1, t) = local.stepping;
     }
@@ -430,7 +444,7 @@ StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept
   const bool partial = lumping_needs_partial_alpha(settings);
 
   // Line 3, leaves to root: f_ext and m of every subtree (frames of step k).
-  accumulate_subtree_forces(model, state, w);
+  accumulate_subtree_forces(model, state, w, workspace.threads());
   // Lines 7-8, the half without frames at k + 1: M' of every node with children (threads).
   lump_all_children_inertia(model, state, workspace);
   // The StVK forces of every batched prototype's nodes at q_n, in matrix-matrix products.
@@ -440,26 +454,16 @@ StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept
   if (model.free_root) integrate_free_root(model, state, w, h);
   timer.lap(timer.core);
 
-  // Line 4: root to leaves, the nodes with children first (childless ones below).
+  // Line 4: root to leaves, level by level (the root, then the nodes with children at each
+  // depth: independent within a level), then the childless nodes (nothing else in the step
+  // reads them); each list on the workspace's threads.
   StepStatus status = StepStatus::kOk;
-  for (int i = 0; i < num_nodes; ++i) {
-    const Node& node = model.nodes[static_cast<std::size_t>(i)];
-    if (i > 0 && node.num_children == 0) continue;
-    status = advance_node(model, state, w, i, w.prototypes, batched, timer);
+  for (const std::vector<int>& level : model.step_levels) {
+    status = advance_nodes(model, state, workspace, level, batched, partial, timer);
     if (status != StepStatus::kOk) break;
-    // Lines 10-11: x_ij, R_ij, v_ij, ω_ij, a_ij, α_ij of every child with children of its own
-    // from q̂_i at k + 1.
-    for (int k = 0; k < node.num_children; ++k) {
-      const int child = model.children[static_cast<std::size_t>(node.first_child + k)];
-      if (model.nodes[static_cast<std::size_t>(child)].num_children > 0)
-        compute_relative_kinematics(model, state, child, partial);
-    }
-    timer.lap(timer.core);
   }
-  // The childless nodes (the tree's leaves: nothing else in the step reads them), on the
-  // workspace's threads.
   if (status == StepStatus::kOk)
-    status = advance_childless_nodes(model, state, workspace, batched, partial, timer);
+    status = advance_nodes(model, state, workspace, model.childless_nodes, batched, partial, timer);
 
   // The free root's frame and momenta (no node checks them: an all-rigid tree has no q).
   if (status == StepStatus::kOk && model.free_root &&

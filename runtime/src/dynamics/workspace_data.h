@@ -49,8 +49,9 @@ struct PrototypeScratch {
   Eigen::Matrix3Xd rigid_basis;      ///< 3 by r: momentum-preserving damping (W2 - Σ q C)
 };
 
-/// The lumped inertia of a node's children (interface_lumping.h), kept per node with children so
-/// that nodes fill theirs on any thread.
+/// The lumped inertia of a node's children for L2 / L3 (interface_lumping.h), kept per node with
+/// children so that nodes fill theirs on any thread (L1's is constant:
+/// Node::interface_lumped_mass).
 struct ChildLumping {
   ChildLumping() = default;
   ChildLumping(int r, int children);
@@ -58,6 +59,7 @@ struct ChildLumping {
   /// Per child, 3 by r: d(lumping point)/dq_i and (L2, L3) dω_ij/dq̇_i.
   std::vector<Eigen::MatrixXd> jacobians, rotation_jacobians;
   Eigen::MatrixXd inertia_jacobian;  ///< 3 by r: I_w dω_ij/dq̇_i of the child at hand (L3)
+  Eigen::MatrixX3d transposed;       ///< r by 3: a Jacobian transposed (the rank-3 updates)
 };
 
 /// A batched prototype's StVK forces of all its n nodes at the step's start (the prototype's

@@ -209,10 +209,32 @@ std::shared_ptr<const Model> compile_model(ReducedModel data) {
     proto.gravity_basis = std::move(part.gravity_basis);
     proto.system_force = std::move(part.system_force);
   }
+  std::vector<int> depth(static_cast<std::size_t>(num), 0);
   for (int i = 0; i < num; ++i) {
+    const Node& node = m.nodes[static_cast<std::size_t>(i)];
+    if (i > 0)
+      depth[static_cast<std::size_t>(i)] = depth[static_cast<std::size_t>(node.parent)] + 1;
+    if (i == 0 || node.num_children > 0) {
+      const std::size_t d = static_cast<std::size_t>(depth[static_cast<std::size_t>(i)]);
+      if (m.step_levels.size() <= d) m.step_levels.resize(d + 1);
+      m.step_levels[d].push_back(i);
+    }
     if (m.nodes[static_cast<std::size_t>(i)].num_children > 0) m.parent_nodes.push_back(i);
     if (i > 0 && m.nodes[static_cast<std::size_t>(i)].num_children == 0)
       m.childless_nodes.push_back(i);
+  }
+  // L1's lumped mass, constant: once per node with children.
+  for (const int i : m.parent_nodes) {
+    Node& node = m.nodes[static_cast<std::size_t>(i)];
+    node.interface_lumped_mass = Eigen::MatrixXd::Identity(node.r, node.r);
+    for (int k = 0; k < node.num_children; ++k) {
+      const Node& child = m.nodes[static_cast<std::size_t>(
+          m.children[static_cast<std::size_t>(node.first_child + k)])];
+      if (node.r > 0 && child.interface.centroid_basis.cols() == node.r)
+        node.interface_lumped_mass.noalias() +=
+            child.subtree_mass *
+            (child.interface.centroid_basis.transpose() * child.interface.centroid_basis);
+    }
   }
   for (Prototype& proto : m.prototypes) {
     proto.dof_offset = m.num_dofs;

@@ -215,4 +215,19 @@ TEST_CASE("A small tree steps on two threads as on one, to the last bit, without
   CHECK(two.step() == alone);
   CHECK(two.state().q == before.q);
   CHECK(two.state().frame_rotation == before.frame_rotation);
+  // Every lumping (L2 and L3 fill the parents' lumped inertia on the threads) and a free root.
+  for (const InterfaceLumping lumping :
+       {InterfaceLumping::kInterface, InterfaceLumping::kCenterOfMass,
+        InterfaceLumping::kRigidSubtree}) {
+    INFO("lumping " << to_string(lumping));
+    settings.lumping = lumping;
+    Simulator single(model, settings), threaded(model, settings);
+    threaded.set_threads(2);
+    for (Simulator* sim : {&single, &threaded}) {
+      REQUIRE(sim->initialize() == StepStatus::kOk);
+      for (int k = 0; k < 30; ++k) REQUIRE(sim->step() == StepStatus::kOk);
+    }
+    CHECK(threaded.state().q == single.state().q);
+    CHECK(threaded.state().frame_origin == single.state().frame_origin);
+  }
 }

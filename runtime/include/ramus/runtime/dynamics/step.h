@@ -44,11 +44,12 @@ class Workspace {
   /// no time on this machine (docs/PERFORMANCE.md, "The oak"), so it is off unless asked for.
   bool batched_evaluation = false;
 
-  /// Threads a step uses for the tree's childless nodes (its leaves: a leaf or a twig's end;
-  /// 1, the default: the calling thread only), clamped to [1, kMaxStepThreads]; always 1 in a
-  /// build without OpenMP. Every node's arithmetic is the same on any thread: the result equals
-  /// one thread's to the last bit. Allocates one scratch set per extra thread; the first
-  /// multithreaded step starts OpenMP's thread pool (later steps allocate nothing).
+  /// Threads a step uses (each level of Model::step_levels, the childless nodes and line 3's
+  /// wind drag split among them; 1, the default: the calling thread only), clamped to [1,
+  /// kMaxStepThreads]; always 1 in a build without OpenMP. Every node's arithmetic is the same on
+  /// any thread: the result equals one thread's to the last bit. Allocates one scratch set per
+  /// extra thread; the first multithreaded step starts OpenMP's thread pool (later steps allocate
+  /// nothing).
   void set_threads(int threads);
   int threads() const { return threads_; }
 

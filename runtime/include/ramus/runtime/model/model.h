@@ -75,6 +75,9 @@ struct Node {
   double subtree_mass = 0;                                           ///< this node and below (kg)
   Eigen::Vector3d subtree_center_of_mass = Eigen::Vector3d::Zero();  ///< rest, F_i
   Eigen::Matrix3d subtree_inertia = Eigen::Matrix3d::Zero();         ///< rest, about that centre
+  /// r by r, for a node with children: M' = I + Σ_j m_j â_ijᵀ â_ij, the lumped mass of L1
+  /// (constant: the children's subtree masses at their interface centroids).
+  Eigen::MatrixXd interface_lumped_mass;
   Eigen::VectorXi global_vertices;  ///< #V: index of each vertex in the undivided mesh
 };
 
@@ -83,8 +86,11 @@ struct Model {
   std::vector<Prototype> prototypes;
   std::vector<Node> nodes;    ///< root first, parents before children
   std::vector<int> children;  ///< children of every node, grouped by parent (Node::first_child)
-  /// The non-root nodes without children, ascending: a step advances them last, in parallel
-  /// when its Workspace has threads (nothing else in a step reads them).
+  /// The order of a step's root-to-leaves pass: the root, then the nodes with children by depth
+  /// (level d: those at depth d, ascending; independent of each other), then the non-root
+  /// nodes without children, ascending (nothing else in a step reads them). Each list runs on
+  /// the Workspace's threads.
+  std::vector<std::vector<int>> step_levels;
   std::vector<int> childless_nodes;
   std::vector<int> parent_nodes;  ///< the nodes with children, ascending
   int num_dofs = 0;               ///< Σ r over the nodes: the length of State::q
