@@ -22,6 +22,33 @@ ReducedModel assemble(const Tree& tree, int threads) {
   return build_assembly_model(assembly.parts, assembly.instances, 1e-9, threads);
 }
 
+// A small tree: 40 leaves (r = 4) on main and sub-branches (r = 8).
+TreeOptions small_tree(int main_branches, int sub_branches) {
+  TreeOptions options;
+  options.small = true;
+  options.main_branches = main_branches;
+  options.sub_branches = sub_branches;
+  options.leaves = 40;
+  options.branch_r = options.trunk_r = 8;
+  options.leaf_r = 4;
+  return options;
+}
+
+// h = 0.01 s, gravity, a turbulent wind, Rayleigh damping and `integrator` on every node.
+RuntimeSettings windy_settings(const Model& model, Integrator integrator) {
+  RuntimeSettings settings = model.settings;
+  settings.time_step = 0.01;
+  settings.gravity = Eigen::Vector3d(0, 0, -9.81);
+  settings.wind.mean_velocity = Eigen::Vector3d(6, 2, 0);
+  settings.wind.turbulence = 2;
+  for (NodeSettings& n : settings.nodes) {
+    n.integrator = integrator;
+    n.rayleigh_mass = 0.5;
+    n.rayleigh_stiffness = 0.002;
+  }
+  return settings;
+}
+
 }  // namespace
 
 TEST_CASE(
@@ -65,14 +92,7 @@ TEST_CASE(
     "The small generated tree assembles on any number of threads alike and steps without "
     "allocating",
     "[precompute][mesh][tree]") {
-  TreeOptions options;
-  options.small = true;
-  options.main_branches = 3;
-  options.sub_branches = 4;
-  options.leaves = 40;
-  options.branch_r = options.trunk_r = 8;
-  options.leaf_r = 4;
-  const Tree tree = make_tree(options);
+  const Tree tree = make_tree(small_tree(3, 4));
   const ReducedModel one = assemble(tree, 1), two = assemble(tree, 2);
   REQUIRE(find_model_inconsistency(two).empty());
   CHECK(two.domains.size() == 48);
@@ -105,14 +125,7 @@ TEST_CASE(
     "A small tree steps alike with its leaves' and branches' StVK forces batched and evaluated "
     "node by node",
     "[precompute][mesh][tree][batch]") {
-  TreeOptions options;
-  options.small = true;
-  options.main_branches = 4;
-  options.sub_branches = 12;
-  options.leaves = 40;
-  options.branch_r = options.trunk_r = 8;
-  options.leaf_r = 4;
-  const auto model = compile_model(assemble(make_tree(options), 0));
+  const auto model = compile_model(assemble(make_tree(small_tree(4, 12)), 0));
   // The leaf and a branch class placed at several scales are batched.
   int batched = 0, scaled = 0;
   for (const Prototype& p : model->prototypes)
@@ -127,16 +140,7 @@ TEST_CASE(
        {Integrator::kSemiImplicitEuler, Integrator::kSemiImplicitBdf2, Integrator::kNewmark,
         Integrator::kSiere, Integrator::kImplicitMidpointBlend}) {
     INFO("integrator " << to_string(integrator));
-    RuntimeSettings settings = model->settings;
-    settings.time_step = 0.01;
-    settings.gravity = Eigen::Vector3d(0, 0, -9.81);
-    settings.wind.mean_velocity = Eigen::Vector3d(6, 2, 0);
-    settings.wind.turbulence = 2;
-    for (NodeSettings& n : settings.nodes) {
-      n.integrator = integrator;
-      n.rayleigh_mass = 0.5;
-      n.rayleigh_stiffness = 0.002;
-    }
+    const RuntimeSettings settings = windy_settings(*model, integrator);
     Simulator on(model, settings), off(model, settings);
     on.set_batched_evaluation(true);
     for (Simulator* sim : {&on, &off}) {
@@ -160,24 +164,9 @@ TEST_CASE(
 
 TEST_CASE("A small tree steps on two threads as on one, to the last bit, without allocating",
           "[precompute][mesh][tree][threads]") {
-  TreeOptions options;
-  options.small = true;
-  options.main_branches = 3;
-  options.sub_branches = 4;
-  options.leaves = 40;
-  options.branch_r = options.trunk_r = 8;
-  options.leaf_r = 4;
-  const auto model = compile_model(assemble(make_tree(options), 0));
+  const auto model = compile_model(assemble(make_tree(small_tree(3, 4)), 0));
   REQUIRE(model->childless_nodes.size() >= 40);
-  RuntimeSettings settings = model->settings;
-  settings.time_step = 0.01;
-  settings.gravity = Eigen::Vector3d(0, 0, -9.81);
-  settings.wind.mean_velocity = Eigen::Vector3d(6, 2, 0);
-  settings.wind.turbulence = 2;
-  for (NodeSettings& n : settings.nodes) {
-    n.integrator = Integrator::kSemiImplicitBdf2;
-    n.rayleigh_mass = 0.5;
-  }
+  RuntimeSettings settings = windy_settings(*model, Integrator::kSemiImplicitBdf2);
   Simulator one(model, settings), two(model, settings), three(model, settings);
   two.set_threads(2);
   three.set_threads(3);
