@@ -3,6 +3,7 @@
 #include <Eigen/Geometry>
 
 #include "frame_kinematics.h"
+#include "parallel_for.h"
 
 namespace ramus {
 
@@ -59,14 +60,7 @@ void accumulate_subtree_forces(const Model& model, const State& state, Workspace
       w.own_force_world.col(i) += R * w.wind_force.col(i);
     };
     const int n = model.num_nodes();
-    if (threads > 1) {
-#if defined(_OPENMP)
-#pragma omp parallel for schedule(static) num_threads(threads)
-      for (int i = 0; i < n; ++i) node_wind(i);
-#endif
-    } else {
-      for (int i = 0; i < n; ++i) node_wind(i);
-    }
+    parallel_for(n, threads, node_wind);
     // The free root's torque about the centre of mass, summed in node order.
     if (model.free_root)
       for (int i = 0; i < n; ++i) {

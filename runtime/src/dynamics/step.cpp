@@ -15,6 +15,7 @@
 #include "frame_kinematics.h"
 #include "free_root.h"
 #include "interface_lumping.h"
+#include "parallel_for.h"
 #include "workspace_data.h"
 
 namespace ramus {
@@ -327,15 +328,7 @@ void lump_all_children_inertia(const Model& model, const State& state,
     if (model.nodes[static_cast<std::size_t>(i)].r > 0)
       lump_children_inertia(model, state, i, w.lumping[static_cast<std::size_t>(i)]);
   };
-  // (No OpenMP region at all for one thread: even a serial one allocates.)
-  if (threads == 1) {
-    for (int k = 0; k < n; ++k) lump(k);
-    return;
-  }
-#if defined(_OPENMP)
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-  for (int k = 0; k < n; ++k) lump(k);
-#endif
+  parallel_for(n, threads, lump);
 }
 
 // nodes[k], k in [begin, end): a childless node's own relative kinematics (lines 10-11 of its
