@@ -75,6 +75,16 @@ void BM_OakStep(benchmark::State& state) {
     if (sim->step() != ramus::StepStatus::kOk) state.SkipWithError("the oak's step failed");
   state.counters["domains"] = sim->num_nodes();
   state.counters["total_r"] = sim->model().num_dofs;
+  // A leaf instance's memory: its share of the State and its attachment data (the last node is
+  // a leaf).
+  const ramus::Model& model = sim->model();
+  const int leaf = model.num_nodes() - 1;
+  const ramus::NodeInterface& attachment = model.nodes[static_cast<std::size_t>(leaf)].interface;
+  state.counters["leaf_state_B"] =
+      static_cast<double>(ramus::node_state_bytes(model, sim->state(), leaf));
+  state.counters["leaf_attachment_B"] =
+      static_cast<double>(sizeof(ramus::NodeInterface) +
+                          sizeof(float) * static_cast<std::size_t>(attachment.bases.size()));
   if (profiled) {
     const auto& p = sim->profile();
     state.counters["core_us"] = 1e6 * p.core_seconds / std::max<long>(1, p.steps);

@@ -246,8 +246,7 @@ double step_data_bytes(const ramus::Model& model) {
     bytes += 8 * doubles + static_cast<double>(proto.forces.coefficient_bytes());
   }
   for (const ramus::Node& node : model.nodes)
-    bytes += 8.0 * static_cast<double>(node.interface.centroid_basis.size() +
-                                       node.interface.rotation_basis.size());
+    bytes += 4.0 * static_cast<double>(node.interface.bases.size());  // float
   return bytes;
 }
 

@@ -2,7 +2,7 @@
 
 #include <Eigen/Geometry>
 
-#include <Eigen/LU>
+#include <Eigen/LU>  // Matrix3d::inverse
 
 #include "ramus/runtime/dynamics/polar_decomposition.h"
 
@@ -12,26 +12,25 @@ void compute_relative_kinematics(const Model& model, State& state, int child,
                                  bool need_partial_alpha) noexcept {
   const Node& c = model.nodes[static_cast<std::size_t>(child)];
   const Node& p = model.nodes[static_cast<std::size_t>(c.parent)];
-  const ParentInterface& itf = c.interface;
+  const NodeInterface& itf = c.interface;
   const auto q = state.q.segment(p.dof_offset, p.r);
   const auto qdot = state.qdot.segment(p.dof_offset, p.r);
   const auto qddot = state.qddot.segment(p.dof_offset, p.r);
-  // Interface centroid and the linear map A_ij = R̂_ij + Σ_l A^l_ij q_l with its derivatives.
-  Eigen::Vector3d x = itf.centroid, v = Eigen::Vector3d::Zero(), a = Eigen::Vector3d::Zero();
-  Eigen::Matrix3d A = itf.rest_rotation, A_dot = Eigen::Matrix3d::Zero(),
-                  A_ddot = Eigen::Matrix3d::Zero();
-  if (p.r > 0) {
-    x.noalias() += itf.centroid_basis * q;
-    v.noalias() = itf.centroid_basis * qdot;
-    a.noalias() = itf.centroid_basis * qddot;
-    // Block l of A^l is 9 contiguous numbers: the 3 by 3r basis read as 9 by r, three
-    // matrix-vector products.
-    const Eigen::Map<const Eigen::Matrix<double, 9, Eigen::Dynamic>> basis(
-        itf.rotation_basis.data(), 9, p.r);
-    Eigen::Map<Eigen::Matrix<double, 9, 1>>(A.data()).noalias() += basis * q;
-    Eigen::Map<Eigen::Matrix<double, 9, 1>>(A_dot.data()).noalias() = basis * qdot;
-    Eigen::Map<Eigen::Matrix<double, 9, 1>>(A_ddot.data()).noalias() = basis * qddot;
+  // Interface centroid and the linear map A_ij = R̂_ij + Σ_l A^l_ij q_l with its derivatives:
+  // one pass over the parent's r columns (â, A^l), at these sizes cheaper than matrix-vector
+  // products (their dispatch dominates).
+  Eigen::Matrix<double, 12, 1> y = Eigen::Matrix<double, 12, 1>::Zero(),
+                               y_dot = Eigen::Matrix<double, 12, 1>::Zero(),
+                               y_ddot = Eigen::Matrix<double, 12, 1>::Zero();
+  for (Eigen::Index l = 0; l < p.r; ++l) {
+    const Eigen::Matrix<double, 12, 1> column = itf.bases.col(l).cast<double>();
+    y += q(l) * column;
+    y_dot += qdot(l) * column;
+    y_ddot += qddot(l) * column;
   }
+  const Eigen::Vector3d x = itf.centroid + y.head<3>(), v = y_dot.head<3>(), a = y_ddot.head<3>();
+  const Eigen::Matrix3d A = itf.rest_rotation + Eigen::Map<const Eigen::Matrix3d>(y.data() + 3);
+  const Eigen::Map<const Eigen::Matrix3d> A_dot(y_dot.data() + 3), A_ddot(y_ddot.data() + 3);
   // Polar rotation and its derivatives (Eq. 5-9).
   const PolarDecomposition RS = polar_decomposition(A);
   const PolarRotationDerivatives derivatives = polar_rotation_derivatives(RS, A_dot, A_ddot);
@@ -79,11 +78,12 @@ void relative_rotation_jacobian(const Model& model, const State& state, int chil
   const int r = model.nodes[static_cast<std::size_t>(c.parent)].r;
   const Eigen::Matrix3d Rt = state.relative_rotation.middleCols<3>(3 * child).transpose();
   const Eigen::Matrix3d S = state.relative_stretch.middleCols<3>(3 * child);
-  const Eigen::Matrix3d G = (S.trace() * Eigen::Matrix3d::Identity() - S) * Rt;
-  const Eigen::PartialPivLU<Eigen::Matrix3d> lu(G);
+  // G⁻¹ = R (tr(S) I - S)⁻¹ (as in polar_rotation_derivatives).
+  const Eigen::Matrix3d G_inverse =
+      Rt.transpose() * (S.trace() * Eigen::Matrix3d::Identity() - S).inverse();
   for (int l = 0; l < r; ++l) {
-    const Eigen::Matrix3d Rt_Al = Rt * c.interface.rotation_basis.block<3, 3>(0, 3 * l);
-    jacobian.col(l) = lu.solve(Eigen::Vector3d(2.0 * skew_vector(Rt_Al)));
+    const Eigen::Matrix3d Rt_Al = Rt * c.interface.rotation_block(l);
+    jacobian.col(l) = G_inverse * (2.0 * skew_vector(Rt_Al));
   }
 }
 

@@ -166,8 +166,7 @@ void lump_children_inertia(const Model& model, const State& state, int node,
           state.relative_rotation.middleCols<3>(3 * c) * child.subtree_center_of_mass;
       relative_rotation_jacobian(model, state, c, J_omega);
       for (Eigen::Index l = 0; l < r; ++l)
-        J.col(l) =
-            child.interface.centroid_basis.col(l) - Rc.cross(Eigen::Vector3d(J_omega.col(l)));
+        J.col(l) = child.interface.centroid_column(l) - Rc.cross(Eigen::Vector3d(J_omega.col(l)));
       if (l3) {
         const Eigen::Matrix3d R = state.relative_rotation.middleCols<3>(3 * c);
         lumping.inertia_jacobian.noalias() = (R * child.subtree_inertia * R.transpose()) * J_omega;
@@ -213,9 +212,12 @@ void add_lumped_children_load(const Model& model, const State& state,
         f_acceleration + f_alpha.cross(point) + f_omega.cross(f_omega.cross(point)) +
         2.0 * f_omega.cross(point_velocity) + point_acceleration_rest;
     const Eigen::Vector3d force = R * workspace.subtree_force.col(c) - m * point_acceleration;
-    const Eigen::MatrixXd& J =
-        l1 ? child.interface.centroid_basis : lumping.jacobians[static_cast<std::size_t>(k)];
-    load.noalias() += J.transpose() * force;
+    if (l1) {  // J = â, read from the interface's float columns
+      for (Eigen::Index l = 0; l < parent.r; ++l)
+        load(l) += child.interface.centroid_column(l).dot(force);
+    } else {
+      load.noalias() += lumping.jacobians[static_cast<std::size_t>(k)].transpose() * force;
+    }
     if (l3) {
       // The subtree's rotational inertia about its centre of mass (F_i axes) and its angular
       // velocity Ω = ω_i + ω_ij, Ω̇ = α_i + α_ij + ω_i × ω_ij with α_ij = J_ω q̈ + α0: torque

@@ -40,7 +40,9 @@ bool newton_polar(const Eigen::Matrix3d& A, Eigen::Matrix3d& R) noexcept {
     const Eigen::Matrix3d next = 0.5 * (gamma * X + cofactor / (gamma * det));
     const double change = (next - X).cwiseAbs().maxCoeff();
     X = next;
-    if (change <= 4e-16) {
+    // The step's size is the old iterate's error e; the new one's is about e²/2 (S ← (S + S⁻¹)/2
+    // with S = I + E gives E²/2): below 1e-9 the new iterate is converged to round-off.
+    if (change <= 1e-9) {
       R = X;
       return true;
     }
@@ -96,18 +98,19 @@ PolarRotationDerivatives polar_rotation_derivatives(const PolarDecomposition& RS
   const Eigen::Matrix3d& S = RS.S;
   const Eigen::Matrix3d I = Eigen::Matrix3d::Identity();
   const Eigen::Matrix3d Rt = R.transpose();
-  const Eigen::Matrix3d G = (S.trace() * I - S) * Rt;
-  const Eigen::PartialPivLU<Eigen::Matrix3d> lu(G);
+  // G⁻¹ = R (tr(S) I - S)⁻¹: the symmetric factor's eigenvalues are sums of two of S's, far
+  // from 0 for a polar factor, so its cofactor inverse is accurate (and cheaper than an LU).
+  const Eigen::Matrix3d G_inverse = R * (S.trace() * I - S).inverse();
 
   PolarRotationDerivatives d;
-  d.omega = lu.solve(2.0 * skew_vector(Rt * A_dot));
+  d.omega = G_inverse * (2.0 * skew_vector(Rt * A_dot));
   const Eigen::Matrix3d omega_tilde = skew_matrix(d.omega);
   d.R_dot = omega_tilde * R;
   d.S_dot = Rt * (A_dot - d.R_dot * S);
   d.S_dot = 0.5 * (d.S_dot + d.S_dot.transpose()).eval();
   const Eigen::Vector3d rhs = 2.0 * skew_vector(Rt * (A_ddot - omega_tilde * A_dot)) -
                               (d.S_dot.trace() * I - d.S_dot) * (Rt * d.omega);
-  d.omega_dot = lu.solve(rhs);
+  d.omega_dot = G_inverse * rhs;
   d.R_ddot = skew_matrix(d.omega_dot) * R + omega_tilde * d.R_dot;
   return d;
 }

@@ -101,25 +101,29 @@ bool integrator_memory_fits(const Model& model, const State& state) noexcept {
   return true;
 }
 
-std::size_t state_bytes(const Model& model, const State& state) {
-  (void)model;
-  std::size_t doubles = 0;
-  for (const Eigen::VectorXd* v : {&state.q, &state.qdot, &state.qddot})
-    doubles += static_cast<std::size_t>(v->size());
-  doubles += static_cast<std::size_t>(state.q_history.size() + state.qdot_history.size());
+std::size_t node_state_bytes(const Model& model, const State& state, int i) {
+  const auto r = static_cast<std::size_t>(model.nodes[static_cast<std::size_t>(i)].r);
+  const auto n = static_cast<std::size_t>(model.num_nodes());
+  std::size_t doubles =
+      3 * r + r * static_cast<std::size_t>(state.q_history.cols() + state.qdot_history.cols());
+  // The node's columns of the frame and relative-kinematics matrices (3 or 9 numbers each).
   for (const Eigen::Matrix3Xd* m :
        {&state.frame_rotation, &state.frame_origin, &state.frame_velocity,
         &state.frame_angular_velocity, &state.frame_acceleration, &state.frame_angular_acceleration,
         &state.relative_position, &state.relative_velocity, &state.relative_acceleration,
         &state.relative_rotation, &state.relative_stretch, &state.relative_angular_velocity,
         &state.relative_angular_acceleration, &state.relative_angular_acceleration_without_qddot})
-    doubles += static_cast<std::size_t>(m->size());
-  doubles += static_cast<std::size_t>(state.energy_target.size() + state.energy_at_end.size());
-  for (const SplitModes& modes : state.split_modes)
-    doubles += static_cast<std::size_t>(modes.basis.size() + modes.eigenvalues.size());
-  return sizeof(double) * doubles + sizeof(AppliedForce) * state.forces.capacity() +
-         sizeof(SplitModes) * state.split_modes.capacity() +
-         sizeof(NodeSettings) * state.settings.nodes.capacity() + sizeof(State);
+    doubles += static_cast<std::size_t>(m->size()) / n;
+  doubles += static_cast<std::size_t>(state.energy_target.size() + state.energy_at_end.size()) / n;
+  const SplitModes& modes = state.split_modes[static_cast<std::size_t>(i)];
+  doubles += static_cast<std::size_t>(modes.basis.size() + modes.eigenvalues.size());
+  return sizeof(double) * doubles + sizeof(SplitModes) + sizeof(NodeSettings);
+}
+
+std::size_t state_bytes(const Model& model, const State& state) {
+  std::size_t bytes = 0;
+  for (int i = 0; i < model.num_nodes(); ++i) bytes += node_state_bytes(model, state, i);
+  return bytes + sizeof(AppliedForce) * state.forces.capacity() + sizeof(State);
 }
 
 }  // namespace ramus

@@ -171,9 +171,9 @@ NodeEquation assemble_node_equation(const Model& model, const State& state,
     frame.linear_acceleration = state.frame_acceleration.col(i);
     frame.angular_velocity = state.frame_angular_velocity.col(i);
     frame.angular_acceleration = state.frame_angular_acceleration.col(i);
-    system_force(proto.system_force, state.q.segment(node.dof_offset, node.r),
-                 state.qdot.segment(node.dof_offset, node.r), frame, scratch.system,
-                 scratch.system_force, node.scale);
+    proto.system_force_matrix.evaluate(state.q.segment(node.dof_offset, node.r),
+                                       state.qdot.segment(node.dof_offset, node.r), frame,
+                                       scratch.system, scratch.system_force, node.scale);
     scratch.load += scratch.system_force;
   }
   NodeEquation equation;

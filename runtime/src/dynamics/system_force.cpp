@@ -6,7 +6,8 @@ SystemForceScratch::SystemForceScratch(int r)
     : kron_q_omega(Eigen::VectorXd::Zero(3 * r)),
       w7_product(Eigen::VectorXd::Zero(3 * r)),
       w6_qdot(Eigen::VectorXd::Zero(3 * r)),
-      w6_q(Eigen::VectorXd::Zero(3 * r)) {}
+      w6_q(Eigen::VectorXd::Zero(3 * r)),
+      monomials(Eigen::VectorXd::Zero(13 + 10 * r)) {}
 
 // Eq. 14, term by term, with v_l the 3-block l of a 3r vector v:
 //   W1_lᵀ a, W2_lᵀ α, W3_l and qᵀ W4_l     columns / entries of W1, W2, W3 and (W4ᵀ q)
@@ -45,6 +46,71 @@ void system_force(const SystemForceIntegrals& w, const Eigen::Ref<const Eigen::V
         w5_omega + 2.0 * scratch.w6_qdot.segment<3>(3 * l) + scratch.w7_product.segment<3>(3 * l);
     force(l) -= coriolis_and_w7.dot(omega) + scratch.w6_q.segment<3>(3 * l).dot(alpha);
   }
+}
+
+namespace {
+
+// ω∘ω's pairs (a, b): the squares, then the products counted twice in ωᵀ M ω.
+constexpr int kPairA[6] = {0, 1, 2, 0, 0, 1};
+constexpr int kPairB[6] = {0, 1, 2, 1, 2, 2};
+
+// Σ_ab M(a, b) ω_a ω_b = Σ_k coefficient_k (ω∘ω)_k: M(a, a), then M(a, b) + M(b, a).
+double pair_coefficient(const Eigen::Ref<const Eigen::Matrix3d>& M, int k) {
+  const int a = kPairA[k], b = kPairB[k];
+  return a == b ? M(a, a) : M(a, b) + M(b, a);
+}
+
+}  // namespace
+
+// B's columns, block by block (z's order): W1ᵀ; -W2ᵀ; W3; W4ᵀ; -(W5_l's pairs); -W6 regrouped,
+// B(l, 3p + a) = -W6(p, 3l + a); -(W7_lp's pairs), B(l, 6p + k). Stored as Bᵀ.
+SystemForceMatrix::SystemForceMatrix(const SystemForceIntegrals& w) {
+  const Eigen::Index r = w.w3.size();
+  Eigen::MatrixXd B = Eigen::MatrixXd::Zero(r, 13 + 10 * r);
+  if (r > 0) {
+    B.middleCols<3>(0) = w.w1.transpose();
+    B.middleCols<3>(3) = -w.w2.transpose();
+    B.col(6) = w.w3;
+    B.middleCols(7, r) = w.w4.transpose();
+  }
+  for (Eigen::Index l = 0; l < r; ++l) {
+    const Eigen::Matrix3d w5 = w.w5.middleCols<3>(3 * l);
+    for (int k = 0; k < 6; ++k) B(l, 7 + r + k) = -pair_coefficient(w5, k);
+    for (Eigen::Index p = 0; p < r; ++p) {
+      for (int a = 0; a < 3; ++a) B(l, 13 + r + 3 * p + a) = -w.w6(p, 3 * l + a);
+      const Eigen::Matrix3d w7 = w.w7.block<3, 3>(3 * l, 3 * p);
+      for (int k = 0; k < 6; ++k) B(l, 13 + 4 * r + 6 * p + k) = -pair_coefficient(w7, k);
+    }
+  }
+  transposed_ = B.transpose();
+}
+
+void SystemForceMatrix::evaluate(const Eigen::Ref<const Eigen::VectorXd>& q,
+                                 const Eigen::Ref<const Eigen::VectorXd>& qdot,
+                                 const FrameKinematics& frame, SystemForceScratch& scratch,
+                                 Eigen::Ref<Eigen::VectorXd> force,
+                                 const UniformScale& scale) const noexcept {
+  const Eigen::Index r = transposed_.cols();
+  if (r == 0) return;
+  const Eigen::Vector3d& omega = frame.angular_velocity;
+  const Eigen::Vector3d& alpha = frame.angular_acceleration;
+  const double omega_squared = omega.squaredNorm();
+  Eigen::Matrix<double, 6, 1> pairs;
+  for (int k = 0; k < 6; ++k) pairs(k) = omega(kPairA[k]) * omega(kPairB[k]);
+  // z, block by block.
+  double* z = scratch.monomials.data();
+  Eigen::Map<Eigen::Vector3d>(z + 0) = scale.load * frame.linear_acceleration;
+  Eigen::Map<Eigen::Vector3d>(z + 3) = scale.moment * alpha;
+  z[6] = scale.moment * omega_squared;
+  Eigen::Map<Eigen::VectorXd>(z + 7, r) = omega_squared * q;
+  Eigen::Map<Eigen::Matrix<double, 6, 1>>(z + 7 + r) = scale.moment * pairs;
+  for (Eigen::Index p = 0; p < r; ++p) {
+    Eigen::Map<Eigen::Vector3d>(z + 13 + r + 3 * p) = (2.0 * qdot(p)) * omega + q(p) * alpha;
+    Eigen::Map<Eigen::Matrix<double, 6, 1>>(z + 13 + 4 * r + 6 * p) = q(p) * pairs;
+  }
+  // f_l = (row l of B) · z: r dot products over contiguous columns of Bᵀ (faster than the
+  // matrix-vector product at a leaf's r: measured 6 % of the oak's step).
+  for (Eigen::Index l = 0; l < r; ++l) force(l) = transposed_.col(l).dot(scratch.monomials);
 }
 
 }  // namespace ramus

@@ -105,6 +105,21 @@ std::string node_label(const Model& model, int node) {
          "')";
 }
 
+NodeInterface compact_interface(const ParentInterface& interface) {
+  NodeInterface out;
+  out.centroid = interface.centroid;
+  out.rest_rotation = interface.rest_rotation;
+  const Eigen::Index r = interface.centroid_basis.cols();
+  out.bases.resize(12, r);
+  for (Eigen::Index l = 0; l < r; ++l) {
+    out.bases.col(l).head<3>() = interface.centroid_basis.col(l).cast<float>();
+    out.bases.col(l).tail<9>() =
+        Eigen::Map<const Eigen::Matrix<double, 9, 1>>(interface.rotation_basis.data() + 9 * l)
+            .cast<float>();
+  }
+  return out;
+}
+
 std::shared_ptr<const Model> compile_model(ReducedModel data) {
   const int num = static_cast<int>(data.domains.size());
   const int num_parts = static_cast<int>(data.parts.size());
@@ -145,7 +160,7 @@ std::shared_ptr<const Model> compile_model(ReducedModel data) {
     node.num_children = static_cast<int>(children[static_cast<std::size_t>(d)].size());
     m.children.insert(m.children.end(), children[static_cast<std::size_t>(d)].begin(),
                       children[static_cast<std::size_t>(d)].end());
-    node.interface = std::move(domain.interface);
+    node.interface = compact_interface(domain.interface);
     node.rest_origin = domain.frame_origin;
     node.rest_rotation = domain.frame_rotation;
     node.subtree_mass = domain.subtree_mass;
@@ -164,6 +179,8 @@ std::shared_ptr<const Model> compile_model(ReducedModel data) {
   for (int p = 0; p < num_parts; ++p) {
     ReducedPart& part = data.parts[static_cast<std::size_t>(p)];
     Prototype& proto = m.prototypes[static_cast<std::size_t>(p)];
+    // (before the basis moves: has_system_force compares W's sizes with the basis's r)
+    if (has_system_force(part)) proto.system_force_matrix = SystemForceMatrix(part.system_force);
     proto.name = part.name;
     proto.r = part.polynomial.r;
     proto.mass = part.mass;
@@ -230,10 +247,11 @@ std::shared_ptr<const Model> compile_model(ReducedModel data) {
     for (int k = 0; k < node.num_children; ++k) {
       const Node& child = m.nodes[static_cast<std::size_t>(
           m.children[static_cast<std::size_t>(node.first_child + k)])];
-      if (node.r > 0 && child.interface.centroid_basis.cols() == node.r)
-        node.interface_lumped_mass.noalias() +=
-            child.subtree_mass *
-            (child.interface.centroid_basis.transpose() * child.interface.centroid_basis);
+      if (node.r > 0 && child.interface.bases.cols() == node.r) {
+        // â in double from the float columns the step reads.
+        const Eigen::MatrixXd a = child.interface.bases.topRows<3>().cast<double>();
+        node.interface_lumped_mass.noalias() += child.subtree_mass * (a.transpose() * a);
+      }
     }
   }
   for (Prototype& proto : m.prototypes) {

@@ -154,6 +154,16 @@ Eigen::VectorXd evaluate_system_force(const SystemForceIntegrals& w, const Eigen
   return force;
 }
 
+// The same through the step's packed form, f = B z.
+Eigen::VectorXd evaluate_packed(const SystemForceIntegrals& w, const Eigen::VectorXd& q,
+                                const Eigen::VectorXd& qdot, const FrameKinematics& frame,
+                                const UniformScale& scale = UniformScale()) {
+  SystemForceScratch scratch(static_cast<int>(q.size()));
+  Eigen::VectorXd force(q.size());
+  SystemForceMatrix(w).evaluate(q, qdot, frame, scratch, force, scale);
+  return force;
+}
+
 // Uᵀ M [e_x e_y e_z] (r by 3): the reduced gravity basis, in the axes of U.
 Eigen::MatrixXd gravity_basis(const StvkFemModel& model, const Eigen::MatrixXd& U) {
   Eigen::MatrixXd e = Eigen::MatrixXd::Zero(3 * model.num_vertices(), 3);
@@ -243,6 +253,44 @@ TEST_CASE("system_force (Eq. 14) equals -∫ρ Uᵀ a(X) dV on a moving, deforme
     REQUIRE(force.size() == r);
     CHECK(expected.norm() > 0);
     CHECK(relative_error(force, expected) < 1e-12);
+    CHECK(relative_error(evaluate_packed(w, c.q, c.qdot, c.frame), expected) < 1e-12);
+  }
+}
+
+TEST_CASE("SystemForceMatrix: B z equals Eq. 14 term by term, at any scale, without allocation",
+          "[runtime][dynamics]") {
+  std::mt19937 rng(9);
+  for (const int r : {1, 8, 20}) {
+    // W5, W6, W7 without their symmetries: B must place every entry (W7 is symmetric in
+    // practice; the packing does not rely on it).
+    SystemForceIntegrals w;
+    w.w1 = random_matrix(3, r, 1, rng);
+    w.w2 = random_matrix(3, r, 1, rng);
+    w.w3 = random_matrix(r, 1, 1, rng);
+    w.w4 = random_matrix(r, r, 1, rng);
+    w.w5 = random_matrix(3, 3 * r, 1, rng);
+    w.w6 = random_matrix(r, 3 * r, 1, rng);
+    w.w7 = random_matrix(3 * r, 3 * r, 1, rng);
+    const Eigen::VectorXd q = random_matrix(r, 1, 1, rng), qdot = random_matrix(r, 1, 1, rng);
+    const FrameKinematics frame{random_vector3(1, rng), random_vector3(1, rng),
+                                random_vector3(1, rng)};
+    for (const double s : {1.0, 0.6, 1.4}) {
+      INFO("r = " << r << ", scale " << s);
+      const UniformScale scale(s);
+      SystemForceScratch scratch(r);
+      Eigen::VectorXd expected(r);
+      system_force(w, q, qdot, frame, scratch, expected, scale);
+      CHECK(relative_error(evaluate_packed(w, q, qdot, frame, scale), expected) < 1e-13);
+    }
+    const SystemForceMatrix packed(w);
+    CHECK(packed.r() == r);
+    CHECK(packed.transposed().rows() == 13 + 10 * r);
+    SystemForceScratch scratch(r);
+    Eigen::VectorXd force(r);
+    const long allocations = test::count_allocations([&] {
+      for (int k = 0; k < 10; ++k) packed.evaluate(q, qdot, frame, scratch, force);
+    });
+    CHECK(allocations == 0);
   }
 }
 

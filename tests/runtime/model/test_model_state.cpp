@@ -6,6 +6,7 @@
 
 #include "ramus/error.h"
 #include "ramus/precompute/fem/stvk_fem_model.h"
+#include "ramus/runtime/dynamics/polar_decomposition.h"
 #include "ramus/runtime/dynamics/reconstruction.h"
 #include "ramus/runtime/dynamics/state.h"
 #include "ramus/runtime/dynamics/step.h"
@@ -138,4 +139,38 @@ TEST_CASE("Nodes sharing a prototype step as if each had its own copy", "[runtim
   bad = unshared_data;
   bad.domains[2].part = 1;  // part 2 is now placed by no domain
   CHECK_THROWS_AS(compile_model(bad), OptionError);
+}
+
+TEST_CASE("A node's float interface bases give the file's double interface kinematics",
+          "[runtime][model]") {
+  const auto data = test::split_beam(3, 8);
+  const auto model = compile_model(*data);
+  Simulator sim(model, beam_settings(*model));
+  sim.add_vertex_force(2, 0, Eigen::Vector3d(0, 5, -5));
+  REQUIRE(sim.initialize() == StepStatus::kOk);
+  for (int k = 0; k < 30; ++k) REQUIRE(sim.step() == StepStatus::kOk);
+  const State& state = sim.state();
+  for (int i = 1; i < 3; ++i) {
+    INFO("node " << i);
+    const ParentInterface& file = data->domains[static_cast<std::size_t>(i)].interface;
+    const Node& node = model->nodes[static_cast<std::size_t>(i)];
+    const Node& parent = model->nodes[static_cast<std::size_t>(node.parent)];
+    // The compact columns are the file's numbers rounded to float.
+    for (Eigen::Index l = 0; l < parent.r; ++l) {
+      CHECK(node.interface.bases.col(l).head<3>() == file.centroid_basis.col(l).cast<float>());
+      CHECK(node.interface.rotation_block(l) ==
+            file.rotation_basis.block<3, 3>(0, 3 * l).cast<float>().cast<double>());
+    }
+    // Eq. 1-2 in double from the file: x = x̂ + â q, A = R̂ + Σ A^l q_l and its polar rotation.
+    const Eigen::VectorXd q = state.q.segment(parent.dof_offset, parent.r);
+    const Eigen::Vector3d displacement = file.centroid_basis * q;
+    Eigen::Matrix3d A = file.rest_rotation;
+    for (Eigen::Index l = 0; l < parent.r; ++l)
+      A += q(l) * file.rotation_basis.block<3, 3>(0, 3 * l);
+    REQUIRE(displacement.norm() > 1e-3);  // the pull bends the beam
+    const Eigen::Vector3d x = state.relative_position.col(i);
+    CHECK((x - file.centroid - displacement).norm() < 1e-6 * displacement.norm());
+    const Eigen::Matrix3d R = state.relative_rotation.middleCols<3>(3 * i);
+    CHECK((R - polar_decomposition(A).R).norm() < 1e-6 * (A - file.rest_rotation).norm());
+  }
 }

@@ -102,6 +102,9 @@ bool integrator_memory_fits(const Model& model, const State& state) noexcept;
 /// Bytes of heap memory a State of `model` holds (its vectors and matrices, per-node settings
 /// and the reserved forces).
 std::size_t state_bytes(const Model& model, const State& state);
+/// Node i's share of state_bytes: its q, q̇, q̈ and history (5 r doubles), frames, relative
+/// kinematics, energies, split modes and settings.
+std::size_t node_state_bytes(const Model& model, const State& state, int i);
 
 /// Views of node i's coordinates, velocities and accelerations (r each).
 inline Eigen::VectorBlock<Eigen::VectorXd> node_q(const Model& m, State& s, int i) {

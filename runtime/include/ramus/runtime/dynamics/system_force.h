@@ -23,6 +23,7 @@ struct SystemForceScratch {
   SystemForceScratch() = default;
   explicit SystemForceScratch(int r);
   Eigen::VectorXd kron_q_omega, w7_product, w6_qdot, w6_q;  ///< 3r each
+  Eigen::VectorXd monomials;                                ///< 13 + 10r: SystemForceMatrix's z
 };
 
 /// f_sys (r) of Eq. 14 for reduced coordinates q and velocities qdot (r each) of a domain whose
@@ -33,5 +34,25 @@ void system_force(const SystemForceIntegrals& w, const Eigen::Ref<const Eigen::V
                   const Eigen::Ref<const Eigen::VectorXd>& qdot, const FrameKinematics& frame,
                   SystemForceScratch& scratch, Eigen::Ref<Eigen::VectorXd> force,
                   const UniformScale& scale = UniformScale()) noexcept;
+
+/// Eq. 14 as one matrix-vector product, the form the step uses: f_sys is linear in the
+/// monomials z = (s^3/2 a, s^5/2 α, s^5/2 |ω|², |ω|² q, s^5/2 ω∘ω, vec(2 q̇ ωᵀ + q αᵀ), q ⊗ ω∘ω)
+/// (13 + 10r numbers; ω∘ω = (ω0², ω1², ω2², ω0ω1, ω0ω2, ω1ω2)), so f_sys = B z with B (r by
+/// 13 + 10r) packed once from W1..W7: one product of contiguous r-columns, about 10 r² flops.
+class SystemForceMatrix {
+ public:
+  SystemForceMatrix() = default;
+  explicit SystemForceMatrix(const SystemForceIntegrals& w);
+  int r() const { return static_cast<int>(transposed_.cols()); }
+  const Eigen::MatrixXd& transposed() const { return transposed_; }  ///< Bᵀ: 13 + 10r by r
+  /// As system_force (same arguments and scratch), from B.
+  void evaluate(const Eigen::Ref<const Eigen::VectorXd>& q,
+                const Eigen::Ref<const Eigen::VectorXd>& qdot, const FrameKinematics& frame,
+                SystemForceScratch& scratch, Eigen::Ref<Eigen::VectorXd> force,
+                const UniformScale& scale = UniformScale()) const noexcept;
+
+ private:
+  Eigen::MatrixXd transposed_;
+};
 
 }  // namespace ramus

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ramus/runtime/dynamics/reduced_stvk_polynomial.h"
+#include "ramus/runtime/dynamics/system_force.h"
 #include "ramus/runtime/model/reduced_model.h"
 #include "ramus/runtime/model/runtime_settings.h"
 #include "ramus/runtime/model/uniform_scale.h"
@@ -27,15 +28,16 @@ constexpr double kDivergenceDiameters = 10;
 /// unit scale; a node multiplies each by its UniformScale factor.
 struct Prototype {
   std::string name;
-  int r = 0;                           ///< reduced coordinates (0: a rigid part)
-  Eigen::MatrixX3d rest_positions;     ///< #V by 3 (m)
-  Eigen::MatrixX4i tets;               ///< #T by 4
-  Eigen::MatrixX3i surface_triangles;  ///< #F by 3, outward
-  Eigen::MatrixXd basis;               ///< U: 3#V by r, mass-orthonormal (Uᵀ M U = I)
-  Eigen::MatrixXd gravity_basis;       ///< r by 3: Uᵀ M [e_x e_y e_z]
-  SystemForceIntegrals system_force;   ///< W1..W7 (empty only for an anchored single domain)
-  ReducedStvkForces forces;            ///< the exact cubic StVK polynomial, packed once
-  double mass = 0;                     ///< ∫ρ dV (kg)
+  int r = 0;                              ///< reduced coordinates (0: a rigid part)
+  Eigen::MatrixX3d rest_positions;        ///< #V by 3 (m)
+  Eigen::MatrixX4i tets;                  ///< #T by 4
+  Eigen::MatrixX3i surface_triangles;     ///< #F by 3, outward
+  Eigen::MatrixXd basis;                  ///< U: 3#V by r, mass-orthonormal (Uᵀ M U = I)
+  Eigen::MatrixXd gravity_basis;          ///< r by 3: Uᵀ M [e_x e_y e_z]
+  SystemForceIntegrals system_force;      ///< W1..W7 (empty only for an anchored single domain)
+  SystemForceMatrix system_force_matrix;  ///< the same packed for the step (Eq. 14 as B z)
+  ReducedStvkForces forces;               ///< the exact cubic StVK polynomial, packed once
+  double mass = 0;                        ///< ∫ρ dV (kg)
   /// |q|_2 beyond which a node of this part has diverged: the mass-weighted RMS displacement
   /// (∫ρ|u|²/m)^½ at kDivergenceDiameters times the rest diameter (kg^½ m).
   double divergence_norm = 0;
@@ -58,6 +60,28 @@ struct Prototype {
 /// Prototypes placed at least this often evaluate their nodes' StVK forces in one batch.
 constexpr int kMinBatchedInstances = 4;
 
+/// What a step reads of a child's interface with its parent (Eq. 1-4, ParentInterface in the
+/// file): x̂_ij and R̂_ij in double, the bases â_ij and A^l_ij in float, one 12-number column per
+/// parent coordinate, read in one pass (their 7 digits lie far below the fit's and the mesh's
+/// accuracy; float halves a leaf's memory and the memory the step streams per child).
+struct NodeInterface {
+  Eigen::Vector3d centroid = Eigen::Vector3d::Zero();           ///< x̂_ij (m), in F_i
+  Eigen::Matrix3d rest_rotation = Eigen::Matrix3d::Identity();  ///< R̂_ij: F_j's rest axes in F_i
+  /// 12 by r_i: column l = (â_ij column l, A^l_ij column-major), so x_ij = x̂_ij + â_ij q_i and
+  /// A_ij = R̂_ij + Σ_l A^l_ij q_i^l (empty for the root).
+  Eigen::Matrix<float, 12, Eigen::Dynamic> bases;
+  /// Column l of â_ij (m per unit q_i^l) and A^l_ij, in double.
+  Eigen::Vector3d centroid_column(Eigen::Index l) const {
+    return bases.col(l).head<3>().cast<double>();
+  }
+  Eigen::Matrix3d rotation_block(Eigen::Index l) const {
+    return Eigen::Map<const Eigen::Matrix3f>(bases.col(l).data() + 3).cast<double>();
+  }
+};
+
+/// The compact form of a file's interface (ParentInterface: â 3 by r_i, A^l 3 by 3r_i).
+NodeInterface compact_interface(const ParentInterface& interface);
+
 /// One place of a prototype in the domain tree. Rest quantities are in the node's frame F_i
 /// (coordinates s X_part) except the interface's, which are in the parent's frame.
 struct Node {
@@ -69,7 +93,7 @@ struct Node {
   int dof_offset = 0;  ///< q of this node: State::q.segment(dof_offset, r)
   int parent = -1;     ///< an earlier node; -1 for the root (node 0)
   int first_child = 0, num_children = 0;                  ///< Model::children[first_child ...]
-  ParentInterface interface;                              ///< with the parent (empty for the root)
+  NodeInterface interface;                                ///< with the parent (root: empty)
   Eigen::Vector3d rest_origin = Eigen::Vector3d::Zero();  ///< F_i origin in the world
   Eigen::Matrix3d rest_rotation = Eigen::Matrix3d::Identity();       ///< F_i axes in the world
   double subtree_mass = 0;                                           ///< this node and below (kg)
