@@ -43,12 +43,13 @@ void accumulate_subtree_forces(const Model& model, const State& state, Workspace
   // torque about the part origin in the node's axes (scaled: area s², reduced s^½, torque s³).
   if (wind) {
     const WindField field(settings.wind);
+    const WindField::Instant now = field.at(state.time);
     // Each node's own drag (independent across nodes: on `threads` threads).
     const auto node_wind = [&](int i) {
       const Node& node = model.nodes[static_cast<std::size_t>(i)];
       const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];
       const Eigen::Matrix3d R = state.frame_rotation.middleCols<3>(3 * i);
-      const Eigen::Vector3d velocity = field.velocity(state.frame_origin.col(i), state.time);
+      const Eigen::Vector3d velocity = field.velocity(state.frame_origin.col(i), now);
       const Eigen::Vector3d local = R.transpose() * velocity;
       const double c = settings.wind.drag * velocity.norm();
       const double s = node.scale.length;

@@ -123,20 +123,29 @@ WindField::WindField(const WindSettings& wind) noexcept : wind_(wind) {
   }
 }
 
-Eigen::Vector3d WindField::velocity(const Eigen::Vector3d& x, double t) const noexcept {
+WindField::Instant WindField::at(double t) const noexcept {
   // Gusts: three incommensurate sines of the gust period.
   const double phase = 6.283185307179586 * t / wind_.gust_period;
   const double gust = wind_.gust * (0.6 * std::sin(phase) + 0.3 * std::sin(2.3 * phase + 1.3) +
                                     0.1 * std::sin(5.1 * phase + 0.4));
-  Eigen::Vector3d w = (1 + gust) * wind_.mean_velocity;
+  return {(1 + gust) * wind_.mean_velocity, wind_.mean_velocity * t};
+}
+
+Eigen::Vector3d WindField::velocity(const Eigen::Vector3d& x,
+                                    const Instant& instant) const noexcept {
+  Eigen::Vector3d w = instant.mean;
   if (wind_.turbulence > 0) {
     // The eddies sin(κ·(x - mean t) + φ) e, frozen in the air (Taylor's hypothesis).
-    const Eigen::Vector3d carried = x - wind_.mean_velocity * t;
+    const Eigen::Vector3d carried = x - instant.drift;
     for (int k = 0; k < 4; ++k)
       w += (0.5 * wind_.turbulence) * std::sin(wave_vectors_.col(k).dot(carried) + phases_(k)) *
            directions_.col(k);
   }
   return w;
+}
+
+Eigen::Vector3d WindField::velocity(const Eigen::Vector3d& x, double t) const noexcept {
+  return velocity(x, at(t));
 }
 
 Eigen::Vector3d wind_velocity(const WindSettings& wind, const Eigen::Vector3d& x,

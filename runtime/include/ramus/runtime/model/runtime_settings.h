@@ -115,6 +115,13 @@ class WindField {
   explicit WindField(const WindSettings& wind) noexcept;
   /// The wind velocity (m/s, world) at world point x and time t.
   Eigen::Vector3d velocity(const Eigen::Vector3d& x, double t) const noexcept;
+  /// What the field is at one time t everywhere: the gusty mean velocity (m/s) and the air's
+  /// drift since t = 0 (m); velocity(x, at(t)) = velocity(x, t), the gusts computed once.
+  struct Instant {
+    Eigen::Vector3d mean = Eigen::Vector3d::Zero(), drift = Eigen::Vector3d::Zero();
+  };
+  Instant at(double t) const noexcept;
+  Eigen::Vector3d velocity(const Eigen::Vector3d& x, const Instant& instant) const noexcept;
 
  private:
   WindSettings wind_;
