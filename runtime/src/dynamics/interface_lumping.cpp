@@ -39,16 +39,20 @@ void accumulate_subtree_forces(const Model& model, const State& state, Workspace
     if (model.free_root)
       w.root_torque += (state.frame_origin.col(applied.node) + R * x - center).cross(applied.force);
   }
-  // Wind: drag |w| P w on each node's surface at its frame's wind (docs/WIND.md): its force and
-  // torque about the part origin in the node's axes (scaled: area s², reduced s^½, torque s³).
-  if (wind) {
-    const WindField field(settings.wind);
-    const WindField::Instant now = field.at(state.time);
-    // Each node's own drag (independent across nodes: on `threads` threads).
-    const auto node_wind = [&](int i) {
-      const Node& node = model.nodes[static_cast<std::size_t>(i)];
-      const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];
-      const Eigen::Matrix3d R = state.frame_rotation.middleCols<3>(3 * i);
+  // Per node, independent across nodes (on `threads` threads): its wind drag |w| P w at its
+  // frame's wind (docs/WIND.md), force and torque about the part origin in the node's axes
+  // (scaled: area s², reduced s^½, torque s³); then its own external force (vertex forces, wind
+  // and weight) and, for L3, its own torque about the subtree's rest centre of mass c_i (its
+  // weight at its own centre of mass, the wind moved to c_i), in the node's axes. Subtree sums
+  // feed the parents' lumping and the free root only: none for an anchored node alone.
+  const WindField field(settings.wind);
+  const WindField::Instant now = wind ? field.at(state.time) : WindField::Instant{};
+  const bool subtrees = model.num_nodes() > 1 || model.free_root;
+  const auto own_loads = [&](int i) {
+    const Node& node = model.nodes[static_cast<std::size_t>(i)];
+    const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];
+    const Eigen::Matrix3d R = state.frame_rotation.middleCols<3>(3 * i);
+    if (wind) {
       const Eigen::Vector3d velocity = field.velocity(state.frame_origin.col(i), now);
       const Eigen::Vector3d local = R.transpose() * velocity;
       const double c = settings.wind.drag * velocity.norm();
@@ -59,45 +63,32 @@ void accumulate_subtree_forces(const Model& model, const State& state, Workspace
         w.reduced_vertex_force.segment(node.dof_offset, node.r).noalias() +=
             (c * node.scale.gradient) * (proto.wind_basis * local);
       w.own_force_world.col(i) += R * w.wind_force.col(i);
-    };
-    const int n = model.num_nodes();
-    parallel_for(n, threads, node_wind);
-    // The free root's torque about the centre of mass, summed in node order.
-    if (model.free_root)
-      for (int i = 0; i < n; ++i) {
-        const Eigen::Matrix3d R = state.frame_rotation.middleCols<3>(3 * i);
-        w.root_torque += (state.frame_origin.col(i) - center).cross(R * w.wind_force.col(i)) +
-                         R * w.wind_torque.col(i);
-      }
-  }
-  // Subtree sums feed the parents' lumping and the free root only: none for an anchored node
-  // alone.
-  if (model.num_nodes() == 1 && !model.free_root) return;
-  // Own external force (vertex forces and weight), in the node's axes.
-  for (int i = 0; i < model.num_nodes(); ++i) {
-    const double mass =
-        model.nodes[static_cast<std::size_t>(i)].scale.mass * model.prototype_of(i).mass;
-    w.subtree_force.col(i) = state.frame_rotation.middleCols<3>(3 * i).transpose() *
-                             (w.own_force_world.col(i) + mass * settings.gravity);
-  }
-  if (l3) {
-    // Torques about each subtree's rest centre of mass c_i: the node's own weight at its own
-    // centre of mass, its vertex forces at their deformed positions (children's come below).
-    for (int i = 0; i < model.num_nodes(); ++i) {
-      const Node& node = model.nodes[static_cast<std::size_t>(i)];
-      const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];
-      const Eigen::Vector3d weight =
-          state.frame_rotation.middleCols<3>(3 * i).transpose() * settings.gravity;
-      const double mass = node.scale.mass * proto.mass;
-      w.subtree_torque.col(i) =
-          mass > 0 ? Eigen::Vector3d((node.scale.first_moment * proto.first_moment -
-                                      mass * node.subtree_center_of_mass)
-                                         .cross(weight))
-                   : Eigen::Vector3d::Zero();
-      if (wind)  // about the subtree's centre: the torque about the part origin, moved
-        w.subtree_torque.col(i) +=
-            w.wind_torque.col(i) - node.subtree_center_of_mass.cross(w.wind_force.col(i));
     }
+    if (!subtrees) return;
+    const double mass = node.scale.mass * proto.mass;
+    w.subtree_force.col(i) = R.transpose() * (w.own_force_world.col(i) + mass * settings.gravity);
+    if (!l3) return;
+    const Eigen::Vector3d weight = R.transpose() * settings.gravity;
+    w.subtree_torque.col(i) = mass > 0
+                                  ? Eigen::Vector3d((node.scale.first_moment * proto.first_moment -
+                                                     mass * node.subtree_center_of_mass)
+                                                        .cross(weight))
+                                  : Eigen::Vector3d::Zero();
+    if (wind)
+      w.subtree_torque.col(i) +=
+          w.wind_torque.col(i) - node.subtree_center_of_mass.cross(w.wind_force.col(i));
+  };
+  parallel_for(model.num_nodes(), threads, own_loads);
+  // The free root's torque about the centre of mass from the wind, summed in node order.
+  if (wind && model.free_root)
+    for (int i = 0; i < model.num_nodes(); ++i) {
+      const Eigen::Matrix3d R = state.frame_rotation.middleCols<3>(3 * i);
+      w.root_torque += (state.frame_origin.col(i) - center).cross(R * w.wind_force.col(i)) +
+                       R * w.wind_torque.col(i);
+    }
+  if (!subtrees) return;
+  if (l3) {
+    // The vertex forces' torques at their deformed positions (children's come below).
     for (const AppliedForce& applied : state.forces) {
       const Node& node = model.nodes[static_cast<std::size_t>(applied.node)];
       const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];

@@ -357,9 +357,11 @@ void advance_range(const Model& model, State& state, WorkspaceData& w,
 }
 
 // Nodes that do not depend on each other (one level of Model::step_levels, or the childless
-// nodes) in contiguous ranges, one per thread: every node's arithmetic is the same on any
-// thread, so the result is one thread's to the last bit. The first failing node in `nodes`
-// order gives the status.
+// nodes), in chunks of consecutive nodes handed to the workspace's threads as they come free
+// (their costs differ: a main branch carries more children than a twig). Every node's
+// arithmetic is the same on any thread, so the result is one thread's to the last bit; the
+// first failing node in `nodes` order gives the status (each chunk stops at its first failure,
+// every chunk runs).
 StepStatus advance_nodes(const Model& model, State& state, Workspace& workspace,
                          const std::vector<int>& nodes, bool batched, bool partial,
                          StepTimer& timer) noexcept {
@@ -373,14 +375,24 @@ StepStatus advance_nodes(const Model& model, State& state, Workspace& workspace,
                   w.thread_failures[0]);
   } else {
 #if defined(_OPENMP)
+    // About 8 chunks per thread: enough to even out the costs, few enough to keep each
+    // thread's nodes (and their prototypes' data) together.
+    const int chunk = std::max(1, n / (8 * threads));
+    const int chunks = (n + chunk - 1) / chunk;
 #pragma omp parallel num_threads(threads)
     {
       const int t = omp_get_thread_num();
       StepTimer local(timer.on);
-      advance_range(model, state, w, nodes, static_cast<int>(static_cast<long>(n) * t / threads),
-                    static_cast<int>(static_cast<long>(n) * (t + 1) / threads),
-                    t == 0 ? w.prototypes : w.thread_prototypes[static_cast<std::size_t>(t - 1)],
-                    batched, partial, local, w.thread_failures[static_cast<std::size_t>(t)]);
+      StepFailure& first = w.thread_failures[static_cast<std::size_t>(t)];
+      std::vector<PrototypeScratch>& scratches =
+          t == 0 ? w.prototypes : w.thread_prototypes[static_cast<std::size_t>(t - 1)];
+#pragma omp for schedule(dynamic, 1) nowait
+      for (int c = 0; c < chunks; ++c) {
+        StepFailure failure{n, StepStatus::kOk};
+        advance_range(model, state, w, nodes, c * chunk, std::min(n, (c + 1) * chunk), scratches,
+                      batched, partial, local, failure);
+        if (failure.node < first.node) first = failure;
+      }
       w.thread_seconds(0, t) = local.core;
       w.thread_seconds(1, t) = local.stepping;
     }
