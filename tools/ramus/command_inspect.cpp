@@ -4,7 +4,9 @@
 #include <vector>
 
 #include "commands.h"
+#include "ramus/runtime/dynamics/state.h"
 #include "ramus/runtime/io/model_file.h"
+#include "ramus/runtime/model/model.h"
 
 namespace ramus::cli {
 
@@ -98,7 +100,10 @@ void run(const std::string& path) {
         "coefficients), W1..W7 %.3f MB\n",
         megabytes(d.basis.size()), megabytes(poly), static_cast<long>(poly), megabytes(integrals));
   }
-  // Domains: placement, tree, interface; what each costs beyond its part.
+  // Domains: placement, tree, interface; what each costs beyond its part, in the file and in a
+  // running object (its share of a State and its attachment data).
+  const std::shared_ptr<const Model> compiled = compile_model(model);
+  const State state = make_state(*compiled, 0);
   for (std::size_t index = 0; index < model.domains.size(); ++index) {
     const ReducedDomain& d = model.domains[index];
     const ReducedPart& part = part_of(model, static_cast<int>(index));
@@ -119,7 +124,10 @@ void run(const std::string& path) {
                              f.parent_tets.size() + f.parent_barycentric.size() +
                              f.centroid_basis.size() + f.rotation_basis.size() +
                              d.global_vertices.size();
-    std::printf(", %.1f kB of its own\n", 8.0 * static_cast<double>(own) / 1e3);
+    const int i = static_cast<int>(index);
+    std::printf(", %.1f kB of its own in the file; running: %zu B of state + %zu B attached\n",
+                8.0 * static_cast<double>(own) / 1e3, node_state_bytes(*compiled, state, i),
+                compiled->nodes[index].interface.bytes());
     if (index < rs.nodes.size()) {
       const NodeSettings& n = rs.nodes[index];
       std::printf("    runtime: %s, Rayleigh alpha %g 1/s, beta %g s, stiffness scale %g",

@@ -77,6 +77,10 @@ struct NodeInterface {
   Eigen::Matrix3d rotation_block(Eigen::Index l) const {
     return Eigen::Map<const Eigen::Matrix3f>(bases.col(l).data() + 3).cast<double>();
   }
+  /// Bytes it holds (the struct and its float bases).
+  std::size_t bytes() const {
+    return sizeof(NodeInterface) + sizeof(float) * static_cast<std::size_t>(bases.size());
+  }
 };
 
 /// The compact form of a file's interface (ParentInterface: â 3 by r_i, A^l 3 by 3r_i).
