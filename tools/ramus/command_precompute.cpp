@@ -42,16 +42,26 @@ std::string utc_now() {
   return text;
 }
 
-// The domain tree the spec asks for: one domain, the labels, or an automatic partition.
-DomainTree spec_domain_tree(const ModelSpec& spec, const TetMesh& mesh,
+// The domain tree a "domains" block asks for: one domain, the labels, or an automatic partition.
+DomainTree spec_domain_tree(const std::optional<DomainsSpec>& domains, const TetMesh& mesh,
                             const std::vector<int>& fixed) {
-  if (!spec.domains) {
+  if (!domains) {
     const Eigen::VectorXi one = Eigen::VectorXi::Zero(mesh.num_tets());
     return build_domain_tree(mesh, one, fixed, {{0, "body"}});
   }
-  if (spec.domains->partition == DomainsSpec::Partition::kLabels)
+  if (domains->partition == DomainsSpec::Partition::kLabels)
     return domain_tree_from_labels(mesh, fixed);  // (a label file's labels are the mesh's now)
-  return partition_branching_mesh(mesh, fixed, spec.domains->automatic);
+  return partition_branching_mesh(mesh, fixed, domains->automatic);
+}
+
+// A label file's labels replace the mesh's: they cut the domains and pick the materials.
+void apply_label_file(const std::optional<DomainsSpec>& domains, TetMesh& mesh) {
+  if (domains && domains->partition == DomainsSpec::Partition::kLabels &&
+      !domains->label_file_path.empty()) {
+    TetLabels labels = read_tet_label_file(domains->label_file_path, mesh.num_tets());
+    mesh.labels = std::move(labels.labels);
+    mesh.label_names = std::move(labels.label_names);
+  }
 }
 
 // What the spec says about the mesh that only the mesh can confirm: materials_by_label names
@@ -78,36 +88,38 @@ void check_spec_against_mesh(const ModelSpec& spec, const TetMesh& mesh) {
   }
 }
 
-// Reduction of every tree domain: r from the spec (total r̂ distributed, or reduction.r each),
-// then the per-domain overrides by name.
-std::vector<ReductionSpec> domain_reductions(const ModelSpec& spec, const DomainTree& tree) {
+// Reduction of every tree domain: r from the "domains" block at `key` (total r̂ distributed,
+// or base.r each), then the per-domain overrides by name; errors name the spec and the key.
+std::vector<ReductionSpec> domain_reductions(const ReductionSpec& base,
+                                             const std::optional<DomainsSpec>& domains,
+                                             const DomainTree& tree, const std::string& spec_path,
+                                             const std::string& key) {
   const int d = tree.num_domains;
-  std::vector<int> r(static_cast<size_t>(d), spec.reduction.r);
-  if (spec.domains && spec.domains->total_r > 0) {
+  std::vector<int> r(static_cast<size_t>(d), base.r);
+  if (domains && domains->total_r > 0) {
     std::vector<int> sizes;
     for (const auto& tets : tree.domain_tets) sizes.push_back(static_cast<int>(tets.size()));
     try {
-      r = distribute_modes(sizes, spec.domains->total_r, spec.domains->distribution,
-                           spec.domains->min_r, spec.domains->max_r);
+      r = distribute_modes(sizes, domains->total_r, domains->distribution, domains->min_r,
+                           domains->max_r);
     } catch (const OptionError& e) {
-      throw InputError(spec.spec_path, 0, std::string("domains.total_r: ") + e.what());
+      throw InputError(spec_path, 0, key + ".total_r: " + e.what());
     }
   }
   std::vector<ReductionSpec> reductions;
-  for (int k = 0; k < d; ++k)
-    reductions.push_back(spec.domains ? scaled_reduction(spec.reduction, r[k]) : spec.reduction);
-  if (spec.domains) {
-    for (const auto& [name, settings] : spec.domains->per_domain) {
+  for (int k = 0; k < d; ++k) reductions.push_back(domains ? scaled_reduction(base, r[k]) : base);
+  if (domains) {
+    for (const auto& [name, settings] : domains->per_domain) {
       const auto it = std::find(tree.names.begin(), tree.names.end(), name);
       if (it == tree.names.end()) {
         std::string names;
         for (const std::string& n : tree.names) names += (names.empty() ? "" : ", ") + n;
-        throw InputError(spec.spec_path, 0,
-                         "domains.per_domain: no domain is named \"" + name +
+        throw InputError(spec_path, 0,
+                         key + ".per_domain: no domain is named \"" + name +
                              "\" (the domains are: " + names + ")");
       }
       ReductionSpec& reduction = reductions[static_cast<size_t>(it - tree.names.begin())];
-      if (settings.r) reduction = scaled_reduction(spec.reduction, *settings.r);
+      if (settings.r) reduction = scaled_reduction(base, *settings.r);
       if (settings.linear_modes) reduction.linear_modes = *settings.linear_modes;
     }
   }
@@ -161,8 +173,18 @@ void run_assembly(const Args& args, const ModelSpec& spec) {
     const std::string key = "parts." + p.name;
     AssemblyPart part;
     part.name = p.name;
+    if (p.source_part >= 0) {  // one domain of another part
+      part.source_part = p.source_part;
+      part.source_domain = p.source_domain;
+      std::printf("part         %-12s domain '%s' of part '%s'\n", p.name.c_str(),
+                  p.source_domain.c_str(),
+                  assembly.parts[static_cast<std::size_t>(p.source_part)].name.c_str());
+      parts.push_back(std::move(part));
+      continue;
+    }
     part.mesh = read_tet_mesh(p.mesh_path, p.tetrahedralize);
     validate_tet_mesh(part.mesh, p.mesh_path);
+    apply_label_file(p.domains, part.mesh);
     mesh_bytes += read_file_bytes(p.mesh_path);
     for (const auto& [label, material] : p.materials_by_label) {
       bool present = false;
@@ -180,21 +202,48 @@ void run_assembly(const Args& args, const ModelSpec& spec) {
       throw InputError(spec.spec_path, 0, e.what());
     }
     part.reduction = p.reduction;
-    std::printf("part         %-12s %s: %d vertices, %d tets, base of %zu vertices%s, r = %d\n",
+    std::string cut;
+    if (p.domains) {
+      // Cut into domains: each is reduced once, its interface with its parent domain held.
+      try {
+        part.domains = spec_domain_tree(p.domains, part.mesh, part.base);
+      } catch (const Error& e) {
+        throw InputError(spec.spec_path, 0, key + ".domains: " + e.what());
+      }
+      part.domain_reductions = domain_reductions(p.reduction, p.domains, *part.domains,
+                                                 spec.spec_path, key + ".domains");
+      int r = 0;
+      for (const ReductionSpec& red : part.domain_reductions) r += red.r;
+      cut = ", " + std::to_string(part.domains->num_domains) + " domains (" + std::to_string(r) +
+            " modes in all)";
+    }
+    std::printf("part         %-12s %s: %d vertices, %d tets, base of %zu vertices%s, r = %d%s\n",
                 p.name.c_str(), p.mesh_path.c_str(), part.mesh.num_vertices(), part.mesh.num_tets(),
-                part.base.size(), part.base.empty() ? " (free body)" : "", p.reduction.r);
+                part.base.size(), part.base.empty() ? " (free body)" : "", p.reduction.r,
+                cut.c_str());
     parts.push_back(std::move(part));
   }
   std::vector<AssemblyInstance> instances;
   for (const InstanceSpec& i : assembly.instances)
-    instances.push_back({i.name, i.part, i.parent, i.rotation, i.translation, i.scale});
+    instances.push_back(
+        {i.name, i.part, i.parent, i.rotation, i.translation, i.scale, i.parent_domain, -1});
+  // Parts cut into domains: one part per domain, one instance per domain of each placement.
+  Assembly expanded;
+  try {
+    expanded = expand_domain_parts({std::move(parts), std::move(instances)});
+  } catch (const Error& e) {
+    throw InputError(spec.spec_path, 0, e.what());
+  }
+  parts = std::move(expanded.parts);
+  instances = std::move(expanded.instances);
   std::vector<std::string> names;
-  for (const InstanceSpec& i : assembly.instances) names.push_back(i.name);
+  for (const AssemblyInstance& i : instances) names.push_back(i.name);
   if (spec.domains)
     for (const auto& [name, settings] : spec.domains->per_domain)
       if (std::find(names.begin(), names.end(), name) == names.end())
         throw InputError(spec.spec_path, 0,
-                         "domains.per_domain: no instance is named \"" + name + "\"");
+                         "domains.per_domain: no instance is named \"" + name +
+                             "\" (a domain of a part with domains: \"<instance>/<domain>\")");
   std::printf("instances    %zu placements of %zu parts\n", instances.size(), parts.size());
   std::fflush(stdout);
 
@@ -236,7 +285,7 @@ void run_assembly(const Args& args, const ModelSpec& spec) {
   p.mesh_path = "";
   p.input_hash = fnv1a_hash(mesh_bytes, fnv1a_hash(p.spec_json));
   nlohmann::json options;
-  for (const PartSpec& part : assembly.parts)
+  for (const AssemblyPart& part : parts)  // (a part cut into domains: one entry per domain)
     options["parts"][part.name] = {{"linear_modes", part.reduction.linear_modes},
                                    {"r", part.reduction.r},
                                    {"modal_derivatives", part.reduction.modal_derivatives}};
@@ -264,13 +313,7 @@ void run(const Args& args) {
   if (args.no_modal_derivatives) spec.reduction.modal_derivatives = false;
   TetMesh mesh = read_tet_mesh(spec.mesh_path, spec.tetrahedralize);
   validate_tet_mesh(mesh, spec.mesh_path);
-  // A label file's labels replace the mesh's: they cut the domains and pick the materials.
-  if (spec.domains && spec.domains->partition == DomainsSpec::Partition::kLabels &&
-      !spec.domains->label_file_path.empty()) {
-    TetLabels labels = read_tet_label_file(spec.domains->label_file_path, mesh.num_tets());
-    mesh.labels = std::move(labels.labels);
-    mesh.label_names = std::move(labels.label_names);
-  }
+  apply_label_file(spec.domains, mesh);
   check_spec_against_mesh(spec, mesh);
   std::vector<int> fixed;
   try {
@@ -292,8 +335,9 @@ void run(const Args& args) {
     embed_render_surface(single_domain_model(std::move(undivided)), render_surface, surface_path,
                          nullptr);
   }
-  const DomainTree tree = spec_domain_tree(spec, mesh, fixed);
-  const std::vector<ReductionSpec> reductions = domain_reductions(spec, tree);
+  const DomainTree tree = spec_domain_tree(spec.domains, mesh, fixed);
+  const std::vector<ReductionSpec> reductions =
+      domain_reductions(spec.reduction, spec.domains, tree, spec.spec_path, "domains");
   int total_r = 0;
   for (const ReductionSpec& red : reductions) total_r += red.r;
   if (tree.num_domains == 1) {

@@ -325,6 +325,123 @@ Eigen::Matrix3d parse_rotation(const SpecReader& r, const json& j, const std::st
   return m;
 }
 
+// Which keys a "domains" block may hold: a one-mesh spec's (all), an assembly's (runtime tuning
+// by instance name) or an assembly part's (how its mesh is cut and reduced).
+enum class DomainsUse { kOneMesh, kAssembly, kPart };
+
+// A "domains" block at `key` (docs/SPEC.md, "Substructuring").
+DomainsSpec parse_domains(const SpecReader& r, const json& d, const std::string& key,
+                          const std::string& spec_path, DomainsUse use) {
+  if (use == DomainsUse::kAssembly)
+    r.only_keys(d, key, {"lumping", "per_domain", "comment"});
+  else if (use == DomainsUse::kPart)
+    r.only_keys(d, key,
+                {"partition", "label_file", "automatic", "total_r", "distribution", "min_r",
+                 "max_r", "per_domain", "comment"});
+  else
+    r.only_keys(d, key,
+                {"partition", "label_file", "automatic", "total_r", "distribution", "min_r",
+                 "max_r", "lumping", "per_domain", "comment"});
+  DomainsSpec domains;
+  if (d.contains("partition")) {
+    const json& p = d["partition"];
+    if (p == "labels")
+      domains.partition = DomainsSpec::Partition::kLabels;
+    else if (p == "automatic")
+      domains.partition = DomainsSpec::Partition::kAutomatic;
+    else
+      r.fail(key + ".partition", "expected \"labels\" or \"automatic\", got " + p.dump());
+  }
+  if (d.contains("label_file")) {
+    const json& f = d["label_file"];
+    if (!f.is_string() || f.get<std::string>().empty())
+      r.fail(key + ".label_file", "expected a file name (one label per tet)");
+    if (domains.partition != DomainsSpec::Partition::kLabels)
+      r.fail(key + ".label_file", "only used with \"partition\": \"labels\"");
+    domains.label_file_path = resolve_path(f.get<std::string>(), spec_path);
+  }
+  if (d.contains("automatic")) {
+    const json& a = d["automatic"];
+    r.only_keys(a, key + ".automatic", {"num_bands", "band_width", "min_domain_tets"});
+    if (a.contains("num_bands"))
+      domains.automatic.num_bands =
+          r.bounded(a["num_bands"], key + ".automatic.num_bands", 1, 100000);
+    if (a.contains("band_width"))
+      domains.automatic.band_width = r.positive(a["band_width"], key + ".automatic.band_width");
+    if (a.contains("min_domain_tets"))
+      domains.automatic.min_domain_tets =
+          r.integer(a["min_domain_tets"], key + ".automatic.min_domain_tets");
+    if (domains.automatic.num_bands < 1) r.fail(key + ".automatic.num_bands", "must be >= 1");
+    if (domains.automatic.min_domain_tets < 1)
+      r.fail(key + ".automatic.min_domain_tets", "must be >= 1");
+  }
+  if (d.contains("total_r"))
+    domains.total_r = r.bounded(d["total_r"], key + ".total_r", 0, 10000000);
+  if (d.contains("distribution")) {
+    const json& dist = d["distribution"];
+    if (dist == "proportional")
+      domains.distribution = ModeDistribution::kProportional;
+    else if (dist == "logarithmic")
+      domains.distribution = ModeDistribution::kLogarithmic;
+    else
+      r.fail(key + ".distribution",
+             "expected \"proportional\" or \"logarithmic\", got " + dist.dump());
+  }
+  if (d.contains("min_r")) domains.min_r = r.bounded(d["min_r"], key + ".min_r", 0, kMaxSpecModes);
+  if (d.contains("max_r")) domains.max_r = r.bounded(d["max_r"], key + ".max_r", 0, kMaxSpecModes);
+  if (domains.min_r < 0 || domains.max_r < domains.min_r) r.fail(key, "need 0 <= min_r <= max_r");
+  if (d.contains("lumping")) {
+    const json& l = d["lumping"];
+    if (l != "interface" && l != "center_of_mass" && l != "rigid_subtree")
+      r.fail(key + ".lumping",
+             "expected \"interface\" (L1), \"center_of_mass\" (L2) or \"rigid_subtree\" (L3), "
+             "got " +
+                 l.dump());
+    domains.lumping = l.get<std::string>();
+  }
+  if (d.contains("per_domain")) {
+    const json& per = d["per_domain"];
+    if (!per.is_object()) r.fail(key + ".per_domain", "expected an object {\"name\": {...}}");
+    for (const auto& item : per.items()) {
+      const std::string entry = key + ".per_domain." + item.key();
+      const json& v = item.value();
+      if (use == DomainsUse::kPart)
+        r.only_keys(v, entry, {"r", "linear_modes"});  // (runtime tuning: top-level "domains")
+      else
+        r.only_keys(v, entry,
+                    {"r", "linear_modes", "rayleigh_mass", "rayleigh_stiffness", "stiffness_scale",
+                     "integrator", "split_modes"});
+      DomainSettings settings;
+      if (use == DomainsUse::kAssembly && (v.contains("r") || v.contains("linear_modes")))
+        r.fail(entry,
+               "an assembly reduces each part once: give r and linear_modes in "
+               "parts.<name>.reduction");
+      if (v.contains("r")) settings.r = r.bounded(v["r"], entry + ".r", 0, kMaxSpecModes);
+      if (v.contains("linear_modes"))
+        settings.linear_modes =
+            r.bounded(v["linear_modes"], entry + ".linear_modes", 1, kMaxSpecModes);
+      if (v.contains("rayleigh_mass")) {
+        settings.rayleigh_mass = r.number(v["rayleigh_mass"], entry + ".rayleigh_mass");
+        if (*settings.rayleigh_mass < 0) r.fail(entry + ".rayleigh_mass", "must not be negative");
+      }
+      if (v.contains("rayleigh_stiffness")) {
+        settings.rayleigh_stiffness =
+            r.number(v["rayleigh_stiffness"], entry + ".rayleigh_stiffness");
+        if (*settings.rayleigh_stiffness < 0)
+          r.fail(entry + ".rayleigh_stiffness", "must not be negative");
+      }
+      if (v.contains("stiffness_scale"))
+        settings.stiffness_scale = r.positive(v["stiffness_scale"], entry + ".stiffness_scale");
+      if (v.contains("integrator"))
+        settings.integrator = r.integrator(v["integrator"], entry + ".integrator");
+      if (v.contains("split_modes"))
+        settings.split_modes = r.split_modes(v["split_modes"], entry + ".split_modes");
+      domains.per_domain[item.key()] = settings;
+    }
+  }
+  return domains;
+}
+
 // "parts" and "instances" (docs/SPEC.md, "Assemblies"): every name known, parents before
 // children, one root, rotations and scales valid.
 AssemblySpec parse_assembly(const SpecReader& r, const json& root, const std::string& spec_path,
@@ -334,14 +451,29 @@ AssemblySpec parse_assembly(const SpecReader& r, const json& root, const std::st
   if (!parts.is_object() || parts.empty())
     r.fail("parts", "expected an object {\"name\": {\"mesh\": ..., ...}} with at least one part");
   std::map<std::string, int> part_index;
+  std::vector<std::pair<std::size_t, std::string>> reused;  // a part that is another's domain
   for (const auto& item : parts.items()) {
     const std::string key = "parts." + item.key();
     const json& p = item.value();
-    r.only_keys(p, key,
-                {"mesh", "tetrahedralize", "material", "materials_by_label", "base", "reduction",
-                 "comment"});
     PartSpec part;
     part.name = item.key();
+    if (p.is_object() && (p.contains("part") || p.contains("domain"))) {
+      // One domain of another part's mesh, placed on its own (resolved below).
+      r.only_keys(p, key, {"part", "domain", "comment"});
+      const json& source = r.required(p, "part", key);
+      const json& domain = r.required(p, "domain", key);
+      if (!source.is_string()) r.fail(key + ".part", "expected the name of a part with domains");
+      if (!domain.is_string() || domain.get<std::string>().empty())
+        r.fail(key + ".domain", "expected a domain name");
+      part.source_domain = domain.get<std::string>();
+      reused.emplace_back(assembly.parts.size(), source.get<std::string>());
+      part_index[part.name] = static_cast<int>(assembly.parts.size());
+      assembly.parts.push_back(part);
+      continue;
+    }
+    r.only_keys(p, key,
+                {"mesh", "tetrahedralize", "material", "materials_by_label", "base", "reduction",
+                 "domains", "comment"});
     const json& mesh = r.required(p, "mesh", key);
     if (!mesh.is_string() || mesh.get<std::string>().empty())
       r.fail(key + ".mesh", "expected a file name");
@@ -361,8 +493,20 @@ AssemblySpec parse_assembly(const SpecReader& r, const json& root, const std::st
     }
     if (p.contains("reduction"))
       part.reduction = parse_reduction(r, p["reduction"], key + ".reduction");
+    if (p.contains("domains"))
+      part.domains = parse_domains(r, p["domains"], key + ".domains", spec_path, DomainsUse::kPart);
     part_index[part.name] = static_cast<int>(assembly.parts.size());
     assembly.parts.push_back(part);
+  }
+  for (const auto& [k, source] : reused) {
+    const std::string key = "parts." + assembly.parts[k].name + ".part";
+    const auto found = part_index.find(source);
+    if (found == part_index.end() ||
+        !assembly.parts[static_cast<std::size_t>(found->second)].domains)
+      r.fail(key, found == part_index.end()
+                      ? "no part is named \"" + source + "\""
+                      : "part \"" + source + "\" is not cut into domains (it has no \"domains\")");
+    assembly.parts[k].source_part = found->second;
   }
   const json& instances = r.required(root, "instances", "");
   if (!instances.is_array() || instances.empty())
@@ -402,7 +546,21 @@ AssemblySpec parse_assembly(const SpecReader& r, const json& root, const std::st
       const std::string name = parent.get<std::string>();
       if (name == instance.name)
         r.fail(key + ".parent", "an instance cannot be its own parent (a loop)");
-      const auto p = instance_index.find(name);
+      auto p = instance_index.find(name);
+      // "<instance>/<domain>": one domain of an instance of a part with domains.
+      for (std::size_t slash = name.find('/'); p == instance_index.end() && slash != name.npos;
+           slash = name.find('/', slash + 1)) {
+        const auto whole = instance_index.find(name.substr(0, slash));
+        if (whole == instance_index.end()) continue;
+        if (!assembly
+                 .parts[static_cast<std::size_t>(
+                     assembly.instances[static_cast<std::size_t>(whole->second)].part)]
+                 .domains)
+          r.fail(key + ".parent",
+                 "\"" + whole->first + "\" places a part without domains: name it whole");
+        p = whole;
+        instance.parent_domain = name.substr(slash + 1);
+      }
       if (p == instance_index.end()) {
         bool later = false;
         for (size_t k = i + 1; k < instances.size(); ++k)
@@ -585,113 +743,9 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
   }
   if (root.contains("reduction"))
     spec.reduction = parse_reduction(r, root["reduction"], "reduction");
-  if (root.contains("domains")) {
-    const json& d = root["domains"];
-    if (spec.assembly)
-      r.only_keys(d, "domains", {"lumping", "per_domain", "comment"});
-    else
-      r.only_keys(d, "domains",
-                  {"partition", "label_file", "automatic", "total_r", "distribution", "min_r",
-                   "max_r", "lumping", "per_domain", "comment"});
-    DomainsSpec domains;
-    if (d.contains("partition")) {
-      const json& p = d["partition"];
-      if (p == "labels")
-        domains.partition = DomainsSpec::Partition::kLabels;
-      else if (p == "automatic")
-        domains.partition = DomainsSpec::Partition::kAutomatic;
-      else
-        r.fail("domains.partition", "expected \"labels\" or \"automatic\", got " + p.dump());
-    }
-    if (d.contains("label_file")) {
-      const json& f = d["label_file"];
-      if (!f.is_string() || f.get<std::string>().empty())
-        r.fail("domains.label_file", "expected a file name (one label per tet)");
-      if (domains.partition != DomainsSpec::Partition::kLabels)
-        r.fail("domains.label_file", "only used with \"partition\": \"labels\"");
-      domains.label_file_path = resolve_path(f.get<std::string>(), spec_path);
-    }
-    if (d.contains("automatic")) {
-      const json& a = d["automatic"];
-      r.only_keys(a, "domains.automatic", {"num_bands", "band_width", "min_domain_tets"});
-      if (a.contains("num_bands"))
-        domains.automatic.num_bands =
-            r.bounded(a["num_bands"], "domains.automatic.num_bands", 1, 100000);
-      if (a.contains("band_width"))
-        domains.automatic.band_width = r.positive(a["band_width"], "domains.automatic.band_width");
-      if (a.contains("min_domain_tets"))
-        domains.automatic.min_domain_tets =
-            r.integer(a["min_domain_tets"], "domains.automatic.min_domain_tets");
-      if (domains.automatic.num_bands < 1) r.fail("domains.automatic.num_bands", "must be >= 1");
-      if (domains.automatic.min_domain_tets < 1)
-        r.fail("domains.automatic.min_domain_tets", "must be >= 1");
-    }
-    if (d.contains("total_r"))
-      domains.total_r = r.bounded(d["total_r"], "domains.total_r", 0, 10000000);
-    if (d.contains("distribution")) {
-      const json& dist = d["distribution"];
-      if (dist == "proportional")
-        domains.distribution = ModeDistribution::kProportional;
-      else if (dist == "logarithmic")
-        domains.distribution = ModeDistribution::kLogarithmic;
-      else
-        r.fail("domains.distribution",
-               "expected \"proportional\" or \"logarithmic\", got " + dist.dump());
-    }
-    if (d.contains("min_r"))
-      domains.min_r = r.bounded(d["min_r"], "domains.min_r", 0, kMaxSpecModes);
-    if (d.contains("max_r"))
-      domains.max_r = r.bounded(d["max_r"], "domains.max_r", 0, kMaxSpecModes);
-    if (domains.min_r < 0 || domains.max_r < domains.min_r)
-      r.fail("domains", "need 0 <= min_r <= max_r");
-    if (d.contains("lumping")) {
-      const json& l = d["lumping"];
-      if (l != "interface" && l != "center_of_mass" && l != "rigid_subtree")
-        r.fail("domains.lumping",
-               "expected \"interface\" (L1), \"center_of_mass\" (L2) or \"rigid_subtree\" (L3), "
-               "got " +
-                   l.dump());
-      domains.lumping = l.get<std::string>();
-    }
-    if (d.contains("per_domain")) {
-      const json& per = d["per_domain"];
-      if (!per.is_object()) r.fail("domains.per_domain", "expected an object {\"name\": {...}}");
-      for (const auto& item : per.items()) {
-        const std::string key = "domains.per_domain." + item.key();
-        const json& v = item.value();
-        r.only_keys(v, key,
-                    {"r", "linear_modes", "rayleigh_mass", "rayleigh_stiffness", "stiffness_scale",
-                     "integrator", "split_modes"});
-        DomainSettings settings;
-        if (spec.assembly && (v.contains("r") || v.contains("linear_modes")))
-          r.fail(key,
-                 "an assembly reduces each part once: give r and linear_modes in "
-                 "parts.<name>.reduction");
-        if (v.contains("r")) settings.r = r.bounded(v["r"], key + ".r", 0, kMaxSpecModes);
-        if (v.contains("linear_modes"))
-          settings.linear_modes =
-              r.bounded(v["linear_modes"], key + ".linear_modes", 1, kMaxSpecModes);
-        if (v.contains("rayleigh_mass")) {
-          settings.rayleigh_mass = r.number(v["rayleigh_mass"], key + ".rayleigh_mass");
-          if (*settings.rayleigh_mass < 0) r.fail(key + ".rayleigh_mass", "must not be negative");
-        }
-        if (v.contains("rayleigh_stiffness")) {
-          settings.rayleigh_stiffness =
-              r.number(v["rayleigh_stiffness"], key + ".rayleigh_stiffness");
-          if (*settings.rayleigh_stiffness < 0)
-            r.fail(key + ".rayleigh_stiffness", "must not be negative");
-        }
-        if (v.contains("stiffness_scale"))
-          settings.stiffness_scale = r.positive(v["stiffness_scale"], key + ".stiffness_scale");
-        if (v.contains("integrator"))
-          settings.integrator = r.integrator(v["integrator"], key + ".integrator");
-        if (v.contains("split_modes"))
-          settings.split_modes = r.split_modes(v["split_modes"], key + ".split_modes");
-        domains.per_domain[item.key()] = settings;
-      }
-    }
-    spec.domains = domains;
-  }
+  if (root.contains("domains"))
+    spec.domains = parse_domains(r, root["domains"], "domains", spec_path,
+                                 spec.assembly ? DomainsUse::kAssembly : DomainsUse::kOneMesh);
   return spec;
 }
 

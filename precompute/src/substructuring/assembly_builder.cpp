@@ -2,6 +2,7 @@
 
 #include <Eigen/Geometry>
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <exception>
@@ -65,7 +66,14 @@ PartFrame frame_of(const AssemblyPart& spec) {
   const MassMoments whole =
       tet_mass_moments(spec.mesh.rest_positions, spec.mesh.tets, spec.materials);
   if (!(whole.mass > 0)) throw OptionError("part '" + spec.name + "' has no mass");
-  out.base_areas = base_areas(spec.mesh, spec.base);
+  out.base_areas =
+      spec.base_weights.empty()
+          ? base_areas(spec.mesh, spec.base)
+          : Eigen::Map<const Eigen::VectorXd>(spec.base_weights.data(),
+                                              static_cast<Eigen::Index>(spec.base_weights.size()));
+  if (out.base_areas.size() != static_cast<Eigen::Index>(spec.base.size()))
+    throw OptionError("part '" + spec.name + "': " + std::to_string(spec.base_weights.size()) +
+                      " base weights for " + std::to_string(spec.base.size()) + " base vertices");
   if (spec.base.empty()) {
     out.center = whole.first / whole.mass;
   } else {
@@ -266,6 +274,7 @@ ReducedModel build_placed_assembly(const std::vector<AssemblyPart>& parts,
   model.domains.resize(instances.size());
   std::vector<MassMoments> subtree(instances.size());
   int next_global = 0;
+  std::map<int, int> group_offset;  // first global vertex of each vertex group
   for (std::size_t k = 0; k < instances.size(); ++k) {
     const AssemblyInstance& a = instances[k];
     const ReducedPart& part = model.parts[sz(a.part)];
@@ -274,10 +283,20 @@ ReducedModel build_placed_assembly(const std::vector<AssemblyPart>& parts,
     d.part = a.part;
     d.scale = a.scale;
     d.parent = a.parent;
+    // Its global vertices: its own, or a vertex group's numbering of the mesh it was cut from.
     const Eigen::Index V = part.rest_positions.rows();
-    d.global_vertices =
-        Eigen::VectorXi::LinSpaced(V, next_global, next_global + static_cast<int>(V) - 1);
-    next_global += static_cast<int>(V);
+    const AssemblyPart& spec = parts[sz(a.part)];
+    if (a.vertex_group < 0 || spec.source_vertices.size() != sz(static_cast<int>(V))) {
+      d.global_vertices =
+          Eigen::VectorXi::LinSpaced(V, next_global, next_global + static_cast<int>(V) - 1);
+      next_global += static_cast<int>(V);
+    } else {
+      const auto [group, added] = group_offset.emplace(a.vertex_group, next_global);
+      if (added) next_global += spec.source_num_vertices;
+      d.global_vertices.resize(V);
+      for (Eigen::Index v = 0; v < V; ++v)
+        d.global_vertices(v) = group->second + spec.source_vertices[sz(static_cast<int>(v))];
+    }
     if (a.parent < 0) {
       d.frame_rotation = placements[k].rotation;
       d.frame_origin = placements[k].origin;
@@ -330,20 +349,32 @@ ReducedModel build_placed_assembly(const std::vector<AssemblyPart>& parts,
     d.subtree_center_of_mass = center;
     d.subtree_inertia = central.trace() * Eigen::Matrix3d::Identity() - central;
   }
-  // The undivided mesh: every instance's own vertices and surface.
+  // The undivided mesh: every instance's surface, less the triangles two domains of one vertex
+  // group share (the faces where it was cut).
   model.num_global_vertices = next_global;
-  Eigen::Index triangles = 0;
-  for (std::size_t k = 0; k < instances.size(); ++k)
-    triangles += part_of(model, static_cast<int>(k)).surface_triangles.rows();
-  model.global_surface_triangles.resize(triangles, 3);
-  triangles = 0;
+  std::vector<std::array<int, 3>> surface;
   for (std::size_t k = 0; k < instances.size(); ++k) {
     const Eigen::MatrixX3i& local = part_of(model, static_cast<int>(k)).surface_triangles;
-    for (Eigen::Index f = 0; f < local.rows(); ++f, ++triangles)
-      for (int c = 0; c < 3; ++c)
-        model.global_surface_triangles(triangles, c) =
-            model.domains[k].global_vertices(local(f, c));
+    for (Eigen::Index f = 0; f < local.rows(); ++f)
+      surface.push_back({model.domains[k].global_vertices(local(f, 0)),
+                         model.domains[k].global_vertices(local(f, 1)),
+                         model.domains[k].global_vertices(local(f, 2))});
   }
+  std::map<std::array<int, 3>, int> uses;
+  for (std::array<int, 3> f : surface) {
+    std::sort(f.begin(), f.end());
+    ++uses[f];
+  }
+  model.global_surface_triangles.resize(static_cast<Eigen::Index>(surface.size()), 3);
+  Eigen::Index triangles = 0;
+  for (const std::array<int, 3>& f : surface) {
+    std::array<int, 3> sorted = f;
+    std::sort(sorted.begin(), sorted.end());
+    if (uses[sorted] > 1) continue;
+    for (int c = 0; c < 3; ++c) model.global_surface_triangles(triangles, c) = f[sz(c)];
+    ++triangles;
+  }
+  model.global_surface_triangles.conservativeResize(triangles, 3);
   if (report)
     report("placement", placement_seconds +
                             std::chrono::duration<double>(Clock::now() - interface_start).count());
@@ -352,10 +383,17 @@ ReducedModel build_placed_assembly(const std::vector<AssemblyPart>& parts,
 
 }  // namespace
 
-ReducedModel build_assembly_model(const std::vector<AssemblyPart>& parts,
-                                  const std::vector<AssemblyInstance>& instances,
+ReducedModel build_assembly_model(const std::vector<AssemblyPart>& given_parts,
+                                  const std::vector<AssemblyInstance>& given_instances,
                                   double attachment_tolerance, int threads,
                                   const StageReporter& report) {
+  // Parts cut into domains: one part per domain (expand_domain_parts).
+  const bool cut = std::any_of(given_parts.begin(), given_parts.end(), [](const AssemblyPart& p) {
+    return p.domains.has_value() || p.source_part >= 0;
+  });
+  const Assembly expanded = cut ? expand_domain_parts({given_parts, given_instances}) : Assembly{};
+  const std::vector<AssemblyPart>& parts = cut ? expanded.parts : given_parts;
+  const std::vector<AssemblyInstance>& instances = cut ? expanded.instances : given_instances;
   // A part no instance places is not reduced (the file holds placed parts only).
   std::vector<int> index(parts.size(), -1);
   std::vector<AssemblyPart> placed;
@@ -393,7 +431,7 @@ Assembly tree_assembly(const Tree& tree) {
   for (const TreePlacement& placed : tree.placements) {
     out.instances.push_back({placed.name, part_index.at(placed.part),
                              placed.parent.empty() ? -1 : instance_index.at(placed.parent),
-                             placed.rotation, placed.translation, placed.scale});
+                             placed.rotation, placed.translation, placed.scale, "", -1});
     instance_index[placed.name] = static_cast<int>(out.instances.size()) - 1;
   }
   return out;

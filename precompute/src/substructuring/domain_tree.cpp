@@ -1,11 +1,13 @@
 #include "ramus/precompute/substructuring/domain_tree.h"
 
+#include <Eigen/Geometry>
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
 #include <functional>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <queue>
 #include <set>
@@ -256,6 +258,36 @@ TetMesh extract_domain_mesh(const TetMesh& mesh, const DomainTree& tree, int dom
   out.label_names = mesh.label_names;
   if (local_to_global) *local_to_global = vertices;
   return out;
+}
+
+std::vector<std::map<int, double>> interface_vertex_areas(const TetMesh& mesh,
+                                                          const DomainTree& tree) {
+  std::vector<std::pair<std::array<int, 3>, int>> faces;
+  faces.reserve(sz(mesh.num_tets()) * 4);
+  for (int t = 0; t < mesh.num_tets(); ++t)
+    for (const auto& f : kTetFaces) {
+      std::array<int, 3> v{mesh.tets(t, f[0]), mesh.tets(t, f[1]), mesh.tets(t, f[2])};
+      std::sort(v.begin(), v.end());
+      faces.emplace_back(v, t);
+    }
+  std::sort(faces.begin(), faces.end());
+  std::vector<std::map<int, double>> areas(sz(tree.num_domains));
+  for (std::size_t i = 0; i + 1 < faces.size(); ++i) {
+    if (faces[i].first != faces[i + 1].first) continue;
+    const int a = tree.tet_domain(faces[i].second);
+    const int b = tree.tet_domain(faces[i + 1].second);
+    int child = -1;
+    if (a != b && tree.parent[sz(a)] == b) child = a;
+    if (a != b && tree.parent[sz(b)] == a) child = b;
+    if (child < 0) continue;
+    const std::array<int, 3>& f = faces[i].first;
+    const Eigen::Vector3d p0 = mesh.rest_positions.row(f[0]).transpose();
+    const Eigen::Vector3d p1 = mesh.rest_positions.row(f[1]).transpose();
+    const Eigen::Vector3d p2 = mesh.rest_positions.row(f[2]).transpose();
+    const double third = 0.5 * (p1 - p0).cross(p2 - p0).norm() / 3.0;
+    for (const int v : f) areas[sz(child)][v] += third;
+  }
+  return areas;
 }
 
 }  // namespace ramus

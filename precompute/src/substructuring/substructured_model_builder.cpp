@@ -55,9 +55,6 @@ std::vector<double> clamped_proportional(const std::vector<double>& w, double to
 // ---------------------------------------------------------------------------------------------
 // build_substructured_model
 
-using Face = std::array<int, 3>;
-constexpr int kTetFaces[4][3] = {{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}};
-
 std::string quoted(const std::string& s) {
   return "'" + s + "'";
 }
@@ -67,39 +64,6 @@ int local_index(const std::vector<int>& sorted_vertices, int v) {
   const auto it = std::lower_bound(sorted_vertices.begin(), sorted_vertices.end(), v);
   return it != sorted_vertices.end() && *it == v ? static_cast<int>(it - sorted_vertices.begin())
                                                  : -1;
-}
-
-// Per tree domain: interface area belonging to each global vertex of its interface with its
-// parent (one third of every interface triangle touching it). An interface triangle is a face
-// shared by a tet of the domain and a tet of its parent.
-std::vector<std::map<int, double>> interface_vertex_areas(const TetMesh& mesh,
-                                                          const DomainTree& tree) {
-  std::vector<std::pair<Face, int>> faces;
-  faces.reserve(sz(mesh.num_tets()) * 4);
-  for (int t = 0; t < mesh.num_tets(); ++t)
-    for (const auto& f : kTetFaces) {
-      Face v{mesh.tets(t, f[0]), mesh.tets(t, f[1]), mesh.tets(t, f[2])};
-      std::sort(v.begin(), v.end());
-      faces.emplace_back(v, t);
-    }
-  std::sort(faces.begin(), faces.end());
-  std::vector<std::map<int, double>> areas(sz(tree.num_domains));
-  for (std::size_t i = 0; i + 1 < faces.size(); ++i) {
-    if (faces[i].first != faces[i + 1].first) continue;
-    const int a = tree.tet_domain(faces[i].second);
-    const int b = tree.tet_domain(faces[i + 1].second);
-    int child = -1;
-    if (a != b && tree.parent[sz(a)] == b) child = a;
-    if (a != b && tree.parent[sz(b)] == a) child = b;
-    if (child < 0) continue;
-    const Face& f = faces[i].first;
-    const Eigen::Vector3d p0 = mesh.rest_positions.row(f[0]).transpose();
-    const Eigen::Vector3d p1 = mesh.rest_positions.row(f[1]).transpose();
-    const Eigen::Vector3d p2 = mesh.rest_positions.row(f[2]).transpose();
-    const double third = 0.5 * (p1 - p0).cross(p2 - p0).norm() / 3.0;
-    for (const int v : f) areas[sz(child)][v] += third;
-  }
-  return areas;
 }
 
 // Rethrows the current Ramus exception with "domain 'name': " in front of its message (a

@@ -67,6 +67,24 @@ TEST_CASE("Spec errors name the file, the key and the problem", "[precompute][mo
        "simulation.steps: integer out of range"},
       {R"({"mesh": "m.msh", "forces": [{"vertex": -1, "force": [0, 0, 1]}]})",
        "forces[0].vertex: must be between 0"},
+      // Parts cut into domains, and parts that are another part's domain.
+      {R"({"parts": {"p": {"mesh": "m.msh", "domains": {"lumping": "interface"}}},
+           "instances": [{"part": "p"}]})",
+       "parts.p.domains: unknown key \"lumping\""},
+      {R"({"parts": {"p": {"mesh": "m.msh", "domains": {"per_domain": {"a": {"integrator": "si"}}}}},
+           "instances": [{"part": "p"}]})",
+       "parts.p.domains.per_domain.a: unknown key \"integrator\""},
+      {R"({"parts": {"p": {"mesh": "m.msh"}, "q": {"part": "p", "domain": "a"}},
+           "instances": [{"part": "q"}]})",
+       "parts.q.part: part \"p\" is not cut into domains"},
+      {R"({"parts": {"q": {"part": "z", "domain": "a"}}, "instances": [{"part": "q"}]})",
+       "parts.q.part: no part is named \"z\""},
+      {R"({"parts": {"q": {"part": "z", "domain": "a", "mesh": "m.msh"}},
+           "instances": [{"part": "q"}]})",
+       "parts.q: unknown key \"mesh\""},
+      {R"({"parts": {"p": {"mesh": "m.msh"}},
+           "instances": [{"name": "a", "part": "p"}, {"part": "p", "parent": "a/b"}]})",
+       "\"a\" places a part without domains: name it whole"},
       // Numbers JSON can write but a double cannot hold.
       {R"({"mesh": "m.msh", "simulation": {"time_step": 1e400}})", "invalid JSON"},
       // Duplicate keys (nlohmann keeps the last silently).
@@ -104,6 +122,32 @@ TEST_CASE("Spec errors name the file, the key and the problem", "[precompute][mo
     }
   }
   CHECK_THROWS_WITH(load_model_spec("/nonexistent/spec.json"), Contains("cannot open"));
+}
+
+TEST_CASE("An assembly part may be cut into domains, and a domain placed on its own",
+          "[precompute][model]") {
+  const ModelSpec spec = parse_model_spec(R"({
+    "parts": {"tree": {"mesh": "t.msh", "domains": {"partition": "automatic", "total_r": 30,
+                                                    "per_domain": {"crown": {"r": 12}}}},
+              "crown": {"part": "tree", "domain": "crown"}},
+    "instances": [{"name": "a", "part": "tree"},
+                  {"name": "b", "part": "crown", "parent": "a/crown"},
+                  {"name": "c", "part": "tree", "parent": "a"}]})",
+                                          "dir/spec.json");
+  REQUIRE(spec.assembly);
+  const AssemblySpec& a = *spec.assembly;
+  // (parts in name order: crown, tree)
+  REQUIRE(a.parts.size() == 2);
+  CHECK(a.parts[0].source_part == 1);
+  CHECK(a.parts[0].source_domain == "crown");
+  REQUIRE(a.parts[1].domains);
+  CHECK(a.parts[1].domains->partition == DomainsSpec::Partition::kAutomatic);
+  CHECK(a.parts[1].domains->total_r == 30);
+  CHECK(*a.parts[1].domains->per_domain.at("crown").r == 12);
+  CHECK(a.instances[1].parent == 0);
+  CHECK(a.instances[1].parent_domain == "crown");
+  CHECK(a.instances[2].parent == 0);
+  CHECK(a.instances[2].parent_domain.empty());
 }
 
 TEST_CASE("Legal but suspicious spec values parse with a warning, huge normals normalize",

@@ -56,7 +56,7 @@ Assembly small_tree() {
              box_part("leaf", 4, 2, 1, {0.12, 0.04, 0.01}, 1e6, 6)};
   const auto place = [&](const std::string& name, int part, int parent, double degrees,
                          Eigen::Vector3d translation, double scale) {
-    t.instances.push_back({name, part, parent, about_z(degrees), translation, scale});
+    t.instances.push_back({name, part, parent, about_z(degrees), translation, scale, "", -1});
   };
   place("trunk", 0, -1, 0, {0, 0, 0}, 1);
   place("branch_0", 1, 0, 0, {0.09, 0.025, 0.3}, 1);      // base 1 cm inside the trunk
@@ -150,8 +150,8 @@ TEST_CASE("A part attached through embedded base points behaves like the conform
   AssemblyPart tip = box_part("tip", 4, 3, 3, {0.5, 0.1, 0.1}, material.youngs_modulus, 12);
   const ReducedModel embedded = build_assembly_model(
       {root, tip},
-      {{"root", 0, -1, Eigen::Matrix3d::Identity(), Eigen::Vector3d::Zero(), 1},
-       {"tip", 1, 0, Eigen::Matrix3d::Identity(), Eigen::Vector3d(0.5, 0, 0), 1}},
+      {{"root", 0, -1, Eigen::Matrix3d::Identity(), Eigen::Vector3d::Zero(), 1, "", -1},
+       {"tip", 1, 0, Eigen::Matrix3d::Identity(), Eigen::Vector3d(0.5, 0, 0), 1, "", -1}},
       1e-9);
   REQUIRE(find_model_inconsistency(embedded).empty());
   CHECK(embedded.domains[1].interface.parent_vertices.size() == 0);
@@ -265,4 +265,122 @@ TEST_CASE("An assembly round trips through its file, and its embedded interfaces
              Contains("dataset /domains/domain_3/interface/parent_barycentric: row 2 sums to"));
   CHECK_THAT(problem([](ParentInterface& f) { f.parent_barycentric.conservativeResize(3, 4); }),
              Contains("wrong shape of dataset /domains/domain_3/interface/parent_barycentric"));
+}
+
+namespace {
+
+// A 0.9 m cantilever along x (9 by 2 by 2 cells, anchored at x = 0) cut into thirds: "root",
+// "mid", "tip" (a chain), r = 8 each.
+AssemblyPart cut_beam() {
+  AssemblyPart beam = box_part("beam", 9, 2, 2, {0.9, 0.1, 0.1}, 2e6, 8);
+  Eigen::VectorXi third(beam.mesh.num_tets());
+  for (int t = 0; t < beam.mesh.num_tets(); ++t) {
+    double x = 0;
+    for (int c = 0; c < 4; ++c) x += beam.mesh.rest_positions(beam.mesh.tets(t, c), 0) / 4;
+    third(t) = x < 0.3 ? 0 : x < 0.6 ? 1 : 2;
+  }
+  beam.domains =
+      build_domain_tree(beam.mesh, third, beam.base, {{0, "root"}, {1, "mid"}, {2, "tip"}});
+  beam.domain_reductions.assign(3, beam.reduction);
+  return beam;
+}
+
+}  // namespace
+
+TEST_CASE("A part cut into domains, placed once, equals the one-mesh substructured model",
+          "[precompute][assembly]") {
+  const AssemblyPart beam = cut_beam();
+  const ReducedModel one_mesh = build_substructured_model(beam.mesh, beam.materials, *beam.domains,
+                                                          beam.base, beam.domain_reductions);
+  const ReducedModel assembled = build_assembly_model(
+      {beam}, {{"beam", 0, -1, Eigen::Matrix3d::Identity(), Eigen::Vector3d::Zero(), 1, "", -1}},
+      1e-9);
+  REQUIRE(find_model_inconsistency(assembled).empty());
+  REQUIRE(assembled.domains.size() == 3);
+  CHECK(assembled.domains[2].name == "beam/tip");
+  CHECK(assembled.parts[2].name == "beam/tip");
+  // One vertex numbering, the mesh's: interface vertices shared, the cut faces not on the surface.
+  CHECK(assembled.num_global_vertices == beam.mesh.num_vertices());
+  CHECK(assembled.global_surface_triangles.rows() == one_mesh.global_surface_triangles.rows());
+  for (std::size_t k = 0; k < 3; ++k)
+    CHECK(assembled.domains[k].global_vertices == one_mesh.domains[k].global_vertices);
+  // The same interfaces (area weights over the cut faces), frames and subtrees.
+  for (std::size_t k = 1; k < 3; ++k) {
+    const ReducedDomain &a = assembled.domains[k], &b = one_mesh.domains[k];
+    CHECK((a.frame_origin - b.frame_origin).norm() < 1e-14);
+    CHECK(a.subtree_mass == Approx(b.subtree_mass).epsilon(1e-13));
+    const auto world_centroid = [](const ReducedModel& m, const ReducedDomain& d) {
+      const ReducedDomain& p = m.domains[static_cast<std::size_t>(d.parent)];
+      return (p.frame_origin + p.frame_rotation * d.interface.centroid).eval();
+    };
+    CHECK((world_centroid(assembled, a) - world_centroid(one_mesh, b)).norm() < 1e-14);
+    CHECK((a.interface.rotation_basis - b.interface.rotation_basis).norm() <
+          1e-12 * b.interface.rotation_basis.norm());
+  }
+  // World trajectories under gravity and a pull at the tip agree (different root frames: the
+  // assembly's at the anchors' centroid, the one-mesh model's at the world origin).
+  const Eigen::MatrixX3d x_assembled = run(assembled, 200), x_one_mesh = run(one_mesh, 200);
+  const double moved = (x_one_mesh - run(one_mesh, 0)).rowwise().norm().maxCoeff();
+  INFO("moved " << moved << " m, apart " << (x_assembled - x_one_mesh).rowwise().norm().maxCoeff()
+                << " m");
+  CHECK(moved > 1e-3);
+  CHECK((x_assembled - x_one_mesh).rowwise().norm().maxCoeff() < 1e-12 * moved);  // 4e-15
+}
+
+TEST_CASE("A part cut into domains is reduced once per domain however it is placed",
+          "[precompute][assembly]") {
+  Assembly a;
+  a.parts = {cut_beam(), AssemblyPart{}, box_part("leaf", 4, 2, 1, {0.12, 0.04, 0.01}, 1e6, 6)};
+  a.parts[1].name = "tip_again";  // the beam's tip domain on its own, its base the cut face
+  a.parts[1].source_part = 0;
+  a.parts[1].source_domain = "tip";
+  const Eigen::Matrix3d I = Eigen::Matrix3d::Identity();
+  a.instances = {
+      {"beam", 0, -1, I, Eigen::Vector3d::Zero(), 1, "", -1},
+      // The tip once more past the beam's end (its cut face at x = 0.6 moved to x = 0.9).
+      {"extension", 1, 0, I, Eigen::Vector3d(0.3, 0, 0), 1, "", -1},
+      // A second whole beam turned about z on the middle third, at scale 0.5 (its base inside).
+      {"side", 0, 0, about_z(90), Eigen::Vector3d(0.45, 0.05, 0.02), 0.5, "", -1},
+      // Leaves: on the side beam's tip (found from its base), and named on the beam's root.
+      {"leaf_a", 2, 2, about_z(90), Eigen::Vector3d(0.45, 0.5, 0.03), 1, "", -1},
+      {"leaf_b", 2, 0, about_z(90), Eigen::Vector3d(0.2, 0.1, 0.03), 1, "root", -1}};
+  const Assembly expanded = expand_domain_parts(a);
+  REQUIRE(expanded.parts.size() == 4);  // beam/root, beam/mid, beam/tip, leaf
+  REQUIRE(expanded.instances.size() == 9);
+  std::vector<std::string> names, parents;
+  for (const AssemblyInstance& i : expanded.instances) {
+    names.push_back(i.name);
+    parents.push_back(i.parent < 0 ? ""
+                                   : expanded.instances[static_cast<std::size_t>(i.parent)].name);
+  }
+  CHECK(names == std::vector<std::string>{"beam/root", "beam/mid", "beam/tip", "extension",
+                                          "side/root", "side/mid", "side/tip", "leaf_a", "leaf_b"});
+  CHECK(parents == std::vector<std::string>{"", "beam/root", "beam/mid", "beam/tip", "beam/mid",
+                                            "side/root", "side/mid", "side/tip", "beam/root"});
+  CHECK(expanded.instances[3].part == 2);  // the extension is the beam's tip part
+  CHECK(expanded.instances[6].part == 2);
+  CHECK(expanded.parts[2].base_weights.size() == expanded.parts[2].base.size());
+  const ReducedModel model = build_assembly_model(a.parts, a.instances, 1e-9, 2);
+  REQUIRE(find_model_inconsistency(model).empty());
+  CHECK(model.parts.size() == 4);
+  CHECK(model.domains[6].scale == 0.5);
+  // The extension moves like the tip it continues: rest frames one third of a beam apart.
+  CHECK((model.domains[3].frame_origin - model.domains[2].frame_origin - Eigen::Vector3d(0.3, 0, 0))
+            .norm() < 1e-12);
+  const Eigen::MatrixX3d x = run(model, 50);
+  CHECK(x.allFinite());
+
+  // Errors name the part or instance.
+  Assembly bad = a;
+  bad.parts[1].source_domain = "twig";
+  CHECK_THROWS_WITH(expand_domain_parts(bad),
+                    Contains("part 'tip_again': part 'beam' has no domain named 'twig' (its "
+                             "domains: root, mid, tip)"));
+  bad = a;
+  bad.instances[4].parent_domain = "stem";
+  CHECK_THROWS_WITH(expand_domain_parts(bad),
+                    Contains("instance 'leaf_b': its parent 'beam' has no domain 'stem'"));
+  bad = a;
+  bad.instances[1].name = "side/mid";
+  CHECK_THROWS_WITH(expand_domain_parts(bad), Contains("instance 'side/mid': the name is taken"));
 }

@@ -105,7 +105,8 @@ struct DomainsSpec {
   std::map<std::string, DomainSettings> per_domain;
 };
 
-/// One part of an assembly (docs/SPEC.md, "Assemblies"): a mesh reduced once with its base held.
+/// One part of an assembly (docs/SPEC.md, "Assemblies"): a mesh reduced once with its base held,
+/// or cut into domains (each reduced once), or one domain of another part's.
 struct PartSpec {
   std::string name;
   std::string mesh_path;  ///< resolved relative to the spec's folder
@@ -115,13 +116,20 @@ struct PartSpec {
   /// Its base: the anchors of the root's part, the attachment of every other; none: a free body.
   std::vector<VertexSelector> base;
   ReductionSpec reduction;
+  /// "domains": the mesh cut into a tree of domains (partition, modes, per_domain r and
+  /// linear_modes); absent: one domain
+  std::optional<DomainsSpec> domains;
+  /// {"part": p, "domain": d}: domain d of part p (a part with domains) placed on its own
+  int source_part = -1;
+  std::string source_domain;
 };
 
 /// One placement of a part: x_world = rotation (scale X_mesh) + translation.
 struct InstanceSpec {
   std::string name;
-  int part = 0;     ///< index into AssemblySpec::parts
-  int parent = -1;  ///< an earlier instance; -1 for the root (the first instance)
+  int part = 0;               ///< index into AssemblySpec::parts
+  int parent = -1;            ///< an earlier instance; -1 for the root (the first instance)
+  std::string parent_domain;  ///< "parent": "<instance>/<domain>": that domain of a cut part
   Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();
   Eigen::Vector3d translation = Eigen::Vector3d::Zero();  ///< m
   double scale = 1;

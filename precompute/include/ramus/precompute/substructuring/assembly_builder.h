@@ -6,6 +6,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "ramus/precompute/mesh/tree_generator.h"
 #include "ramus/precompute/model/model_spec.h"
 #include "ramus/precompute/reduction/reduced_domain_builder.h"
+#include "ramus/precompute/substructuring/domain_tree.h"
 #include "ramus/runtime/model/reduced_model.h"
 
 namespace ramus {
@@ -27,6 +29,23 @@ struct AssemblyPart {
   std::vector<Material> materials;  ///< #T
   std::vector<int> base;            ///< sorted vertex indices
   ReductionSpec reduction;
+  /// Optional: the mesh cut into a tree of domains (its root holds `base`). Each domain becomes
+  /// a part of its own, "<part>/<domain>", reduced with domain_reductions[k] and its interface
+  /// with its parent domain held; every placement of this part places all of them.
+  std::optional<DomainTree> domains;
+  std::vector<ReductionSpec> domain_reductions;  ///< per tree domain, when `domains` is set
+  /// Optional: this part is the domain named `source_domain` of part `source_part` (a part with
+  /// domains) placed on its own, its base that domain's interface; reduced once for both uses.
+  /// mesh, materials, base and reduction are then unused.
+  int source_part = -1;
+  std::string source_domain;
+  /// Per base vertex (m²), the weights of the attachment's centroid and fit; empty: a third of
+  /// the area of every surface triangle of the base per corner.
+  std::vector<double> base_weights;
+  /// Per vertex, its index in the mesh this part was cut from (#V, with source_num_vertices):
+  /// instances of one vertex group number their vertices that way, sharing interface vertices.
+  std::vector<int> source_vertices;
+  int source_num_vertices = 0;
 };
 
 /// One placement of a part: x_world = rotation (scale X_mesh) + translation; parents first
@@ -38,6 +57,12 @@ struct AssemblyInstance {
   Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();
   Eigen::Vector3d translation = Eigen::Vector3d::Zero();
   double scale = 1;
+  /// When the parent places a part with domains: the domain it attaches to (empty: the one whose
+  /// tets hold most of this instance's base).
+  std::string parent_domain;
+  /// Instances of one group (>= 0) are the domains of one placed part: their vertices are
+  /// numbered once, as in the mesh they were cut from (AssemblyPart::source_vertices).
+  int vertex_group = -1;
 };
 
 /// Builds the model: the parts some instance places, in the order of their first placement,
@@ -50,7 +75,8 @@ struct AssemblyInstance {
 /// snapped onto the parent, moved by at most that distance); its frame is the interface frame
 /// (origin at the embedded base centroid, axes the placement's rotation) and its interface data
 /// come from compute_embedded_interface on the parent's scaled basis. Every instance has its own
-/// global vertices; subtree mass, centre and inertia from the parts' exact moments, scaled.
+/// global vertices (a vertex group's share theirs); parts with domains are expanded first
+/// (expand_domain_parts); subtree mass, centre and inertia from the parts' exact moments, scaled.
 /// report gets "<part>: <stage>" per part and stage, then "placement". Throws OptionError /
 /// MeshError / NumericalError naming the part or instance.
 ReducedModel build_assembly_model(const std::vector<AssemblyPart>& parts,
@@ -63,6 +89,16 @@ struct Assembly {
   std::vector<AssemblyPart> parts;
   std::vector<AssemblyInstance> instances;
 };
+
+/// The assembly with every part that has domains replaced by one part per domain (named
+/// "<part>/<domain>", in breadth-first order from its root) and every placement of it by one
+/// instance per domain ("<instance>/<domain>", same rotation, translation and scale, a vertex
+/// group of their own); a part naming another's domain (source_part) becomes that domain's part.
+/// A child of such a placement attaches to its parent_domain, else to the domain whose tets hold
+/// most of its base. Parts and instances without domains are kept as they are, in order. Throws
+/// OptionError naming the part or instance (unknown source part or domain, a base outside the
+/// root domain, a tree that does not match its mesh).
+Assembly expand_domain_parts(const Assembly& assembly);
 
 /// The assembly of a generated tree (tree_generator.h): each part with its base (its vertices of
 /// flag 1), its material (Poisson ratio 0.35) and r (r / 2 linear modes); the placements in order.

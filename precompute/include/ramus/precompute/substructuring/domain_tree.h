@@ -56,6 +56,12 @@ struct AutomaticPartitionOptions {
 DomainTree partition_branching_mesh(const TetMesh& mesh, const std::vector<int>& anchored_vertices,
                                     const AutomaticPartitionOptions& options = {});
 
+/// Per tree domain: the interface area (m²) belonging to each mesh vertex of its interface with
+/// its parent, one third of every triangle shared by a tet of the domain and a tet of its parent
+/// (the root: empty). These weight the interface centroid and fit of Eq. 1-4.
+std::vector<std::map<int, double>> interface_vertex_areas(const TetMesh& mesh,
+                                                          const DomainTree& tree);
+
 /// The domain's own mesh (#V_d by 3, #T_d by 4), vertices numbered in the order of
 /// tree.domain_vertices[domain]; labels, vertex flags and label names kept. local_to_global
 /// (optional) receives #V_d global vertex indices. Throws OptionError for a bad domain index.
