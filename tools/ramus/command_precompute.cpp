@@ -202,6 +202,10 @@ void run_assembly(const Args& args, const ModelSpec& spec) {
       throw InputError(spec.spec_path, 0, e.what());
     }
     part.reduction = p.reduction;
+    if (!p.render_surface_path.empty()) {
+      part.render_surface = read_surface_mesh(p.render_surface_path);
+      mesh_bytes += read_file_bytes(p.render_surface_path);
+    }
     std::string cut;
     if (p.domains) {
       // Cut into domains: each is reduced once, its interface with its parent domain held.
@@ -227,24 +231,25 @@ void run_assembly(const Args& args, const ModelSpec& spec) {
   for (const InstanceSpec& i : assembly.instances)
     instances.push_back(
         {i.name, i.part, i.parent, i.rotation, i.translation, i.scale, i.parent_domain, -1});
-  // Parts cut into domains: one part per domain, one instance per domain of each placement.
-  Assembly expanded;
+  // The domains' names: one per domain of each placement of a part cut into domains (the
+  // builder expands the parts the same way).
+  std::vector<std::string> names;
+  std::size_t num_parts = 0;
   try {
-    expanded = expand_domain_parts({std::move(parts), std::move(instances)});
+    const Assembly expanded = expand_domain_parts({parts, instances, {}});
+    for (const AssemblyInstance& i : expanded.instances) names.push_back(i.name);
+    num_parts = expanded.parts.size();
   } catch (const Error& e) {
     throw InputError(spec.spec_path, 0, e.what());
   }
-  parts = std::move(expanded.parts);
-  instances = std::move(expanded.instances);
-  std::vector<std::string> names;
-  for (const AssemblyInstance& i : instances) names.push_back(i.name);
   if (spec.domains)
     for (const auto& [name, settings] : spec.domains->per_domain)
       if (std::find(names.begin(), names.end(), name) == names.end())
         throw InputError(spec.spec_path, 0,
                          "domains.per_domain: no instance is named \"" + name +
                              "\" (a domain of a part with domains: \"<instance>/<domain>\")");
-  std::printf("instances    %zu placements of %zu parts\n", instances.size(), parts.size());
+  std::printf("instances    %zu placements of %zu parts: %zu domains of %zu distinct parts\n",
+              instances.size(), parts.size(), names.size(), num_parts);
   std::fflush(stdout);
 
   std::map<std::string, double> stage_seconds;
@@ -265,6 +270,10 @@ void run_assembly(const Args& args, const ModelSpec& spec) {
                 stage == "placement" ? "" : " (summed over the parts)");
   std::printf("  %-22s %8.3f s\n", "precompute total",
               std::chrono::duration<double>(Clock::now() - reduce_start).count());
+  if (reduced.embedded_surface.rest_positions.rows() > 0)
+    std::printf("surfaces     %d vertices, %d triangles embedded in the placed parts' tets\n",
+                static_cast<int>(reduced.embedded_surface.rest_positions.rows()),
+                static_cast<int>(reduced.embedded_surface.triangles.rows()));
   // Forces name vertices of the assembled mesh (global numbering).
   {
     TetMesh assembled;
@@ -285,7 +294,7 @@ void run_assembly(const Args& args, const ModelSpec& spec) {
   p.mesh_path = "";
   p.input_hash = fnv1a_hash(mesh_bytes, fnv1a_hash(p.spec_json));
   nlohmann::json options;
-  for (const AssemblyPart& part : parts)  // (a part cut into domains: one entry per domain)
+  for (const AssemblyPart& part : parts)  // (a part cut into domains: per domain in the file)
     options["parts"][part.name] = {{"linear_modes", part.reduction.linear_modes},
                                    {"r", part.reduction.r},
                                    {"modal_derivatives", part.reduction.modal_derivatives}};

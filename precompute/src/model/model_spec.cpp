@@ -473,7 +473,7 @@ AssemblySpec parse_assembly(const SpecReader& r, const json& root, const std::st
     }
     r.only_keys(p, key,
                 {"mesh", "tetrahedralize", "material", "materials_by_label", "base", "reduction",
-                 "domains", "comment"});
+                 "domains", "render_surface", "comment"});
     const json& mesh = r.required(p, "mesh", key);
     if (!mesh.is_string() || mesh.get<std::string>().empty())
       r.fail(key + ".mesh", "expected a file name");
@@ -493,6 +493,12 @@ AssemblySpec parse_assembly(const SpecReader& r, const json& root, const std::st
     }
     if (p.contains("reduction"))
       part.reduction = parse_reduction(r, p["reduction"], key + ".reduction");
+    if (p.contains("render_surface")) {
+      const json& surface = p["render_surface"];
+      if (!surface.is_string() || surface.get<std::string>().empty())
+        r.fail(key + ".render_surface", "expected a surface file name (.obj, .off or .ply)");
+      part.render_surface_path = resolve_path(surface.get<std::string>(), spec_path);
+    }
     if (p.contains("domains"))
       part.domains = parse_domains(r, p["domains"], key + ".domains", spec_path, DomainsUse::kPart);
     part_index[part.name] = static_cast<int>(assembly.parts.size());

@@ -171,9 +171,62 @@ std::string point_text(const Eigen::Vector3d& p) {
   return s.str();
 }
 
+// Every placed render surface embedded in the tets of its instances' domains, one after the
+// other (vertex and triangle indices offset).
+EmbeddedSurface place_render_surfaces(const ReducedModel& model,
+                                      const std::vector<PlacedSurface>& surfaces) {
+  EmbeddedSurface all;
+  Eigen::Index vertices = 0, triangles = 0;
+  for (const PlacedSurface& s : surfaces) {
+    vertices += s.vertices.rows();
+    triangles += s.triangles.rows();
+  }
+  all.rest_positions.resize(vertices, 3);
+  all.triangles.resize(triangles, 3);
+  all.domain.resize(vertices);
+  all.tet.resize(vertices);
+  all.barycentric.resize(vertices, 4);
+  vertices = triangles = 0;
+  for (const PlacedSurface& s : surfaces) {
+    // The instances' domains alone (their meshes and frames), then domains renumbered.
+    ReducedModel probe;
+    for (const int k : s.instances) {
+      const ReducedPart& part = part_of(model, k);
+      ReducedPart mesh_only;
+      mesh_only.rest_positions = part.rest_positions;
+      mesh_only.tets = part.tets;
+      probe.parts.push_back(std::move(mesh_only));
+      ReducedDomain d;
+      d.part = static_cast<int>(probe.parts.size()) - 1;
+      d.scale = model.domains[sz(k)].scale;
+      d.frame_rotation = model.domains[sz(k)].frame_rotation;
+      d.frame_origin = model.domains[sz(k)].frame_origin;
+      probe.domains.push_back(std::move(d));
+    }
+    EmbeddedSurface one;
+    try {
+      one = embed_surface(probe, s.vertices, s.triangles);
+    } catch (const Error&) {
+      rethrow_with("instance '" + model.domains[sz(s.instances[0])].name +
+                   "': its render surface: ");
+    }
+    const Eigen::Index n = s.vertices.rows();
+    all.rest_positions.middleRows(vertices, n) = one.rest_positions;
+    all.tet.segment(vertices, n) = one.tet;
+    all.barycentric.middleRows(vertices, n) = one.barycentric;
+    for (Eigen::Index v = 0; v < n; ++v) all.domain(vertices + v) = s.instances[sz(one.domain(v))];
+    all.triangles.middleRows(triangles, s.triangles.rows()) =
+        s.triangles.array() + static_cast<int>(vertices);
+    vertices += n;
+    triangles += s.triangles.rows();
+  }
+  return all;
+}
+
 // build_assembly_model for parts that are all placed.
 ReducedModel build_placed_assembly(const std::vector<AssemblyPart>& parts,
                                    const std::vector<AssemblyInstance>& instances,
+                                   const std::vector<PlacedSurface>& surfaces,
                                    double attachment_tolerance, int threads,
                                    const StageReporter& report) {
   if (parts.empty() || instances.empty())
@@ -375,6 +428,7 @@ ReducedModel build_placed_assembly(const std::vector<AssemblyPart>& parts,
     ++triangles;
   }
   model.global_surface_triangles.conservativeResize(triangles, 3);
+  model.embedded_surface = place_render_surfaces(model, surfaces);
   if (report)
     report("placement", placement_seconds +
                             std::chrono::duration<double>(Clock::now() - interface_start).count());
@@ -387,13 +441,10 @@ ReducedModel build_assembly_model(const std::vector<AssemblyPart>& given_parts,
                                   const std::vector<AssemblyInstance>& given_instances,
                                   double attachment_tolerance, int threads,
                                   const StageReporter& report) {
-  // Parts cut into domains: one part per domain (expand_domain_parts).
-  const bool cut = std::any_of(given_parts.begin(), given_parts.end(), [](const AssemblyPart& p) {
-    return p.domains.has_value() || p.source_part >= 0;
-  });
-  const Assembly expanded = cut ? expand_domain_parts({given_parts, given_instances}) : Assembly{};
-  const std::vector<AssemblyPart>& parts = cut ? expanded.parts : given_parts;
-  const std::vector<AssemblyInstance>& instances = cut ? expanded.instances : given_instances;
+  // Parts cut into domains: one part per domain; render surfaces placed (expand_domain_parts).
+  const Assembly expanded = expand_domain_parts({given_parts, given_instances, {}});
+  const std::vector<AssemblyPart>& parts = expanded.parts;
+  const std::vector<AssemblyInstance>& instances = expanded.instances;
   // A part no instance places is not reduced (the file holds placed parts only).
   std::vector<int> index(parts.size(), -1);
   std::vector<AssemblyPart> placed;
@@ -408,7 +459,8 @@ ReducedModel build_assembly_model(const std::vector<AssemblyPart>& given_parts,
     }
     a.part = k;
   }
-  return build_placed_assembly(placed, renumbered, attachment_tolerance, threads, report);
+  return build_placed_assembly(placed, renumbered, expanded.surfaces, attachment_tolerance, threads,
+                               report);
 }
 
 Assembly tree_assembly(const Tree& tree) {

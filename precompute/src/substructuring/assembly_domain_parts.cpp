@@ -166,7 +166,8 @@ Assembly expand_domain_parts(const Assembly& assembly) {
     const AssemblyInstance& a = assembly.instances[k];
     const std::string who = "instance '" + a.name + "': ";
     if (a.part < 0 || sz(a.part) >= parts.size()) throw OptionError(who + "unknown part");
-    if (a.parent >= static_cast<int>(k)) throw OptionError(who + "its parent must be earlier");
+    if (a.parent < -1 || a.parent >= static_cast<int>(k))
+      throw OptionError(who + "its parent must be an earlier instance");
     // Its parent among the expanded instances.
     int parent = -1;
     if (a.parent >= 0) {
@@ -197,6 +198,21 @@ Assembly expand_domain_parts(const Assembly& assembly) {
         }
         parent = placed[sz(a.parent)][sz(pieces[sz(p.part)].tree_index[sz(domain)])];
       }
+    }
+    // Its render surface, in the world, held by the instance's domains.
+    const AssemblyPart& own = parts[sz(a.part)].source_part >= 0
+                                  ? parts[sz(parts[sz(a.part)].source_part)]
+                                  : parts[sz(a.part)];
+    if (parts[sz(a.part)].source_part < 0 && own.render_surface.num_vertices() > 0) {
+      PlacedSurface surface;
+      const auto first = static_cast<int>(out.instances.size());
+      const int count = own.domains ? own.domains->num_domains : 1;
+      for (int i = 0; i < count; ++i) surface.instances.push_back(first + i);
+      surface.vertices =
+          ((a.scale * own.render_surface.vertices) * a.rotation.transpose()).rowwise() +
+          a.translation.transpose();
+      surface.triangles = own.render_surface.triangles;
+      out.surfaces.push_back(std::move(surface));
     }
     AssemblyInstance expanded = a;
     expanded.parent_domain.clear();

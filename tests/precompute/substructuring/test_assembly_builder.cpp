@@ -9,6 +9,7 @@
 
 #include "ramus/error.h"
 #include "ramus/precompute/fem/material.h"
+#include "ramus/precompute/mesh/boundary_surface.h"
 #include "ramus/precompute/model/model_file_writer.h"
 #include "ramus/precompute/substructuring/assembly_builder.h"
 #include "ramus/precompute/substructuring/domain_tree.h"
@@ -344,7 +345,12 @@ TEST_CASE("A part cut into domains is reduced once per domain however it is plac
       // Leaves: on the side beam's tip (found from its base), and named on the beam's root.
       {"leaf_a", 2, 2, about_z(90), Eigen::Vector3d(0.45, 0.5, 0.03), 1, "", -1},
       {"leaf_b", 2, 0, about_z(90), Eigen::Vector3d(0.2, 0.1, 0.03), 1, "root", -1}};
+  a.parts[0].render_surface.vertices = a.parts[0].mesh.rest_positions;
+  a.parts[0].render_surface.triangles = boundary_triangles(a.parts[0].mesh.tets);
   const Assembly expanded = expand_domain_parts(a);
+  // The beam's surface placed twice, over all three domains of each placement.
+  REQUIRE(expanded.surfaces.size() == 2);
+  CHECK(expanded.surfaces[1].instances == std::vector<int>{4, 5, 6});
   REQUIRE(expanded.parts.size() == 4);  // beam/root, beam/mid, beam/tip, leaf
   REQUIRE(expanded.instances.size() == 9);
   std::vector<std::string> names, parents;
@@ -364,6 +370,14 @@ TEST_CASE("A part cut into domains is reduced once per domain however it is plac
   REQUIRE(find_model_inconsistency(model).empty());
   CHECK(model.parts.size() == 4);
   CHECK(model.domains[6].scale == 0.5);
+  // Each surface vertex in the domain holding it: the side beam's tip end in side/tip.
+  const Eigen::Index S = a.parts[0].mesh.num_vertices();
+  for (Eigen::Index v = 0; v < S; ++v) {
+    const double x = a.parts[0].mesh.rest_positions(v, 0);
+    const int domain = model.embedded_surface.domain(S + v);
+    if (x < 0.29) CHECK(domain == 4);
+    if (x > 0.61) CHECK(domain == 6);
+  }
   // The extension moves like the tip it continues: rest frames one third of a beam apart.
   CHECK((model.domains[3].frame_origin - model.domains[2].frame_origin - Eigen::Vector3d(0.3, 0, 0))
             .norm() < 1e-12);
@@ -383,4 +397,46 @@ TEST_CASE("A part cut into domains is reduced once per domain however it is plac
   bad = a;
   bad.instances[1].name = "side/mid";
   CHECK_THROWS_WITH(expand_domain_parts(bad), Contains("instance 'side/mid': the name is taken"));
+}
+
+TEST_CASE("A part's render surface is embedded in every placement and moves with it",
+          "[precompute][assembly]") {
+  Assembly tree = small_tree();
+  // The leaf's render surface: its own boundary, so each surface vertex is a leaf vertex.
+  AssemblyPart& leaf = tree.parts[2];
+  leaf.render_surface.vertices = leaf.mesh.rest_positions;
+  leaf.render_surface.triangles = boundary_triangles(leaf.mesh.tets);
+  const Eigen::Index S = leaf.render_surface.vertices.rows();
+  const ReducedModel model = build_assembly_model(tree.parts, tree.instances, 1e-9);
+  REQUIRE(find_model_inconsistency(model).empty());
+  const EmbeddedSurface& surface = model.embedded_surface;
+  REQUIRE(surface.rest_positions.rows() == 2 * S);  // leaf_0 and leaf_1
+  CHECK(surface.triangles.rows() == 2 * leaf.render_surface.triangles.rows());
+  CHECK(surface.triangles.maxCoeff() == 2 * S - 1);
+  CHECK((surface.domain.head(S).array() == 3).all());
+  CHECK((surface.domain.tail(S).array() == 4).all());
+  // After 100 steps the surface vertices are where the leaves' vertices are.
+  const auto compiled = compile_model(model);
+  RuntimeSettings settings = compiled->settings;
+  settings.time_step = 1.0 / 200;
+  settings.gravity = Eigen::Vector3d(0, 0, -9.81);
+  Simulator sim(compiled, settings);
+  sim.add_vertex_force(4, 0, Eigen::Vector3d(0.2, 0.1, 0.3));
+  REQUIRE(sim.initialize() == StepStatus::kOk);
+  for (int k = 0; k < 100; ++k) REQUIRE(sim.step() == StepStatus::kOk);
+  Eigen::MatrixX3d x(compiled->num_global_vertices, 3), on_surface(2 * S, 3);
+  sim.global_positions(x);
+  sim.embedded_surface_positions(on_surface);
+  const Eigen::MatrixX3d rest = global_rest_positions(*compiled);
+  double moved = 0, apart = 0;
+  for (int k = 0; k < 2; ++k)
+    for (Eigen::Index v = 0; v < S; ++v) {
+      const int g = model.domains[static_cast<std::size_t>(3 + k)].global_vertices(v);
+      moved = std::max(moved, (x.row(g) - rest.row(g)).norm());
+      apart = std::max(apart, (x.row(g) - on_surface.row(k * S + v)).norm());
+      CHECK((surface.rest_positions.row(k * S + v) - rest.row(g)).norm() < 1e-12);
+    }
+  INFO("moved " << moved << " m, apart " << apart << " m");
+  CHECK(moved > 1e-3);
+  CHECK(apart < 1e-12 * moved);
 }

@@ -119,6 +119,9 @@ struct PartSpec {
   /// "domains": the mesh cut into a tree of domains (partition, modes, per_domain r and
   /// linear_modes); absent: one domain
   std::optional<DomainsSpec> domains;
+  /// "render_surface": a surface (.obj/.off/.ply) in the part's coordinates that every placement
+  /// embeds in its tets for rendering (resolved like mesh_path); empty: none
+  std::string render_surface_path;
   /// {"part": p, "domain": d}: domain d of part p (a part with domains) placed on its own
   int source_part = -1;
   std::string source_domain;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ramus/precompute/fem/material.h"
+#include "ramus/precompute/mesh/surface_mesh.h"
 #include "ramus/precompute/mesh/tet_mesh.h"
 #include "ramus/precompute/mesh/tree_generator.h"
 #include "ramus/precompute/model/model_spec.h"
@@ -46,6 +47,9 @@ struct AssemblyPart {
   /// instances of one vertex group number their vertices that way, sharing interface vertices.
   std::vector<int> source_vertices;
   int source_num_vertices = 0;
+  /// Optional triangle mesh for rendering, in the part mesh's coordinates: every placement
+  /// embeds it in its tets (the model's embedded_surface).
+  SurfaceMesh render_surface;
 };
 
 /// One placement of a part: x_world = rotation (scale X_mesh) + translation; parents first
@@ -76,18 +80,29 @@ struct AssemblyInstance {
 /// (origin at the embedded base centroid, axes the placement's rotation) and its interface data
 /// come from compute_embedded_interface on the parent's scaled basis. Every instance has its own
 /// global vertices (a vertex group's share theirs); parts with domains are expanded first
-/// (expand_domain_parts); subtree mass, centre and inertia from the parts' exact moments, scaled.
-/// report gets "<part>: <stage>" per part and stage, then "placement". Throws OptionError /
-/// MeshError / NumericalError naming the part or instance.
+/// (expand_domain_parts); every placement of a part with a render surface embeds it in that
+/// placement's domains (model.embedded_surface, in instance order); subtree mass, centre and
+/// inertia from the parts' exact moments, scaled. report gets "<part>: <stage>" per part and stage,
+/// then "placement". Throws OptionError / MeshError / NumericalError naming the part or instance.
 ReducedModel build_assembly_model(const std::vector<AssemblyPart>& parts,
                                   const std::vector<AssemblyInstance>& instances,
                                   double attachment_tolerance, int threads = 0,
                                   const StageReporter& report = {});
 
-/// Parts and placements, as build_assembly_model takes them.
+/// A render surface placed with an instance: world rest vertices (#S by 3), triangles, and the
+/// instances whose tets hold it (the domains of one placement).
+struct PlacedSurface {
+  std::vector<int> instances;
+  Eigen::MatrixX3d vertices;
+  Eigen::MatrixX3i triangles;
+};
+
+/// Parts and placements, as build_assembly_model takes them; surfaces: filled by
+/// expand_domain_parts from the parts' render surfaces.
 struct Assembly {
   std::vector<AssemblyPart> parts;
   std::vector<AssemblyInstance> instances;
+  std::vector<PlacedSurface> surfaces;
 };
 
 /// The assembly with every part that has domains replaced by one part per domain (named
@@ -95,9 +110,10 @@ struct Assembly {
 /// instance per domain ("<instance>/<domain>", same rotation, translation and scale, a vertex
 /// group of their own); a part naming another's domain (source_part) becomes that domain's part.
 /// A child of such a placement attaches to its parent_domain, else to the domain whose tets hold
-/// most of its base. Parts and instances without domains are kept as they are, in order. Throws
-/// OptionError naming the part or instance (unknown source part or domain, a base outside the
-/// root domain, a tree that does not match its mesh).
+/// most of its base. Every placement of a part with a render surface adds a PlacedSurface. Parts
+/// and instances without domains are kept as they are, in order. Throws OptionError naming the part
+/// or instance (unknown source part or domain, a base outside the root domain, a tree that does not
+/// match its mesh).
 Assembly expand_domain_parts(const Assembly& assembly);
 
 /// The assembly of a generated tree (tree_generator.h): each part with its base (its vertices of
