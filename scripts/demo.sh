@@ -7,7 +7,8 @@
 #     ParaView series to out/plant.pvd and printing the cost per step;
 #  3. the paper's oak as an assembly (data/oak/oak.json from `ramus generate tree`: 7 part
 #     meshes reduced once, placed 1,436 times) in its wind: out/oak.h5, 300 steps timed (add
-#     `-o out/oak.pvd` for ParaView: 31 frames of 54,398 vertices, about 390 MB).
+#     `-o out/oak.pvd` for ParaView: 31 frames of 54,398 vertices, about 390 MB, and
+#     out/oak_surface.pvd: the 1,394 leaf blades embedded in the leaves' tets).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh release ramus

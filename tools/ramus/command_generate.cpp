@@ -92,9 +92,12 @@ void add_generate_command(CLI::App& app) {
   tree->callback([tree_args] {
     const Tree made = make_tree(tree_args->options);
     std::filesystem::create_directories(tree_args->folder);
-    for (const Tree::Part& part : made.parts)
-      write_tet_mesh_by_extension(
-          part.mesh, (std::filesystem::path(tree_args->folder) / (part.name + ".msh")).string());
+    const std::filesystem::path folder(tree_args->folder);
+    for (const Tree::Part& part : made.parts) {
+      write_tet_mesh_by_extension(part.mesh, (folder / (part.name + ".msh")).string());
+      if (part.render_surface.num_vertices() > 0)
+        write_obj(part.render_surface, (folder / (part.name + "_surface.obj")).string());
+    }
     const std::string spec_path =
         (std::filesystem::path(tree_args->folder) / tree_args->name).string();
     {

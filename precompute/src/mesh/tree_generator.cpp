@@ -9,6 +9,7 @@
 
 #include "ramus/error.h"
 #include "ramus/precompute/mesh/mesh_generators.h"
+#include "ramus/precompute/substructuring/surface_embedding.h"
 
 namespace ramus {
 
@@ -142,6 +143,7 @@ Tree make_tree(const TreeOptions& o) {
     part.r = k == 0 ? o.trunk_r : k == 6 ? o.leaf_r : o.branch_r;
     part.youngs_modulus = k == 6 ? 5e7 : 2e8;
     part.density = k == 6 ? 500 : 700;
+    if (k == 6) part.render_surface = make_leaf_blade(shapes[k], o.small ? 8 : 24);
     tree.parts.push_back(std::move(part));
   }
   struct Limb {
@@ -237,6 +239,38 @@ Tree make_tree(const TreeOptions& o) {
   return tree;
 }
 
+SurfaceMesh make_leaf_blade(const LimbShape& shape, int stations) {
+  if (stations < 1) throw OptionError("make_leaf_blade: stations must be >= 1");
+  // The blade in the unit box the limb's lattice maps from: its mid-plane z = 1/2 from edge
+  // y = 0 to edge y = 1 at each station; each point mapped as the tet holding it maps (so the
+  // blade lies in the leaf's tets, and deforms with them exactly).
+  SurfaceMesh blade;
+  Eigen::MatrixX3d unit(2 * (stations + 1), 3);
+  for (int i = 0; i <= stations; ++i) {
+    const double u = static_cast<double>(i) / stations;
+    unit.row(2 * i) << u, 0.0, 0.5;
+    unit.row(2 * i + 1) << u, 1.0, 0.5;
+  }
+  const TetMesh box = make_box_tet_mesh(Eigen::Vector3d::Ones(), shape.nx, shape.ny, shape.nz);
+  const TetMesh limb = make_limb_mesh(shape);
+  ReducedPart lattice;
+  lattice.rest_positions = box.rest_positions;
+  lattice.tets = box.tets;
+  const EmbeddedSurface in_box =
+      embed_surface(single_domain_model(std::move(lattice)), unit, Eigen::MatrixX3i(0, 3));
+  blade.vertices = Eigen::MatrixX3d::Zero(unit.rows(), 3);
+  for (Eigen::Index v = 0; v < unit.rows(); ++v)
+    for (int c = 0; c < 4; ++c)
+      blade.vertices.row(v) +=
+          in_box.barycentric(v, c) * limb.rest_positions.row(limb.tets(in_box.tet(v), c));
+  blade.triangles.resize(2 * stations, 3);
+  for (int i = 0; i < stations; ++i) {
+    blade.triangles.row(2 * i) << 2 * i, 2 * i + 2, 2 * i + 1;
+    blade.triangles.row(2 * i + 1) << 2 * i + 1, 2 * i + 2, 2 * i + 3;
+  }
+  return blade;
+}
+
 std::string tree_spec_json(const Tree& tree, const TreeOptions& options) {
   using nlohmann::json;
   json spec;
@@ -254,6 +288,7 @@ std::string tree_spec_json(const Tree& tree, const TreeOptions& options) {
                      {"density", part.density}};
     p["base"] = json::array({{{"plane", {{"point", {0, 0, 0}}, {"normal", {1, 0, 0}}}}}});
     p["reduction"] = {{"linear_modes", std::max(1, part.r / 2)}, {"r", part.r}};
+    if (part.render_surface.num_vertices() > 0) p["render_surface"] = part.name + "_surface.obj";
     spec["parts"][part.name] = p;
   }
   json instances = json::array();

@@ -477,6 +477,7 @@ Assembly tree_assembly(const Tree& tree) {
         part.base.push_back(v);
     part.reduction.r = p.r;
     part.reduction.linear_modes = std::max(1, p.r / 2);
+    part.render_surface = p.render_surface;
     part_index[p.name] = static_cast<int>(out.parts.size());
     out.parts.push_back(std::move(part));
   }

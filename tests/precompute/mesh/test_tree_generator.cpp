@@ -8,6 +8,7 @@
 #include "ramus/precompute/mesh/mesh_checks.h"
 #include "ramus/precompute/mesh/tree_generator.h"
 #include "ramus/precompute/substructuring/assembly_builder.h"
+#include "ramus/precompute/substructuring/surface_embedding.h"
 #include "ramus/runtime/io/model_file.h"
 #include "ramus/runtime/simulator.h"
 #include "support/allocation_counter.h"
@@ -218,5 +219,30 @@ TEST_CASE("A small tree steps on two threads as on one, to the last bit, without
     }
     CHECK(threaded.state().q == single.state().q);
     CHECK(threaded.state().frame_origin == single.state().frame_origin);
+  }
+}
+
+TEST_CASE("The leaf's blade lies in the leaf's tets and faces +z", "[precompute][tree]") {
+  const Tree tree = make_tree();
+  const Tree::Part& leaf = tree.parts.back();
+  REQUIRE(leaf.name == "leaf");
+  const SurfaceMesh& blade = leaf.render_surface;
+  CHECK(blade.num_vertices() == 50);
+  CHECK(blade.triangles.rows() == 48);
+  for (const Tree::Part& part : tree.parts)
+    if (part.name != "leaf") CHECK(part.render_surface.num_vertices() == 0);
+  // Every vertex in (or on) a tet: within 1e-9 of the leaf's 0.12 m.
+  ReducedPart mesh_only;
+  mesh_only.rest_positions = leaf.mesh.rest_positions;
+  mesh_only.tets = leaf.mesh.tets;
+  SurfaceEmbeddingStats stats;
+  embed_surface(single_domain_model(std::move(mesh_only)), blade.vertices, blade.triangles, {},
+                &stats);
+  CHECK(stats.max_distance < 1e-9);
+  for (Eigen::Index f = 0; f < blade.triangles.rows(); ++f) {
+    const Eigen::Vector3d a = blade.vertices.row(blade.triangles(f, 0)).transpose();
+    const Eigen::Vector3d b = blade.vertices.row(blade.triangles(f, 1)).transpose();
+    const Eigen::Vector3d c = blade.vertices.row(blade.triangles(f, 2)).transpose();
+    CHECK((b - a).cross(c - a)(2) > 0);
   }
 }

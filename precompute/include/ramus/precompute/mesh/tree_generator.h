@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "ramus/precompute/mesh/surface_mesh.h"
 #include "ramus/precompute/mesh/tet_mesh.h"
 
 namespace ramus {
@@ -31,6 +32,11 @@ struct LimbShape {
 
 /// The limb's mesh. Throws OptionError for non-positive sizes or cell counts.
 TetMesh make_limb_mesh(const LimbShape& shape);
+
+/// A leaf's blade for rendering: the mid-surface of the limb's tets (edge to edge along y) at
+/// stations + 1 stations from base to tip, 2 (stations + 1) vertices, 2 stations triangles
+/// facing +z. Throws OptionError for stations < 1.
+SurfaceMesh make_leaf_blade(const LimbShape& shape, int stations);
 
 /// Half-width (y) of the limb's section at fraction u of its length.
 double limb_half_width(const LimbShape& shape, double u);
@@ -64,6 +70,7 @@ struct Tree {
     TetMesh mesh;
     int r = 8;
     double youngs_modulus = 1e8, density = 700;
+    SurfaceMesh render_surface;  ///< the leaf's blade (make_leaf_blade); limbs: none
   };
   std::vector<Part> parts;
   std::vector<TreePlacement> placements;
@@ -75,7 +82,8 @@ struct Tree {
 /// (its half-diagonal within 90 % of the parent's local half-width). Deterministic for a seed.
 Tree make_tree(const TreeOptions& options = {});
 
-/// The assembly spec of a tree whose part meshes are written as <part>.msh beside it.
+/// The assembly spec of a tree whose part meshes are written as <part>.msh beside it (and render
+/// surfaces as <part>_surface.obj).
 std::string tree_spec_json(const Tree& tree, const TreeOptions& options);
 
 }  // namespace ramus
