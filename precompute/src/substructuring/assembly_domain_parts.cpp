@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <map>
 #include <queue>
-#include <sstream>
 
 #include "ramus/error.h"
 #include "ramus/precompute/substructuring/assembly_builder.h"
