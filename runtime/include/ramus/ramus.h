@@ -1,0 +1,124 @@
+/* ramus.h: the C interface of the Ramus runtime (C99). Opaque handles; every function catches
+ * what the C++ runtime throws and reports it as a status, with the message in ramus_last_error().
+ * Units are SI (m, s, kg, N); arrays of points are x, y, z per point (3 n values); rotations are
+ * 3 by 3, row-major. Lengths are counts of values, not bytes. docs/C_API.md walks through it. */
+#ifndef RAMUS_H
+#define RAMUS_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** An immutable reduced model (one file); many objects may share it, on any thread. */
+typedef struct ramus_model ramus_model;
+/** One simulated object of a model: its state, its scratch memory and its world placement. */
+typedef struct ramus_object ramus_object;
+
+/** What a call did. Steps return the first four; the rest are the caller's or the file's. */
+typedef enum ramus_status {
+  RAMUS_OK = 0,
+  RAMUS_NON_FINITE = 1,       /**< step: a coordinate became NaN or inf (state left as before) */
+  RAMUS_DIVERGED = 2,         /**< step: a domain deformed beyond its bound (state as before) */
+  RAMUS_SOLVER_FAILED = 3,    /**< step: an integrator's decomposition failed (state as before) */
+  RAMUS_INVALID_ARGUMENT = 4, /**< a null handle, an index out of range, a bad value or size */
+  RAMUS_FILE_ERROR = 5,       /**< the model file is missing, corrupt, or of another version */
+  RAMUS_OUT_OF_MEMORY = 6,
+  RAMUS_INTERNAL_ERROR = 7
+} ramus_status;
+
+/** Per-domain time integrators (docs/INTEGRATORS.md); the values of ramus::Integrator. */
+typedef enum ramus_integrator {
+  RAMUS_NEWMARK = 1,
+  RAMUS_BACKWARD_EULER = 2,
+  RAMUS_SEMI_IMPLICIT_EULER = 3,
+  RAMUS_BDF2 = 4,
+  RAMUS_SEMI_IMPLICIT_BDF2 = 5,
+  RAMUS_TR_BDF2 = 6,
+  RAMUS_SEMI_IMPLICIT_TR_BDF2 = 7,
+  RAMUS_SDIRK = 8,
+  RAMUS_ERE = 9,
+  RAMUS_SIERE = 10,
+  RAMUS_SBDF2ERE = 11,
+  RAMUS_STR_SBDF2ERE = 12,
+  RAMUS_IMPLICIT_MIDPOINT_BLEND = 13
+} ramus_integrator;
+
+/** The library's version, e.g. "0.2.0". */
+const char* ramus_version(void);
+/** The message of the last call on this thread that did not return RAMUS_OK ("" if none). */
+const char* ramus_last_error(void);
+/** The readable name of a status ("ok", "diverged", ...). */
+const char* ramus_status_name(ramus_status status);
+
+/** Loads a model file; NULL on failure (status in *status when status is not NULL, message in
+ * ramus_last_error(), naming the file and what is wrong). */
+ramus_model* ramus_model_load(const char* path, ramus_status* status);
+/** Frees a model; objects made from it keep their own reference. NULL is ignored. */
+void ramus_model_free(ramus_model* model);
+
+/** Counts: domains; vertices of the whole mesh (interface vertices once); the boundary of the
+ * tet mesh (triangles); the embedded render surface (vertices, triangles; 0 when the model has
+ * none). 0 for a NULL model. */
+int ramus_model_num_domains(const ramus_model* model);
+int ramus_model_num_vertices(const ramus_model* model);
+int ramus_model_num_boundary_triangles(const ramus_model* model);
+int ramus_model_num_surface_vertices(const ramus_model* model);
+int ramus_model_num_surface_triangles(const ramus_model* model);
+/** Vertex indices of the boundary triangles (3 per triangle, into the vertices, outward) or of
+ * the embedded surface's triangles (into the surface vertices); count = 3 triangles. */
+ramus_status ramus_model_boundary_triangles(const ramus_model* model, int* out, size_t count);
+ramus_status ramus_model_surface_triangles(const ramus_model* model, int* out, size_t count);
+
+/** A new object of the model at rest, at the identity placement, with the model's stored
+ * settings; NULL on failure (status and message as for ramus_model_load). */
+ramus_object* ramus_object_create(const ramus_model* model, ramus_status* status);
+/** Frees an object. NULL is ignored. */
+void ramus_object_free(ramus_object* object);
+
+/** Places the object in the world: world point = rotation model point + translation. Gravity,
+ * wind, forces, rays and positions below are in world axes. rotation: 9 values, row-major, a
+ * rotation to 1e-6. */
+ramus_status ramus_object_set_placement(ramus_object* object, const double rotation[9],
+                                        const double translation[3]);
+
+/** Runtime settings, taking effect at the next step: the time step (s, in (0, 1]); every
+ * domain's integrator; Rayleigh damping alpha (1/s) and beta (s) of every domain; gravity
+ * (m/s^2, world); wind (docs/WIND.md: mean velocity in m/s, world; gust: relative amplitude in
+ * [0, 10]; turbulence: m/s; seed >= 0). */
+ramus_status ramus_object_set_time_step(ramus_object* object, double time_step);
+ramus_status ramus_object_set_integrator(ramus_object* object, ramus_integrator integrator);
+ramus_status ramus_object_set_damping(ramus_object* object, double alpha, double beta);
+ramus_status ramus_object_set_gravity(ramus_object* object, const double gravity[3]);
+ramus_status ramus_object_set_wind(ramus_object* object, const double mean_velocity[3], double gust,
+                                   double turbulence, int seed);
+
+/** A constant force (N, world) at a vertex of the whole mesh for the following steps (forces at
+ * one vertex add up); ramus_object_clear_forces removes them all. */
+ramus_status ramus_object_apply_force(ramus_object* object, int vertex, const double force[3]);
+ramus_status ramus_object_clear_forces(ramus_object* object);
+/** The boundary vertex nearest to a ray (origin and direction in the world; the direction need
+ * not be unit) among those within max_distance (m) of it and in front of its origin; -1 when
+ * none is. *distance_along (optional) receives the distance from the origin along the ray. */
+int ramus_object_pick_vertex(ramus_object* object, const double origin[3],
+                             const double direction[3], double max_distance,
+                             double* distance_along);
+
+/** One time step; allocation-free. On failure the state is left as before the step. */
+ramus_status ramus_object_step(ramus_object* object);
+/** Simulated time (s) since creation. */
+double ramus_object_time(const ramus_object* object);
+
+/** World positions of all vertices (count = 3 ramus_model_num_vertices) or of the embedded
+ * surface (count = 3 ramus_model_num_surface_vertices), in double or float. */
+ramus_status ramus_object_vertex_positions(ramus_object* object, double* out, size_t count);
+ramus_status ramus_object_vertex_positions_f(ramus_object* object, float* out, size_t count);
+ramus_status ramus_object_surface_positions(ramus_object* object, double* out, size_t count);
+ramus_status ramus_object_surface_positions_f(ramus_object* object, float* out, size_t count);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RAMUS_H */

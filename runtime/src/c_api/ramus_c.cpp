@@ -1,0 +1,447 @@
+// The C interface (ramus/ramus.h) over Simulator: handles own a shared Model or a Simulator plus
+// the object's world placement; every entry point catches and turns exceptions into statuses.
+#include "ramus/ramus.h"
+
+#include <Eigen/Core>
+#include <Eigen/LU>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <memory>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "ramus/error.h"
+#include "ramus/runtime/model/model.h"
+#include "ramus/runtime/simulator.h"
+
+struct ramus_model {
+  std::shared_ptr<const ramus::Model> model;
+};
+
+struct ramus_object {
+  ramus::Simulator simulator;
+  // World placement: world = rotation model + translation; gravity and wind kept in the world.
+  Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();
+  Eigen::Vector3d translation = Eigen::Vector3d::Zero();
+  Eigen::Vector3d world_gravity;
+  Eigen::Vector3d world_wind;
+  // The node and node vertex holding each global vertex (its first copy).
+  std::vector<int> owner_node, owner_vertex;
+  std::vector<int> boundary_vertices;  // global vertices on the tet mesh's boundary
+  std::vector<double> positions;       // 3 #V, model axes (picking)
+  Eigen::MatrixX3d surface;            // embedded surface, model axes
+
+  explicit ramus_object(std::shared_ptr<const ramus::Model> model)
+      : simulator(std::move(model)),
+        world_gravity(simulator.settings().gravity),
+        world_wind(simulator.settings().wind.mean_velocity) {}
+};
+
+namespace {
+
+thread_local std::string last_error;
+
+ramus_status fail(ramus_status status, const std::string& message) {
+  last_error = message;
+  return status;
+}
+
+// Runs `body` (which returns a status), turning what it throws into a status and a message.
+template <typename Body>
+ramus_status guarded(Body&& body) noexcept {
+  try {
+    return body();
+  } catch (const ramus::InputError& e) {
+    return fail(RAMUS_FILE_ERROR, e.what());
+  } catch (const ramus::OptionError& e) {
+    return fail(RAMUS_INVALID_ARGUMENT, e.what());
+  } catch (const std::bad_alloc&) {
+    return fail(RAMUS_OUT_OF_MEMORY, "out of memory");
+  } catch (const std::exception& e) {
+    return fail(RAMUS_INTERNAL_ERROR, e.what());
+  } catch (...) {
+    return fail(RAMUS_INTERNAL_ERROR, "unknown error");
+  }
+}
+
+ramus_status from_step(ramus::StepStatus status) {
+  switch (status) {
+    case ramus::StepStatus::kOk:
+      return RAMUS_OK;
+    case ramus::StepStatus::kNonFinite:
+      return fail(RAMUS_NON_FINITE, "step: a coordinate became NaN or inf");
+    case ramus::StepStatus::kDiverged:
+      return fail(RAMUS_DIVERGED, "step: a domain deformed beyond its divergence bound");
+    case ramus::StepStatus::kSolverFailed:
+      return fail(RAMUS_SOLVER_FAILED, "step: an integrator's decomposition failed");
+    case ramus::StepStatus::kInvalidSettings:
+      return fail(RAMUS_INVALID_ARGUMENT, "step: the settings do not pass the checks");
+  }
+  return fail(RAMUS_INTERNAL_ERROR, "step: unknown status");
+}
+
+bool finite(const double* v, int n) {
+  for (int i = 0; i < n; ++i)
+    if (!std::isfinite(v[i])) return false;
+  return true;
+}
+
+// A null pointer or non-finite values: the argument's name in the message.
+ramus_status check_vector(const double* v, int n, const char* what) {
+  if (!v) return fail(RAMUS_INVALID_ARGUMENT, std::string(what) + " is NULL");
+  if (!finite(v, n)) return fail(RAMUS_INVALID_ARGUMENT, std::string(what) + " is not finite");
+  return RAMUS_OK;
+}
+
+ramus_status check_size(size_t count, long expected, const char* what) {
+  if (count != static_cast<size_t>(expected))
+    return fail(RAMUS_INVALID_ARGUMENT, std::string(what) + ": the buffer holds " +
+                                            std::to_string(count) + " values, expected " +
+                                            std::to_string(expected));
+  return RAMUS_OK;
+}
+
+// The settings with gravity and the wind's mean velocity turned from the world into model axes.
+void apply_world_vectors(ramus_object& o, ramus::RuntimeSettings settings) {
+  settings.gravity = o.rotation.transpose() * o.world_gravity;
+  settings.wind.mean_velocity = o.rotation.transpose() * o.world_wind;
+  o.simulator.set_settings(std::move(settings));
+}
+
+// out (3 #V or 3 #S, model axes) moved to the world in place.
+template <typename Scalar>
+void to_world(const ramus_object& o, Scalar* out, Eigen::Index points) {
+  Eigen::Map<Eigen::Matrix<Scalar, 3, Eigen::Dynamic>> x(out, 3, points);
+  const Eigen::Matrix<Scalar, 3, 3> R = o.rotation.cast<Scalar>();
+  const Eigen::Matrix<Scalar, 3, 1> t = o.translation.cast<Scalar>();
+  for (Eigen::Index p = 0; p < points; ++p) x.col(p) = R * x.col(p) + t;
+}
+
+template <typename Scalar>
+ramus_status vertex_positions(ramus_object* o, Scalar* out, size_t count) {
+  if (!o || !out) return fail(RAMUS_INVALID_ARGUMENT, "vertex positions: NULL object or buffer");
+  const int V = o->simulator.model().num_global_vertices;
+  if (ramus_status s = check_size(count, 3L * V, "vertex positions"); s != RAMUS_OK) return s;
+  o->simulator.render_positions(out);
+  to_world(*o, out, V);
+  return RAMUS_OK;
+}
+
+template <typename Scalar>
+ramus_status surface_positions(ramus_object* o, Scalar* out, size_t count) {
+  if (!o || !out) return fail(RAMUS_INVALID_ARGUMENT, "surface positions: NULL object or buffer");
+  const Eigen::Index S = o->simulator.model().embedded_surface.rest_positions.rows();
+  if (S == 0) return fail(RAMUS_INVALID_ARGUMENT, "surface positions: the model has no surface");
+  if (ramus_status s = check_size(count, 3L * S, "surface positions"); s != RAMUS_OK) return s;
+  return guarded([&] {
+    o->simulator.embedded_surface_positions(o->surface);
+    for (Eigen::Index v = 0; v < S; ++v)
+      for (int c = 0; c < 3; ++c) out[3 * v + c] = static_cast<Scalar>(o->surface(v, c));
+    to_world(*o, out, S);
+    return RAMUS_OK;
+  });
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* ramus_version(void) {
+  return RAMUS_VERSION_STRING;
+}
+
+const char* ramus_last_error(void) {
+  return last_error.c_str();
+}
+
+const char* ramus_status_name(ramus_status status) {
+  switch (status) {
+    case RAMUS_OK:
+      return "ok";
+    case RAMUS_NON_FINITE:
+      return "non-finite state";
+    case RAMUS_DIVERGED:
+      return "diverged";
+    case RAMUS_SOLVER_FAILED:
+      return "solver failed";
+    case RAMUS_INVALID_ARGUMENT:
+      return "invalid argument";
+    case RAMUS_FILE_ERROR:
+      return "file error";
+    case RAMUS_OUT_OF_MEMORY:
+      return "out of memory";
+    case RAMUS_INTERNAL_ERROR:
+      return "internal error";
+  }
+  return "unknown status";
+}
+
+ramus_model* ramus_model_load(const char* path, ramus_status* status) {
+  ramus_model* model = nullptr;
+  const ramus_status s = guarded([&] {
+    if (!path) return fail(RAMUS_INVALID_ARGUMENT, "model path is NULL");
+    model = new ramus_model{ramus::load_model(path)};
+    return RAMUS_OK;
+  });
+  if (status) *status = s;
+  return model;
+}
+
+void ramus_model_free(ramus_model* model) {
+  delete model;
+}
+
+int ramus_model_num_domains(const ramus_model* model) {
+  return model ? model->model->num_nodes() : 0;
+}
+
+int ramus_model_num_vertices(const ramus_model* model) {
+  return model ? model->model->num_global_vertices : 0;
+}
+
+int ramus_model_num_boundary_triangles(const ramus_model* model) {
+  return model ? static_cast<int>(model->model->global_surface_triangles.rows()) : 0;
+}
+
+int ramus_model_num_surface_vertices(const ramus_model* model) {
+  return model ? static_cast<int>(model->model->embedded_surface.rest_positions.rows()) : 0;
+}
+
+int ramus_model_num_surface_triangles(const ramus_model* model) {
+  return model ? static_cast<int>(model->model->embedded_surface.triangles.rows()) : 0;
+}
+
+ramus_status ramus_model_boundary_triangles(const ramus_model* model, int* out, size_t count) {
+  if (!model || !out) return fail(RAMUS_INVALID_ARGUMENT, "boundary triangles: NULL argument");
+  const Eigen::MatrixX3i& f = model->model->global_surface_triangles;
+  if (ramus_status s = check_size(count, 3 * f.rows(), "boundary triangles"); s != RAMUS_OK)
+    return s;
+  for (Eigen::Index t = 0; t < f.rows(); ++t)
+    for (int c = 0; c < 3; ++c) out[3 * t + c] = f(t, c);
+  return RAMUS_OK;
+}
+
+ramus_status ramus_model_surface_triangles(const ramus_model* model, int* out, size_t count) {
+  if (!model || !out) return fail(RAMUS_INVALID_ARGUMENT, "surface triangles: NULL argument");
+  const Eigen::MatrixX3i& f = model->model->embedded_surface.triangles;
+  if (ramus_status s = check_size(count, 3 * f.rows(), "surface triangles"); s != RAMUS_OK)
+    return s;
+  for (Eigen::Index t = 0; t < f.rows(); ++t)
+    for (int c = 0; c < 3; ++c) out[3 * t + c] = f(t, c);
+  return RAMUS_OK;
+}
+
+ramus_object* ramus_object_create(const ramus_model* model, ramus_status* status) {
+  ramus_object* object = nullptr;
+  const ramus_status s = guarded([&] {
+    if (!model) return fail(RAMUS_INVALID_ARGUMENT, "model is NULL");
+    auto made = std::make_unique<ramus_object>(model->model);
+    const ramus::Model& m = *model->model;
+    made->owner_node.assign(static_cast<std::size_t>(m.num_global_vertices), -1);
+    made->owner_vertex.assign(static_cast<std::size_t>(m.num_global_vertices), -1);
+    for (int i = m.num_nodes(); i-- > 0;) {  // (ascending nodes last: the first copy wins)
+      const Eigen::VectorXi& g = m.nodes[static_cast<std::size_t>(i)].global_vertices;
+      for (Eigen::Index v = 0; v < g.size(); ++v) {
+        made->owner_node[static_cast<std::size_t>(g(v))] = i;
+        made->owner_vertex[static_cast<std::size_t>(g(v))] = static_cast<int>(v);
+      }
+    }
+    std::vector<char> boundary(static_cast<std::size_t>(m.num_global_vertices), 0);
+    for (Eigen::Index t = 0; t < m.global_surface_triangles.size(); ++t)
+      boundary[static_cast<std::size_t>(m.global_surface_triangles(t))] = 1;
+    for (int v = 0; v < m.num_global_vertices; ++v)
+      if (boundary[static_cast<std::size_t>(v)]) made->boundary_vertices.push_back(v);
+    made->positions.resize(3 * static_cast<std::size_t>(m.num_global_vertices));
+    made->surface.resize(m.embedded_surface.rest_positions.rows(), 3);
+    made->simulator.reserve_vertex_forces(64);
+    if (const ramus::StepStatus started = made->simulator.initialize();
+        started != ramus::StepStatus::kOk)
+      return from_step(started);
+    object = made.release();
+    return RAMUS_OK;
+  });
+  if (status) *status = s;
+  return object;
+}
+
+void ramus_object_free(ramus_object* object) {
+  delete object;
+}
+
+ramus_status ramus_object_set_placement(ramus_object* object, const double rotation[9],
+                                        const double translation[3]) {
+  if (!object) return fail(RAMUS_INVALID_ARGUMENT, "placement: object is NULL");
+  if (ramus_status s = check_vector(rotation, 9, "placement: rotation"); s != RAMUS_OK) return s;
+  if (ramus_status s = check_vector(translation, 3, "placement: translation"); s != RAMUS_OK)
+    return s;
+  const Eigen::Matrix3d R =
+      Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(rotation);
+  const double error = (R.transpose() * R - Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff();
+  if (!(error < 1e-6) || !(R.determinant() > 0))
+    return fail(RAMUS_INVALID_ARGUMENT,
+                "placement: rotation is not a rotation (max |RᵀR - I| = " + std::to_string(error) +
+                    ", det " + std::to_string(R.determinant()) + ")");
+  return guarded([&] {
+    object->rotation = R;
+    object->translation = Eigen::Map<const Eigen::Vector3d>(translation);
+    apply_world_vectors(*object, object->simulator.settings());
+    return RAMUS_OK;
+  });
+}
+
+ramus_status ramus_object_set_time_step(ramus_object* object, double time_step) {
+  if (!object) return fail(RAMUS_INVALID_ARGUMENT, "time step: object is NULL");
+  if (!(time_step > 0 && time_step <= 1))
+    return fail(RAMUS_INVALID_ARGUMENT,
+                "time step: " + std::to_string(time_step) + " s (must be in (0, 1])");
+  return guarded([&] {
+    ramus::RuntimeSettings settings = object->simulator.settings();
+    settings.time_step = time_step;
+    object->simulator.set_settings(std::move(settings));
+    return RAMUS_OK;
+  });
+}
+
+ramus_status ramus_object_set_integrator(ramus_object* object, ramus_integrator integrator) {
+  if (!object) return fail(RAMUS_INVALID_ARGUMENT, "integrator: object is NULL");
+  const int value = static_cast<int>(integrator);
+  if (value < 1 || value > ramus::kNumIntegrators)
+    return fail(RAMUS_INVALID_ARGUMENT, "integrator: " + std::to_string(value) +
+                                            " is not one (1 to " +
+                                            std::to_string(ramus::kNumIntegrators) + ")");
+  return guarded([&] {
+    ramus::RuntimeSettings settings = object->simulator.settings();
+    for (ramus::NodeSettings& n : settings.nodes)
+      n.integrator = static_cast<ramus::Integrator>(value);
+    object->simulator.set_settings(std::move(settings));
+    return RAMUS_OK;
+  });
+}
+
+ramus_status ramus_object_set_damping(ramus_object* object, double alpha, double beta) {
+  if (!object) return fail(RAMUS_INVALID_ARGUMENT, "damping: object is NULL");
+  return guarded([&] {
+    ramus::RuntimeSettings settings = object->simulator.settings();
+    for (ramus::NodeSettings& n : settings.nodes) {
+      n.rayleigh_mass = alpha;
+      n.rayleigh_stiffness = beta;
+    }
+    object->simulator.set_settings(std::move(settings));  // (range-checked there)
+    return RAMUS_OK;
+  });
+}
+
+ramus_status ramus_object_set_gravity(ramus_object* object, const double gravity[3]) {
+  if (!object) return fail(RAMUS_INVALID_ARGUMENT, "gravity: object is NULL");
+  if (ramus_status s = check_vector(gravity, 3, "gravity"); s != RAMUS_OK) return s;
+  return guarded([&] {
+    object->world_gravity = Eigen::Map<const Eigen::Vector3d>(gravity);
+    apply_world_vectors(*object, object->simulator.settings());
+    return RAMUS_OK;
+  });
+}
+
+ramus_status ramus_object_set_wind(ramus_object* object, const double mean_velocity[3], double gust,
+                                   double turbulence, int seed) {
+  if (!object) return fail(RAMUS_INVALID_ARGUMENT, "wind: object is NULL");
+  if (ramus_status s = check_vector(mean_velocity, 3, "wind: mean velocity"); s != RAMUS_OK)
+    return s;
+  return guarded([&] {
+    ramus::RuntimeSettings settings = object->simulator.settings();
+    settings.wind.gust = gust;
+    settings.wind.turbulence = turbulence;
+    settings.wind.seed = seed;
+    const Eigen::Vector3d before = object->world_wind;
+    object->world_wind = Eigen::Map<const Eigen::Vector3d>(mean_velocity);
+    try {
+      apply_world_vectors(*object, std::move(settings));  // (range-checked there)
+    } catch (...) {
+      object->world_wind = before;
+      throw;
+    }
+    return RAMUS_OK;
+  });
+}
+
+ramus_status ramus_object_apply_force(ramus_object* object, int vertex, const double force[3]) {
+  if (!object) return fail(RAMUS_INVALID_ARGUMENT, "force: object is NULL");
+  if (ramus_status s = check_vector(force, 3, "force"); s != RAMUS_OK) return s;
+  if (vertex < 0 || vertex >= static_cast<int>(object->owner_node.size()))
+    return fail(RAMUS_INVALID_ARGUMENT,
+                "force: vertex " + std::to_string(vertex) + " does not exist (the model has " +
+                    std::to_string(object->owner_node.size()) + " vertices)");
+  return guarded([&] {
+    const auto v = static_cast<std::size_t>(vertex);
+    object->simulator.add_vertex_force(
+        object->owner_node[v], object->owner_vertex[v],
+        object->rotation.transpose() * Eigen::Map<const Eigen::Vector3d>(force));
+    return RAMUS_OK;
+  });
+}
+
+ramus_status ramus_object_clear_forces(ramus_object* object) {
+  if (!object) return fail(RAMUS_INVALID_ARGUMENT, "clear forces: object is NULL");
+  object->simulator.clear_vertex_forces();
+  return RAMUS_OK;
+}
+
+int ramus_object_pick_vertex(ramus_object* object, const double origin[3],
+                             const double direction[3], double max_distance,
+                             double* distance_along) {
+  if (!object || check_vector(origin, 3, "pick: origin") != RAMUS_OK ||
+      check_vector(direction, 3, "pick: direction") != RAMUS_OK)
+    return (void)fail(RAMUS_INVALID_ARGUMENT, "pick: NULL or non-finite argument"), -1;
+  const Eigen::Vector3d d = Eigen::Map<const Eigen::Vector3d>(direction);
+  if (!(d.norm() > 0) || !(max_distance >= 0))
+    return (void)fail(RAMUS_INVALID_ARGUMENT, "pick: zero direction or negative distance"), -1;
+  // The ray in model axes, against the boundary vertices' current positions.
+  const Eigen::Vector3d o = object->rotation.transpose() *
+                            (Eigen::Map<const Eigen::Vector3d>(origin) - object->translation);
+  const Eigen::Vector3d u = object->rotation.transpose() * d.normalized();
+  object->simulator.render_positions(object->positions.data());
+  int best = -1;
+  double best_off = std::numeric_limits<double>::infinity(), best_along = 0;
+  for (const int v : object->boundary_vertices) {
+    const Eigen::Vector3d x =
+        Eigen::Map<const Eigen::Vector3d>(object->positions.data() + 3 * static_cast<long>(v));
+    const double along = (x - o).dot(u);
+    if (along < 0) continue;
+    const double off = (x - o - along * u).norm();
+    if (off <= max_distance && (off < best_off || (off == best_off && along < best_along))) {
+      best = v;
+      best_off = off;
+      best_along = along;
+    }
+  }
+  if (best >= 0 && distance_along) *distance_along = best_along;
+  return best;
+}
+
+ramus_status ramus_object_step(ramus_object* object) {
+  if (!object) return fail(RAMUS_INVALID_ARGUMENT, "step: object is NULL");
+  return from_step(object->simulator.step());
+}
+
+double ramus_object_time(const ramus_object* object) {
+  return object ? object->simulator.time() : 0.0;
+}
+
+ramus_status ramus_object_vertex_positions(ramus_object* object, double* out, size_t count) {
+  return vertex_positions(object, out, count);
+}
+
+ramus_status ramus_object_vertex_positions_f(ramus_object* object, float* out, size_t count) {
+  return vertex_positions(object, out, count);
+}
+
+ramus_status ramus_object_surface_positions(ramus_object* object, double* out, size_t count) {
+  return surface_positions(object, out, count);
+}
+
+ramus_status ramus_object_surface_positions_f(ramus_object* object, float* out, size_t count) {
+  return surface_positions(object, out, count);
+}
+
+}  // extern "C"

@@ -1,0 +1,247 @@
+/* The C interface (ramus/ramus.h) from C99: every function, its error paths, and that what it
+ * returns agrees with itself (placement, float and double, picking). Usage:
+ *   test_c_api <model.h5> <not-a-model.h5> [<model with an embedded surface>]
+ * Exit 0 when every check holds; each failed check is printed with its line. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ramus/ramus.h"
+
+static int failures = 0;
+
+#define CHECK(condition)                                                                \
+  do {                                                                                  \
+    if (!(condition)) {                                                                 \
+      fprintf(stderr, "%s:%d: check failed: %s (last error: %s)\n", __FILE__, __LINE__, \
+              #condition, ramus_last_error());                                          \
+      ++failures;                                                                       \
+    }                                                                                   \
+  } while (0)
+
+static double distance2(const double* x, int a, int b) {
+  double d = 0;
+  int c;
+  for (c = 0; c < 3; ++c) d += (x[3 * a + c] - x[3 * b + c]) * (x[3 * a + c] - x[3 * b + c]);
+  return d;
+}
+
+/* Bad arguments to every model and object function. */
+static void check_errors(const ramus_model* model, ramus_object* object) {
+  int triangles[3];
+  double v3[3] = {0, 0, 0}, bad3[3] = {0, NAN, 0}, out[3];
+  float outf[3];
+  const double scaled[9] = {2, 0, 0, 0, 2, 0, 0, 0, 2};
+  const double mirror[9] = {-1, 0, 0, 0, 1, 0, 0, 0, 1};
+  const double identity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  CHECK(ramus_model_num_vertices(NULL) == 0 && ramus_model_num_domains(NULL) == 0);
+  CHECK(ramus_model_num_boundary_triangles(NULL) == 0);
+  CHECK(ramus_model_num_surface_vertices(NULL) == 0);
+  CHECK(ramus_model_num_surface_triangles(NULL) == 0);
+  CHECK(ramus_model_boundary_triangles(model, triangles, 3) == RAMUS_INVALID_ARGUMENT);
+  CHECK(strstr(ramus_last_error(), "boundary triangles: the buffer holds 3 values") != NULL);
+  CHECK(ramus_model_boundary_triangles(NULL, triangles, 3) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_model_surface_triangles(model, NULL, 0) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_set_placement(object, scaled, v3) == RAMUS_INVALID_ARGUMENT);
+  CHECK(strstr(ramus_last_error(), "not a rotation") != NULL);
+  CHECK(ramus_object_set_placement(object, mirror, v3) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_set_placement(object, identity, bad3) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_set_placement(NULL, identity, v3) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_set_time_step(object, 0) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_set_time_step(object, NAN) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_set_time_step(NULL, 0.01) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_set_integrator(object, (ramus_integrator)0) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_set_integrator(object, (ramus_integrator)14) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_set_integrator(NULL, RAMUS_SIERE) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_set_damping(object, -1, 0) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_set_damping(object, 0, NAN) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_set_damping(NULL, 0, 0) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_set_gravity(object, bad3) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_set_gravity(object, NULL) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_set_wind(object, v3, 100, 0, 1) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_set_wind(object, v3, 0, 0, -1) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_set_wind(object, bad3, 0, 0, 1) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_set_wind(NULL, v3, 0, 0, 1) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_apply_force(object, -1, v3) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_apply_force(object, ramus_model_num_vertices(model), v3) ==
+        RAMUS_INVALID_ARGUMENT);
+  CHECK(strstr(ramus_last_error(), "does not exist") != NULL);
+  CHECK(ramus_object_apply_force(object, 0, bad3) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_apply_force(NULL, 0, v3) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_clear_forces(NULL) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_pick_vertex(object, v3, v3, 1, NULL) == -1); /* zero direction */
+  CHECK(ramus_object_pick_vertex(object, bad3, v3, 1, NULL) == -1);
+  CHECK(ramus_object_pick_vertex(NULL, v3, v3, 1, NULL) == -1);
+  CHECK(ramus_object_step(NULL) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_time(NULL) == 0);
+  CHECK(ramus_object_vertex_positions(object, out, 3) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_vertex_positions_f(object, outf, 3) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_vertex_positions(NULL, out, 3) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_surface_positions(object, NULL, 3) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_surface_positions_f(NULL, outf, 3) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_create(NULL, NULL) == NULL);
+  CHECK(strcmp(ramus_status_name(RAMUS_DIVERGED), "diverged") == 0);
+  CHECK(strcmp(ramus_status_name(RAMUS_OK), "ok") == 0);
+}
+
+/* Placement, settings, a pull, steps, picking and the positions of all vertices. */
+static void check_object(const ramus_model* model) {
+  ramus_status status = RAMUS_INTERNAL_ERROR;
+  ramus_object* object = ramus_object_create(model, &status);
+  const int V = ramus_model_num_vertices(model);
+  double* rest = malloc(sizeof(double) * 3 * (size_t)V);
+  double* placed = malloc(sizeof(double) * 3 * (size_t)V);
+  double* moved = malloc(sizeof(double) * 3 * (size_t)V);
+  float* moved_f = malloc(sizeof(float) * 3 * (size_t)V);
+  /* 90 degrees about z, then 1 m up. */
+  const double quarter[9] = {0, -1, 0, 1, 0, 0, 0, 0, 1}, up[3] = {0, 0, 1};
+  const double gravity[3] = {0, 0, -9.81}, wind[3] = {3, 0, 0}, pull[3] = {0, 0, 5};
+  const double down[3] = {0, 0, -1}, away[3] = {0, 0, 1};
+  double top[3], along = -1, worst = 0, displacement = 0;
+  int v, k, far = 0;
+  CHECK(status == RAMUS_OK && object != NULL);
+  if (!object) return;
+  check_errors(model, object);
+  CHECK(ramus_object_vertex_positions(object, rest, 3 * (size_t)V) == RAMUS_OK);
+  /* Placed: every vertex rotated and moved up, at rest. */
+  CHECK(ramus_object_set_placement(object, quarter, up) == RAMUS_OK);
+  CHECK(ramus_object_vertex_positions(object, placed, 3 * (size_t)V) == RAMUS_OK);
+  for (v = 0; v < V; ++v) {
+    worst = fmax(worst, fabs(placed[3 * v] + rest[3 * v + 1]));
+    worst = fmax(worst, fabs(placed[3 * v + 1] - rest[3 * v]));
+    worst = fmax(worst, fabs(placed[3 * v + 2] - rest[3 * v + 2] - 1));
+  }
+  CHECK(worst < 1e-12);
+  /* Settings the object then steps with. */
+  CHECK(ramus_object_set_time_step(object, 0.005) == RAMUS_OK);
+  CHECK(ramus_object_set_integrator(object, RAMUS_SIERE) == RAMUS_OK);
+  CHECK(ramus_object_set_integrator(object, RAMUS_SEMI_IMPLICIT_BDF2) == RAMUS_OK);
+  CHECK(ramus_object_set_damping(object, 0.5, 0.001) == RAMUS_OK);
+  CHECK(ramus_object_set_gravity(object, gravity) == RAMUS_OK);
+  CHECK(ramus_object_set_wind(object, wind, 0.3, 0.5, 7) == RAMUS_OK);
+  /* The vertex farthest from vertex 0 (a corner: the far end's top), picked by a ray from
+   * above, then pulled. */
+  for (v = 0; v < V; ++v)
+    if (distance2(placed, v, 0) > distance2(placed, far, 0)) far = v;
+  top[0] = placed[3 * far];
+  top[1] = placed[3 * far + 1];
+  top[2] = placed[3 * far + 2] + 10;
+  CHECK(ramus_object_pick_vertex(object, top, down, 1e-9, &along) == far);
+  CHECK(fabs(along - 10) < 1e-9);
+  CHECK(ramus_object_pick_vertex(object, top, away, 1e-3, NULL) == -1);
+  CHECK(ramus_object_apply_force(object, far, pull) == RAMUS_OK);
+  for (k = 0; k < 50; ++k) CHECK(ramus_object_step(object) == RAMUS_OK);
+  CHECK(fabs(ramus_object_time(object) - 0.25) < 1e-12);
+  CHECK(ramus_object_clear_forces(object) == RAMUS_OK);
+  CHECK(ramus_object_step(object) == RAMUS_OK);
+  CHECK(ramus_object_vertex_positions(object, moved, 3 * (size_t)V) == RAMUS_OK);
+  CHECK(ramus_object_vertex_positions_f(object, moved_f, 3 * (size_t)V) == RAMUS_OK);
+  worst = 0;
+  for (v = 0; v < 3 * V; ++v) {
+    displacement = fmax(displacement, fabs(moved[v] - placed[v]));
+    worst = fmax(worst, fabs(moved[v] - (double)moved_f[v]));
+  }
+  CHECK(displacement > 1e-4 && displacement < 1);
+  CHECK(worst < 1e-5);
+  /* A step that fails leaves the state as it was: an absurd pull. */
+  {
+    const double fling[3] = {1e15, 0, 0};
+    const double before = ramus_object_time(object);
+    ramus_status flung;
+    CHECK(ramus_object_apply_force(object, far, fling) == RAMUS_OK);
+    flung = ramus_object_step(object);
+    CHECK(flung == RAMUS_DIVERGED || flung == RAMUS_NON_FINITE);
+    CHECK(ramus_object_time(object) == before);
+    CHECK(strlen(ramus_last_error()) > 0);
+  }
+  ramus_object_free(object);
+  free(rest);
+  free(placed);
+  free(moved);
+  free(moved_f);
+}
+
+/* A model with an embedded render surface: its triangles and positions. */
+static void check_surface(const char* path) {
+  ramus_status status;
+  ramus_model* model = ramus_model_load(path, &status);
+  ramus_object* object = ramus_object_create(model, &status);
+  const int S = ramus_model_num_surface_vertices(model);
+  const int F = ramus_model_num_surface_triangles(model);
+  int* triangles = malloc(sizeof(int) * 3 * (size_t)F);
+  double* x = malloc(sizeof(double) * 3 * (size_t)S);
+  float* xf = malloc(sizeof(float) * 3 * (size_t)S);
+  double worst = 0;
+  int i, in_range = 1;
+  CHECK(model != NULL && object != NULL && S > 0 && F > 0);
+  if (!object) return;
+  CHECK(ramus_model_surface_triangles(model, triangles, 3 * (size_t)F) == RAMUS_OK);
+  for (i = 0; i < 3 * F; ++i) in_range &= triangles[i] >= 0 && triangles[i] < S;
+  CHECK(in_range);
+  CHECK(ramus_object_surface_positions(object, x, 3 * (size_t)S - 1) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_step(object) == RAMUS_OK);
+  CHECK(ramus_object_surface_positions(object, x, 3 * (size_t)S) == RAMUS_OK);
+  CHECK(ramus_object_surface_positions_f(object, xf, 3 * (size_t)S) == RAMUS_OK);
+  for (i = 0; i < 3 * S; ++i) worst = fmax(worst, fabs(x[i] - (double)xf[i]));
+  CHECK(isfinite(worst) && worst < 1e-5);
+  ramus_object_free(object);
+  ramus_model_free(model);
+  free(triangles);
+  free(x);
+  free(xf);
+}
+
+int main(int argc, char** argv) {
+  ramus_status status = RAMUS_OK;
+  ramus_model* model;
+  int* triangles;
+  int F, i, in_range = 1;
+  double out[3];
+  if (argc < 3) {
+    fprintf(stderr, "usage: test_c_api <model.h5> <not-a-model.h5> [<surface model.h5>]\n");
+    return 2;
+  }
+  CHECK(strlen(ramus_version()) > 0);
+  /* Files that do not load: a status and a message naming the file. */
+  CHECK(ramus_model_load(NULL, &status) == NULL && status == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_model_load("/no/such/model.h5", &status) == NULL && status == RAMUS_FILE_ERROR);
+  CHECK(strstr(ramus_last_error(), "/no/such/model.h5") != NULL);
+  CHECK(ramus_model_load(argv[2], NULL) == NULL);
+  CHECK(strstr(ramus_last_error(), argv[2]) != NULL);
+  /* The model: its counts and boundary. */
+  model = ramus_model_load(argv[1], &status);
+  CHECK(model != NULL && status == RAMUS_OK);
+  if (!model) return 1;
+  CHECK(ramus_model_num_domains(model) >= 2);
+  CHECK(ramus_model_num_vertices(model) > 0);
+  F = ramus_model_num_boundary_triangles(model);
+  CHECK(F > 0);
+  triangles = malloc(sizeof(int) * 3 * (size_t)F);
+  CHECK(ramus_model_boundary_triangles(model, triangles, 3 * (size_t)F) == RAMUS_OK);
+  for (i = 0; i < 3 * F; ++i)
+    in_range &= triangles[i] >= 0 && triangles[i] < ramus_model_num_vertices(model);
+  CHECK(in_range);
+  free(triangles);
+  check_object(model);
+  {
+    /* Surface positions into a buffer of the wrong size (or of a model without one). */
+    ramus_object* object = ramus_object_create(model, NULL);
+    CHECK(ramus_object_surface_positions(object, out, 3) == RAMUS_INVALID_ARGUMENT);
+    CHECK(strstr(ramus_last_error(), ramus_model_num_surface_vertices(model) > 0
+                                         ? "the buffer holds 3 values"
+                                         : "the model has no surface") != NULL);
+    /* Objects outlive the model handle (they share the model). */
+    ramus_model_free(model);
+    CHECK(ramus_object_step(object) == RAMUS_OK);
+    ramus_object_free(object);
+  }
+  check_surface(argc > 3 ? argv[3] : argv[1]);
+  ramus_model_free(NULL);
+  ramus_object_free(NULL);
+  if (failures)
+    fprintf(stderr, "%d checks failed\n", failures);
+  else
+    printf("C API: all checks passed\n");
+  return failures ? 1 : 0;
+}
