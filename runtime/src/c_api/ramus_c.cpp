@@ -15,6 +15,7 @@
 #include "ramus/error.h"
 #include "ramus/runtime/model/model.h"
 #include "ramus/runtime/simulator.h"
+#include "ramus/runtime/version.h"
 
 struct ramus_model {
   std::shared_ptr<const ramus::Model> model;
@@ -149,7 +150,7 @@ ramus_status surface_positions(ramus_object* o, Scalar* out, size_t count) {
 extern "C" {
 
 const char* ramus_version(void) {
-  return RAMUS_VERSION_STRING;
+  return ramus::version_string();
 }
 
 const char* ramus_last_error(void) {

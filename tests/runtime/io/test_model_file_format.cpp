@@ -22,6 +22,7 @@
 #include "ramus/error.h"
 #include "ramus/precompute/model/model_file_writer.h"
 #include "ramus/runtime/io/model_file.h"
+#include "ramus/runtime/version.h"
 #include "support/model_file_edits.h"
 #include "support/random_models.h"
 #include "support/temp_dir.h"
@@ -171,7 +172,7 @@ TEST_CASE("model file layout matches docs/FORMAT.md (raw HDF5 API)", "[runtime][
   const hdf5::Group root = reopened.root();
   CHECK(root.read_string_attribute("format") == "ramus-model");
   CHECK(root.read_int_attribute("format_version") == kModelFormatVersion);
-  CHECK(root.read_string_attribute("ramus_version") == std::string(RAMUS_VERSION_STRING));
+  CHECK(root.read_string_attribute("ramus_version") == std::string(version_string()));
   CHECK(root.group("domains").read_int_attribute("num_domains") == 4);
   CHECK(root.group("parts").read_int_attribute("num_parts") == 3);
   CHECK(root.group("domains/domain_3").read_int_attribute("part") == 1);
