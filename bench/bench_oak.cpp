@@ -10,12 +10,16 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "ramus/precompute/mesh/tree_generator.h"
+#include "ramus/precompute/model/model_file_writer.h"
 #include "ramus/precompute/substructuring/assembly_builder.h"
+#include "ramus/ramus.h"
 #include "ramus/runtime/simulator.h"
 
 namespace {
@@ -195,6 +199,77 @@ void BM_OakGlobalPositions(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_OakGlobalPositions)->Unit(benchmark::kMicrosecond);
+
+// A game's frame (one step, then every vertex's world position as float) through the C
+// interface (ramus/ramus.h, the model read from a file) and through Simulator, interleaved in
+// rounds of 10 frames with the same settings (h = 0.01 s, SI, Rayleigh 0.5 / 0.002, gravity, the
+// wind's mean, gust and eddies). Counters: µs per frame of each and the C path's overhead.
+void BM_OakFrameCApi(benchmark::State& state) {
+  const std::string path =
+      (std::filesystem::temp_directory_path() / "ramus_bench_oak_c_api.h5").string();
+  ramus::write_model_file(oak_data(), path);
+  ramus_status status;
+  ramus_model* c_model = ramus_model_load(path.c_str(), &status);
+  ramus_object* c_oak = ramus_object_create(c_model, &status);
+  const double gravity[3] = {0, 0, -9.81}, wind[3] = {4, 1, 0};
+  if (!c_oak || ramus_object_set_time_step(c_oak, 0.01) != RAMUS_OK ||
+      ramus_object_set_integrator(c_oak, RAMUS_SEMI_IMPLICIT_EULER) != RAMUS_OK ||
+      ramus_object_set_damping(c_oak, 0.5, 0.002) != RAMUS_OK ||
+      ramus_object_set_gravity(c_oak, gravity) != RAMUS_OK ||
+      ramus_object_set_wind(c_oak, wind, 0.5, 1.5, 1) != RAMUS_OK) {
+    state.SkipWithError(ramus_last_error());
+    return;
+  }
+  // The same object through C++.
+  const auto model = ramus::load_model(path);
+  std::filesystem::remove(path);
+  ramus::RuntimeSettings settings = model->settings;
+  settings.time_step = 0.01;
+  settings.gravity = Eigen::Vector3d(0, 0, -9.81);
+  settings.wind.mean_velocity = Eigen::Vector3d(4, 1, 0);
+  settings.wind.gust = 0.5;
+  settings.wind.turbulence = 1.5;
+  settings.wind.seed = 1;
+  for (ramus::NodeSettings& n : settings.nodes) {
+    n.integrator = ramus::Integrator::kSemiImplicitEuler;
+    n.rayleigh_mass = 0.5;
+    n.rayleigh_stiffness = 0.002;
+  }
+  ramus::Simulator cpp_oak(model, settings);
+  cpp_oak.initialize();
+  const std::size_t values = 3 * static_cast<std::size_t>(model->num_global_vertices);
+  std::vector<float> c_buffer(values), cpp_buffer(values);
+  double c_seconds = 0, cpp_seconds = 0;
+  long rounds = 0;
+  using Clock = std::chrono::steady_clock;
+  for (auto _ : state) {
+    auto start = Clock::now();
+    for (int k = 0; k < 10; ++k) {
+      if (ramus_object_step(c_oak) != RAMUS_OK) state.SkipWithError("the C step failed");
+      ramus_object_vertex_positions_f(c_oak, c_buffer.data(), values);
+    }
+    c_seconds += std::chrono::duration<double>(Clock::now() - start).count();
+    start = Clock::now();
+    for (int k = 0; k < 10; ++k) {
+      if (cpp_oak.step() != ramus::StepStatus::kOk) state.SkipWithError("the C++ step failed");
+      cpp_oak.render_positions(cpp_buffer.data());
+    }
+    cpp_seconds += std::chrono::duration<double>(Clock::now() - start).count();
+    ++rounds;
+  }
+  const double frames = 10.0 * static_cast<double>(std::max<long>(1, rounds));
+  state.counters["c_api_us"] = 1e6 * c_seconds / frames;
+  state.counters["cpp_us"] = 1e6 * cpp_seconds / frames;
+  state.counters["c_over_cpp"] = c_seconds / cpp_seconds;
+  // Both paths stepped the same object alike: the same positions.
+  float apart = 0;
+  for (std::size_t v = 0; v < values; ++v)
+    apart = std::max(apart, std::abs(c_buffer[v] - cpp_buffer[v]));
+  state.counters["max_apart_m"] = apart;
+  ramus_object_free(c_oak);
+  ramus_model_free(c_model);
+}
+BENCHMARK(BM_OakFrameCApi)->Unit(benchmark::kMillisecond)->MinTime(5);
 
 }  // namespace
 
