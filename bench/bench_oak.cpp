@@ -37,24 +37,31 @@ std::shared_ptr<const ramus::Model> oak() {
   return model;
 }
 
-// The generated spec's simulation block: h = 0.01 s, SI, Rayleigh 0.5 / 0.002, gravity, and its
-// wind (4 m/s with gusts of 50 % and eddies of 1.5 m/s).
-std::unique_ptr<ramus::Simulator> oak_simulator() {
-  const auto model = oak();
-  ramus::RuntimeSettings settings = model->settings;
+// The generated spec's simulation block on `settings`: h = 0.01 s, SI, Rayleigh 0.5 / 0.002,
+// gravity, and its wind (4 m/s with gusts of 50 % and eddies of 1.5 m/s; with `wind_scales`,
+// a gust period of 3 s and eddies of 3 m, else the settings' own).
+ramus::RuntimeSettings oak_settings(ramus::RuntimeSettings settings, bool wind_scales = true) {
   settings.time_step = 0.01;
   settings.gravity = Eigen::Vector3d(0, 0, -9.81);
   settings.wind.mean_velocity = Eigen::Vector3d(4, 1, 0);
   settings.wind.gust = 0.5;
-  settings.wind.gust_period = 3;
   settings.wind.turbulence = 1.5;
-  settings.wind.turbulence_length = 3;
+  settings.wind.seed = 1;
+  if (wind_scales) {
+    settings.wind.gust_period = 3;
+    settings.wind.turbulence_length = 3;
+  }
   for (ramus::NodeSettings& n : settings.nodes) {
     n.integrator = ramus::Integrator::kSemiImplicitEuler;
     n.rayleigh_mass = 0.5;
     n.rayleigh_stiffness = 0.002;
   }
-  auto sim = std::make_unique<ramus::Simulator>(model, settings);
+  return settings;
+}
+
+std::unique_ptr<ramus::Simulator> oak_simulator() {
+  const auto model = oak();
+  auto sim = std::make_unique<ramus::Simulator>(model, oak_settings(model->settings));
   sim->initialize();
   return sim;
 }
@@ -223,19 +230,7 @@ void BM_OakFrameCApi(benchmark::State& state) {
   // The same object through C++.
   const auto model = ramus::load_model(path);
   std::filesystem::remove(path);
-  ramus::RuntimeSettings settings = model->settings;
-  settings.time_step = 0.01;
-  settings.gravity = Eigen::Vector3d(0, 0, -9.81);
-  settings.wind.mean_velocity = Eigen::Vector3d(4, 1, 0);
-  settings.wind.gust = 0.5;
-  settings.wind.turbulence = 1.5;
-  settings.wind.seed = 1;
-  for (ramus::NodeSettings& n : settings.nodes) {
-    n.integrator = ramus::Integrator::kSemiImplicitEuler;
-    n.rayleigh_mass = 0.5;
-    n.rayleigh_stiffness = 0.002;
-  }
-  ramus::Simulator cpp_oak(model, settings);
+  ramus::Simulator cpp_oak(model, oak_settings(model->settings, false));  // (as the C calls)
   cpp_oak.initialize();
   const std::size_t values = 3 * static_cast<std::size_t>(model->num_global_vertices);
   std::vector<float> c_buffer(values), cpp_buffer(values);
