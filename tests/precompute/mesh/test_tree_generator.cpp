@@ -1,6 +1,7 @@
 // The procedural tree (mesh/tree_generator.h): the paper's oak in counts and scales, valid limb
 // meshes, every base inside its parent; the small variant assembles, and its step allocates
 // nothing.
+#include <Eigen/Geometry>
 #include <catch2/catch.hpp>
 #include <map>
 #include <set>
