@@ -257,20 +257,30 @@ TEST_CASE("system_force (Eq. 14) equals -∫ρ Uᵀ a(X) dV on a moving, deforme
   }
 }
 
+namespace {
+
+// W1..W7 of the right sizes for r, entries in [-1, 1], without their symmetries.
+SystemForceIntegrals random_integrals(int r, std::mt19937& rng) {
+  SystemForceIntegrals w;
+  w.w1 = random_matrix(3, r, 1, rng);
+  w.w2 = random_matrix(3, r, 1, rng);
+  w.w3 = random_matrix(r, 1, 1, rng);
+  w.w4 = random_matrix(r, r, 1, rng);
+  w.w5 = random_matrix(3, 3 * r, 1, rng);
+  w.w6 = random_matrix(r, 3 * r, 1, rng);
+  w.w7 = random_matrix(3 * r, 3 * r, 1, rng);
+  return w;
+}
+
+}  // namespace
+
 TEST_CASE("SystemForceMatrix: B z equals Eq. 14 term by term, at any scale, without allocation",
           "[runtime][dynamics]") {
   std::mt19937 rng(9);
   for (const int r : {1, 8, 20}) {
     // W5, W6, W7 without their symmetries: B must place every entry (W7 is symmetric in
     // practice; the packing does not rely on it).
-    SystemForceIntegrals w;
-    w.w1 = random_matrix(3, r, 1, rng);
-    w.w2 = random_matrix(3, r, 1, rng);
-    w.w3 = random_matrix(r, 1, 1, rng);
-    w.w4 = random_matrix(r, r, 1, rng);
-    w.w5 = random_matrix(3, 3 * r, 1, rng);
-    w.w6 = random_matrix(r, 3 * r, 1, rng);
-    w.w7 = random_matrix(3 * r, 3 * r, 1, rng);
+    const SystemForceIntegrals w = random_integrals(r, rng);
     const Eigen::VectorXd q = random_matrix(r, 1, 1, rng), qdot = random_matrix(r, 1, 1, rng);
     const FrameKinematics frame{random_vector3(1, rng), random_vector3(1, rng),
                                 random_vector3(1, rng)};
@@ -336,14 +346,7 @@ TEST_CASE("system_force allocates nothing", "[runtime][dynamics]") {
   std::mt19937 rng(5);
   for (const int r : {1, 8, 60}) {
     // Any integrals of the right sizes will do: only the evaluation is timed for allocations.
-    SystemForceIntegrals w;
-    w.w1 = random_matrix(3, r, 1, rng);
-    w.w2 = random_matrix(3, r, 1, rng);
-    w.w3 = random_matrix(r, 1, 1, rng);
-    w.w4 = random_matrix(r, r, 1, rng);
-    w.w5 = random_matrix(3, 3 * r, 1, rng);
-    w.w6 = random_matrix(r, 3 * r, 1, rng);
-    w.w7 = random_matrix(3 * r, 3 * r, 1, rng);
+    const SystemForceIntegrals w = random_integrals(r, rng);
     const Eigen::VectorXd q = random_matrix(r, 1, 1, rng), qdot = random_matrix(r, 1, 1, rng);
     const FrameKinematics frame{random_vector3(1, rng), random_vector3(1, rng),
                                 random_vector3(1, rng)};
