@@ -4,6 +4,7 @@
 #include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <map>
@@ -35,8 +36,15 @@ struct Args {
   bool no_modal_derivatives = false;
 };
 
+// The time of writing, or SOURCE_DATE_EPOCH (seconds) where set, so that the same inputs give
+// byte-identical model files (reproducible builds).
 std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
+  std::time_t now = std::time(nullptr);
+  if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH")) {
+    char* end = nullptr;
+    const long long seconds = std::strtoll(epoch, &end, 10);
+    if (end != epoch && *end == '\0' && seconds >= 0) now = static_cast<std::time_t>(seconds);
+  }
   char text[32];
   std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
   return text;

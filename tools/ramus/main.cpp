@@ -1,13 +1,29 @@
 // `ramus <command>`: the command-line front end of Ramus.
 #include <CLI/CLI.hpp>
+#include <csignal>
 #include <exception>
 #include <iostream>
 
 #include "commands.h"
 #include "ramus/error.h"
+#include "ramus/precompute/model/model_file_writer.h"
 #include "ramus/runtime/version.h"
 
+namespace {
+
+// SIGINT, SIGTERM, SIGHUP: remove a model file's temporary being written, then end the process as
+// the signal would have (the target file is only ever replaced by a complete one).
+extern "C" void end_on_signal(int signal_number) {
+  ramus::remove_model_file_in_progress();
+  std::signal(signal_number, SIG_DFL);
+  std::raise(signal_number);
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  for (const int signal_number : {SIGINT, SIGTERM, SIGHUP})
+    std::signal(signal_number, end_on_signal);
   CLI::App app{
       "Ramus: real-time simulation of large deformable objects by model reduction and "
       "substructuring"};

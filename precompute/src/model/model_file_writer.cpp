@@ -1,9 +1,13 @@
 #include "ramus/precompute/model/model_file_writer.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <cerrno>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <system_error>
@@ -128,6 +132,46 @@ void write_contents(const hdf5::File& file, const ReducedModel& model) {
   model_fields::visit_runtime_settings(model.settings, num_domains, runtime);
 }
 
+// The temporary being written, for remove_model_file_in_progress (a signal handler): the path is
+// stored before the flag is raised and the flag lowered before the path changes.
+char g_temporary_in_progress[4096];
+std::atomic<bool> g_temporary_active{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
+
+// Marks `tmp` as the write in progress for the lifetime of the object.
+class TemporaryInProgress {
+ public:
+  explicit TemporaryInProgress(const std::string& tmp) {
+    if (tmp.size() >= sizeof(g_temporary_in_progress)) return;  // too long to record: not removed
+    std::memcpy(g_temporary_in_progress, tmp.c_str(), tmp.size() + 1);
+    g_temporary_active.store(true);
+  }
+  ~TemporaryInProgress() { g_temporary_active.store(false); }
+  TemporaryInProgress(const TemporaryInProgress&) = delete;
+  TemporaryInProgress& operator=(const TemporaryInProgress&) = delete;
+};
+
+// Removes "<name>.tmp-<pid>" files next to `path` whose writing process no longer exists (a
+// writer killed by SIGKILL cannot remove its own).
+void remove_stale_temporaries(const std::filesystem::path& path) {
+  const std::filesystem::path folder =
+      path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
+  const std::string prefix = path.filename().string() + ".tmp-";
+  std::error_code ec;
+  std::filesystem::directory_iterator entries(folder, ec);
+  if (ec) return;
+  for (const auto& entry : entries) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string digits = name.substr(prefix.size());
+    if (digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    const pid_t pid = static_cast<pid_t>(std::stol(digits));
+    if (pid == ::getpid() || ::kill(pid, 0) == 0 || errno != ESRCH) continue;  // alive or unknown
+    std::error_code ignored;
+    std::filesystem::remove(entry.path(), ignored);
+  }
+}
+
 // Forces the written bytes to the disk before the rename makes them the model.
 void sync_to_disk(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY);
@@ -150,7 +194,9 @@ void write_model_file(const ReducedModel& model, const std::string& path) {
                 "' does not exist");
   }
 
+  remove_stale_temporaries(path);
   const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
+  const TemporaryInProgress in_progress(tmp);
   const auto remove_tmp = [&tmp] {
     std::error_code ignored;
     std::filesystem::remove(tmp, ignored);
@@ -172,6 +218,10 @@ void write_model_file(const ReducedModel& model, const std::string& path) {
     remove_tmp();
     throw;
   }
+}
+
+void remove_model_file_in_progress() noexcept {
+  if (g_temporary_active.load()) ::unlink(g_temporary_in_progress);
 }
 
 }  // namespace ramus

@@ -23,8 +23,12 @@ using namespace detail;
 Group Group::create_group(const std::string& name) const {
   const QuietErrors quiet;
   const Handle lcpl = parents_created();
-  Handle group(H5Gcreate2(handle_.id(), name.c_str(), lcpl.id(), H5P_DEFAULT, H5P_DEFAULT),
-               H5Gclose);
+  const Handle gcpl = property_list(H5Pcreate(H5P_GROUP_CREATE));
+  // No modification times: the same model gives the same bytes.
+  if (gcpl.id() < 0 || H5Pset_obj_track_times(gcpl.id(), false) < 0) {
+    fail("cannot create group " + child_path(name) + error_detail());
+  }
+  Handle group(H5Gcreate2(handle_.id(), name.c_str(), lcpl.id(), gcpl.id(), H5P_DEFAULT), H5Gclose);
   if (group.id() < 0) fail("cannot create group " + child_path(name) + error_detail());
   return Group(std::move(group), file_, child_path(name));
 }
@@ -49,7 +53,9 @@ void Group::write_dataset(const std::string& name, Element element,
   const int rank = static_cast<int>(dims.size());
   const Handle space = dataspace(H5Screate_simple(rank, file_dims.data(), nullptr));
   const Handle dcpl = property_list(H5Pcreate(H5P_DATASET_CREATE));
-  if (space.id() < 0 || dcpl.id() < 0) fail("cannot create dataset " + child_path(name));
+  if (space.id() < 0 || dcpl.id() < 0 || H5Pset_obj_track_times(dcpl.id(), false) < 0) {
+    fail("cannot create dataset " + child_path(name));
+  }
   if (total >= kCompressMinElements && H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0) {
     // Chunks of whole rows (row-major), at most kChunkElements elements each.
     std::vector<hsize_t> chunk = file_dims;
@@ -188,7 +194,8 @@ File File::create(const std::string& path) {
   const Handle fapl = property_list(H5Pcreate(H5P_FILE_ACCESS));
   H5Pset_fclose_degree(fapl.id(), H5F_CLOSE_SEMI);
   const Handle fcpl = property_list(H5Pcreate(H5P_FILE_CREATE));
-  if (fcpl.id() < 0 || H5Pset_userblock(fcpl.id(), kSealBytes) < 0)
+  if (fcpl.id() < 0 || H5Pset_userblock(fcpl.id(), kSealBytes) < 0 ||
+      H5Pset_obj_track_times(fcpl.id(), false) < 0)
     throw InputError(path, 0, "cannot create file (user block)" + error_detail());
   Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.id(), fapl.id()), H5Fclose);
   if (file.id() < 0) throw InputError(path, 0, "cannot create file" + error_detail());

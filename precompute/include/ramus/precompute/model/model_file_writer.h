@@ -13,6 +13,11 @@ namespace ramus {
 /// Optional data is left out when there is none: the root's interface, system-force integrals
 /// that were not computed (a rigid domain's empty ones are written in their documented shapes),
 /// an embedded surface of 0 vertices.
+/// Temporaries "<path>.tmp-<pid>" left by a killed writer whose process is gone are removed first.
 void write_model_file(const ReducedModel& model, const std::string& path);
+
+/// Removes the temporary of a write_model_file in progress, if any. Async-signal-safe: meant for
+/// a SIGINT/SIGTERM handler, which then ends the process (the target path is never touched).
+void remove_model_file_in_progress() noexcept;
 
 }  // namespace ramus
