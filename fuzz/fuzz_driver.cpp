@@ -29,6 +29,11 @@
 #include <vector>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
+// A target's own mutator, where it has one (libFuzzer's interface); used for half the mutants.
+extern "C" __attribute__((weak)) std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data,
+                                                                     std::size_t size,
+                                                                     std::size_t max_size,
+                                                                     unsigned int seed);
 
 namespace {
 
@@ -147,6 +152,9 @@ void mutate(Input& x, const std::vector<Input>& corpus, std::mt19937_64& random)
   }
 }
 
+std::mt19937_64 g_byte_random(1);    // LLVMFuzzerMutate's edits
+const std::vector<Input>* g_corpus;  // the corpus, for LLVMFuzzerMutate's splices
+
 bool run_one(const Input& x, const std::string& what) {
   g_running = &x;
   ::alarm(10);
@@ -164,6 +172,16 @@ bool run_one(const Input& x, const std::string& what) {
 }
 
 }  // namespace
+
+// libFuzzer's byte mutator, which a custom mutator calls for inputs it cannot edit.
+extern "C" std::size_t LLVMFuzzerMutate(std::uint8_t* data, std::size_t size,
+                                        std::size_t max_size) {
+  Input x(data, data + size);
+  mutate(x, *g_corpus, g_byte_random);
+  x.resize(std::min(x.size(), max_size));
+  std::memcpy(data, x.data(), x.size());
+  return x.size();
+}
 
 int main(int argc, char** argv) {
   double seconds = 10;
@@ -194,11 +212,19 @@ int main(int argc, char** argv) {
   for (std::size_t k = 0; k < corpus.size(); ++k, ++inputs)
     if (!run_one(corpus[k], "corpus input " + std::to_string(k))) return 1;
   std::mt19937_64 random(seed);
+  g_byte_random.seed(seed + 1);
+  g_corpus = &corpus;
   const auto stop = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
   while (inputs < max_inputs && std::chrono::steady_clock::now() < stop) {
     Input x = corpus[random() % corpus.size()];
-    const int edits = 1 + static_cast<int>(random() % 8);
-    for (int e = 0; e < edits; ++e) mutate(x, corpus, random);
+    if (LLVMFuzzerCustomMutator != nullptr && random() % 2 == 0) {
+      const std::size_t size = x.size();
+      x.resize(4 * size + 65536);
+      x.resize(LLVMFuzzerCustomMutator(x.data(), size, x.size(), static_cast<unsigned>(random())));
+    } else {
+      const int edits = 1 + static_cast<int>(random() % 8);
+      for (int e = 0; e < edits; ++e) mutate(x, corpus, random);
+    }
     if (!run_one(
             x, "mutated input " + std::to_string(inputs) + " (seed " + std::to_string(seed) + ")"))
       return 1;

@@ -26,6 +26,12 @@ std::string resolve_path(const std::string& path, const std::string& spec_path) 
                          : (std::filesystem::path(spec_path).parent_path() / p).string();
 }
 
+// A value as a message shows it: its JSON, cut to 60 characters (a value may be a whole subtree).
+std::string shown(const json& j) {
+  const std::string text = j.dump();
+  return text.size() <= 60 ? text : text.substr(0, 57) + "...";
+}
+
 class SpecReader {
  public:
   explicit SpecReader(std::string file) : file_(std::move(file)) {}
@@ -34,24 +40,24 @@ class SpecReader {
     throw InputError(file_, 0, (key.empty() ? "" : key + ": ") + message);
   }
   double number(const json& j, const std::string& key) const {
-    if (!j.is_number()) fail(key, "expected a number, got " + j.dump());
+    if (!j.is_number()) fail(key, "expected a number, got " + shown(j));
     const double value = j.get<double>();
     if (!std::isfinite(value)) fail(key, "expected a finite number");
     return value;
   }
   double positive(const json& j, const std::string& key) const {
     const double value = number(j, key);
-    if (!(value > 0)) fail(key, "must be positive, got " + j.dump());
+    if (!(value > 0)) fail(key, "must be positive, got " + shown(j));
     return value;
   }
   int integer(const json& j, const std::string& key) const {
-    if (!j.is_number_integer()) fail(key, "expected an integer, got " + j.dump());
+    if (!j.is_number_integer()) fail(key, "expected an integer, got " + shown(j));
     // (An unsigned above 2^63 would wrap to a negative long long.)
     if (j.is_number_unsigned() ? j.get<unsigned long long>() > static_cast<unsigned long long>(
                                                                    std::numeric_limits<int>::max())
                                : (j.get<long long>() < std::numeric_limits<int>::min() ||
                                   j.get<long long>() > std::numeric_limits<int>::max()))
-      fail(key, "integer out of range, got " + j.dump());
+      fail(key, "integer out of range, got " + shown(j));
     return static_cast<int>(j.get<long long>());
   }
   /// An integer in [lo, hi], checked before any arithmetic uses it.
@@ -59,20 +65,20 @@ class SpecReader {
     const int value = integer(j, key);
     if (value < lo || value > hi)
       fail(key, "must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " +
-                    j.dump());
+                    shown(j));
     return value;
   }
   /// An integrator's name (docs/INTEGRATORS.md).
   std::string integrator(const json& j, const std::string& key) const {
     if (!j.is_string() || !integrator_from_string(j.get<std::string>()))
-      fail(key, "expected one of " + integrator_names() + "; got " + j.dump());
+      fail(key, "expected one of " + integrator_names() + "; got " + shown(j));
     return j.get<std::string>();
   }
   /// s of SIERE and its siblings, 0..kMaxSplitModes.
   int split_modes(const json& j, const std::string& key) const {
     const int value = integer(j, key);
     if (value < 0 || value > kMaxSplitModes)
-      fail(key, "must be between 0 and " + std::to_string(kMaxSplitModes) + ", got " + j.dump());
+      fail(key, "must be between 0 and " + std::to_string(kMaxSplitModes) + ", got " + shown(j));
     return value;
   }
   Eigen::Vector3d vector3(const json& j, const std::string& key) const {
@@ -101,7 +107,7 @@ class SpecReader {
     const double value = number(j, key);
     if (!(value >= lo && value <= hi)) {
       std::ostringstream message;
-      message << "must lie in [" << lo << ", " << hi << "]" << unit << ", got " << j.dump();
+      message << "must lie in [" << lo << ", " << hi << "]" << unit << ", got " << shown(j);
       fail(key, message.str());
     }
     return value;
@@ -116,9 +122,9 @@ class SpecReader {
       const std::string sub = key + ".poisson_ratio";
       m.poisson_ratio = number(j["poisson_ratio"], sub);
       if (!(m.poisson_ratio >= 0 && m.poisson_ratio < 0.5))
-        fail(sub, "must lie in [0, 0.5), got " + j["poisson_ratio"].dump());
+        fail(sub, "must lie in [0, 0.5), got " + shown(j["poisson_ratio"]));
       if (m.poisson_ratio > 0.49)
-        warnings.push_back(sub + ": " + j["poisson_ratio"].dump() +
+        warnings.push_back(sub + ": " + shown(j["poisson_ratio"]) +
                            " is nearly incompressible: linear tets lock (the modes come out far "
                            "too stiff) and the Lamé λ grows as 1/(1 - 2ν)");
     }
@@ -238,7 +244,7 @@ TetrahedralizeOptions parse_tetrahedralize(const SpecReader& r, const json& t,
     r.fail(key + ".max_radius_edge_ratio",
            "must be 0 (off) or at least 1.1 (TetGen's refinement need not terminate below), "
            "got " +
-               t["max_radius_edge_ratio"].dump());
+               shown(t["max_radius_edge_ratio"]));
   if (t.contains("max_volume"))
     options.max_volume = r.positive(t["max_volume"], key + ".max_volume");
   if (t.contains("label_regions")) {
@@ -350,7 +356,7 @@ DomainsSpec parse_domains(const SpecReader& r, const json& d, const std::string&
     else if (p == "automatic")
       domains.partition = DomainsSpec::Partition::kAutomatic;
     else
-      r.fail(key + ".partition", "expected \"labels\" or \"automatic\", got " + p.dump());
+      r.fail(key + ".partition", "expected \"labels\" or \"automatic\", got " + shown(p));
   }
   if (d.contains("label_file")) {
     const json& f = d["label_file"];
@@ -385,7 +391,7 @@ DomainsSpec parse_domains(const SpecReader& r, const json& d, const std::string&
       domains.distribution = ModeDistribution::kLogarithmic;
     else
       r.fail(key + ".distribution",
-             "expected \"proportional\" or \"logarithmic\", got " + dist.dump());
+             "expected \"proportional\" or \"logarithmic\", got " + shown(dist));
   }
   if (d.contains("min_r")) domains.min_r = r.bounded(d["min_r"], key + ".min_r", 0, kMaxSpecModes);
   if (d.contains("max_r")) domains.max_r = r.bounded(d["max_r"], key + ".max_r", 0, kMaxSpecModes);
@@ -396,7 +402,7 @@ DomainsSpec parse_domains(const SpecReader& r, const json& d, const std::string&
       r.fail(key + ".lumping",
              "expected \"interface\" (L1), \"center_of_mass\" (L2) or \"rigid_subtree\" (L3), "
              "got " +
-                 l.dump());
+                 shown(l));
     domains.lumping = l.get<std::string>();
   }
   if (d.contains("per_domain")) {
@@ -539,7 +545,7 @@ AssemblySpec parse_assembly(const SpecReader& r, const json& root, const std::st
     if (found == part_index.end()) {
       std::string names;
       for (const auto& [name, index] : part_index) names += (names.empty() ? "" : ", ") + name;
-      r.fail(key + ".part", "no part is named " + part.dump() + " (the parts: " + names + ")");
+      r.fail(key + ".part", "no part is named " + shown(part) + " (the parts: " + names + ")");
     }
     instance.part = found->second;
     placed[static_cast<std::size_t>(instance.part)] = true;
@@ -586,7 +592,7 @@ AssemblySpec parse_assembly(const SpecReader& r, const json& root, const std::st
     if (j.contains("scale")) {
       instance.scale = r.number(j["scale"], key + ".scale");
       if (!(instance.scale >= kMinPartScale && instance.scale <= kMaxPartScale))
-        r.fail(key + ".scale", "must lie in [0.001, 1000], got " + j["scale"].dump());
+        r.fail(key + ".scale", "must lie in [0.001, 1000], got " + shown(j["scale"]));
     }
     instance_index[instance.name] = static_cast<int>(i);
     assembly.instances.push_back(instance);

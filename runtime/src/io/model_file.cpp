@@ -172,18 +172,22 @@ ReducedModel read_model_file(const std::string& path) {
 
   const hdf5::Group domains = root.group("domains");
   const int num_domains = domains.read_int_attribute("num_domains");
-  if (num_domains < 1) {
+  // Each count bounded by the groups the file holds before anything is allocated for it.
+  if (num_domains < 1 || num_domains > domains.num_links()) {
     throw InputError(path, 0,
                      "attribute 'num_domains' of /domains is " + std::to_string(num_domains) +
-                         " (must be at least 1)");
+                         " (must be in [1, " + std::to_string(domains.num_links()) +
+                         "], the groups /domains holds)");
   }
-  // Parts first (a domain's shapes follow its part's); each count bounded by the file's groups.
+  // Parts first (a domain's shapes follow its part's).
   const hdf5::Group parts = root.group("parts");
   const int num_parts = parts.read_int_attribute("num_parts");
-  if (num_parts < 1 || num_parts > num_domains) {
+  if (num_parts < 1 || num_parts > num_domains || num_parts > parts.num_links()) {
     throw InputError(path, 0,
                      "attribute 'num_parts' of /parts is " + std::to_string(num_parts) +
-                         " (must be in [1, num_domains = " + std::to_string(num_domains) + "])");
+                         " (must be in [1, num_domains = " + std::to_string(num_domains) +
+                         "] and at most the " + std::to_string(parts.num_links()) +
+                         " groups /parts holds)");
   }
   model.parts.resize(static_cast<std::size_t>(num_parts));
   for (int k = 0; k < num_parts; ++k) {

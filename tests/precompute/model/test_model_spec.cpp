@@ -67,6 +67,11 @@ TEST_CASE("Spec errors name the file, the key and the problem", "[precompute][mo
        "simulation.steps: integer out of range"},
       {R"({"mesh": "m.msh", "forces": [{"vertex": -1, "force": [0, 0, 1]}]})",
        "forces[0].vertex: must be between 0"},
+      // A value shown in a message is cut short (a whole subtree may stand where a number should).
+      {R"({"mesh": "m.msh", "material": {"density": [1111111111, 2222222222, 3333333333,
+          4444444444, 5555555555, 6666666666]}})",
+       "material.density: expected a number, got "
+       "[1111111111,2222222222,3333333333,4444444444,5555555555,6..."},
       // Parts cut into domains, and parts that are another part's domain.
       {R"({"parts": {"p": {"mesh": "m.msh", "domains": {"lumping": "interface"}}},
            "instances": [{"part": "p"}]})",

@@ -49,6 +49,9 @@ class Group {
   /// True when a link (group or dataset) `name` exists below this group.
   bool has(const std::string& name) const;
   bool has_attribute(const std::string& name) const;
+  /// The number of links (groups and datasets) directly below this group: a bound on any count of
+  /// members that an attribute declares, checked before allocating for them.
+  Eigen::Index num_links() const;
   /// Opens an existing group ("missing group ..." otherwise) / creates one (and its parents).
   Group group(const std::string& name) const;
   Group create_group(const std::string& name) const;

@@ -73,6 +73,13 @@ bool Group::has(const std::string& name) const {
   return H5Oexists_by_name(handle_.id(), prefix.c_str(), H5P_DEFAULT) > 0;
 }
 
+Eigen::Index Group::num_links() const {
+  const QuietErrors quiet;
+  H5G_info_t info;
+  if (H5Gget_info(handle_.id(), &info) < 0) fail("cannot list the members of " + path_);
+  return static_cast<Eigen::Index>(info.nlinks);
+}
+
 bool Group::has_attribute(const std::string& name) const {
   const QuietErrors quiet;
   return H5Aexists(handle_.id(), name.c_str()) > 0;
