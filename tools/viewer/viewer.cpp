@@ -114,10 +114,14 @@ Vector3f domain_color(int domain) {
 struct Surface {
   int embedded = 0;  // the first `embedded` vertices are the embedded surface's
   Eigen::MatrixX3i triangles;
-  std::vector<int> node, vertex;  // per drawn vertex: the node and node vertex pulled there
-  Eigen::MatrixX3d positions;     // current, world
-  Eigen::MatrixX3d scratch;       // the global vertices' positions
-  std::vector<float> buffer;      // per vertex: position, normal, colour (9 floats)
+  // Per drawn vertex: the node, and the node vertices (with weights) a pull there acts on: an
+  // embedded vertex's tet corners with its barycentric weights, a mesh vertex itself.
+  std::vector<int> node;
+  std::vector<Eigen::Vector4i> corners;
+  std::vector<Eigen::Vector4d> weights;
+  Eigen::MatrixX3d positions;  // current, world
+  Eigen::MatrixX3d scratch;    // the global vertices' positions
+  std::vector<float> buffer;   // per vertex: position, normal, colour (9 floats)
 };
 
 Surface make_surface(const Model& model) {
@@ -126,18 +130,17 @@ Surface make_surface(const Model& model) {
   s.embedded = static_cast<int>(e.rest_positions.rows());
   std::vector<char> covered(static_cast<std::size_t>(model.num_nodes()), 0);
   for (int v = 0; v < s.embedded; ++v) {
-    // The embedding tet's corner of largest weight carries the pull.
-    Eigen::Index corner = 0;
-    e.barycentric.row(v).maxCoeff(&corner);
     const int node = e.domain(v);
     covered[static_cast<std::size_t>(node)] = 1;
     s.node.push_back(node);
-    s.vertex.push_back(model.prototype_of(node).tets(e.tet(v), corner));
+    s.corners.push_back(model.prototype_of(node).tets.row(e.tet(v)).transpose());
+    s.weights.push_back(e.barycentric.row(v).transpose());
   }
   for (int g = 0; g < model.num_global_vertices; ++g) {
     const auto [node, vertex] = vertex_copy(model, g);
     s.node.push_back(node);
-    s.vertex.push_back(vertex);
+    s.corners.push_back(Eigen::Vector4i::Constant(vertex));
+    s.weights.push_back(Eigen::Vector4d(1, 0, 0, 0));
   }
   std::vector<Eigen::Vector3i> triangles;
   for (Eigen::Index f = 0; f < e.triangles.rows(); ++f) triangles.push_back(e.triangles.row(f));
@@ -320,6 +323,7 @@ void run_viewer(const ViewerOptions& options) {
   auto last = std::chrono::steady_clock::now();
 
   const auto run_start = std::chrono::steady_clock::now();
+  double steps_seconds = 0, surface_seconds = 0;  // totals over the run, for the summary
   int drawn = 0;
   for (int frame = 1; !glfwWindowShouldClose(window); ++frame, ++drawn) {
     glfwPollEvents();
@@ -399,8 +403,11 @@ void run_viewer(const ViewerOptions& options) {
       Eigen::Vector3d f = stiffness * (pull_target.cast<double>() - x);
       const double cap = 20 * model->total_mass * 9.81;
       if (f.norm() > cap) f *= cap / f.norm();
-      simulator->add_vertex_force(surface.node[static_cast<std::size_t>(pulled)],
-                                  surface.vertex[static_cast<std::size_t>(pulled)], f);
+      const auto k = static_cast<std::size_t>(pulled);
+      for (int c = 0; c < 4; ++c)  // (an embedded point's force, spread as its barycentric weights)
+        if (surface.weights[k](c) != 0)
+          simulator->add_vertex_force(surface.node[k], surface.corners[k](c),
+                                      surface.weights[k](c) * f);
     }
     const auto now = std::chrono::steady_clock::now();
     const double elapsed = options.frames > 0
@@ -420,6 +427,8 @@ void run_viewer(const ViewerOptions& options) {
       }
     }
     if (steps == 8) accumulator = 0;  // behind: drop time rather than spiral
+    steps_seconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count();
     if (steps > 0)
       step_ms = 0.9 * step_ms + 0.1 *
                                     std::chrono::duration<double, std::milli>(
@@ -483,8 +492,11 @@ void run_viewer(const ViewerOptions& options) {
     }
 
     // Draw.
+    const auto surface_start = std::chrono::steady_clock::now();
     update_surface(*simulator, surface, color_domains);
     mesh.update(surface.buffer);
+    surface_seconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - surface_start).count();
     glViewport(0, 0, width, height);
     glClearColor(0.93f, 0.94f, 0.96f, 1);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
@@ -513,10 +525,13 @@ void run_viewer(const ViewerOptions& options) {
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();
+  const double per_frame = 1000.0 / (drawn + 1);
   std::printf(
-      "view      %d frames in %.2f s: %.2f ms per frame (steps, surface, drawing; "
-      "%.3f ms per step)\n",
-      drawn + 1, seconds, 1000 * seconds / (drawn + 1), step_ms);
+      "view      %d frames in %.2f s: %.2f ms per frame: steps %.2f, surface (positions, "
+      "normals, upload) %.2f, drawing and the rest %.2f (%.3f ms per step)\n",
+      drawn + 1, seconds, per_frame * seconds, per_frame * steps_seconds,
+      per_frame * surface_seconds, per_frame * (seconds - steps_seconds - surface_seconds),
+      step_ms);
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();
