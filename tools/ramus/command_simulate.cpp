@@ -250,11 +250,19 @@ void run(const Args& args) {
       simulator.free_root() ? " (free-flying)" : "", settings.time_step, steps,
       integrators_description(settings).c_str(),
       num_domains == 1 ? "" : lumping_name(settings.lumping));
-  for (const ResolvedForce& f : resolved)
-    std::printf("force     (%g, %g, %g) N at vertex %d (domain '%s'), t in [%g, %g) s\n",
-                f.force.force(0), f.force.force(1), f.force.force(2), f.force.vertex,
-                model->nodes[static_cast<size_t>(f.domain)].name.c_str(), f.force.start,
-                std::min(f.force.end, 1e300));
+  for (const ResolvedForce& f : resolved) {
+    // Its window: "throughout", "from t = a s" or "t in [a, b) s".
+    char window[96];
+    if (f.force.start <= 0 && f.force.end >= 1e300)
+      std::snprintf(window, sizeof window, "throughout");
+    else if (f.force.end >= 1e300)
+      std::snprintf(window, sizeof window, "from t = %g s", f.force.start);
+    else
+      std::snprintf(window, sizeof window, "t in [%g, %g) s", f.force.start, f.force.end);
+    std::printf("force     (%g, %g, %g) N at vertex %d (domain '%s'), %s\n", f.force.force(0),
+                f.force.force(1), f.force.force(2), f.force.vertex,
+                model->nodes[static_cast<size_t>(f.domain)].name.c_str(), window);
+  }
 
   std::unique_ptr<PvdSeriesWriter> writer, surface_writer;  // surface: <stem>_surface.pvd
   if (!args.output.empty()) writer = std::make_unique<PvdSeriesWriter>(args.output);
@@ -328,7 +336,7 @@ void run(const Args& args) {
 
   std::vector<double> step_us;
   step_us.reserve(static_cast<size_t>(steps));
-  double max_displacement = 0;
+  double max_displacement = 0, max_displacement_time = 0;  // over the frames checked
   for (int step = 1; step <= steps; ++step) {
     apply_forces(simulator.time() + settings.time_step);
     const auto start = std::chrono::steady_clock::now();
@@ -341,7 +349,11 @@ void run(const Args& args) {
     if (step % output_every == 0) {
       simulator.global_positions(positions);
       check_positions(positions, "vertex");
-      max_displacement = std::max(max_displacement, (positions - rest).rowwise().norm().maxCoeff());
+      const double u = (positions - rest).rowwise().norm().maxCoeff();
+      if (u > max_displacement) {
+        max_displacement = u;
+        max_displacement_time = simulator.time();
+      }
       write_frame();
     }
   }
@@ -361,8 +373,11 @@ void run(const Args& args) {
         step_us.size(), split > 0 ? 100 * p.core_seconds / split : 0.0,
         split > 0 ? 100 * p.node_seconds / split : 0.0);
   }
-  std::printf("final     t = %.4f s, max |u| = %.4g m, elastic %.4g J\n", simulator.time(),
-              max_displacement, simulator.elastic_energy());
+  simulator.global_positions(positions);
+  std::printf(
+      "final     t = %.4f s, max |u| = %.4g m (largest %.4g m, at t = %.4g s), elastic %.4g J\n",
+      simulator.time(), (positions - rest).rowwise().norm().maxCoeff(), max_displacement,
+      max_displacement_time, simulator.elastic_energy());
   if (writer) std::printf("output    %s (%d frames)\n", args.output.c_str(), writer->num_frames());
   if (surface_writer)
     std::printf("output    %s (embedded surface: %d vertices, %d triangles)\n",

@@ -30,42 +30,57 @@ std::vector<double> parse_numbers(const std::string& text, const std::string& wh
 
 }  // namespace
 
+// Help text of an option whose default is the model's (its stored settings and spec scenario),
+// and `value` only with --ignore-spec (or for a model that stores none).
+template <typename T>
+std::string model_default(const std::string& help, const T& value) {
+  std::ostringstream text;
+  text << help << " [default: the model's; " << value << " with --ignore-spec]";
+  return text.str();
+}
+
 void add_reduced_run_options(CLI::App* command, ReducedRunArgs& args) {
-  command->add_option("--steps", args.steps, "Number of time steps")->capture_default_str();
-  command->add_option("--dt", args.time_step, "Time step (s)")->capture_default_str();
-  command->add_option("--gravity", args.gravity, "Gravity gx,gy,gz (m/s^2)")->capture_default_str();
-  command->add_option("--damping-mass", args.rayleigh_mass, "Rayleigh alpha (1/s)");
-  command->add_option("--damping-stiffness", args.rayleigh_stiffness, "Rayleigh beta (s)");
-  command
-      ->add_option("--newton", args.newton_iterations,
-                   "Newmark's Newton iterations per step (1: semi-implicit)")
-      ->capture_default_str();
-  command
-      ->add_option("--integrator", args.integrator,
-                   "Integrator of every domain: " + integrator_names() + " (docs/INTEGRATORS.md)")
-      ->capture_default_str();
-  command
-      ->add_option("--modes", args.split_modes,
-                   "siere, sbdf2ere, str-sbdf2ere: s, the lowest modes treated exponentially")
-      ->capture_default_str();
-  command
-      ->add_option("--modes-refresh", args.split_refresh_steps,
-                   "... recompute those modes every k steps (1: exact; tracked in between)")
-      ->capture_default_str();
-  command->add_option("--modes-drift", args.split_drift_tolerance,
-                      "... and when a tracking step moves them more than this (0: never)");
-  command
-      ->add_option("--implicit-iterations", args.implicit_iterations,
-                   "be, bdf2, tr-bdf2, sdirk, im-blend: Newton iterations per stage at most")
-      ->capture_default_str();
-  command
-      ->add_option("--energy-tolerance", args.energy_tolerance,
-                   "im-blend: relative energy error the blend aims within")
-      ->capture_default_str();
-  command->add_option("--momentum-damping", args.momentum_damping,
-                      "im-blend: share k of the non-rigid velocity removed per step, in [0, 1]");
+  command->add_option("--steps", args.steps, model_default("Number of time steps", args.steps));
+  command->add_option("--dt", args.time_step, model_default("Time step (s)", args.time_step));
+  command->add_option("--gravity", args.gravity,
+                      model_default("Gravity gx,gy,gz (m/s^2)", args.gravity));
+  command->add_option("--damping-mass", args.rayleigh_mass,
+                      model_default("Rayleigh alpha (1/s)", args.rayleigh_mass));
+  command->add_option("--damping-stiffness", args.rayleigh_stiffness,
+                      model_default("Rayleigh beta (s)", args.rayleigh_stiffness));
+  command->add_option("--newton", args.newton_iterations,
+                      model_default("Newmark's Newton iterations per step (1: semi-implicit)",
+                                    args.newton_iterations));
+  command->add_option(
+      "--integrator", args.integrator,
+      model_default("Integrator of every domain: " + integrator_names() + " (docs/INTEGRATORS.md)",
+                    args.integrator));
+  command->add_option(
+      "--modes", args.split_modes,
+      model_default("siere, sbdf2ere, str-sbdf2ere: s, the lowest modes treated exponentially",
+                    args.split_modes));
+  command->add_option(
+      "--modes-refresh", args.split_refresh_steps,
+      model_default("... recompute those modes every k steps (1: exact; tracked in between)",
+                    args.split_refresh_steps));
+  command->add_option(
+      "--modes-drift", args.split_drift_tolerance,
+      model_default("... and when a tracking step moves them more than this (0: never)",
+                    args.split_drift_tolerance));
+  command->add_option(
+      "--implicit-iterations", args.implicit_iterations,
+      model_default("be, bdf2, tr-bdf2, sdirk, im-blend: Newton iterations per stage at most",
+                    args.implicit_iterations));
+  command->add_option("--energy-tolerance", args.energy_tolerance,
+                      model_default("im-blend: relative energy error the blend aims within",
+                                    args.energy_tolerance));
+  command->add_option(
+      "--momentum-damping", args.momentum_damping,
+      model_default("im-blend: share k of the non-rigid velocity removed per step, in [0, 1]",
+                    args.momentum_damping));
   command->add_option("--force", args.forces,
-                      "Vertex force vertex,fx,fy,fz[,start,end] in N and s (repeatable)");
+                      "Vertex force vertex,fx,fy,fz[,start,end] in N and s (repeatable; replaces "
+                      "the spec's forces)");
 }
 
 void apply_run_options(const CLI::App& command, const ReducedRunArgs& args, bool all,

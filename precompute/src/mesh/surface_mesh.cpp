@@ -297,9 +297,12 @@ class PlyValueSource {
     lines_.fail(message);
   }
 
-  std::size_t remaining_bytes() const {
-    return binary_ ? body_.size() - pos_ : lines_.remaining_bytes();
+  /// At most how many list items can follow: the bytes left (binary), the tokens left on the
+  /// record's line (ASCII: a record is one line, so the file's last line holds its whole list).
+  std::size_t list_capacity() const {
+    return binary_ ? body_.size() - pos_ : lines_.tokens().size() - token_;
   }
+  const char* list_capacity_unit() const { return binary_ ? "bytes left" : "values on its line"; }
 
  private:
   std::string file_;
@@ -413,8 +416,10 @@ SurfaceMesh read_ply(const std::string& path) {
           continue;
         }
         const double n = source.read(p.count_type);
-        if (n < 0 || n > static_cast<double>(source.remaining_bytes()))
-          source.fail("implausible list length " + std::to_string(n) + " in " + what);
+        if (n < 0 || n > static_cast<double>(source.list_capacity()))
+          source.fail(what + ": list length " + std::to_string(static_cast<long long>(n)) +
+                      " is more than the " + std::to_string(source.list_capacity()) + " " +
+                      source.list_capacity_unit());
         const bool wanted = is_face && static_cast<int>(k) == index_slot;
         if (wanted) {
           if (n < 3)

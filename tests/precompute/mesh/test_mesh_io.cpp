@@ -131,6 +131,15 @@ TEST_CASE("read_vega reads a .veg with materials, sets and regions", "[precomput
   CHECK(m.tets == read_gmsh(kMeshes + "cube_groups_22.msh").tets);
 }
 
+TEST_CASE("ASCII PLY: a face on the file's last line, with or without its newline, is read",
+          "[precompute][mesh]") {
+  // (The list length was checked against the bytes after the line: the last face failed.)
+  const SurfaceMesh tetra = read_ply(kMeshes + "tetra_last_line.ply");
+  REQUIRE(tetra.num_triangles() == 4);
+  CHECK(tetra.triangles.row(3) == Eigen::RowVector3i(1, 2, 3));
+  CHECK_NOTHROW(check_closed_surface(tetra, "tetra"));
+}
+
 TEST_CASE("surface readers: OBJ, OFF, ASCII and binary PLY describe the same cube",
           "[precompute][mesh]") {
   const SurfaceMesh obj = read_obj(kMeshes + "cube.obj");
@@ -402,6 +411,9 @@ TEST_CASE("malformed files give located InputErrors", "[precompute][mesh]") {
       {"truncated_binary.ply",
        surface_reader,
        {"truncated_binary.ply: ", "unexpected end of file while reading face 5"}},
+      {"short_list.ply",
+       surface_reader,
+       {"short_list.ply:17: ", "face 3: list length 3 is more than the 2 values on its line"}},
       {"empty.obj", surface_reader, {"empty.obj: the file contains no faces"}},
       {"open_surface.obj",
        any_tet_reader,
