@@ -397,13 +397,22 @@ DomainsSpec parse_domains(const SpecReader& r, const json& d, const std::string&
   if (d.contains("max_r")) domains.max_r = r.bounded(d["max_r"], key + ".max_r", 0, kMaxSpecModes);
   if (domains.min_r < 0 || domains.max_r < domains.min_r) r.fail(key, "need 0 <= min_r <= max_r");
   if (d.contains("lumping")) {
+    // The names, or L1, L2, L3 as on the command line (--lumping).
     const json& l = d["lumping"];
-    if (l != "interface" && l != "center_of_mass" && l != "rigid_subtree")
+    const std::pair<const char*, const char*> names[] = {
+        {"interface", "L1"}, {"center_of_mass", "L2"}, {"rigid_subtree", "L3"}};
+    bool known = false;
+    for (const auto& [name, alias] : names) {
+      if (l == name || l == alias) {
+        domains.lumping = name;
+        known = true;
+      }
+    }
+    if (!known)
       r.fail(key + ".lumping",
              "expected \"interface\" (L1), \"center_of_mass\" (L2) or \"rigid_subtree\" (L3), "
              "got " +
                  shown(l));
-    domains.lumping = l.get<std::string>();
   }
   if (d.contains("per_domain")) {
     const json& per = d["per_domain"];
@@ -776,12 +785,46 @@ ReductionSpec scaled_reduction(const ReductionSpec& base, int r) {
   return reduction;
 }
 
+namespace {
+
+// Every file the spec names exists, or an error names its key, the name given and where it was
+// looked for (before any work: a missing mesh was reported without the key).
+void check_spec_files(const ModelSpec& spec, const std::string& spec_path) {
+  const auto check = [&](const std::string& key, const std::string& resolved) {
+    if (resolved.empty()) return;
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(resolved, ec)) return;
+    const std::filesystem::path where = std::filesystem::absolute(resolved, ec);
+    throw InputError(spec_path, 0,
+                     key + ": no file '" + resolved + "' (looked for " +
+                         (ec ? resolved : where.lexically_normal().string()) +
+                         "; names in a spec are relative to the spec's folder)");
+  };
+  const auto check_domains = [&](const std::string& key, const std::optional<DomainsSpec>& d) {
+    if (d) check(key + ".label_file", d->label_file_path);
+  };
+  check("mesh", spec.mesh_path);
+  check("render_surface", spec.render_surface_path);
+  check_domains("domains", spec.domains);
+  if (!spec.assembly) return;
+  for (const PartSpec& part : spec.assembly->parts) {
+    const std::string key = "parts." + part.name;
+    check(key + ".mesh", part.mesh_path);
+    check(key + ".render_surface", part.render_surface_path);
+    check_domains(key + ".domains", part.domains);
+  }
+}
+
+}  // namespace
+
 ModelSpec load_model_spec(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw InputError(path, 0, "cannot open the spec file");
   std::stringstream text;
   text << in.rdbuf();
-  return parse_model_spec(text.str(), path);
+  ModelSpec spec = parse_model_spec(text.str(), path);
+  check_spec_files(spec, path);
+  return spec;
 }
 
 std::vector<int> select_vertices(const TetMesh& mesh, const std::vector<VertexSelector>& rules) {

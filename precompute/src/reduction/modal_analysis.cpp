@@ -106,7 +106,7 @@ class CholmodShiftInvert {
   void set_shift(double sigma) {
     factor_.compute(SparseMatrix(K_ - sigma * M_));
     if (factor_.info() != Eigen::Success)
-      throw NumericalError("compute_linear_modes: CHOLMOD could not factor K - sigma M (sigma = " +
+      throw NumericalError("linear modes: CHOLMOD could not factor K - sigma M (sigma = " +
                            std::to_string(sigma) + "): not positive definite");
   }
   void perform_op(const double* x_in, double* y_out) const {
@@ -157,7 +157,7 @@ Eigen::MatrixXd modal_derivative_rhs(const StvkFemModel& model, const DofMap& do
 }  // namespace
 
 LinearModes compute_linear_modes(const StvkFemModel& model, const DofMap& dofs, int num_modes) {
-  const std::string where = "compute_linear_modes";
+  const std::string where = "linear modes";
   check_dof_map(model, dofs, where);
   const bool free_body = dofs.fixed_vertices().empty();
   const int expected_rigid = free_body ? 6 : 0;
@@ -238,7 +238,7 @@ LinearModes compute_linear_modes(const StvkFemModel& model, const DofMap& dofs, 
 
 Eigen::MatrixXd compute_modal_derivatives(const StvkFemModel& model, const DofMap& dofs,
                                           const LinearModes& modes) {
-  const std::string where = "compute_modal_derivatives";
+  const std::string where = "modal derivatives";
   check_dof_map(model, dofs, where);
   check_modes(modes, dofs, where);
   const auto [K, M] = assemble_free_matrices(model, dofs);
@@ -280,7 +280,7 @@ Eigen::MatrixXd compute_modal_derivatives(const StvkFemModel& model, const DofMa
 ReducedBasis compute_reduced_basis(const StvkFemModel& model, const DofMap& dofs,
                                    const LinearModes& modes,
                                    const Eigen::MatrixXd& modal_derivatives, int r) {
-  const std::string where = "compute_reduced_basis";
+  const std::string where = "reduced basis";
   check_dof_map(model, dofs, where);
   check_modes(modes, dofs, where);
   const int r1 = static_cast<int>(modes.eigenvalues.size());

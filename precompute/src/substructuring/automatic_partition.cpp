@@ -79,7 +79,7 @@ std::vector<double> tet_distances(const TetMesh& mesh, const std::vector<int>& a
     for (int c = 0; c < 4; ++c) {
       const double dv = dist[sz(mesh.tets(t, c))];
       if (!std::isfinite(dv))
-        throw MeshError("partition_branching_mesh: vertex " + std::to_string(mesh.tets(t, c)) +
+        throw MeshError("automatic partition: vertex " + std::to_string(mesh.tets(t, c)) +
                             " (tet " + std::to_string(t) +
                             ") is not connected to the anchored region",
                         t, mesh.tets(t, c));
@@ -346,9 +346,9 @@ Eigen::VectorXi number_by_distance(int num_comps, const std::vector<double>& tet
 
 DomainTree partition_branching_mesh(const TetMesh& mesh, const std::vector<int>& anchored_vertices,
                                     const AutomaticPartitionOptions& options) {
-  const char* where = "partition_branching_mesh";
+  const char* where = "automatic partition";
   const int nt = mesh.num_tets();
-  if (nt == 0) throw MeshError("partition_branching_mesh: the mesh has no tets");
+  if (nt == 0) throw MeshError("automatic partition: the mesh has no tets");
   if (!(options.band_width >= 0.0) || !std::isfinite(options.band_width))
     throw OptionError("partition_branching_mesh: band_width must be finite and >= 0");
   if (options.band_width == 0.0 && options.num_bands < 1)

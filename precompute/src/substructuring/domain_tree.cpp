@@ -25,18 +25,18 @@ using namespace tet_graph;
 DomainTree build_domain_tree(const TetMesh& mesh, const Eigen::VectorXi& tet_domain,
                              const std::vector<int>& anchored_vertices,
                              const std::map<int, std::string>& names) {
-  const char* where = "build_domain_tree";
+  const char* where = "domains";
   const int nt = mesh.num_tets();
   const int nv = mesh.num_vertices();
-  if (nt == 0) throw MeshError("build_domain_tree: the mesh has no tets");
+  if (nt == 0) throw MeshError("domains: the mesh has no tets");
   if (tet_domain.size() != nt)
-    throw MeshError("build_domain_tree: tet_domain has " + std::to_string(tet_domain.size()) +
+    throw MeshError("domains: tet_domain has " + std::to_string(tet_domain.size()) +
                     " entries, the mesh has " + std::to_string(nt) + " tets");
   check_vertex_indices(mesh, where);
   check_anchors(mesh, anchored_vertices, where);
   for (int t = 0; t < nt; ++t)
     if (tet_domain(t) < 0)
-      throw MeshError("build_domain_tree: tet " + std::to_string(t) + " has domain " +
+      throw MeshError("domains: tet " + std::to_string(t) + " has domain " +
                           std::to_string(tet_domain(t)) + " (domains are 0..d-1)",
                       t);
 
@@ -55,7 +55,7 @@ DomainTree build_domain_tree(const TetMesh& mesh, const Eigen::VectorXi& tet_dom
   for (int t = 0; t < nt; ++t) tree.domain_tets[sz(tet_domain(t))].push_back(t);
   for (int i = 0; i < d; ++i)
     if (tree.domain_tets[sz(i)].empty())
-      throw MeshError("build_domain_tree: domain " + std::to_string(i) +
+      throw MeshError("domains: domain " + std::to_string(i) +
                       (names.count(i) ? " (" + quoted(name[sz(i)]) + ")" : std::string()) +
                       " has no tets");
 
@@ -87,7 +87,7 @@ DomainTree build_domain_tree(const TetMesh& mesh, const Eigen::VectorXi& tet_dom
       if (pieces_of_domain[sz(i)] < 2 || !anchored[sz(i)]) continue;
       for (const int t : tree.domain_tets[sz(i)])
         if (!piece_anchored[sz(piece[sz(t)])])
-          throw MeshError("build_domain_tree: domain " + quoted(name[sz(i)]) + " falls into " +
+          throw MeshError("domains: domain " + quoted(name[sz(i)]) + " falls into " +
                               std::to_string(pieces_of_domain[sz(i)]) +
                               " pieces that share no triangle face, and the piece of tet " +
                               std::to_string(t) +
@@ -104,7 +104,7 @@ DomainTree build_domain_tree(const TetMesh& mesh, const Eigen::VectorXi& tet_dom
             b = t;
             break;
           }
-        throw MeshError("build_domain_tree: domain " + quoted(name[sz(i)]) + " falls into " +
+        throw MeshError("domains: domain " + quoted(name[sz(i)]) + " falls into " +
                             std::to_string(pieces_of_domain[sz(i)]) +
                             " pieces that share no triangle face (tets " + std::to_string(a) +
                             " and " + std::to_string(b) +
@@ -122,7 +122,7 @@ DomainTree build_domain_tree(const TetMesh& mesh, const Eigen::VectorXi& tet_dom
   const std::map<Pair, int> faces = group_face_counts(face_pairs, group);
   for (const auto& [pair, count] : group_vertex_counts(vdomains))
     if (!faces.count(pair))
-      throw MeshError("build_domain_tree: domains " + quoted(name[sz(pair.first)]) + " and " +
+      throw MeshError("domains: domains " + quoted(name[sz(pair.first)]) + " and " +
                       quoted(name[sz(pair.second)]) + " share " + std::to_string(count) +
                       (count == 1 ? " vertex" : " vertices") +
                       " but no triangle face (they touch only at an edge or a vertex); an "
@@ -136,7 +136,7 @@ DomainTree build_domain_tree(const TetMesh& mesh, const Eigen::VectorXi& tet_dom
   const std::vector<int> reach = bfs_distances(adj, largest);
   for (int i = 0; i < d; ++i)
     if (reach[sz(i)] < 0)
-      throw MeshError("build_domain_tree: domain " + quoted(name[sz(i)]) +
+      throw MeshError("domains: domain " + quoted(name[sz(i)]) +
                       (adj[sz(i)].empty()
                            ? " shares no interface with any other domain"
                            : " is not connected to domain " + quoted(name[sz(largest)])) +
@@ -146,8 +146,7 @@ DomainTree build_domain_tree(const TetMesh& mesh, const Eigen::VectorXi& tet_dom
     std::string text;
     for (const int i : cycle) text += name[sz(i)] + " -> ";
     text += cycle.empty() ? std::string("?") : name[sz(cycle.front())];
-    throw MeshError("build_domain_tree: domains form a loop: " + text +
-                    "; the domain graph must be a tree");
+    throw MeshError("domains: domains form a loop: " + text + "; the domain graph must be a tree");
   }
 
   // Root: the anchored domain, or the center of the tree.
@@ -169,7 +168,7 @@ DomainTree build_domain_tree(const TetMesh& mesh, const Eigen::VectorXi& tet_dom
       std::string list;
       for (const int i : others)
         list += ", " + quoted(name[sz(i)]) + " (" + std::to_string(count[sz(i)]) + ")";
-      throw MeshError("build_domain_tree: anchored vertices lie in more than one domain: " +
+      throw MeshError("domains: anchored vertices lie in more than one domain: " +
                       quoted(name[sz(tree.root)]) + " (" + std::to_string(count[sz(tree.root)]) +
                       ")" + list + "; anchor one domain only (it becomes the root)");
     }
@@ -208,9 +207,11 @@ DomainTree build_domain_tree(const TetMesh& mesh, const Eigen::VectorXi& tet_dom
 
 DomainTree domain_tree_from_labels(const TetMesh& mesh, const std::vector<int>& anchored_vertices) {
   if (!mesh.has_labels())
-    throw MeshError("domain_tree_from_labels: the mesh has no labels (" +
+    throw MeshError("domains: the \"labels\" partition needs a label per tet, but the mesh has " +
                     std::to_string(mesh.labels.size()) + " labels for " +
-                    std::to_string(mesh.num_tets()) + " tets)");
+                    std::to_string(mesh.num_tets()) +
+                    " tets; label the mesh (Gmsh physical volumes, OBJ groups, TetGen region "
+                    "attributes), give domains.label_file, or use \"partition\": \"automatic\"");
   std::vector<int> distinct(mesh.labels.data(), mesh.labels.data() + mesh.labels.size());
   std::sort(distinct.begin(), distinct.end());
   distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());

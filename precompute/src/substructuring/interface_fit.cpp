@@ -21,7 +21,7 @@ ParentInterface fit_interface(const Eigen::MatrixX3d& points, const Eigen::Matri
   const Eigen::Index m = points.rows();
   const Eigen::Index r = point_basis.cols();
   if ((weights.array() > 0.0).count() < 3)
-    throw MeshError("compute_parent_interface: the interface has " +
+    throw MeshError("interface: the interface has " +
                     std::to_string((weights.array() > 0.0).count()) +
                     " vertices with positive weight; at least 3 are needed to fit a frame");
   ParentInterface result;
@@ -56,7 +56,7 @@ ParentInterface fit_interface(const Eigen::MatrixX3d& points, const Eigen::Matri
   const Eigen::Matrix3d axes = eigen.eigenvectors();
   const double eps = kPlanarInterfaceEpsilon;
   if (!(lambda(2) > 0.0) || lambda(1) < eps * lambda(2))
-    throw MeshError("compute_parent_interface: the interface is collinear (covariance " +
+    throw MeshError("interface: the interface is collinear (covariance " +
                     std::string("eigenvalues ") + std::to_string(lambda(0)) + ", " +
                     std::to_string(lambda(1)) + ", " + std::to_string(lambda(2)) +
                     "): its rotation about the line is undetermined");
@@ -99,8 +99,8 @@ void check_weights(const Eigen::VectorXd& weights,
                    const std::function<std::string(Eigen::Index)>& what) {
   for (Eigen::Index k = 0; k < weights.size(); ++k)
     if (!std::isfinite(weights(k)) || weights(k) < 0.0)
-      throw MeshError("compute_parent_interface: " + what(k) + " has weight " +
-                      std::to_string(weights(k)) + " (must be finite and >= 0)");
+      throw MeshError("interface: " + what(k) + " has weight " + std::to_string(weights(k)) +
+                      " (must be finite and >= 0)");
 }
 
 }  // namespace
@@ -126,9 +126,8 @@ ParentInterface compute_parent_interface(const Eigen::MatrixX3d& parent_rest_pos
   Eigen::MatrixXd point_basis(3 * m, r);
   for (Eigen::Index k = 0; k < m; ++k) {
     if (parent_vertices(k) < 0 || parent_vertices(k) >= nv)
-      throw MeshError("compute_parent_interface: interface vertex " +
-                          std::to_string(parent_vertices(k)) + " does not exist in the parent (" +
-                          std::to_string(nv) + " vertices)",
+      throw MeshError("interface: interface vertex " + std::to_string(parent_vertices(k)) +
+                          " does not exist in the parent (" + std::to_string(nv) + " vertices)",
                       -1, parent_vertices(k));
     points.row(k) = parent_rest_positions.row(parent_vertices(k));
     point_basis.middleRows(3 * k, 3) = parent_basis.middleRows(3 * parent_vertices(k), 3);
@@ -164,7 +163,7 @@ ParentInterface compute_embedded_interface(
   Eigen::MatrixXd point_basis = Eigen::MatrixXd::Zero(3 * m, r);
   for (Eigen::Index k = 0; k < m; ++k) {
     if (tets(k) < 0 || tets(k) >= parent_tets.rows())
-      throw MeshError("compute_embedded_interface: point " + std::to_string(k) + " lies in tet " +
+      throw MeshError("interface: point " + std::to_string(k) + " lies in tet " +
                           std::to_string(tets(k)) + ", which does not exist in the parent (" +
                           std::to_string(parent_tets.rows()) + " tets)",
                       tets(k));

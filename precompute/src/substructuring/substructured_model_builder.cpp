@@ -88,17 +88,17 @@ std::vector<int> distribute_modes(const std::vector<int>& domain_tet_counts, int
   const int d = static_cast<int>(domain_tet_counts.size());
   if (d == 0) throw OptionError("distribute_modes: no domains");
   if (min_r < 0 || max_r < min_r)
-    throw OptionError("distribute_modes: need 0 <= min_r <= max_r (min_r = " +
-                      std::to_string(min_r) + ", max_r = " + std::to_string(max_r) + ")");
+    throw OptionError("domains: need 0 <= min_r <= max_r (min_r = " + std::to_string(min_r) +
+                      ", max_r = " + std::to_string(max_r) + ")");
   for (int i = 0; i < d; ++i)
     if (domain_tet_counts[sz(i)] < 1)
       throw OptionError("distribute_modes: domain " + std::to_string(i) + " has " +
                         std::to_string(domain_tet_counts[sz(i)]) + " tets");
   if (static_cast<long long>(total_r) < static_cast<long long>(min_r) * d ||
       static_cast<long long>(total_r) > static_cast<long long>(max_r) * d)
-    throw OptionError("distribute_modes: " + std::to_string(total_r) + " modes cannot be spread " +
-                      "over " + std::to_string(d) + " domains with " + std::to_string(min_r) +
-                      " to " + std::to_string(max_r) + " modes each");
+    throw OptionError("domains: " + std::to_string(total_r) + " modes cannot be spread " + "over " +
+                      std::to_string(d) + " domains with " + std::to_string(min_r) + " to " +
+                      std::to_string(max_r) + " modes each");
 
   // Shares: #tets, or log(1 + #tets) (positive for a 1-tet domain).
   std::vector<double> weight(sz(d));

@@ -223,3 +223,20 @@ TEST_CASE("Point forces act only inside their time window", "[precompute][model]
   REQUIRE(located[0].vertex >= 0);
   CHECK(mesh.rest_positions.row(located[0].vertex) == Eigen::RowVector3d(1, 1, 0));
 }
+
+TEST_CASE("domains.lumping takes the names or L1, L2, L3 as the command line does",
+          "[precompute][model]") {
+  const std::pair<const char*, const char*> cases[] = {{"L1", "interface"},
+                                                       {"L2", "center_of_mass"},
+                                                       {"L3", "rigid_subtree"},
+                                                       {"rigid_subtree", "rigid_subtree"}};
+  for (const auto& [given, name] : cases) {
+    const std::string json =
+        std::string(R"({"mesh": "m.msh", "domains": {"lumping": ")") + given + "\"}}";
+    const ModelSpec spec = parse_model_spec(json, "spec.json");
+    REQUIRE(spec.domains);
+    CHECK(spec.domains->lumping == name);
+  }
+  CHECK_THROWS_AS(parse_model_spec(R"({"mesh": "m.msh", "domains": {"lumping": "L4"}})", "s.json"),
+                  InputError);
+}

@@ -325,7 +325,8 @@ TEST_CASE("build_domain_tree: anchors pick the root and must lie in one domain",
 
 TEST_CASE("domain_tree_from_labels: needs labels", "[precompute][substructuring]") {
   const TetMesh box = ramus::make_box_tet_mesh(Eigen::Vector3d(1, 1, 1), 1, 1, 1);
-  CHECK_THAT(mesh_error([&] { ramus::domain_tree_from_labels(box, {}); }), Contains("no labels"));
+  CHECK_THAT(mesh_error([&] { ramus::domain_tree_from_labels(box, {}); }),
+             Contains("the \"labels\" partition needs a label per tet"));
   TetMesh labelled = ramus::make_box_tet_mesh(Eigen::Vector3d(2, 1, 1), 2, 1, 1);
   labelled.labels = Eigen::VectorXi::Constant(labelled.num_tets(), 7);
   labelled.labels.tail(6).setConstant(9);
