@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -49,7 +50,7 @@ struct Trajectory {
 
 // Lowest frequency (Hz) from the zero crossings of s(t) - mean(s), over whole half-periods.
 double zero_crossing_frequency(const std::vector<double>& s, double h) {
-  if (s.size() < 3) return 0;
+  if (s.size() < 3) return std::numeric_limits<double>::quiet_NaN();
   double mean = 0;
   for (double v : s) mean += v / static_cast<double>(s.size());
   std::vector<double> crossings;
@@ -57,8 +58,15 @@ double zero_crossing_frequency(const std::vector<double>& s, double h) {
     const double p = s[k - 1] - mean, c = s[k] - mean;
     if ((p > 0) != (c > 0)) crossings.push_back(h * (static_cast<double>(k) - 1 + p / (p - c)));
   }
-  if (crossings.size() < 3) return 0;
+  // A whole period needs three crossings; fewer: not measurable (NaN, printed "n/a").
+  if (crossings.size() < 3) return std::numeric_limits<double>::quiet_NaN();
   return static_cast<double>(crossings.size() - 1) / (2.0 * (crossings.back() - crossings.front()));
+}
+
+std::string format_number(double value, const char* format) {
+  char text[32];
+  std::snprintf(text, sizeof text, format, value);
+  return text;
 }
 
 double bend_angle_degrees(const Eigen::Vector3d& base, const Eigen::Vector3d& rest_top,
@@ -120,6 +128,17 @@ void run(const Args& args) {
       .rowwise()
       .squaredNorm()
       .maxCoeff(&b_vertex);
+
+  // An object that is no upright stem (a beam held at one end): its "stem top" is the vertex the
+  // first mode moves most, as far from the anchors as the mode reaches.
+  const Eigen::VectorXd mode_motion =
+      modes.modes.col(0).reshaped(3, mesh.num_vertices()).colwise().norm().transpose();
+  if (mode_motion(stem_top) < 1e-3 * mode_motion.maxCoeff()) {
+    Eigen::Index most = 0;
+    mode_motion.maxCoeff(&most);
+    stem_top = static_cast<int>(most);
+  }
+  if (mode_motion(a_vertex) < 1e-3 * mode_motion.maxCoeff()) a_vertex = stem_top;
 
   // Velocity along the first mode: the linear amplitude (v / omega1) moves the stem top by the
   // chord of the requested bend.
@@ -231,6 +250,7 @@ void run(const Args& args) {
   std::printf("\n%-22s %10s %9s %14s %16s %14s\n", "method", "f1 (Hz)", "f1 / G", "max bend (deg)",
               "max |A - A_G| (m)", "per step");
   double ground_truth_frequency = 0;
+  bool unmeasured = false;
   for (const Trajectory& t : runs) {
     std::vector<double> s;
     double bend = 0, deviation = 0;
@@ -242,16 +262,24 @@ void run(const Args& args) {
     }
     const double f = zero_crossing_frequency(s, h);
     if (&t == &runs[0]) ground_truth_frequency = f;
-    const double ratio = ground_truth_frequency > 0 ? f / ground_truth_frequency : 0;
-    std::printf("%-22s %10.4g %9.3g %14.3g %16.3g %11.4g ms\n", t.name.c_str(), f, ratio, bend,
+    const double ratio = f / ground_truth_frequency;  // (NaN where either is not measurable)
+    std::printf("%-22s %10s %9s %14.3g %16.3g %11.4g ms\n", t.name.c_str(),
+                std::isfinite(f) ? format_number(f, "%.4g").c_str() : "n/a",
+                std::isfinite(ratio) ? format_number(ratio, "%.3g").c_str() : "n/a", bend,
                 deviation, 1e3 * t.seconds_per_step);
-    summary["methods"].push_back({{"name", t.name},
-                                  {"frequency_hz", f},
-                                  {"frequency_ratio", ratio},
-                                  {"max_bend_degrees", bend},
-                                  {"max_deviation_a_m", deviation},
-                                  {"ms_per_step", 1e3 * t.seconds_per_step}});
+    summary["methods"].push_back(
+        {{"name", t.name},
+         {"frequency_hz", std::isfinite(f) ? nlohmann::json(f) : nullptr},
+         {"frequency_ratio", std::isfinite(ratio) ? nlohmann::json(ratio) : nullptr},
+         {"max_bend_degrees", bend},
+         {"max_deviation_a_m", deviation},
+         {"ms_per_step", 1e3 * t.seconds_per_step}});
+    unmeasured |= !std::isfinite(f);
   }
+  if (unmeasured)
+    std::printf(
+        "f1 n/a: the run holds fewer than 3 zero crossings (a whole period) of the "
+        "tracked vertex; run longer (--periods 2 or more)\n");
 
   // CSV: time, then A and B (x y z) per method.
   const std::string temporary = args.output + ".tmp";
@@ -297,6 +325,7 @@ void add_validate_command(CLI::App& app) {
   command->add_option("--bend", args->bend_degrees, "Stem bend of the initial velocity (deg)")
       ->capture_default_str();
   command->add_option("--periods", args->periods, "Duration in periods of the first mode")
+      ->check(CLI::Range(0.5, 1000.0))
       ->capture_default_str();
   command->add_option("--dt", args->time_step, "Time step (s); default: the spec's");
   command->add_flag("--gravity", args->gravity, "Apply the spec's gravity (default: none)");

@@ -104,6 +104,13 @@ class GmshReader {
     }
     if (!saw_nodes_) in_.fail("no $Nodes section");
     if (!saw_elements_) in_.fail("no $Elements section");
+    if (tets_.empty() && skipped_elements_ > 0)
+      throw InputError(
+          in_.file(), 0,
+          "no tetrahedra: the " + std::to_string(skipped_elements_) +
+              " elements are surface, curve or point elements (Gmsh exported its "
+              "2D/1D groups only); mesh the volume (Mesh > 3D) and add a Physical "
+              "Volume, or give the closed surface as .obj/.off/.ply to tetrahedralize");
     return assemble();
   }
 
@@ -232,6 +239,7 @@ class GmshReader {
         if (is_volume_element_type(type))
           in_.fail("element " + std::to_string(tag) + " has type " + std::to_string(type) + " (" +
                    volume_type_name(type) + "); only 4-node tetrahedra (type 4) are supported");
+        ++skipped_elements_;
         continue;
       }
       const std::size_t first_node = 3 + static_cast<std::size_t>(num_tags);
@@ -275,7 +283,10 @@ class GmshReader {
                  ") is not supported; only 4-node tetrahedra (type 4) are");
       for (int i = 0; i < n; ++i) {
         next_record("Elements", total, found + i, "elements");
-        if (type != kGmshTet) continue;
+        if (type != kGmshTet) {
+          ++skipped_elements_;
+          continue;
+        }
         RawTet t;
         t.element_tag = in_.int_at(0, "an element tag");
         t.line = in_.line_number();
@@ -389,6 +400,7 @@ class GmshReader {
   std::vector<double> xyz_;
   std::unordered_map<long long, int> node_index_;
   std::vector<RawTet> tets_;
+  long long skipped_elements_ = 0;  // lower-dimensional elements (surface groups, ...)
   std::unordered_map<long long, long long> entity_physical_;
   std::map<int, std::string> names_;
 };

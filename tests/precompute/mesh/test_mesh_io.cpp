@@ -411,6 +411,11 @@ TEST_CASE("malformed files give located InputErrors", "[precompute][mesh]") {
       {"truncated_binary.ply",
        surface_reader,
        {"truncated_binary.ply: ", "unexpected end of file while reading face 5"}},
+      {"surface_groups_only.msh",
+       gmsh_reader,
+       {"surface_groups_only.msh: no tetrahedra: the 1 elements are surface, curve or point "
+        "elements",
+        "Physical Volume"}},
       {"short_list.ply",
        surface_reader,
        {"short_list.ply:17: ", "face 3: list length 3 is more than the 2 values on its line"}},
