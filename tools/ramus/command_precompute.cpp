@@ -62,6 +62,32 @@ DomainTree spec_domain_tree(const std::optional<DomainsSpec>& domains, const Tet
   return partition_branching_mesh(mesh, fixed, domains->automatic);
 }
 
+// The spec's forces on `mesh` (vertex numbering of the whole model): each vertex exists; a force
+// given by position says which vertex it snapped to and how far that is (a warning beyond 5 % of
+// the model's size).
+void check_spec_forces(const ModelSpec& spec, const TetMesh& mesh) {
+  std::vector<PointForce> forces = spec.forces;
+  try {
+    resolve_point_forces(mesh, forces);
+  } catch (const MeshError& e) {
+    throw InputError(spec.spec_path, 0, e.what());
+  }
+  const Eigen::MatrixX3d& X = mesh.rest_positions;
+  const double size = X.rows() ? (X.colwise().maxCoeff() - X.colwise().minCoeff()).norm() : 0.0;
+  for (std::size_t i = 0; i < forces.size(); ++i) {
+    if (!forces[i].at) continue;
+    const Eigen::Vector3d at = *forces[i].at;
+    const double distance = (X.row(forces[i].vertex).transpose() - at).norm();
+    std::printf("force        forces[%zu].at (%g, %g, %g) acts at vertex %d, %.3g m away\n", i,
+                at(0), at(1), at(2), forces[i].vertex, distance);
+    if (distance > 0.05 * size)
+      std::fprintf(stderr,
+                   "ramus: warning: %s: forces[%zu].at is %.3g m from the nearest vertex (%d), "
+                   "%.0f %% of the model's size: is the position in the mesh's units and "
+                   "axes?\n",
+                   spec.spec_path.c_str(), i, distance, forces[i].vertex, 100 * distance / size);
+  }
+}
 // A label file's labels replace the mesh's: they cut the domains and pick the materials.
 void apply_label_file(const std::optional<DomainsSpec>& domains, TetMesh& mesh) {
   if (domains && domains->partition == DomainsSpec::Partition::kLabels &&
@@ -88,12 +114,7 @@ void check_spec_against_mesh(const ModelSpec& spec, const TetMesh& mesh) {
                              (present.empty() ? std::string(" (the mesh has no tet labels)")
                                               : " (the mesh's labels: " + list + ")"));
   }
-  std::vector<PointForce> forces = spec.forces;
-  try {
-    resolve_point_forces(mesh, forces);
-  } catch (const MeshError& e) {
-    throw InputError(spec.spec_path, 0, e.what());
-  }
+  check_spec_forces(spec, mesh);
 }
 
 // Reduction of every tree domain: r from the "domains" block at `key` (total r̂ distributed,
@@ -286,12 +307,7 @@ void run_assembly(const Args& args, const ModelSpec& spec) {
   {
     TetMesh assembled;
     assembled.rest_positions = global_rest_positions(reduced);
-    std::vector<PointForce> forces = spec.forces;
-    try {
-      resolve_point_forces(assembled, forces);
-    } catch (const MeshError& e) {
-      throw InputError(spec.spec_path, 0, e.what());
-    }
+    check_spec_forces(spec, assembled);
   }
   reduced.settings = spec_runtime_settings(spec, names);
   ModelProvenance& p = reduced.provenance;

@@ -259,8 +259,13 @@ void run(const Args& args) {
       std::snprintf(window, sizeof window, "from t = %g s", f.force.start);
     else
       std::snprintf(window, sizeof window, "t in [%g, %g) s", f.force.start, f.force.end);
-    std::printf("force     (%g, %g, %g) N at vertex %d (domain '%s'), %s\n", f.force.force(0),
-                f.force.force(1), f.force.force(2), f.force.vertex,
+    char snapped[128] = "";  // a force given by position: where, and how far its vertex is
+    if (f.force.at)
+      std::snprintf(snapped, sizeof snapped, " (nearest to (%g, %g, %g): %.3g m away)",
+                    (*f.force.at)(0), (*f.force.at)(1), (*f.force.at)(2),
+                    (rest.row(f.force.vertex).transpose() - *f.force.at).norm());
+    std::printf("force     (%g, %g, %g) N at vertex %d%s (domain '%s'), %s\n", f.force.force(0),
+                f.force.force(1), f.force.force(2), f.force.vertex, snapped,
                 model->nodes[static_cast<size_t>(f.domain)].name.c_str(), window);
   }
 
