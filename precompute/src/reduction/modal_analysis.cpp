@@ -51,6 +51,35 @@ void check_dof_map(const StvkFemModel& model, const DofMap& dofs, const std::str
                       " vertices but the model has " + std::to_string(model.num_vertices()));
 }
 
+// Fixed vertices that are one point or lie on one line leave the mesh free to rotate about them:
+// found here, before the eigensolve (which would report near-zero eigenvalues without the cause).
+void check_anchors_hold(const StvkFemModel& model, const DofMap& dofs, const std::string& where) {
+  const std::vector<int>& fixed = dofs.fixed_vertices();
+  if (fixed.empty()) return;  // a free body: its rigid modes are expected
+  const Eigen::MatrixX3d& X = model.mesh().rest_positions;
+  const double size = (X.colwise().maxCoeff() - X.colwise().minCoeff()).norm();
+  Eigen::Vector3d mean = Eigen::Vector3d::Zero();
+  for (int v : fixed) mean += X.row(v).transpose() / static_cast<double>(fixed.size());
+  Eigen::Matrix3d covariance = Eigen::Matrix3d::Zero();
+  for (int v : fixed) {
+    const Eigen::Vector3d d = X.row(v).transpose() - mean;
+    covariance += d * d.transpose() / static_cast<double>(fixed.size());
+  }
+  const Eigen::Vector3d spread = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(covariance)
+                                     .eigenvalues()
+                                     .cwiseMax(0.0)
+                                     .cwiseSqrt();  // ascending: the middle one spans the plane
+  if (spread(1) > 1e-6 * size) return;
+  const std::string what =
+      fixed.size() == 1 ? "only 1 vertex is fixed"
+      : spread(2) <= 1e-6 * size
+          ? "the " + std::to_string(fixed.size()) + " fixed vertices are one point"
+          : "the " + std::to_string(fixed.size()) + " fixed vertices lie on one line";
+  throw MeshError(where + ": " + what +
+                  ", and the mesh can still rotate about it; fix at least 3 vertices not on one "
+                  "line (widen the selector: a plane's tolerance, a box)");
+}
+
 void check_modes(const LinearModes& modes, const DofMap& dofs, const std::string& where) {
   const auto r1 = modes.eigenvalues.size();
   if (r1 < 1 || modes.modes.rows() != dofs.num_dofs() || modes.modes.cols() != r1 ||
@@ -159,6 +188,7 @@ Eigen::MatrixXd modal_derivative_rhs(const StvkFemModel& model, const DofMap& do
 LinearModes compute_linear_modes(const StvkFemModel& model, const DofMap& dofs, int num_modes) {
   const std::string where = "linear modes";
   check_dof_map(model, dofs, where);
+  check_anchors_hold(model, dofs, where);
   const bool free_body = dofs.fixed_vertices().empty();
   const int expected_rigid = free_body ? 6 : 0;
   const int n = dofs.num_free_dofs();

@@ -116,6 +116,25 @@ TEST_CASE("StVK tet third derivative matches finite differences of the Hessian",
   }
 }
 
+TEST_CASE("Anchors that are one point or one line are refused before the eigensolve",
+          "[precompute][reduction]") {
+  const TetMesh mesh = test::box_mesh(6, 2, 2, 0.6, 0.2, 0.2);
+  const StvkFemModel model = make_model(mesh);
+  // The clamped face's vertices on the edge y = z = 0: collinear, the beam turns about them.
+  std::vector<int> edge;
+  for (int v : vertices_at_x0(mesh))
+    if (mesh.rest_positions(v, 2) == 0) edge.push_back(v);
+  REQUIRE(edge.size() >= 2);
+  CHECK_THROWS_WITH(compute_linear_modes(model, DofMap(model.num_vertices(), edge), 4),
+                    Catch::Contains("fixed vertices lie on one line") &&
+                        Catch::Contains("fix at least 3 vertices not on one line"));
+  CHECK_THROWS_WITH(compute_linear_modes(model, DofMap(model.num_vertices(), {edge[0]}), 4),
+                    Catch::Contains("only 1 vertex is fixed"));
+  // Three vertices not on one line hold it.
+  const std::vector<int> face = vertices_at_x0(mesh);
+  CHECK_NOTHROW(compute_linear_modes(model, DofMap(model.num_vertices(), face), 4));
+}
+
 TEST_CASE("Linear modes of a clamped beam match a dense generalized eigen solve",
           "[precompute][reduction]") {
   const TetMesh mesh = test::box_mesh(6, 2, 2, 0.6, 0.2, 0.2);
