@@ -119,9 +119,11 @@ struct Surface {
   std::vector<int> node;
   std::vector<Eigen::Vector4i> corners;
   std::vector<Eigen::Vector4d> weights;
-  Eigen::MatrixX3d positions;  // current, world
-  Eigen::MatrixX3d scratch;    // the global vertices' positions
-  std::vector<float> buffer;   // per vertex: position, normal, colour (9 floats)
+  Eigen::MatrixX3d positions;         // current, world
+  Eigen::MatrixX3d embedded_scratch;  // the embedded surface's positions
+  Eigen::MatrixX3d global_scratch;    // the global vertices' positions
+  Eigen::MatrixX3f normals;           // per vertex, area-weighted
+  std::vector<float> buffer;          // per vertex: position, normal, colour (9 floats)
 };
 
 Surface make_surface(const Model& model) {
@@ -159,14 +161,16 @@ Surface make_surface(const Model& model) {
 
 // Positions now, vertex normals from the triangles, colours.
 void update_surface(const Simulator& simulator, Surface& s, bool color_domains) {
+  // (Buffers of fixed sizes, resized on the first frame only: a frame allocates nothing.)
   if (s.embedded > 0) {
-    simulator.embedded_surface_positions(s.scratch);
-    s.positions.topRows(s.embedded) = s.scratch;
+    simulator.embedded_surface_positions(s.embedded_scratch);
+    s.positions.topRows(s.embedded) = s.embedded_scratch;
   }
-  simulator.global_positions(s.scratch);
-  s.positions.bottomRows(s.scratch.rows()) = s.scratch;
+  simulator.global_positions(s.global_scratch);
+  s.positions.bottomRows(s.global_scratch.rows()) = s.global_scratch;
   const Eigen::Index n = s.positions.rows();
-  Eigen::MatrixX3f normals = Eigen::MatrixX3f::Zero(n, 3);
+  Eigen::MatrixX3f& normals = s.normals;
+  normals.setZero(n, 3);
   for (Eigen::Index f = 0; f < s.triangles.rows(); ++f) {
     const Eigen::Vector3d a = s.positions.row(s.triangles(f, 0));
     const Eigen::Vector3d b = s.positions.row(s.triangles(f, 1));
