@@ -1,13 +1,19 @@
-// `ramus compare model.h5`: the reduced run against the full-space ground truth (same mesh,
-// materials, anchors, loads; implicit Newmark solved to tolerance), frame by frame.
+// `ramus compare model.h5`: the reduced run (the whole domain tree) against the full-space ground
+// truth of the undivided mesh (same materials, anchors, scenario; implicit Newmark solved to
+// tolerance), frame by frame.
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
-#include <fstream>
+#include <filesystem>
 #include <memory>
 
+#include "atomic_output.h"
 #include "commands.h"
 #include "ramus/error.h"
+#include "ramus/precompute/mesh/vtu_io.h"
 #include "ramus/precompute/reduction/reduced_vs_full.h"
 #include "ramus/runtime/io/model_file.h"
+#include "ramus/runtime/model/model_geometry.h"
 #include "reduced_run_options.h"
 
 namespace ramus::cli {
@@ -15,21 +21,91 @@ namespace ramus::cli {
 namespace {
 
 struct Args {
-  std::string model, csv;
+  std::string model, csv, output;
+  bool ignore_spec = false;
   ReducedRunArgs run;
   CLI::App* command = nullptr;
 };
 
+// Progress of the ground truth on stderr, about every 2 s: step, share and time left.
+class Progress {
+ public:
+  void operator()(int step, int steps) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_ < std::chrono::seconds(2) && (step < steps || !printed_)) return;
+    last_ = now;
+    printed_ = true;
+    const double elapsed = std::chrono::duration<double>(now - start_).count();
+    std::fprintf(stderr, "compare   step %d of %d (%.0f %%), %.0f s, about %.0f s left\n", step,
+                 steps, 100.0 * step / std::max(1, steps), elapsed,
+                 elapsed / std::max(1, step) * (steps - step));
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point last_ = start_;
+  bool printed_ = false;  // (a run under 2 s prints nothing)
+};
+
+// Both runs as ParaView series over the undivided mesh: PREFIX_full.pvd and PREFIX_reduced.pvd,
+// each with its displacement and the difference to the other.
+void write_series(const std::string& prefix, const ReducedModel& model, const Comparison& c) {
+  Eigen::VectorXi tet_domain;
+  const Eigen::MatrixX4i tets = global_tets(model, &tet_domain);
+  const Eigen::MatrixX3d rest = global_rest_positions(model);
+  const Eigen::Index V = rest.rows();
+  for (const bool full : {true, false}) {
+    PvdSeriesWriter writer(prefix + (full ? "_full.pvd" : "_reduced.pvd"));
+    const Eigen::MatrixXd& own = full ? c.full_trajectory : c.reduced_trajectory;
+    const Eigen::MatrixXd& other = full ? c.reduced_trajectory : c.full_trajectory;
+    for (std::size_t k = 0; k < c.frames.size(); ++k) {
+      const auto column = static_cast<Eigen::Index>(k);
+      const Eigen::MatrixX3d u = own.col(column).reshaped(3, V).transpose();
+      const Eigen::MatrixX3d difference =
+          (own.col(column) - other.col(column)).reshaped(3, V).transpose();
+      VtuFields fields;
+      fields.point_data = {{"displacement", u}, {"difference", difference}};
+      fields.cell_ints = {{"domain", tet_domain}};
+      writer.add_frame(c.frames[k].time, rest + u, tets, fields);
+    }
+    writer.finish();
+  }
+  std::printf("output    %s_full.pvd, %s_reduced.pvd (%zu frames)\n", prefix.c_str(),
+              prefix.c_str(), c.frames.size());
+}
+
 void run(const Args& args) {
+  if (!args.output.empty()) {  // (its folder checked before the run, not after)
+    const std::filesystem::path folder = std::filesystem::path(args.output).parent_path();
+    if (!folder.empty() && !std::filesystem::is_directory(folder))
+      throw OptionError("--output: folder '" + folder.string() + "' does not exist");
+  }
   auto model = std::make_shared<const ReducedModel>(read_model_file(args.model));
-  ComparisonOptions options;
-  options.settings.nodes.resize(1);
-  apply_run_options(*args.command, args.run, true, options.settings);
-  options.node = options.settings.nodes[0];
-  options.steps = args.run.steps;
-  options.forces = point_forces(args.run);
-  const Comparison c = compare_reduced_to_full(model, options);
-  const int every = std::max(1, options.steps / 10);
+  // The model's settings and its stored scenario, then the command line's options.
+  const RunScenario scenario =
+      model_scenario(*args.command, args.run, *model, args.model, args.ignore_spec);
+  const int num_domains = static_cast<int>(model->domains.size());
+  std::printf("compare   %s: %d domain%s, %d steps of %g s%s\n", args.model.c_str(), num_domains,
+              num_domains == 1 ? "" : "s", scenario.steps, scenario.settings.time_step,
+              args.ignore_spec ? " (--ignore-spec: the command line's scenario)" : "");
+  Progress progress;
+  Comparison c;
+  if (num_domains == 1) {  // one domain, at its placed scale
+    ComparisonOptions options;
+    options.settings = scenario.settings;
+    options.node = scenario.settings.nodes.front();
+    options.steps = scenario.steps;
+    options.forces = scenario.forces;
+    c = compare_reduced_to_full(model, options);
+  } else {  // the whole tree against the undivided mesh
+    TreeComparisonOptions options;
+    options.settings = scenario.settings;
+    options.steps = scenario.steps;
+    options.forces = scenario.forces;
+    options.progress = [&progress](int step, int steps) { progress(step, steps); };
+    c = compare_tree_to_full(model, options);
+  }
+  const int every = std::max(1, scenario.steps / 10);
   std::printf("%10s %14s %14s %14s\n", "t (s)", "full max|u|", "reduced max|u|", "max |diff|");
   for (size_t k = 0; k < c.frames.size(); k += static_cast<size_t>(every))
     std::printf("%10.4f %14.6g %14.6g %14.6g\n", c.frames[k].time,
@@ -37,18 +113,19 @@ void run(const Args& args) {
                 c.frames[k].max_difference);
   std::printf("relative error %.4g (max difference %.4g m / max full displacement %.4g m)\n",
               c.relative_error, c.max_difference, c.max_full_displacement);
-  const double steps = std::max(1, options.steps);
+  const double steps = std::max(1, scenario.steps);
   std::printf("time           full %.2f ms/step, reduced %.2f us/step (x%.0f)\n",
               1e3 * c.full_seconds / steps, 1e6 * c.reduced_seconds / steps,
               c.reduced_seconds > 0 ? c.full_seconds / c.reduced_seconds : 0.0);
   if (!args.csv.empty()) {
-    std::ofstream out(args.csv);
-    if (!out) throw Error(args.csv + ": cannot write");
-    out << "time,full_max_displacement,reduced_max_displacement,max_difference\n";
-    for (const ComparisonFrame& f : c.frames)
-      out << f.time << ',' << f.full_max_displacement << ',' << f.reduced_max_displacement << ','
-          << f.max_difference << '\n';
+    write_atomically(args.csv, [&](std::ostream& out) {
+      out << "time,full_max_displacement,reduced_max_displacement,max_difference\n";
+      for (const ComparisonFrame& f : c.frames)
+        out << f.time << ',' << f.full_max_displacement << ',' << f.reduced_max_displacement << ','
+            << f.max_difference << '\n';
+    });
   }
+  if (!args.output.empty()) write_series(args.output, *model, c);
 }
 
 }  // namespace
@@ -57,11 +134,18 @@ void add_compare_command(CLI::App& app) {
   auto args = std::make_shared<Args>();
   CLI::App* command = app.add_subcommand(
       "compare",
-      "Run a model file's reduced simulation and the full-space ground truth with the "
-      "same loads and report the error frame by frame");
+      "Run a model file's reduced simulation (the whole domain tree) and the full-space ground "
+      "truth of its undivided mesh with the same scenario (the model's, or the options') and "
+      "report the error frame by frame");
   args->command = command;
   command->add_option("model", args->model, "Model file (.h5)")->required();
   command->add_option("--csv", args->csv, "Write the per-frame table as CSV");
+  command->add_option("-o,--output", args->output,
+                      "Write both runs for ParaView: PREFIX_full.pvd and PREFIX_reduced.pvd (each "
+                      "with its displacement and the difference to the other)");
+  command->add_flag("--ignore-spec", args->ignore_spec,
+                    "Do not take the scenario (steps, forces) from the spec stored in the model "
+                    "nor its runtime settings: the command line's defaults instead");
   add_reduced_run_options(command, args->run);
   command->callback([args] { run(*args); });
 }

@@ -159,18 +159,6 @@ bool given(const Args& args, const char* option) {
   return args.command->get_option(option)->count() > 0;
 }
 
-// The scenario of the spec the model was made from, when one is stored. One that no longer
-// parses is an error (its time step, forces and cadence would silently be lost).
-std::optional<ModelSpec> stored_spec(const ReducedModel& model, const std::string& model_path) {
-  if (model.provenance.spec_json.empty()) return std::nullopt;
-  try {
-    return parse_model_spec(model.provenance.spec_json, model.provenance.spec_path);
-  } catch (const Error& e) {
-    throw Error(model_path + ": the spec stored in the model does not parse (" + e.what() +
-                "); re-run precompute, or pass --ignore-spec to run without its scenario");
-  }
-}
-
 void run(const Args& args) {
   if (!args.plot.empty()) {  // (its folder checked before the run, not after)
     const std::filesystem::path folder = std::filesystem::path(args.plot).parent_path();
@@ -178,9 +166,10 @@ void run(const Args& args) {
       throw OptionError("--plot: folder '" + folder.string() + "' does not exist");
   }
   ReducedModel data = read_model_file(args.model);
-  // The scenario (steps, forces, output cadence) of the spec stored in the model.
-  const std::optional<ModelSpec> spec =
-      args.ignore_spec ? std::nullopt : stored_spec(data, args.model);
+  // The model's settings and the scenario (steps, forces, output cadence) of its stored spec,
+  // then the options given on the command line.
+  RunScenario scenario =
+      model_scenario(*args.command, args.run, data, args.model, args.ignore_spec);
   // (--plot measures each part alone afterwards: its parts and domains kept)
   ReducedModel kept;
   if (!args.plot.empty()) {
@@ -192,24 +181,14 @@ void run(const Args& args) {
   const int num_global = static_cast<int>(rest.rows());
   const int num_domains = model->num_nodes();
 
-  // Settings: the model's (or, with --ignore-spec, the command line's defaults), then the
-  // options given on the command line.
-  RuntimeSettings settings = model->settings;
-  apply_run_options(*args.command, args.run, args.ignore_spec, settings);
+  RuntimeSettings& settings = scenario.settings;
   if (!args.lumping.empty()) settings.lumping = lumping_from_name(args.lumping);
-  int steps = args.run.steps;
-  int output_every = 1;
-  std::vector<PointForce> forces;
-  if (spec) {
-    if (!given(args, "--steps")) steps = spec->simulation.steps;
-    output_every = spec->simulation.output_every;
-    if (args.run.forces.empty()) forces = spec->forces;
-  }
-  if (!args.run.forces.empty()) forces = point_forces(args.run);
+  const int steps = scenario.steps;
+  int output_every = scenario.output_every;
+  const std::vector<PointForce>& forces = scenario.forces;
   if (args.output_every > 0) output_every = args.output_every;
   if (given(args, "--output-every") && args.output_every < 1)
     throw OptionError("--output-every must be at least 1");
-  if (steps < 0) throw OptionError("--steps must not be negative");
 
   // Forces: global vertex indices or rest positions, applied to the first domain holding the
   // vertex.

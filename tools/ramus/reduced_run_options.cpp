@@ -145,4 +145,33 @@ std::vector<PointForce> point_forces(const ReducedRunArgs& args) {
   return forces;
 }
 
+std::optional<ModelSpec> stored_spec(const ReducedModel& model, const std::string& model_path) {
+  if (model.provenance.spec_json.empty()) return std::nullopt;
+  try {
+    return parse_model_spec(model.provenance.spec_json, model.provenance.spec_path);
+  } catch (const Error& e) {
+    throw Error(model_path + ": the spec stored in the model does not parse (" + e.what() +
+                "); re-run precompute, or pass --ignore-spec to run without its scenario");
+  }
+}
+
+RunScenario model_scenario(const CLI::App& command, const ReducedRunArgs& args,
+                           const ReducedModel& model, const std::string& model_path,
+                           bool ignore_spec) {
+  const std::optional<ModelSpec> spec = ignore_spec ? std::nullopt : stored_spec(model, model_path);
+  RunScenario run;
+  run.settings = model.settings;
+  run.settings.nodes.resize(model.domains.size());
+  apply_run_options(command, args, ignore_spec, run.settings);
+  run.steps = args.steps;
+  if (spec) {
+    if (command.get_option("--steps")->count() == 0) run.steps = spec->simulation.steps;
+    run.output_every = spec->simulation.output_every;
+    run.forces = spec->forces;
+  }
+  if (!args.forces.empty()) run.forces = point_forces(args);
+  if (run.steps < 0) throw OptionError("--steps must not be negative");
+  return run;
+}
+
 }  // namespace ramus::cli

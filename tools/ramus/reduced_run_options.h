@@ -3,10 +3,12 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "ramus/precompute/model/model_spec.h"
+#include "ramus/runtime/model/reduced_model.h"
 #include "ramus/runtime/model/runtime_settings.h"
 
 namespace ramus::cli {
@@ -37,5 +39,22 @@ void apply_run_options(const CLI::App& command, const ReducedRunArgs& args, bool
                        RuntimeSettings& settings);
 /// Point forces from the --force values (throws OptionError naming the malformed one).
 std::vector<PointForce> point_forces(const ReducedRunArgs& args);
+
+/// The spec the model was made from, when one is stored; one that no longer parses is an Error
+/// naming the model (its time step, forces and cadence would silently be lost).
+std::optional<ModelSpec> stored_spec(const ReducedModel& model, const std::string& model_path);
+
+/// What a run of a model does: its stored runtime settings and the scenario of its stored spec
+/// (steps, forces, output cadence; neither with `ignore_spec`, the options' defaults instead),
+/// then the options given on `command`'s line.
+struct RunScenario {
+  RuntimeSettings settings;
+  int steps = 0;
+  int output_every = 1;
+  std::vector<PointForce> forces;
+};
+RunScenario model_scenario(const CLI::App& command, const ReducedRunArgs& args,
+                           const ReducedModel& model, const std::string& model_path,
+                           bool ignore_spec);
 
 }  // namespace ramus::cli

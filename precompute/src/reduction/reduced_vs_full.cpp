@@ -4,6 +4,7 @@
 
 #include "ramus/error.h"
 #include "ramus/precompute/fem/full_space_simulator.h"
+#include "ramus/runtime/model/model_geometry.h"
 
 namespace ramus {
 
@@ -113,6 +114,122 @@ Comparison compare_reduced_to_full(std::shared_ptr<const ReducedModel> model,
       throw NumericalError(std::string("compare: the reduced run failed at step ") +
                            std::to_string(step) + ": " + to_string(status));
     record(step);
+  }
+  result.relative_error =
+      result.max_full_displacement > 0 ? result.max_difference / result.max_full_displacement : 0;
+  return result;
+}
+
+StvkFemModel undivided_full_space_model(const ReducedModel& model,
+                                        std::vector<int>* fixed_vertices) {
+  if (model.domains.empty()) throw OptionError("compare: the model has no domain");
+  // Only domains that share vertices with their parents, at their parts' own size, form one mesh.
+  for (std::size_t k = 0; k < model.domains.size(); ++k) {
+    const ReducedDomain& d = model.domains[k];
+    if (d.scale != 1 || d.interface.parent_tets.size() > 0)
+      throw OptionError("compare: domain '" + d.name + "' is " +
+                        (d.scale != 1 ? "placed at scale " + std::to_string(d.scale)
+                                      : std::string("attached by embedding in its parent")) +
+                        ": an assembly of separate meshes has no undivided mesh to compare with");
+  }
+  TetMesh mesh;
+  mesh.rest_positions = global_rest_positions(model);
+  Eigen::VectorXi tet_domain;
+  mesh.tets = global_tets(model, &tet_domain);
+  std::vector<Material> materials;
+  materials.reserve(static_cast<std::size_t>(mesh.tets.rows()));
+  for (std::size_t k = 0; k < model.domains.size(); ++k) {
+    const ReducedPart& part = part_of(model, static_cast<int>(k));
+    for (Eigen::Index t = 0; t < part.tets.rows(); ++t)
+      materials.push_back({part.youngs_modulus(t), part.poisson_ratio(t), part.density(t)});
+  }
+  if (fixed_vertices) {
+    // The root's anchors, in the undivided numbering.
+    const ReducedDomain& root = model.domains.front();
+    fixed_vertices->clear();
+    for (Eigen::Index i = 0; i < part_of(model, 0).fixed_vertices.size(); ++i)
+      fixed_vertices->push_back(root.global_vertices(part_of(model, 0).fixed_vertices(i)));
+  }
+  return StvkFemModel(std::move(mesh), std::move(materials));
+}
+
+Comparison compare_tree_to_full(std::shared_ptr<const ReducedModel> model,
+                                const TreeComparisonOptions& options) {
+  if (!model) throw OptionError("compare: no model");
+  if (options.steps < 0) throw OptionError("compare: steps must not be negative");
+  std::vector<int> fixed;
+  const StvkFemModel full_model = undivided_full_space_model(*model, &fixed);
+  const int V = full_model.num_vertices();
+  std::vector<PointForce> forces = options.forces;
+  resolve_point_forces(full_model.mesh(), forces);
+
+  // The full FEM: the root's damping, the runtime's time step and gravity.
+  FullSpaceOptions full_options;
+  full_options.time_step = options.settings.time_step;
+  full_options.gravity = options.settings.gravity;
+  if (!options.settings.nodes.empty()) {
+    full_options.rayleigh_mass = options.settings.nodes.front().rayleigh_mass;
+    full_options.rayleigh_stiffness = options.settings.nodes.front().rayleigh_stiffness;
+  }
+  FullSpaceSimulator full(full_model, DofMap(V, fixed), full_options);
+  Simulator reduced(compile_model(ReducedModel(*model)), options.settings);
+  const Eigen::MatrixX3d rest = global_rest_positions(reduced.model());
+
+  // Forces reach the reduced run at the first domain holding their vertex.
+  std::vector<std::pair<int, int>> copies;
+  for (const PointForce& f : forces) copies.push_back(vertex_copy(reduced.model(), f.vertex));
+  const auto apply_reduced_forces = [&](double t) {
+    reduced.clear_vertex_forces();
+    for (std::size_t i = 0; i < forces.size(); ++i)
+      if (forces[i].start <= t && t < forces[i].end)
+        reduced.add_vertex_force(copies[i].first, copies[i].second, forces[i].force);
+  };
+  FullSpaceState full_state = full.rest_state();
+  full.initialize_acceleration(full_state, point_forces_at(forces, V, 0.0));
+  apply_reduced_forces(0.0);
+  if (reduced.initialize() != StepStatus::kOk)
+    throw NumericalError("compare: the reduced run cannot start");
+
+  Comparison result;
+  const int frames = options.steps + 1;
+  result.full_trajectory.resize(3 * V, frames);
+  result.reduced_trajectory.resize(3 * V, frames);
+  Eigen::MatrixX3d positions;
+  const auto record = [&](int frame) {
+    reduced.global_positions(positions);
+    const Eigen::VectorXd u_full = full_state.positions - full_model.rest_positions();
+    Eigen::VectorXd u_reduced(3 * V);
+    for (int v = 0; v < V; ++v)
+      u_reduced.segment<3>(3 * v) = (positions.row(v) - rest.row(v)).transpose();
+    result.full_trajectory.col(frame) = u_full;
+    result.reduced_trajectory.col(frame) = u_reduced;
+    ComparisonFrame f;
+    f.time = full_state.time;
+    f.full_max_displacement = max_vertex_norm(u_full);
+    f.reduced_max_displacement = max_vertex_norm(u_reduced);
+    f.max_difference = max_vertex_norm(u_reduced - u_full);
+    result.max_difference = std::max(result.max_difference, f.max_difference);
+    result.max_full_displacement = std::max(result.max_full_displacement, f.full_max_displacement);
+    result.frames.push_back(f);
+  };
+  record(0);
+  for (int step = 1; step <= options.steps; ++step) {
+    // Forces active during the step are those at its end time (as `ramus simulate` applies them).
+    const double t_next = full_state.time + options.settings.time_step;
+    auto start = Clock::now();
+    const NewtonReport report = full.step_newmark(full_state, point_forces_at(forces, V, t_next));
+    result.full_seconds += seconds_since(start);
+    if (!report.converged && !full_state.positions.allFinite())
+      throw NumericalError("compare: the full-space run failed at step " + std::to_string(step));
+    apply_reduced_forces(t_next);
+    start = Clock::now();
+    const StepStatus status = reduced.step();
+    result.reduced_seconds += seconds_since(start);
+    if (status != StepStatus::kOk)
+      throw NumericalError(std::string("compare: the reduced run failed at step ") +
+                           std::to_string(step) + ": " + to_string(status));
+    record(step);
+    if (options.progress) options.progress(step, options.steps);
   }
   result.relative_error =
       result.max_full_displacement > 0 ? result.max_difference / result.max_full_displacement : 0;

@@ -3,6 +3,7 @@
 // compared frame by frame.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -49,5 +50,27 @@ struct Comparison {
 /// NumericalError if either run fails.
 Comparison compare_reduced_to_full(std::shared_ptr<const ReducedModel> model,
                                    const ComparisonOptions& options);
+
+struct TreeComparisonOptions {
+  RuntimeSettings settings;  ///< the runtime's, nodes sized for every domain; the full FEM takes
+                             ///< h, gravity and the root domain's Rayleigh damping
+  int steps = 100;
+  std::vector<PointForce> forces;  ///< at global vertices (the undivided mesh's numbering)
+  /// Called after every step with (step, steps): progress of long ground-truth runs.
+  std::function<void(int, int)> progress;
+};
+
+/// The undivided mesh of a model whose domains share their interface vertices (one mesh cut
+/// into domains, or parts cut into domains placed once): global_rest_positions, global_tets and
+/// per-tet materials, anchored at the root's fixed vertices. Throws OptionError naming the
+/// domain whose part is placed at a scale or attached by embedding (an assembly of separate
+/// meshes has no undivided one).
+StvkFemModel undivided_full_space_model(const ReducedModel& model,
+                                        std::vector<int>* fixed_vertices);
+
+/// The whole domain tree (Algorithm 1, every domain's integrator) against the full FEM of the
+/// undivided mesh (implicit Newmark to tolerance); trajectories over the global vertices.
+Comparison compare_tree_to_full(std::shared_ptr<const ReducedModel> model,
+                                const TreeComparisonOptions& options);
 
 }  // namespace ramus
