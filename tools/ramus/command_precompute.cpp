@@ -25,6 +25,7 @@
 #include "ramus/precompute/substructuring/surface_embedding.h"
 #include "ramus/runtime/model/model_geometry.h"
 #include "ramus/runtime/version.h"
+#include "spec_mesh.h"
 
 namespace ramus::cli {
 
@@ -48,73 +49,6 @@ std::string utc_now() {
   char text[32];
   std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
   return text;
-}
-
-// The domain tree a "domains" block asks for: one domain, the labels, or an automatic partition.
-DomainTree spec_domain_tree(const std::optional<DomainsSpec>& domains, const TetMesh& mesh,
-                            const std::vector<int>& fixed) {
-  if (!domains) {
-    const Eigen::VectorXi one = Eigen::VectorXi::Zero(mesh.num_tets());
-    return build_domain_tree(mesh, one, fixed, {{0, "body"}});
-  }
-  if (domains->partition == DomainsSpec::Partition::kLabels)
-    return domain_tree_from_labels(mesh, fixed);  // (a label file's labels are the mesh's now)
-  return partition_branching_mesh(mesh, fixed, domains->automatic);
-}
-
-// The spec's forces on `mesh` (vertex numbering of the whole model): each vertex exists; a force
-// given by position says which vertex it snapped to and how far that is (a warning beyond 5 % of
-// the model's size).
-void check_spec_forces(const ModelSpec& spec, const TetMesh& mesh) {
-  std::vector<PointForce> forces = spec.forces;
-  try {
-    resolve_point_forces(mesh, forces);
-  } catch (const MeshError& e) {
-    throw InputError(spec.spec_path, 0, e.what());
-  }
-  const Eigen::MatrixX3d& X = mesh.rest_positions;
-  const double size = X.rows() ? (X.colwise().maxCoeff() - X.colwise().minCoeff()).norm() : 0.0;
-  for (std::size_t i = 0; i < forces.size(); ++i) {
-    if (!forces[i].at) continue;
-    const Eigen::Vector3d at = *forces[i].at;
-    const double distance = (X.row(forces[i].vertex).transpose() - at).norm();
-    std::printf("force        forces[%zu].at (%g, %g, %g) acts at vertex %d, %.3g m away\n", i,
-                at(0), at(1), at(2), forces[i].vertex, distance);
-    if (distance > 0.05 * size)
-      std::fprintf(stderr,
-                   "ramus: warning: %s: forces[%zu].at is %.3g m from the nearest vertex (%d), "
-                   "%.0f %% of the model's size: is the position in the mesh's units and "
-                   "axes?\n",
-                   spec.spec_path.c_str(), i, distance, forces[i].vertex, 100 * distance / size);
-  }
-}
-// A label file's labels replace the mesh's: they cut the domains and pick the materials.
-void apply_label_file(const std::optional<DomainsSpec>& domains, TetMesh& mesh) {
-  if (domains && domains->partition == DomainsSpec::Partition::kLabels &&
-      !domains->label_file_path.empty()) {
-    TetLabels labels = read_tet_label_file(domains->label_file_path, mesh.num_tets());
-    mesh.labels = std::move(labels.labels);
-    mesh.label_names = std::move(labels.label_names);
-  }
-}
-
-// What the spec says about the mesh that only the mesh can confirm: materials_by_label names
-// labels its tets carry, and forces name vertices it has (else every later simulate fails).
-void check_spec_against_mesh(const ModelSpec& spec, const TetMesh& mesh) {
-  if (!spec.materials_by_label.empty()) {
-    std::set<int> present;
-    for (Eigen::Index t = 0; t < mesh.labels.size(); ++t) present.insert(mesh.labels(t));
-    std::string list;
-    for (int l : present) list += (list.empty() ? "" : ", ") + std::to_string(l);
-    for (const auto& [label, material] : spec.materials_by_label)
-      if (!present.count(label))
-        throw InputError(spec.spec_path, 0,
-                         "materials_by_label." + std::to_string(label) + ": no tet has label " +
-                             std::to_string(label) +
-                             (present.empty() ? std::string(" (the mesh has no tet labels)")
-                                              : " (the mesh's labels: " + list + ")"));
-  }
-  check_spec_forces(spec, mesh);
 }
 
 // Reduction of every tree domain: r from the "domains" block at `key` (total r̂ distributed,
@@ -344,16 +278,7 @@ void run(const Args& args) {
   if (args.linear_modes > 0) spec.reduction.linear_modes = args.linear_modes;
   if (args.r > 0) spec.reduction.r = args.r;
   if (args.no_modal_derivatives) spec.reduction.modal_derivatives = false;
-  TetMesh mesh = read_tet_mesh(spec.mesh_path, spec.tetrahedralize);
-  validate_tet_mesh(mesh, spec.mesh_path);
-  apply_label_file(spec.domains, mesh);
-  check_spec_against_mesh(spec, mesh);
-  std::vector<int> fixed;
-  try {
-    fixed = select_vertices(mesh, spec.fixed);
-  } catch (const MeshError& e) {
-    throw InputError(spec.spec_path, 0, e.what());
-  }
+  const auto [mesh, fixed] = load_spec_mesh(spec);
   std::printf("mesh         %s: %d vertices, %d tets, %zu fixed vertices%s (%.2f s)\n",
               spec.mesh_path.c_str(), mesh.num_vertices(), mesh.num_tets(), fixed.size(),
               fixed.empty() ? " (free body)" : "",

@@ -1,0 +1,34 @@
+// A one-mesh spec's mesh as precompute and check read it: the mesh (tetrahedralized when a
+// surface), its label file, what only the mesh can confirm (labels, force vertices), the anchors,
+// and the domain tree its "domains" block asks for.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "ramus/precompute/mesh/tet_mesh.h"
+#include "ramus/precompute/model/model_spec.h"
+#include "ramus/precompute/substructuring/domain_tree.h"
+
+namespace ramus::cli {
+
+struct SpecMesh {
+  TetMesh mesh;
+  std::vector<int> fixed;  ///< the anchored vertices (the "fixed" selectors)
+};
+
+/// Reads, checks and labels the spec's mesh and selects its anchors; errors name the spec's key.
+SpecMesh load_spec_mesh(const ModelSpec& spec);
+/// A label file's labels replace the mesh's: they cut the domains and pick the materials.
+void apply_label_file(const std::optional<DomainsSpec>& domains, TetMesh& mesh);
+/// materials_by_label names labels the mesh's tets carry, and forces name vertices it has.
+void check_spec_against_mesh(const ModelSpec& spec, const TetMesh& mesh);
+/// The spec's forces on `mesh` (the whole model's numbering) resolve; one given by position says
+/// which vertex it acts at and how far that is (a warning beyond 5 % of the model's size).
+void check_spec_forces(const ModelSpec& spec, const TetMesh& mesh);
+/// The domain tree a "domains" block asks for: one domain ("body"), the labels, or an
+/// automatic partition.
+DomainTree spec_domain_tree(const std::optional<DomainsSpec>& domains, const TetMesh& mesh,
+                            const std::vector<int>& fixed);
+
+}  // namespace ramus::cli
