@@ -1,5 +1,5 @@
 // Fuzz target: every mesh reader. The first byte picks the format, the rest is the file: tet
-// meshes (.msh Gmsh, .veg Vega, .vtu VTK) are read and validated; surfaces (.obj, .off, .ply)
+// meshes (.msh Gmsh, .veg Vega, .vtu VTK) are read and validated; surfaces (.obj, .off, .ply, .stl)
 // are read (not tetrahedralized: TetGen runs in a child process of its own, with limits).
 #include <cstdio>
 #include <string>
@@ -12,8 +12,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
-  static const char* const kExtensions[] = {".msh", ".veg", ".vtu", ".obj", ".off", ".ply"};
-  const int format = data[0] % 6;
+  static const char* const kExtensions[] = {".msh", ".veg", ".vtu", ".obj", ".off", ".ply", ".stl"};
+  const int format = data[0] % 7;
   const std::string path = ramus::fuzz::scratch_file(std::string("mesh") + kExtensions[format]);
   ramus::fuzz::write_input(path, data + 1, size - 1);
   try {

@@ -34,8 +34,9 @@ void run_convert(const ConvertArgs& args, bool surface_only) {
   if (surface_only) {
     std::string ext = std::filesystem::path(args.input).extension().string();
     for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (ext != ".obj" && ext != ".off" && ext != ".ply")
-      throw InputError(args.input, 0, "tetrahedralize needs a closed surface (.obj, .off, .ply)");
+    if (ext != ".obj" && ext != ".off" && ext != ".ply" && ext != ".stl")
+      throw InputError(args.input, 0,
+                       "tetrahedralize needs a closed surface (.obj, .off, .ply, .stl)");
   }
   const TetMesh mesh = read_tet_mesh(args.input, args.tetgen);
   validate_tet_mesh(mesh, args.input, args.allow_disconnected);

@@ -96,7 +96,7 @@ std::string render_surface_path(const ModelSpec& spec) {
   std::string ext = std::filesystem::path(spec.mesh_path).extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(),
                  [](unsigned char c) { return std::tolower(c); });
-  return ext == ".obj" || ext == ".off" || ext == ".ply" ? spec.mesh_path : "";
+  return ext == ".obj" || ext == ".off" || ext == ".ply" || ext == ".stl" ? spec.mesh_path : "";
 }
 
 // embed_surface with its errors naming the surface file.

@@ -18,14 +18,14 @@ TetMesh read_tet_mesh(const std::string& path, const TetrahedralizeOptions& opti
   if (ext == ".msh") return read_gmsh(path);
   if (ext == ".veg") return read_vega(path);
   if (ext == ".vtu") return read_vtu(path);
-  if (ext == ".obj" || ext == ".off" || ext == ".ply")
+  if (ext == ".obj" || ext == ".off" || ext == ".ply" || ext == ".stl")
     return tetrahedralize(read_surface_mesh(path), options, path);
   std::error_code ec;
   if (std::filesystem::exists(path + ".node", ec)) return read_tetgen(path);
   throw InputError(path, 0,
                    "unsupported mesh format '" + ext +
                        "'; supported: .node/.ele (TetGen), .msh (Gmsh 2.2/4.1 ASCII), .veg "
-                       "(Vega), .vtu (VTK XML ASCII), .obj/.off/.ply (closed surfaces, "
+                       "(Vega), .vtu (VTK XML ASCII), .obj/.off/.ply/.stl (closed surfaces, "
                        "tetrahedralized)");
 }
 

@@ -453,13 +453,101 @@ SurfaceMesh read_ply(const std::string& path) {
   return b.build(path, false);
 }
 
+namespace {
+
+// STL stores each triangle's corners by value: corners with the same coordinates (to the bit)
+// become one vertex.
+class VertexWelder {
+ public:
+  explicit VertexWelder(SurfaceBuilder& b) : b_(b) {}
+  int add(const std::array<double, 3>& x) {
+    const auto [it, inserted] = index_.try_emplace(x, b_.num_vertices());
+    if (inserted) b_.xyz.insert(b_.xyz.end(), x.begin(), x.end());
+    return it->second;
+  }
+
+ private:
+  SurfaceBuilder& b_;
+  std::map<std::array<double, 3>, int> index_;
+};
+
+SurfaceMesh read_binary_stl(const std::string& path, std::string_view bytes) {
+  const std::uint32_t count = load_little_endian<std::uint32_t>(bytes.data() + 80);
+  SurfaceBuilder b;
+  VertexWelder weld(b);
+  std::vector<int> polygon(3);
+  for (std::uint32_t f = 0; f < count; ++f) {
+    const char* record = bytes.data() + 84 + 50 * static_cast<std::size_t>(f);
+    for (int c = 0; c < 3; ++c) {  // (after the 12-byte normal: three corners of 3 floats)
+      std::array<double, 3> x;
+      for (int k = 0; k < 3; ++k) {
+        x[k] = load_little_endian<float>(record + 12 + 12 * c + 4 * k);
+        if (!std::isfinite(x[k]))
+          throw InputError(path, 0,
+                           "triangle " + std::to_string(f) + " has a non-finite coordinate");
+      }
+      polygon[c] = weld.add(x);
+    }
+    b.add_polygon(polygon, 0, 0);
+  }
+  return b.build(path, false);
+}
+
+SurfaceMesh read_ascii_stl(const std::string& path, std::string_view text) {
+  detail::LineReader in(path, text);
+  SurfaceBuilder b;
+  VertexWelder weld(b);
+  std::vector<int> polygon;
+  while (in.next()) {
+    const std::string_view head = in.tokens()[0];
+    if (head == "facet") {
+      polygon.clear();
+    } else if (head == "vertex") {
+      if (in.tokens().size() != 4) in.fail("expected 'vertex x y z'");
+      std::array<double, 3> x;
+      for (int k = 0; k < 3; ++k) x[k] = in.finite_double_at(1 + k, "a vertex coordinate");
+      polygon.push_back(weld.add(x));
+    } else if (head == "endloop") {
+      if (polygon.size() < 3)
+        in.fail("a facet with " + std::to_string(polygon.size()) + " vertices");
+      b.add_polygon(polygon, 0, in.line_number());
+    } else if (head != "solid" && head != "outer" && head != "endfacet" && head != "endsolid") {
+      in.fail(
+          "expected an STL keyword (solid, facet, outer loop, vertex, endloop, endfacet, "
+          "endsolid), found '" +
+          std::string(head.substr(0, 40)) + "'");
+    }
+  }
+  return b.build(path, false);
+}
+
+}  // namespace
+
+SurfaceMesh read_stl(const std::string& path) {
+  const std::string bytes = detail::read_file_to_string(path);
+  // Binary when the size is exactly 84 + 50 n for the count it declares (a binary header may
+  // itself begin with "solid"); ASCII otherwise.
+  if (bytes.size() >= 84) {
+    const std::uint32_t count = load_little_endian<std::uint32_t>(bytes.data() + 80);
+    if (bytes.size() == 84 + 50 * static_cast<std::uint64_t>(count))
+      return read_binary_stl(path, bytes);
+  }
+  if (bytes.compare(0, 5, "solid") != 0)
+    throw InputError(path, 0,
+                     "not an STL file: neither ASCII (starting with 'solid') nor binary (84 + 50 "
+                     "bytes per triangle; this file has " +
+                         std::to_string(bytes.size()) + " bytes)");
+  return read_ascii_stl(path, bytes);
+}
+
 SurfaceMesh read_surface_mesh(const std::string& path) {
   const std::string ext = detail::lowercase_extension(path);
   if (ext == ".obj") return read_obj(path);
   if (ext == ".off") return read_off(path);
   if (ext == ".ply") return read_ply(path);
+  if (ext == ".stl") return read_stl(path);
   throw InputError(path, 0,
-                   "unsupported surface format '" + ext + "'; supported: .obj, .off, .ply");
+                   "unsupported surface format '" + ext + "'; supported: .obj, .off, .ply, .stl");
 }
 
 void check_closed_surface(const SurfaceMesh& surface, const std::string& file_for_messages,

@@ -131,6 +131,24 @@ TEST_CASE("read_vega reads a .veg with materials, sets and regions", "[precomput
   CHECK(m.tets == read_gmsh(kMeshes + "cube_groups_22.msh").tets);
 }
 
+TEST_CASE("STL, ASCII and binary (whose header starts with 'solid'), welds the cube's corners",
+          "[precompute][mesh]") {
+  for (const char* file : {"cube.stl", "cube_binary.stl"}) {
+    INFO(file);
+    const SurfaceMesh s = read_surface_mesh(kMeshes + file);
+    REQUIRE(s.num_vertices() == 8);  // 36 corners by value, 8 distinct
+    REQUIRE(s.num_triangles() == 12);
+    CHECK_NOTHROW(check_closed_surface(s, file));
+    double v = 0;
+    for (int f = 0; f < 12; ++f)
+      v += s.vertices.row(s.triangles(f, 0))
+               .dot(s.vertices.row(s.triangles(f, 1)).cross(s.vertices.row(s.triangles(f, 2))));
+    CHECK(v / 6 == Approx(1.0));
+    CHECK(s.vertices.colwise().minCoeff() == Eigen::RowVector3d(0, 0, 0));
+    CHECK(s.vertices.colwise().maxCoeff() == Eigen::RowVector3d(1, 1, 1));
+  }
+}
+
 TEST_CASE("ASCII PLY: a face on the file's last line, with or without its newline, is read",
           "[precompute][mesh]") {
   // (The list length was checked against the bytes after the line: the last face failed.)
@@ -309,14 +327,15 @@ TEST_CASE("read_tet_mesh dispatches on the extension", "[precompute][mesh]") {
   CHECK(read_tet_mesh(kMeshes + "two_tets").num_tets() == 2);
   CHECK(read_tet_mesh(kMeshes + "cube_groups_41.msh").num_tets() == 6);
   CHECK(read_tet_mesh(kMeshes + "cube.veg").num_tets() == 6);
+  CHECK(read_tet_mesh(kMeshes + "cube.stl").num_vertices() >= 8);  // tetrahedralized
   try {
-    read_tet_mesh(kMeshes + "model.stl");
+    read_tet_mesh(kMeshes + "model.step");
     FAIL("no exception");
   } catch (const InputError& e) {
     const std::string what = e.what();
-    CHECK(what.find("model.stl") != std::string::npos);
-    CHECK(what.find("'.stl'") != std::string::npos);
-    for (const char* ext : {".node", ".msh", ".veg", ".vtu", ".obj", ".off", ".ply"})
+    CHECK(what.find("model.step") != std::string::npos);
+    CHECK(what.find("'.step'") != std::string::npos);
+    for (const char* ext : {".node", ".msh", ".veg", ".vtu", ".obj", ".off", ".ply", ".stl"})
       CHECK(what.find(ext) != std::string::npos);
   }
 }
@@ -419,6 +438,8 @@ TEST_CASE("malformed files give located InputErrors", "[precompute][mesh]") {
       {"short_list.ply",
        surface_reader,
        {"short_list.ply:17: ", "face 3: list length 3 is more than the 2 values on its line"}},
+      {"not_stl.stl", surface_reader, {"not_stl.stl: not an STL file"}},
+      {"bad_vertex.stl", surface_reader, {"bad_vertex.stl:4: ", "expected 'vertex x y z'"}},
       {"empty.obj", surface_reader, {"empty.obj: the file contains no faces"}},
       {"open_surface.obj",
        any_tet_reader,

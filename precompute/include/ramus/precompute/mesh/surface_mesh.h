@@ -1,4 +1,4 @@
-// Triangle surface meshes (OBJ, OFF, PLY): the input of tetrahedralize().
+// Triangle surface meshes (OBJ, OFF, PLY, STL): the input of tetrahedralize().
 #pragma once
 
 #include <Eigen/Core>
@@ -31,7 +31,11 @@ SurfaceMesh read_off(const std::string& path);
 /// (or vertex_index) lists; other elements and properties are skipped.
 SurfaceMesh read_ply(const std::string& path);
 
-/// Dispatches on the extension: .obj, .off, .ply (case-insensitive); otherwise InputError.
+/// STL, ASCII or binary (told apart by the binary size 84 + 50 n): corners with identical
+/// coordinates are welded into one vertex (STL stores triangles by value).
+SurfaceMesh read_stl(const std::string& path);
+
+/// Dispatches on the extension: .obj, .off, .ply, .stl (case-insensitive); otherwise InputError.
 SurfaceMesh read_surface_mesh(const std::string& path);
 
 /// Writes a Wavefront OBJ (exact doubles), one 'g' statement per group when groups are set
