@@ -147,6 +147,7 @@ void run_assembly(const Args& args, const ModelSpec& spec) {
     }
     part.mesh = read_tet_mesh(p.mesh_path, p.tetrahedralize);
     validate_tet_mesh(part.mesh, p.mesh_path);
+    warn_if_size_implausible(part.mesh, p.mesh_path);
     apply_label_file(p.domains, part.mesh);
     mesh_bytes += read_file_bytes(p.mesh_path);
     for (const auto& [label, material] : p.materials_by_label) {

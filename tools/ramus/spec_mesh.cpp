@@ -77,10 +77,23 @@ void check_spec_against_mesh(const ModelSpec& spec, const TetMesh& mesh) {
   check_spec_forces(spec, mesh);
 }
 
+void warn_if_size_implausible(const TetMesh& mesh, const std::string& path) {
+  if (mesh.num_vertices() == 0) return;
+  const Eigen::MatrixX3d& X = mesh.rest_positions;
+  const double size = (X.colwise().maxCoeff() - X.colwise().minCoeff()).norm();
+  const char* guess = size > 200 ? "millimetres or centimetres" : size < 5e-3 ? "kilometres" : "";
+  if (*guess == '\0') return;
+  std::fprintf(stderr,
+               "ramus: warning: %s is %.3g m across: Ramus reads coordinates in metres (is it in "
+               "%s? scale the mesh)\n",
+               path.c_str(), size, guess);
+}
+
 SpecMesh load_spec_mesh(const ModelSpec& spec) {
   SpecMesh loaded;
   loaded.mesh = read_tet_mesh(spec.mesh_path, spec.tetrahedralize);
   validate_tet_mesh(loaded.mesh, spec.mesh_path);
+  warn_if_size_implausible(loaded.mesh, spec.mesh_path);
   apply_label_file(spec.domains, loaded.mesh);
   check_spec_against_mesh(spec, loaded.mesh);
   try {

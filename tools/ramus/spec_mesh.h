@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "ramus/precompute/mesh/tet_mesh.h"
@@ -19,6 +20,8 @@ struct SpecMesh {
 
 /// Reads, checks and labels the spec's mesh and selects its anchors; errors name the spec's key.
 SpecMesh load_spec_mesh(const ModelSpec& spec);
+/// A warning on stderr when a mesh is over 200 m or under 5 mm across (units other than metres).
+void warn_if_size_implausible(const TetMesh& mesh, const std::string& path);
 /// A label file's labels replace the mesh's: they cut the domains and pick the materials.
 void apply_label_file(const std::optional<DomainsSpec>& domains, TetMesh& mesh);
 /// materials_by_label names labels the mesh's tets carry, and forces name vertices it has.
