@@ -143,9 +143,7 @@ void add_compare_command(CLI::App& app) {
   command->add_option("-o,--output", args->output,
                       "Write both runs for ParaView: PREFIX_full.pvd and PREFIX_reduced.pvd (each "
                       "with its displacement and the difference to the other)");
-  command->add_flag("--ignore-spec", args->ignore_spec,
-                    "Do not take the scenario (steps, forces) from the spec stored in the model "
-                    "nor its runtime settings: the command line's defaults instead");
+  command->add_flag("--ignore-spec", args->ignore_spec, kIgnoreSpecHelp);
   add_reduced_run_options(command, args->run);
   command->callback([args] { run(*args); });
 }

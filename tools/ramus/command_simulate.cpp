@@ -388,9 +388,7 @@ void add_simulate_command(CLI::App& app) {
   command->add_option("--lumping", args->lumping,
                       "Subtree inertia: L1 (mass at the interface), L2 (mass at the subtree's "
                       "centre of mass) or L3 (the subtree as a rigid body)");
-  command->add_flag("--ignore-spec", args->ignore_spec,
-                    "Do not take the scenario (steps, forces) from the spec stored in the "
-                    "model nor its runtime settings: the command line's defaults instead");
+  command->add_flag("--ignore-spec", args->ignore_spec, kIgnoreSpecHelp);
   command
       ->add_option("--threads", args->threads,
                    "Threads of the step (independent nodes depth by depth); results equal one "

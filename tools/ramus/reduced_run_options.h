@@ -13,6 +13,11 @@
 
 namespace ramus::cli {
 
+/// The --ignore-spec flag's help, the same for every command that runs a model's scenario.
+inline constexpr const char* kIgnoreSpecHelp =
+    "Do not take the scenario (steps, forces) from the spec stored in the model nor its runtime "
+    "settings: the command line's defaults instead";
+
 struct ReducedRunArgs {
   int steps = 100;
   double time_step = 1.0 / 60.0;

@@ -16,6 +16,22 @@ double seconds_since(Clock::time_point start) {
 double max_vertex_norm(const Eigen::VectorXd& flat) {
   return flat.size() ? flat.reshaped(3, flat.size() / 3).colwise().norm().maxCoeff() : 0.0;
 }
+// Frame `frame` of both runs (displacements, 3#V): the trajectories' columns, the frame's
+// maxima, the running maxima.
+void record_frame(Comparison& result, int frame, double time, const Eigen::VectorXd& u_full,
+                  const Eigen::VectorXd& u_reduced) {
+  result.full_trajectory.col(frame) = u_full;
+  result.reduced_trajectory.col(frame) = u_reduced;
+  ComparisonFrame f;
+  f.time = time;
+  f.full_max_displacement = max_vertex_norm(u_full);
+  f.reduced_max_displacement = max_vertex_norm(u_reduced);
+  f.max_difference = max_vertex_norm(u_reduced - u_full);
+  result.max_difference = std::max(result.max_difference, f.max_difference);
+  result.max_full_displacement = std::max(result.max_full_displacement, f.full_max_displacement);
+  result.frames.push_back(f);
+}
+
 }  // namespace
 
 StvkFemModel full_space_model(const ReducedPart& domain, double scale) {
@@ -83,16 +99,7 @@ Comparison compare_reduced_to_full(std::shared_ptr<const ReducedModel> model,
     const Eigen::VectorXd u_full = full_state.positions - full_model.rest_positions();
     const Eigen::VectorXd u_reduced =
         basis_scale * (domain.basis * node_q(reduced.model(), reduced.state(), 0));
-    result.full_trajectory.col(frame) = u_full;
-    result.reduced_trajectory.col(frame) = u_reduced;
-    ComparisonFrame f;
-    f.time = full_state.time;
-    f.full_max_displacement = max_vertex_norm(u_full);
-    f.reduced_max_displacement = max_vertex_norm(u_reduced);
-    f.max_difference = max_vertex_norm(u_reduced - u_full);
-    result.max_difference = std::max(result.max_difference, f.max_difference);
-    result.max_full_displacement = std::max(result.max_full_displacement, f.full_max_displacement);
-    result.frames.push_back(f);
+    record_frame(result, frame, full_state.time, u_full, u_reduced);
   };
   record(0);
   for (int step = 1; step <= options.steps; ++step) {
@@ -201,16 +208,7 @@ Comparison compare_tree_to_full(std::shared_ptr<const ReducedModel> model,
     Eigen::VectorXd u_reduced(3 * V);
     for (int v = 0; v < V; ++v)
       u_reduced.segment<3>(3 * v) = (positions.row(v) - rest.row(v)).transpose();
-    result.full_trajectory.col(frame) = u_full;
-    result.reduced_trajectory.col(frame) = u_reduced;
-    ComparisonFrame f;
-    f.time = full_state.time;
-    f.full_max_displacement = max_vertex_norm(u_full);
-    f.reduced_max_displacement = max_vertex_norm(u_reduced);
-    f.max_difference = max_vertex_norm(u_reduced - u_full);
-    result.max_difference = std::max(result.max_difference, f.max_difference);
-    result.max_full_displacement = std::max(result.max_full_displacement, f.full_max_displacement);
-    result.frames.push_back(f);
+    record_frame(result, frame, full_state.time, u_full, u_reduced);
   };
   record(0);
   for (int step = 1; step <= options.steps; ++step) {
