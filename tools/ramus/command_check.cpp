@@ -113,6 +113,7 @@ void check_spec(const Args& args) {
     VtuFields fields;
     fields.point_ints = {{"fixed", flag}};
     fields.cell_ints = {{"domain", tree.tet_domain}};
+    fields.strings = {{"domain_names", tree.names}};
     write_vtu(args.output, mesh.rest_positions, mesh.tets, fields);
     std::printf(
         "output    %s (point field 'fixed', cell field 'domain': the order above is by "

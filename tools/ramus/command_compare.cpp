@@ -54,6 +54,8 @@ void write_series(const std::string& prefix, const ReducedModel& model, const Co
   const Eigen::MatrixX4i tets = global_tets(model, &tet_domain);
   const Eigen::MatrixX3d rest = global_rest_positions(model);
   const Eigen::Index V = rest.rows();
+  std::vector<std::string> domain_names;
+  for (const ReducedDomain& d : model.domains) domain_names.push_back(d.name);
   for (const bool full : {true, false}) {
     PvdSeriesWriter writer(prefix + (full ? "_full.pvd" : "_reduced.pvd"));
     const Eigen::MatrixXd& own = full ? c.full_trajectory : c.reduced_trajectory;
@@ -66,6 +68,7 @@ void write_series(const std::string& prefix, const ReducedModel& model, const Co
       VtuFields fields;
       fields.point_data = {{"displacement", u}, {"difference", difference}};
       fields.cell_ints = {{"domain", tet_domain}};
+      fields.strings = {{"domain_names", domain_names}};
       writer.add_frame(c.frames[k].time, rest + u, tets, fields);
     }
     writer.finish();

@@ -260,6 +260,8 @@ void run(const Args& args) {
   VtuFields surface_fields;
   Eigen::VectorXi tet_domain;
   const Eigen::MatrixX4i tets = global_tets(*model, &tet_domain);
+  std::vector<std::string> domain_names;
+  for (const auto& node : model->nodes) domain_names.push_back(node.name);
   Eigen::MatrixX3d positions;
   VtuFields fields;
   // (Finite reduced coordinates can still place a vertex at infinity: a basis or frame that
@@ -275,6 +277,7 @@ void run(const Args& args) {
     check_positions(positions, "vertex");
     fields.point_data = {{"displacement", positions - rest}};
     fields.cell_ints = {{"domain", tet_domain}};
+    fields.strings = {{"domain_names", domain_names}};  // (row i: the name of domain i)
     writer->add_frame(simulator.time(), positions, tets, fields);
     if (!surface_writer) return;
     simulator.embedded_surface_positions(surface_positions);

@@ -207,6 +207,24 @@ struct RawArray {
   std::size_t pos = 0;
 };
 
+// Field data as VTK String arrays in ASCII: each string's characters as numbers, then a 0.
+void write_field_strings(std::ostream& out,
+                         const std::vector<std::pair<std::string, std::vector<std::string>>>& all) {
+  if (all.empty()) return;
+  out << "    <FieldData>\n";
+  for (const auto& [name, strings] : all) {
+    out << "      <Array type=\"String\" Name=\"" << name << "\" NumberOfTuples=\""
+        << strings.size() << "\" format=\"ascii\">\n";
+    for (const std::string& text : strings) {
+      out << "        ";
+      for (const char c : text) out << static_cast<int>(static_cast<unsigned char>(c)) << ' ';
+      out << "0\n";
+    }
+    out << "      </Array>\n";
+  }
+  out << "    </FieldData>\n";
+}
+
 // Cells of `Corners` vertices each (#C by Corners) of VTK type `vtk_type`; `what` names them in
 // messages ("tet", "triangle").
 template <int Corners>
@@ -233,8 +251,9 @@ void write_vtu_cells(const std::string& path, const Eigen::MatrixX3d& positions,
     out << "<?xml version=\"1.0\"?>\n"
            "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" "
            "header_type=\"UInt64\">\n"
-           "  <UnstructuredGrid>\n"
-        << "    <Piece NumberOfPoints=\"" << nv << "\" NumberOfCells=\"" << nt << "\">\n";
+           "  <UnstructuredGrid>\n";
+    write_field_strings(out, fields.strings);
+    out << "    <Piece NumberOfPoints=\"" << nv << "\" NumberOfCells=\"" << nt << "\">\n";
     out << "      <PointData>\n";
     for (const auto& [name, a] : fields.point_data) write_float_array(out, name, a);
     for (const auto& [name, a] : fields.point_ints) write_int_array(out, name, a);
@@ -280,6 +299,12 @@ void write_vtu_triangles(const std::string& path, const Eigen::MatrixX3d& positi
 void write_vtu(const std::string& path, const TetMesh& mesh, const VtuFields& fields) {
   VtuFields all = fields;
   if (mesh.has_labels()) all.cell_ints.emplace_back("label", mesh.labels);
+  if (!mesh.label_names.empty()) {  // (Gmsh physical names, OBJ groups: kept for a round trip)
+    std::vector<std::string> names;
+    for (const auto& [label, name] : mesh.label_names)
+      names.push_back(std::to_string(label) + ": " + name);
+    all.strings.emplace_back("label_names", std::move(names));
+  }
   if (mesh.vertex_flags.size() == mesh.num_vertices() && mesh.num_vertices() > 0)
     all.point_ints.emplace_back("vertex_flag", mesh.vertex_flags);
   write_vtu(path, mesh.rest_positions, mesh.tets, all);
@@ -291,6 +316,7 @@ TetMesh read_vtu(const std::string& path, VtuFields* fields) {
   std::size_t pos = 0;
   std::vector<std::string> stack;
   std::vector<RawArray> arrays;
+  std::vector<std::pair<std::string, std::vector<std::string>>> field_strings;
   long long num_points = -1;
   long long num_cells = -1;
   bool saw_vtkfile = false;
@@ -315,6 +341,31 @@ TetMesh read_vtu(const std::string& path, VtuFields* fields) {
       num_cells = xml.int_attribute(*tag, "NumberOfCells", tag_pos);
     } else if (tag->name == "AppendedData") {
       xml.fail(tag_pos, "appended (binary) .vtu data is not supported; save as ASCII");
+    } else if (tag->name == "Array" && !stack.empty() && stack.back() == "FieldData") {
+      // A String array: characters as numbers, each string ended by a 0.
+      const std::string name = tag->attributes.count("Name") ? tag->attributes.at("Name") : "";
+      const std::string type = tag->attributes.count("type") ? tag->attributes.at("type") : "";
+      const std::size_t close = tag->self_closing ? pos : text.find("</Array>", pos);
+      if (close == std::string::npos) xml.fail(tag_pos, "Array '" + name + "' is not closed");
+      if (type == "String") {
+        std::vector<std::string> strings(1);
+        for (std::string_view token :
+             detail::split_whitespace(std::string_view(text).substr(pos, close - pos))) {
+          long long code = 0;
+          if (!detail::parse_int(token, code) || code < 0 || code > 255)
+            xml.fail(static_cast<std::size_t>(token.data() - text.data()),
+                     "String array '" + name + "' holds '" + std::string(token.substr(0, 40)) +
+                         "', not a character code");
+          if (code == 0)
+            strings.emplace_back();
+          else
+            strings.back().push_back(static_cast<char>(code));
+        }
+        strings.pop_back();  // (what follows the last 0)
+        field_strings.emplace_back(name, std::move(strings));
+      }
+      if (!tag->self_closing) pos = close + std::string_view("</Array>").size();
+      continue;
     } else if (tag->name == "DataArray") {
       RawArray a;
       a.pos = tag_pos;
@@ -433,6 +484,22 @@ TetMesh read_vtu(const std::string& path, VtuFields* fields) {
     for (int i = 0; i < rows; ++i)
       for (int c = 0; c < a.components; ++c) m(i, c) = a.values[i * a.components + c];
     (on_points ? found.point_data : found.cell_data).emplace_back(a.name, std::move(m));
+  }
+  for (auto& [name, strings] : field_strings) {
+    if (name == "label_names") {  // "<label>: <name>", as write_vtu writes them
+      for (const std::string& entry : strings) {
+        const std::size_t colon = entry.find(": ");
+        long long label = 0;
+        if (colon == std::string::npos ||
+            !detail::parse_int(std::string_view(entry).substr(0, colon), label) ||
+            std::abs(label) > std::numeric_limits<int>::max())
+          xml.fail(text.size(),
+                   "label_names entry '" + entry.substr(0, 40) + "' is not '<label>: <name>'");
+        mesh.label_names[static_cast<int>(label)] = entry.substr(colon + 2);
+      }
+    } else {
+      found.strings.emplace_back(name, std::move(strings));
+    }
   }
   if (fields) *fields = std::move(found);
   return mesh;

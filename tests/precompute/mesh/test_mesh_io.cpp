@@ -131,6 +131,24 @@ TEST_CASE("read_vega reads a .veg with materials, sets and regions", "[precomput
   CHECK(m.tets == read_gmsh(kMeshes + "cube_groups_22.msh").tets);
 }
 
+TEST_CASE("VTU keeps label names (Gmsh physical names) and string field data through a round trip",
+          "[precompute][mesh]") {
+  TempDir dir("vtu_names");
+  const TetMesh gmsh = read_gmsh(kMeshes + "cube_groups_41.msh");
+  REQUIRE(gmsh.label_names.size() == 2);
+  const std::string path = (dir.path() / "named.vtu").string();
+  VtuFields fields;
+  fields.strings = {{"domain_names", {"stem", "leaf 1", ""}}};
+  write_vtu(path, gmsh, fields);
+  VtuFields read_back;
+  const TetMesh vtu = read_vtu(path, &read_back);
+  CHECK(vtu.label_names == gmsh.label_names);
+  CHECK(vtu.labels == gmsh.labels);
+  REQUIRE(read_back.strings.size() == 1);
+  CHECK(read_back.strings[0].first == "domain_names");
+  CHECK(read_back.strings[0].second == std::vector<std::string>{"stem", "leaf 1", ""});
+}
+
 TEST_CASE("STL, ASCII and binary (whose header starts with 'solid'), welds the cube's corners",
           "[precompute][mesh]") {
   for (const char* file : {"cube.stl", "cube_binary.stl"}) {

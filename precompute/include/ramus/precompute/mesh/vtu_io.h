@@ -16,6 +16,9 @@ struct VtuFields {
   std::vector<std::pair<std::string, Eigen::MatrixXd>> cell_data;   ///< each #T by c (Float64)
   std::vector<std::pair<std::string, Eigen::VectorXi>> point_ints;  ///< each #V (Int32)
   std::vector<std::pair<std::string, Eigen::VectorXi>> cell_ints;   ///< each #T (Int32): labels
+  /// Field data: named lists of strings, the whole dataset's (VTK String arrays), e.g.
+  /// "domain_names" (row i: the name of domain i) or "label_names" ("<label>: <name>")
+  std::vector<std::pair<std::string, std::vector<std::string>>> strings;
 };
 
 /// Writes tets (#T by 4) at positions (#V by 3) with fields as an ASCII .vtu (exact doubles),
