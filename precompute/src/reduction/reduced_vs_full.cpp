@@ -32,6 +32,24 @@ void record_frame(Comparison& result, int frame, double time, const Eigen::Vecto
   result.frames.push_back(f);
 }
 
+// One step of each run, timed into `result`; a run that fails is a NumericalError naming the step.
+void step_full(FullSpaceSimulator& full, FullSpaceState& state, const Eigen::VectorXd& forces,
+               int step, Comparison& result) {
+  const auto start = Clock::now();
+  const NewtonReport report = full.step_newmark(state, forces);
+  result.full_seconds += seconds_since(start);
+  if (!report.converged && !state.positions.allFinite())
+    throw NumericalError("compare: the full-space run failed at step " + std::to_string(step));
+}
+void step_reduced(Simulator& reduced, int step, Comparison& result) {
+  const auto start = Clock::now();
+  const StepStatus status = reduced.step();
+  result.reduced_seconds += seconds_since(start);
+  if (status != StepStatus::kOk)
+    throw NumericalError(std::string("compare: the reduced run failed at step ") +
+                         std::to_string(step) + ": " + to_string(status));
+}
+
 }  // namespace
 
 StvkFemModel full_space_model(const ReducedPart& domain, double scale) {
@@ -105,21 +123,11 @@ Comparison compare_reduced_to_full(std::shared_ptr<const ReducedModel> model,
   for (int step = 1; step <= options.steps; ++step) {
     // Forces active during the step are those at its end time (implicit integrators).
     const double t_next = full_state.time + options.settings.time_step;
-    const Eigen::VectorXd f_full = point_forces_at(forces, V, t_next);
-    auto start = Clock::now();
-    const NewtonReport report = full.step_newmark(full_state, f_full);
-    result.full_seconds += seconds_since(start);
-    if (!report.converged && !full_state.positions.allFinite())
-      throw NumericalError("compare: the full-space run failed at step " + std::to_string(step));
+    step_full(full, full_state, point_forces_at(forces, V, t_next), step, result);
     reduced.clear_vertex_forces();
     for (const PointForce& f : forces)
       if (f.start <= t_next && t_next < f.end) reduced.add_vertex_force(0, f.vertex, f.force);
-    start = Clock::now();
-    const StepStatus status = reduced.step();
-    result.reduced_seconds += seconds_since(start);
-    if (status != StepStatus::kOk)
-      throw NumericalError(std::string("compare: the reduced run failed at step ") +
-                           std::to_string(step) + ": " + to_string(status));
+    step_reduced(reduced, step, result);
     record(step);
   }
   result.relative_error =
@@ -214,18 +222,9 @@ Comparison compare_tree_to_full(std::shared_ptr<const ReducedModel> model,
   for (int step = 1; step <= options.steps; ++step) {
     // Forces active during the step are those at its end time (as `ramus simulate` applies them).
     const double t_next = full_state.time + options.settings.time_step;
-    auto start = Clock::now();
-    const NewtonReport report = full.step_newmark(full_state, point_forces_at(forces, V, t_next));
-    result.full_seconds += seconds_since(start);
-    if (!report.converged && !full_state.positions.allFinite())
-      throw NumericalError("compare: the full-space run failed at step " + std::to_string(step));
+    step_full(full, full_state, point_forces_at(forces, V, t_next), step, result);
     apply_reduced_forces(t_next);
-    start = Clock::now();
-    const StepStatus status = reduced.step();
-    result.reduced_seconds += seconds_since(start);
-    if (status != StepStatus::kOk)
-      throw NumericalError(std::string("compare: the reduced run failed at step ") +
-                           std::to_string(step) + ": " + to_string(status));
+    step_reduced(reduced, step, result);
     record(step);
     if (options.progress) options.progress(step, options.steps);
   }
