@@ -75,9 +75,7 @@ void check_spec(const Args& args) {
                     placed);
         continue;
       }
-      TetMesh mesh = read_tet_mesh(part.mesh_path, part.tetrahedralize);
-      validate_tet_mesh(mesh, part.mesh_path);
-      warn_if_size_implausible(mesh, part.mesh_path);
+      TetMesh mesh = read_spec_tet_mesh(part.mesh_path, part.tetrahedralize, part.length_unit);
       const std::vector<int> base = select_vertices(mesh, part.base);
       std::printf("part      %-16s %s: %d vertices, %d tets, base %zu vertices, placed %zu times\n",
                   part.name.c_str(), part.mesh_path.c_str(), mesh.num_vertices(), mesh.num_tets(),

@@ -145,9 +145,7 @@ void run_assembly(const Args& args, const ModelSpec& spec) {
       parts.push_back(std::move(part));
       continue;
     }
-    part.mesh = read_tet_mesh(p.mesh_path, p.tetrahedralize);
-    validate_tet_mesh(part.mesh, p.mesh_path);
-    warn_if_size_implausible(part.mesh, p.mesh_path);
+    part.mesh = read_spec_tet_mesh(p.mesh_path, p.tetrahedralize, p.length_unit);
     apply_label_file(p.domains, part.mesh);
     mesh_bytes += read_file_bytes(p.mesh_path);
     for (const auto& [label, material] : p.materials_by_label) {
@@ -167,7 +165,7 @@ void run_assembly(const Args& args, const ModelSpec& spec) {
     }
     part.reduction = p.reduction;
     if (!p.render_surface_path.empty()) {
-      part.render_surface = read_surface_mesh(p.render_surface_path);
+      part.render_surface = read_spec_surface(p.render_surface_path, p.length_unit);
       mesh_bytes += read_file_bytes(p.render_surface_path);
     }
     std::string cut;
@@ -287,7 +285,7 @@ void run(const Args& args) {
   const std::string surface_path = render_surface_path(spec);
   SurfaceMesh render_surface;
   if (!surface_path.empty()) {
-    render_surface = read_surface_mesh(surface_path);
+    render_surface = read_spec_surface(surface_path, spec.length_unit);
     ReducedPart undivided;  // the undivided mesh: a surface that does not fit fails here, not later
     undivided.rest_positions = mesh.rest_positions;
     undivided.tets = mesh.tets;

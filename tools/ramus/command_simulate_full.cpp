@@ -14,6 +14,7 @@
 #include "ramus/precompute/mesh/mesh_io.h"
 #include "ramus/precompute/mesh/vtu_io.h"
 #include "ramus/precompute/model/model_spec.h"
+#include "spec_mesh.h"
 
 namespace ramus::cli {
 
@@ -43,8 +44,7 @@ void run(const Args& args) {
   if (args.steps >= 0) spec.simulation.steps = args.steps;
   if (args.time_step > 0) spec.simulation.time_step = args.time_step;
   const auto t_mesh = Clock::now();
-  TetMesh mesh = read_tet_mesh(spec.mesh_path, spec.tetrahedralize);
-  validate_tet_mesh(mesh, spec.mesh_path);
+  TetMesh mesh = read_spec_tet_mesh(spec.mesh_path, spec.tetrahedralize, spec.length_unit);
   const double mesh_seconds = seconds_since(t_mesh);
   std::vector<int> fixed;
   try {

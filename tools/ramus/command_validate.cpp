@@ -26,6 +26,7 @@
 #include "ramus/runtime/model/model.h"
 #include "ramus/runtime/model/model_geometry.h"
 #include "ramus/runtime/simulator.h"
+#include "spec_mesh.h"
 
 namespace ramus::cli {
 
@@ -82,8 +83,7 @@ void run(const Args& args) {
                      "an assembly (parts and instances) has no one-mesh full-space model yet: "
                      "`ramus validate` takes a one-mesh spec");
   const auto model = load_model(args.model);
-  const TetMesh mesh = read_tet_mesh(spec.mesh_path, spec.tetrahedralize);
-  validate_tet_mesh(mesh, spec.mesh_path);
+  const TetMesh mesh = read_spec_tet_mesh(spec.mesh_path, spec.tetrahedralize, spec.length_unit);
   std::vector<int> fixed;
   try {
     fixed = select_vertices(mesh, spec.fixed);

@@ -77,23 +77,42 @@ void check_spec_against_mesh(const ModelSpec& spec, const TetMesh& mesh) {
   check_spec_forces(spec, mesh);
 }
 
-void warn_if_size_implausible(const TetMesh& mesh, const std::string& path) {
+void warn_if_size_implausible(const TetMesh& mesh, const std::string& path, double length_unit) {
   if (mesh.num_vertices() == 0) return;
   const Eigen::MatrixX3d& X = mesh.rest_positions;
   const double size = (X.colwise().maxCoeff() - X.colwise().minCoeff()).norm();
   const char* guess = size > 200 ? "millimetres or centimetres" : size < 5e-3 ? "kilometres" : "";
   if (*guess == '\0') return;
-  std::fprintf(stderr,
-               "ramus: warning: %s is %.3g m across: Ramus reads coordinates in metres (is it in "
-               "%s? scale the mesh)\n",
-               path.c_str(), size, guess);
+  if (length_unit == 1.0)
+    std::fprintf(stderr,
+                 "ramus: warning: %s is %.3g m across: Ramus reads coordinates in metres (is it in "
+                 "%s? give the spec \"units\", e.g. \"units\": \"mm\")\n",
+                 path.c_str(), size, guess);
+  else
+    std::fprintf(stderr,
+                 "ramus: warning: %s is %.3g m across with \"units\" %g m per unit: is that its "
+                 "unit?\n",
+                 path.c_str(), size, length_unit);
+}
+
+TetMesh read_spec_tet_mesh(const std::string& path, const TetrahedralizeOptions& tetrahedralize,
+                           double length_unit) {
+  TetMesh mesh = read_tet_mesh(path, tetrahedralize);
+  mesh.rest_positions *= length_unit;
+  validate_tet_mesh(mesh, path);
+  warn_if_size_implausible(mesh, path, length_unit);
+  return mesh;
+}
+
+SurfaceMesh read_spec_surface(const std::string& path, double length_unit) {
+  SurfaceMesh surface = read_surface_mesh(path);
+  surface.vertices *= length_unit;
+  return surface;
 }
 
 SpecMesh load_spec_mesh(const ModelSpec& spec) {
   SpecMesh loaded;
-  loaded.mesh = read_tet_mesh(spec.mesh_path, spec.tetrahedralize);
-  validate_tet_mesh(loaded.mesh, spec.mesh_path);
-  warn_if_size_implausible(loaded.mesh, spec.mesh_path);
+  loaded.mesh = read_spec_tet_mesh(spec.mesh_path, spec.tetrahedralize, spec.length_unit);
   apply_label_file(spec.domains, loaded.mesh);
   check_spec_against_mesh(spec, loaded.mesh);
   try {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ramus/precompute/mesh/surface_mesh.h"
 #include "ramus/precompute/mesh/tet_mesh.h"
 #include "ramus/precompute/model/model_spec.h"
 #include "ramus/precompute/substructuring/domain_tree.h"
@@ -20,8 +21,14 @@ struct SpecMesh {
 
 /// Reads, checks and labels the spec's mesh and selects its anchors; errors name the spec's key.
 SpecMesh load_spec_mesh(const ModelSpec& spec);
+/// A spec's tet mesh (tetrahedralized when a surface) in metres: its coordinates times
+/// `length_unit` (the spec's "units"), validated, with a warning when implausibly sized.
+TetMesh read_spec_tet_mesh(const std::string& path, const TetrahedralizeOptions& tetrahedralize,
+                           double length_unit);
+/// A spec's render surface in metres (its coordinates times `length_unit`).
+SurfaceMesh read_spec_surface(const std::string& path, double length_unit);
 /// A warning on stderr when a mesh is over 200 m or under 5 mm across (units other than metres).
-void warn_if_size_implausible(const TetMesh& mesh, const std::string& path);
+void warn_if_size_implausible(const TetMesh& mesh, const std::string& path, double length_unit);
 /// A label file's labels replace the mesh's: they cut the domains and pick the materials.
 void apply_label_file(const std::optional<DomainsSpec>& domains, TetMesh& mesh);
 /// materials_by_label names labels the mesh's tets carry, and forces name vertices it has.

@@ -1,6 +1,6 @@
 #include "ramus/precompute/fem/full_space_simulator.h"
 
-#include <Eigen/SparseCholesky>
+#include <Eigen/CholmodSupport>
 #include <cmath>
 
 #include "ramus/error.h"
@@ -242,7 +242,10 @@ void FullSpaceSimulator::initialize_acceleration(FullSpaceState& state,
   model_.add_elastic_energy_gradient(state.positions, elastic_gradient);
   const Eigen::VectorXd rhs =
       dofs_.restrict_to_free(forces - elastic_gradient) - objective.damping_times(v);
-  Eigen::SimplicialLLT<Eigen::SparseMatrix<double>> mass(objective.mass());
+  const Eigen::CholmodSupernodalLLT<Eigen::SparseMatrix<double>, Eigen::Lower> mass(
+      objective.mass());
+  if (mass.info() != Eigen::Success)
+    throw NumericalError("full-space simulation: the mass matrix is not positive definite");
   const Eigen::VectorXd a = mass.solve(rhs);
   state.accelerations.setZero(state.positions.size());
   dofs_.scatter_free(a, state.accelerations);

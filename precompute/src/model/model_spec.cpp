@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -136,6 +137,24 @@ class SpecReader {
       throw InputError(file_, 0, e.what());
     }
     return m;
+  }
+  // "units": a unit's name or metres per unit (the mesh's coordinates times it are metres).
+  double length_unit(const json& j, const std::string& key) const {
+    static const std::map<std::string, double> kUnits = {
+        {"m", 1.0},   {"dm", 0.1},    {"cm", 0.01},  {"mm", 0.001},
+        {"um", 1e-6}, {"in", 0.0254}, {"ft", 0.3048}};
+    if (j.is_string()) {
+      const auto found = kUnits.find(j.get<std::string>());
+      if (found == kUnits.end())
+        fail(key, "unknown unit " + shown(j) +
+                      " (use \"m\", \"dm\", \"cm\", \"mm\", \"um\", \"in\", \"ft\", or metres per "
+                      "unit as a number)");
+      return found->second;
+    }
+    const double unit = number(j, key);
+    if (!(unit >= 1e-9 && unit <= 1e9))
+      fail(key, "metres per mesh unit must be in [1e-9, 1e9], got " + shown(j));
+    return unit;
   }
   VertexSelector selector(const json& j, const std::string& key) const {
     VertexSelector s;
@@ -457,6 +476,19 @@ DomainsSpec parse_domains(const SpecReader& r, const json& d, const std::string&
   return domains;
 }
 
+// "units": the selectors' positions and tolerances, given in the mesh's units, in metres; and
+// TetGen's volume bound, given in m^3, in the mesh's units (TetGen meshes the unscaled surface).
+void convert_mesh_units(double unit, std::vector<VertexSelector>& selectors,
+                        TetrahedralizeOptions& tetrahedralize) {
+  for (VertexSelector& s : selectors) {
+    s.point *= unit;
+    s.tolerance *= unit;
+    s.box_min *= unit;
+    s.box_max *= unit;
+  }
+  tetrahedralize.max_volume /= unit * unit * unit;
+}
+
 // "parts" and "instances" (docs/SPEC.md, "Assemblies"): every name known, parents before
 // children, one root, rotations and scales valid.
 AssemblySpec parse_assembly(const SpecReader& r, const json& root, const std::string& spec_path,
@@ -487,8 +519,8 @@ AssemblySpec parse_assembly(const SpecReader& r, const json& root, const std::st
       continue;
     }
     r.only_keys(p, key,
-                {"mesh", "tetrahedralize", "material", "materials_by_label", "base", "reduction",
-                 "domains", "render_surface", "comment"});
+                {"mesh", "units", "tetrahedralize", "material", "materials_by_label", "base",
+                 "reduction", "domains", "render_surface", "comment"});
     const json& mesh = r.required(p, "mesh", key);
     if (!mesh.is_string() || mesh.get<std::string>().empty())
       r.fail(key + ".mesh", "expected a file name");
@@ -516,6 +548,10 @@ AssemblySpec parse_assembly(const SpecReader& r, const json& root, const std::st
     }
     if (p.contains("domains"))
       part.domains = parse_domains(r, p["domains"], key + ".domains", spec_path, DomainsUse::kPart);
+    if (p.contains("units")) {
+      part.length_unit = r.length_unit(p["units"], key + ".units");
+      convert_mesh_units(part.length_unit, part.base, part.tetrahedralize);
+    }
     part_index[part.name] = static_cast<int>(assembly.parts.size());
     assembly.parts.push_back(part);
   }
@@ -648,8 +684,8 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
     spec.assembly = parse_assembly(r, root, spec_path, spec.warnings);
   } else {
     r.only_keys(root, "",
-                {"mesh", "tetrahedralize", "material", "materials_by_label", "fixed", "forces",
-                 "simulation", "reduction", "domains", "render_surface", "comment"});
+                {"mesh", "units", "tetrahedralize", "material", "materials_by_label", "fixed",
+                 "forces", "simulation", "reduction", "domains", "render_surface", "comment"});
     const json& mesh = r.required(root, "mesh", "");
     if (!mesh.is_string() || mesh.get<std::string>().empty())
       r.fail("mesh", "expected a file name");
@@ -767,6 +803,12 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
   if (root.contains("domains"))
     spec.domains = parse_domains(r, root["domains"], "domains", spec_path,
                                  spec.assembly ? DomainsUse::kAssembly : DomainsUse::kOneMesh);
+  if (root.contains("units")) {
+    spec.length_unit = r.length_unit(root["units"], "units");
+    convert_mesh_units(spec.length_unit, spec.fixed, spec.tetrahedralize);
+    for (PointForce& f : spec.forces)
+      if (f.at) *f.at *= spec.length_unit;
+  }
   return spec;
 }
 

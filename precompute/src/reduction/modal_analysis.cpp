@@ -94,16 +94,20 @@ void check_modes(const LinearModes& modes, const DofMap& dofs, const std::string
 // Rows of a 3#V matrix at the free DOFs (num_free_dofs by cols).
 Eigen::MatrixXd restrict_rows(const Eigen::MatrixXd& full, const DofMap& dofs) {
   Eigen::MatrixXd free(dofs.num_free_dofs(), full.cols());
-  for (int k = 0; k < dofs.num_free_dofs(); ++k)
-    free.row(k) = full.row(dofs.free_dofs()[static_cast<size_t>(k)]);
+  const std::vector<int>& rows = dofs.free_dofs();
+  for (Eigen::Index c = 0; c < full.cols(); ++c)  // (column by column: contiguous in memory)
+    for (int k = 0; k < dofs.num_free_dofs(); ++k)
+      free(k, c) = full(rows[static_cast<size_t>(k)], c);
   return free;
 }
 
 // Inverse of restrict_rows: 3#V by cols, zero at the fixed DOFs.
 Eigen::MatrixXd scatter_rows(const Eigen::MatrixXd& free, const DofMap& dofs) {
   Eigen::MatrixXd full = Eigen::MatrixXd::Zero(dofs.num_dofs(), free.cols());
-  for (int k = 0; k < dofs.num_free_dofs(); ++k)
-    full.row(dofs.free_dofs()[static_cast<size_t>(k)]) = free.row(k);
+  const std::vector<int>& rows = dofs.free_dofs();
+  for (Eigen::Index c = 0; c < free.cols(); ++c)
+    for (int k = 0; k < dofs.num_free_dofs(); ++k)
+      full(rows[static_cast<size_t>(k)], c) = free(k, c);
   return full;
 }
 
@@ -123,6 +127,63 @@ void normalize_signs(Eigen::MatrixXd& B) {
     B.col(c).cwiseAbs().maxCoeff(&k);
     if (B(k, c) < 0) B.col(c) *= -1.0;
   }
+}
+
+// L^T P D for CHOLMOD's supernodal factor P M P^T = L L^T, computed as L^-1 P (M D) (the same,
+// since L^T = L^-1 P M P^T): its Gram matrix is D^T M D, without squaring its condition number.
+// (Eigen's SimplicialLLT, used before, stalled for half an hour on a 400k-tet mass matrix.)
+Eigen::MatrixXd mass_factor_transpose_times(const SparseMatrix& M, const Eigen::MatrixXd& D,
+                                            const std::string& where) {
+  struct Cholmod {
+    cholmod_common common{};
+    cholmod_factor* factor = nullptr;
+    Cholmod() { cholmod_start(&common); }
+    ~Cholmod() {
+      cholmod_free_factor(&factor, &common);
+      cholmod_finish(&common);
+    }
+    Cholmod(const Cholmod&) = delete;
+    Cholmod& operator=(const Cholmod&) = delete;
+  } cholmod;
+  cholmod.common.print = 0;
+  cholmod.common.supernodal = CHOLMOD_SUPERNODAL;  // always L L^T, never L D L^T
+  cholmod.common.final_ll = 1;
+  cholmod_sparse A = Eigen::viewAsCholmod(M.selfadjointView<Eigen::Lower>());
+  cholmod.factor = cholmod_analyze(&A, &cholmod.common);
+  if (cholmod.factor == nullptr || cholmod.common.status < CHOLMOD_OK)
+    throw NumericalError(where + ": could not order the mass matrix (CHOLMOD status " +
+                         std::to_string(cholmod.common.status) + ", out of memory?)");
+  cholmod_factorize(&A, cholmod.factor, &cholmod.common);
+  if (cholmod.common.status < CHOLMOD_OK)
+    throw NumericalError(where + ": could not factor the mass matrix (CHOLMOD status " +
+                         std::to_string(cholmod.common.status) + ", out of memory?)");
+  if (cholmod.common.status == CHOLMOD_NOT_POSDEF || cholmod.factor->minor < cholmod.factor->n)
+    throw NumericalError(where +
+                         ": the mass matrix is not positive definite (a tet of zero "
+                         "volume or density?)");
+  // In blocks of columns, so that the temporaries (M D, P M D and CHOLMOD's copies) stay small.
+  constexpr Eigen::Index kBlock = 16;
+  Eigen::MatrixXd result(D.rows(), D.cols());
+  for (Eigen::Index first = 0; first < D.cols(); first += kBlock) {
+    const Eigen::Index width = std::min(kBlock, D.cols() - first);
+    Eigen::MatrixXd MD = M.selfadjointView<Eigen::Lower>() * D.middleCols(first, width);
+    cholmod_dense B = Eigen::viewAsCholmod(MD);
+    cholmod_dense* PB = cholmod_solve(CHOLMOD_P, cholmod.factor, &B, &cholmod.common);
+    cholmod_dense* Y =
+        PB == nullptr ? nullptr : cholmod_solve(CHOLMOD_L, cholmod.factor, PB, &cholmod.common);
+    if (Y != nullptr)
+      result.middleCols(first, width) =
+          Eigen::Map<const Eigen::MatrixXd>(static_cast<const double*>(Y->x), D.rows(), width);
+    cholmod_free_dense(&PB, &cholmod.common);
+    const bool solved = Y != nullptr;
+    cholmod_free_dense(&Y, &cholmod.common);
+    if (!solved)
+      throw NumericalError(where +
+                           ": the triangular solves with the mass factor failed (CHOLMOD "
+                           "status " +
+                           std::to_string(cholmod.common.status) + ")");
+  }
+  return result;
 }
 
 // Spectra operation y = (K - sigma M)^-1 x, K - sigma M factored by CHOLMOD (supernodal LLT).
@@ -323,18 +384,23 @@ ReducedBasis compute_reduced_basis(const StvkFemModel& model, const DofMap& dofs
                       std::to_string(modal_derivatives.rows()));
   if (r < 1) throw OptionError(where + ": r = " + std::to_string(r) + " must be >= 1");
 
-  // Candidates: phi_i lambda_1 / lambda_i, then Psi_ij lambda_1^2 / (lambda_i lambda_j).
+  // Candidates at the free DOFs: phi_i lambda_1 / lambda_i, then Psi_ij lambda_1^2 /
+  // (lambda_i lambda_j).
   const Eigen::VectorXd& lambda = modes.eigenvalues;
-  Eigen::MatrixXd candidates(dofs.num_dofs(), r1 + p);
+  Eigen::MatrixXd X(dofs.num_free_dofs(), r1 + p);
+  const std::vector<int>& free_rows = dofs.free_dofs();
+  const auto take = [&](Eigen::Index column, const Eigen::MatrixXd& from, Eigen::Index c,
+                        double scale) {
+    for (int k = 0; k < dofs.num_free_dofs(); ++k)
+      X(k, column) = scale * from(free_rows[static_cast<size_t>(k)], c);
+  };
   for (int i = 0; i < r1; ++i) {
-    candidates.col(i) = modes.modes.col(i) * (lambda(0) / lambda(i));
+    take(i, modes.modes, i, lambda(0) / lambda(i));
     for (int j = i; j < r1 && p > 0; ++j) {
       const int c = pair_index(i, j, r1);
-      candidates.col(r1 + c) =
-          modal_derivatives.col(c) * (lambda(0) * lambda(0) / (lambda(i) * lambda(j)));
+      take(r1 + c, modal_derivatives, c, lambda(0) * lambda(0) / (lambda(i) * lambda(j)));
     }
   }
-  Eigen::MatrixXd X = restrict_rows(candidates, dofs);
   const auto [K, M] = assemble_free_matrices(model, dofs);
   if (modes.num_rigid_modes > 0) {
     const Eigen::MatrixXd R = restrict_rows(modes.rigid_modes, dofs);
@@ -359,10 +425,7 @@ ReducedBasis compute_reduced_basis(const StvkFemModel& model, const DofMap& dofs
     // Mass-PCA: the SVD of L^T P D (P M P^T = L L^T) has the spectrum of the Gram matrix D^T M D
     // without squaring its condition number, so that 1e-10 relative singular values are
     // resolved. The reference scale is the first scaled mode's M-norm, 1.
-    const Eigen::SimplicialLLT<SparseMatrix> mass_factor(M);
-    if (mass_factor.info() != Eigen::Success)
-      throw NumericalError(where + ": the mass matrix is not positive definite");
-    const Eigen::MatrixXd Y = mass_factor.matrixU() * (mass_factor.permutationP() * D);
+    const Eigen::MatrixXd Y = mass_factor_transpose_times(M, D, where);
     const Eigen::BDCSVD<Eigen::MatrixXd> svd(Y, Eigen::ComputeThinV);
     const Eigen::VectorXd& sv = svd.singularValues();
     int independent = 0;

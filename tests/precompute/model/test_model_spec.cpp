@@ -240,3 +240,43 @@ TEST_CASE("domains.lumping takes the names or L1, L2, L3 as the command line doe
   CHECK_THROWS_AS(parse_model_spec(R"({"mesh": "m.msh", "domains": {"lumping": "L4"}})", "s.json"),
                   InputError);
 }
+
+TEST_CASE(
+    "units converts the spec's positions in mesh units to metres and TetGen's volume bound "
+    "to mesh units",
+    "[precompute][model]") {
+  const ModelSpec spec = parse_model_spec(R"({
+    "mesh": "m.msh", "units": "mm",
+    "tetrahedralize": {"max_volume": 1e-6},
+    "fixed": [{"plane": {"point": [100, 0, 0], "normal": [1, 0, 0], "tolerance": 2}},
+              {"box": {"min": [0, 0, 0], "max": [10, 20, 30]}}],
+    "forces": [{"at": [400, 100, 100], "force": [0, 0, -1]}, {"vertex": 3, "force": [1, 0, 0]}]
+  })",
+                                          "spec.json");
+  CHECK(spec.length_unit == 0.001);
+  CHECK(spec.fixed[0].point.isApprox(Eigen::Vector3d(0.1, 0, 0)));
+  CHECK(spec.fixed[0].tolerance == Approx(0.002));
+  CHECK(spec.fixed[1].box_max.isApprox(Eigen::Vector3d(0.01, 0.02, 0.03)));
+  CHECK(spec.forces[0].at->isApprox(Eigen::Vector3d(0.4, 0.1, 0.1)));
+  CHECK(spec.forces[0].force == Eigen::Vector3d(0, 0, -1));      // forces stay in newtons
+  CHECK(spec.tetrahedralize.max_volume == Approx(1e-6 / 1e-9));  // 1 cm^3 = 1000 mm^3
+
+  const ModelSpec inches = parse_model_spec(R"({"mesh": "m.msh", "units": 0.0254})", "s.json");
+  CHECK(inches.length_unit == 0.0254);
+  const ModelSpec metres = parse_model_spec(R"({"mesh": "m.msh"})", "s.json");
+  CHECK(metres.length_unit == 1.0);
+  CHECK_THROWS_WITH(parse_model_spec(R"({"mesh": "m.msh", "units": "furlong"})", "s.json"),
+                    Contains("units: unknown unit \"furlong\""));
+  CHECK_THROWS_WITH(parse_model_spec(R"({"mesh": "m.msh", "units": -1})", "s.json"),
+                    Contains("units: metres per mesh unit must be in [1e-9, 1e9]"));
+
+  const ModelSpec assembly = parse_model_spec(R"({
+    "parts": {"trunk": {"mesh": "t.msh", "units": "cm",
+                        "base": [{"box": {"min": [-1, -1, -1], "max": [1, 1, 0]}}]}},
+    "instances": [{"part": "trunk"}]
+  })",
+                                              "tree.json");
+  REQUIRE(assembly.assembly);
+  CHECK(assembly.assembly->parts[0].length_unit == 0.01);
+  CHECK(assembly.assembly->parts[0].base[0].box_min.isApprox(Eigen::Vector3d(-0.01, -0.01, -0.01)));
+}

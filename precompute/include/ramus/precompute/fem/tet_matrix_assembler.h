@@ -1,9 +1,11 @@
 // Assembles per-tet 12 by 12 matrices into one sparse matrix over the free DOFs, reusing the
-// sparsity pattern: the pattern and each element's value slots are computed once.
+// sparsity pattern: the pattern and each element's value slots are computed once, and copies of an
+// assembler share the slots (a stiffness and a mass assembler cost one pattern).
 #pragma once
 
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
+#include <memory>
 #include <vector>
 
 #include "ramus/precompute/fem/dof_map.h"
@@ -25,7 +27,8 @@ class TetMatrixAssembler {
 
  private:
   Eigen::SparseMatrix<double> matrix_;
-  std::vector<int> value_slots_;  // #T * 144 indices into matrix_.valuePtr(), -1 when fixed
+  // #T * 144 indices into matrix_.valuePtr(), -1 when fixed; shared by copies.
+  std::shared_ptr<const std::vector<int>> value_slots_;
 };
 
 }  // namespace ramus

@@ -122,6 +122,9 @@ struct PartSpec {
   /// "render_surface": a surface (.obj/.off/.ply) in the part's coordinates that every placement
   /// embeds in its tets for rendering (resolved like mesh_path); empty: none
   std::string render_surface_path;
+  /// "units": metres per unit of the part's mesh and render surface coordinates (the base
+  /// selectors' positions are converted to metres when parsed); 1: metres
+  double length_unit = 1;
   /// {"part": p, "domain": d}: domain d of part p (a part with domains) placed on its own
   int source_part = -1;
   std::string source_domain;
@@ -150,6 +153,9 @@ struct ModelSpec {
   std::string mesh_path;  ///< resolved relative to the spec's folder (empty for an assembly)
   /// "render_surface": the surface to embed for rendering (resolved like mesh_path), or empty
   std::string render_surface_path;
+  /// "units": metres per unit of the mesh's (and render surface's) coordinates, applied when they
+  /// are read; the spec's positions (selectors, forces' "at") are converted to metres when parsed
+  double length_unit = 1;
   TetrahedralizeOptions tetrahedralize;
   Material material;
   std::map<int, Material> materials_by_label;
