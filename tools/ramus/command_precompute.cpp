@@ -12,6 +12,7 @@
 #include <set>
 
 #include "commands.h"
+#include "precompute_progress.h"
 #include "ramus/error.h"
 #include "ramus/precompute/mesh/mesh_checks.h"
 #include "ramus/precompute/mesh/mesh_io.h"
@@ -35,6 +36,7 @@ struct Args {
   std::string spec, output;
   int linear_modes = -1, r = -1;
   bool no_modal_derivatives = false;
+  double progress_every = 5;  ///< seconds between progress lines (0: none)
 };
 
 // The time of writing, or SOURCE_DATE_EPOCH (seconds) where set, so that the same inputs give
@@ -218,9 +220,13 @@ void run_assembly(const Args& args, const ModelSpec& spec) {
   const auto reduce_start = Clock::now();
   ReducedModel reduced;
   try {
+    std::map<std::string, double> work;
+    for (const AssemblyPart& part : parts) work[part.name] = part.mesh.num_tets();
+    PrecomputeProgress progress(std::move(work), args.progress_every);
     reduced = build_assembly_model(
         parts, instances, assembly.attachment_tolerance, 0,
         [&](const std::string& stage, double seconds) {
+          progress.stage_done(stage);
           const auto colon = stage.rfind(": ");
           stage_seconds[colon == std::string::npos ? stage : stage.substr(colon + 2)] += seconds;
         });
@@ -318,9 +324,15 @@ void run(const Args& args) {
   const auto reduce_start = Clock::now();
   ReducedModel reduced;
   try {
+    std::map<std::string, double> work;
+    for (int k = 0; k < tree.num_domains; ++k)
+      work[tree.names[static_cast<std::size_t>(k)]] =
+          static_cast<double>(tree.domain_tets[static_cast<std::size_t>(k)].size());
+    PrecomputeProgress progress(std::move(work), args.progress_every);
     reduced = build_substructured_model(
         mesh, assign_materials(mesh, spec.material, spec.materials_by_label), tree, fixed,
         reductions, [&](const std::string& stage, double seconds) {
+          progress.stage_done(stage);
           // Stages come as "<domain>: <stage>"; sum them over the domains.
           const auto colon = stage.rfind(": ");
           stage_seconds[colon == std::string::npos ? stage : stage.substr(colon + 2)] += seconds;
@@ -393,6 +405,11 @@ void add_precompute_command(CLI::App& app) {
   command->add_option("-r", args->r, "Override reduction.r");
   command->add_flag("--no-modal-derivatives", args->no_modal_derivatives,
                     "Use the r lowest linear modes only");
+  command
+      ->add_option("--progress", args->progress_every,
+                   "Seconds between progress lines (share done, time left); 0: none")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e6));
   command->callback([args] { run(*args); });
 }
 

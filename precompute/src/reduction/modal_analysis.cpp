@@ -9,7 +9,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <string>
+#include <thread>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -44,6 +47,51 @@ std::pair<SparseMatrix, SparseMatrix> assemble_free_matrices(const StvkFemModel&
   model.add_consistent_mass(1.0, mass);
   return {stiffness.matrix(), mass.matrix()};
 }
+
+}  // namespace
+
+struct FreeSystem::Impl {
+  SparseMatrix K, M;
+  bool factored = false;                   // factor of K tried
+  std::unique_ptr<SparseCholesky> factor;  // null when K is not positive definite
+};
+
+// The stages' access to a FreeSystem's factor of K: made on first use, null when K is singular.
+struct FreeSystemAccess {
+  static const SparseCholesky* stiffness_factor(FreeSystem& system) {
+    FreeSystem::Impl& impl = *system.impl_;
+    if (!impl.factored) {
+      impl.factored = true;
+      auto factor = std::make_unique<SparseCholesky>();
+      factor->cholmod().print = 0;
+      factor->compute(impl.K);
+      if (factor->info() == Eigen::Success) impl.factor = std::move(factor);
+    }
+    return impl.factor.get();
+  }
+  // Frees the factor of K (made again if asked for later): the basis stage needs memory for M's.
+  static void release_stiffness_factor(FreeSystem& system) {
+    system.impl_->factor.reset();
+    system.impl_->factored = false;
+  }
+};
+
+FreeSystem::FreeSystem(const StvkFemModel& model, const DofMap& dofs)
+    : impl_(std::make_unique<Impl>()) {
+  if (dofs.num_vertices() != model.num_vertices())
+    throw OptionError("the DOF map has " + std::to_string(dofs.num_vertices()) +
+                      " vertices but the model has " + std::to_string(model.num_vertices()));
+  std::tie(impl_->K, impl_->M) = assemble_free_matrices(model, dofs);
+}
+FreeSystem::~FreeSystem() = default;
+const Eigen::SparseMatrix<double>& FreeSystem::stiffness() const {
+  return impl_->K;
+}
+const Eigen::SparseMatrix<double>& FreeSystem::mass() const {
+  return impl_->M;
+}
+
+namespace {
 
 void check_dof_map(const StvkFemModel& model, const DofMap& dofs, const std::string& where) {
   if (dofs.num_vertices() != model.num_vertices())
@@ -187,59 +235,85 @@ Eigen::MatrixXd mass_factor_transpose_times(const SparseMatrix& M, const Eigen::
 }
 
 // Spectra operation y = (K - sigma M)^-1 x, K - sigma M factored by CHOLMOD (supernodal LLT).
+// With sigma = 0 and a factor of K given, that factor is used.
 class CholmodShiftInvert {
  public:
   using Scalar = double;
-  CholmodShiftInvert(const SparseMatrix& K, const SparseMatrix& M) : K_(K), M_(M) {}
+  CholmodShiftInvert(const SparseMatrix& K, const SparseMatrix& M,
+                     const SparseCholesky* stiffness_factor)
+      : K_(K), M_(M), stiffness_factor_(stiffness_factor) {}
   Eigen::Index rows() const { return K_.rows(); }
   Eigen::Index cols() const { return K_.cols(); }
   void set_shift(double sigma) {
-    factor_.compute(SparseMatrix(K_ - sigma * M_));
-    if (factor_.info() != Eigen::Success)
+    if (sigma == 0 && stiffness_factor_ != nullptr) {
+      factor_ = stiffness_factor_;
+      return;
+    }
+    own_factor_.cholmod().print = 0;
+    own_factor_.compute(SparseMatrix(K_ - sigma * M_));
+    if (own_factor_.info() != Eigen::Success)
       throw NumericalError("linear modes: CHOLMOD could not factor K - sigma M (sigma = " +
                            std::to_string(sigma) + "): not positive definite");
+    factor_ = &own_factor_;
   }
   void perform_op(const double* x_in, double* y_out) const {
     Eigen::Map<Eigen::VectorXd>(y_out, rows()) =
-        factor_.solve(Eigen::Map<const Eigen::VectorXd>(x_in, rows()));
+        factor_->solve(Eigen::Map<const Eigen::VectorXd>(x_in, rows()));
   }
 
  private:
   const SparseMatrix& K_;
   const SparseMatrix& M_;
-  SparseCholesky factor_;
+  const SparseCholesky* stiffness_factor_;
+  SparseCholesky own_factor_;
+  const SparseCholesky* factor_ = nullptr;
 };
 
 // -T[phi_i, phi_j] over the free DOFs (num_free_dofs by r1 (r1 + 1) / 2, pair_index order):
-// minus the third derivative of the elastic energy at rest contracted with two modes.
+// minus the third derivative of the elastic energy at rest contracted with two modes. The pairs
+// are shared out over the cores (each thread its own columns: no sums to merge, deterministic).
 Eigen::MatrixXd modal_derivative_rhs(const StvkFemModel& model, const DofMap& dofs,
                                      const Eigen::MatrixXd& phi) {
   const int r1 = static_cast<int>(phi.cols());
-  Eigen::MatrixXd rhs = Eigen::MatrixXd::Zero(dofs.num_free_dofs(), num_pairs(r1));
+  const int num_columns = num_pairs(r1);
+  Eigen::MatrixXd rhs = Eigen::MatrixXd::Zero(dofs.num_free_dofs(), num_columns);
   const Eigen::VectorXd& rest = model.rest_positions();
-  std::vector<Vector12d> corners(static_cast<size_t>(r1));
-  int rows[12];
-  for (int t = 0; t < model.num_tets(); ++t) {
-    bool any_free = false;
-    for (int a = 0; a < 4; ++a)
-      for (int c = 0; c < 3; ++c) {
-        const int dof = 3 * model.mesh().tets(t, a) + c;
-        rows[3 * a + c] = dofs.free_index(dof);
-        any_free = any_free || rows[3 * a + c] >= 0;
-        for (int k = 0; k < r1; ++k) corners[static_cast<size_t>(k)](3 * a + c) = phi(dof, k);
-      }
-    if (!any_free) continue;
-    const Matrix34d x = model.tet_corners(rest, t);
-    const LinearTetRest& tet_rest = model.rest_data()[static_cast<size_t>(t)];
-    const LameParameters& lame = model.lame()[static_cast<size_t>(t)];
-    for (int i = 0; i < r1; ++i)
-      for (int j = i; j < r1; ++j) {
-        const Vector12d f = stvk_tet_energy_third_derivative(
-            x, tet_rest, lame, corners[static_cast<size_t>(i)], corners[static_cast<size_t>(j)]);
-        const int column = pair_index(i, j, r1);
-        for (int e = 0; e < 12; ++e)
-          if (rows[e] >= 0) rhs(rows[e], column) -= f(e);
-      }
+  const int threads = std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1,
+                                 std::max(1, num_columns));
+  std::vector<std::vector<Vector12d>> corners_of(static_cast<size_t>(threads),
+                                                 std::vector<Vector12d>(static_cast<size_t>(r1)));
+  const auto work = [&](int k) {
+    const int first = num_columns * k / threads, last = num_columns * (k + 1) / threads;
+    std::vector<Vector12d>& corners = corners_of[static_cast<size_t>(k)];
+    int rows[12];
+    for (int t = 0; t < model.num_tets(); ++t) {
+      bool any_free = false;
+      for (int a = 0; a < 4; ++a)
+        for (int c = 0; c < 3; ++c) {
+          const int dof = 3 * model.mesh().tets(t, a) + c;
+          rows[3 * a + c] = dofs.free_index(dof);
+          any_free = any_free || rows[3 * a + c] >= 0;
+          for (int m = 0; m < r1; ++m) corners[static_cast<size_t>(m)](3 * a + c) = phi(dof, m);
+        }
+      if (!any_free) continue;
+      const Matrix34d x = model.tet_corners(rest, t);
+      const LinearTetRest& tet_rest = model.rest_data()[static_cast<size_t>(t)];
+      const LameParameters& lame = model.lame()[static_cast<size_t>(t)];
+      for (int i = 0; i < r1; ++i)
+        for (int j = i; j < r1; ++j) {
+          const int column = pair_index(i, j, r1);
+          if (column < first || column >= last) continue;
+          const Vector12d f = stvk_tet_energy_third_derivative(
+              x, tet_rest, lame, corners[static_cast<size_t>(i)], corners[static_cast<size_t>(j)]);
+          for (int e = 0; e < 12; ++e)
+            if (rows[e] >= 0) rhs(rows[e], column) -= f(e);
+        }
+    }
+  };
+  {
+    std::vector<std::jthread> pool;
+    for (int k = 1; k < threads; ++k) pool.emplace_back(work, k);
+    work(0);
   }
   return rhs;
 }
@@ -247,6 +321,13 @@ Eigen::MatrixXd modal_derivative_rhs(const StvkFemModel& model, const DofMap& do
 }  // namespace
 
 LinearModes compute_linear_modes(const StvkFemModel& model, const DofMap& dofs, int num_modes) {
+  check_dof_map(model, dofs, "linear modes");
+  FreeSystem system(model, dofs);
+  return compute_linear_modes(model, dofs, num_modes, system);
+}
+
+LinearModes compute_linear_modes(const StvkFemModel& model, const DofMap& dofs, int num_modes,
+                                 FreeSystem& system) {
   const std::string where = "linear modes";
   check_dof_map(model, dofs, where);
   check_anchors_hold(model, dofs, where);
@@ -259,14 +340,19 @@ LinearModes compute_linear_modes(const StvkFemModel& model, const DofMap& dofs, 
         std::to_string(n) + " free DOFs" + (free_body ? " and 6 rigid modes" : std::string()) +
         "; num_modes must be in [1, " + std::to_string(std::max(n - expected_rigid - 1, 0)) + "]");
 
-  const auto [K, M] = assemble_free_matrices(model, dofs);
+  const SparseMatrix& K = system.stiffness();
+  const SparseMatrix& M = system.mass();
   const double lambda_scale = K.diagonal().cwiseQuotient(M.diagonal()).maxCoeff();
-  const double sigma = -kShiftRatio * lambda_scale;
+  // An anchored body's K is positive definite: sigma = 0 and the factor the modal derivatives
+  // reuse. A free body (or a piece no anchor holds, found below) needs K - sigma M, sigma < 0.
+  const SparseCholesky* stiffness_factor =
+      free_body ? nullptr : FreeSystemAccess::stiffness_factor(system);
+  const double sigma = stiffness_factor != nullptr ? 0.0 : -kShiftRatio * lambda_scale;
   const int nev = num_modes + expected_rigid;
   const int ncv = std::min(n, 2 * nev + 20);
 
   using MassProduct = Spectra::SparseSymMatProd<double>;
-  CholmodShiftInvert shift_invert(K, M);
+  CholmodShiftInvert shift_invert(K, M, stiffness_factor);
   MassProduct mass_product(M);
   Spectra::SymGEigsShiftSolver<CholmodShiftInvert, MassProduct, Spectra::GEigsMode::ShiftInvert>
       solver(shift_invert, mass_product, nev, ncv, sigma);
@@ -329,10 +415,18 @@ LinearModes compute_linear_modes(const StvkFemModel& model, const DofMap& dofs, 
 
 Eigen::MatrixXd compute_modal_derivatives(const StvkFemModel& model, const DofMap& dofs,
                                           const LinearModes& modes) {
+  check_dof_map(model, dofs, "modal derivatives");
+  FreeSystem system(model, dofs);
+  return compute_modal_derivatives(model, dofs, modes, system);
+}
+
+Eigen::MatrixXd compute_modal_derivatives(const StvkFemModel& model, const DofMap& dofs,
+                                          const LinearModes& modes, FreeSystem& system) {
   const std::string where = "modal derivatives";
   check_dof_map(model, dofs, where);
   check_modes(modes, dofs, where);
-  const auto [K, M] = assemble_free_matrices(model, dofs);
+  const SparseMatrix& K = system.stiffness();
+  const SparseMatrix& M = system.mass();
   Eigen::MatrixXd rhs = modal_derivative_rhs(model, dofs, modes.modes);
 
   // Free body: K R = 0 for the rigid modes R, so K Psi = rhs needs R^T rhs = 0; remove the
@@ -349,15 +443,19 @@ Eigen::MatrixXd compute_modal_derivatives(const StvkFemModel& model, const DofMa
     rhs -= MR * (R.transpose() * rhs);
     eps = 1e-4 * modes.eigenvalues.minCoeff();
   }
-  const SparseCholesky factor(free_body ? SparseMatrix(K + eps * M) : K);
-  if (factor.info() != Eigen::Success)
+  SparseCholesky regularized;
+  if (free_body) regularized.compute(SparseMatrix(K + eps * M));
+  const SparseCholesky* factor =
+      free_body ? (regularized.info() == Eigen::Success ? &regularized : nullptr)
+                : FreeSystemAccess::stiffness_factor(system);
+  if (factor == nullptr)
     throw NumericalError(where + ": CHOLMOD could not factor the rest stiffness" +
                          (free_body ? std::string(" + eps M") : std::string()) +
                          ": not positive definite");
-  Eigen::MatrixXd psi = factor.solve(rhs);
+  Eigen::MatrixXd psi = factor->solve(rhs);
   double previous = std::numeric_limits<double>::infinity();
   for (int pass = 0; free_body && pass < 10; ++pass) {  // until converged or stagnating
-    const Eigen::MatrixXd correction = factor.solve(rhs - K * psi);
+    const Eigen::MatrixXd correction = factor->solve(rhs - K * psi);
     const double size = correction.norm();
     if (size >= 0.5 * previous) break;
     psi += correction;
@@ -371,7 +469,17 @@ Eigen::MatrixXd compute_modal_derivatives(const StvkFemModel& model, const DofMa
 ReducedBasis compute_reduced_basis(const StvkFemModel& model, const DofMap& dofs,
                                    const LinearModes& modes,
                                    const Eigen::MatrixXd& modal_derivatives, int r) {
+  check_dof_map(model, dofs, "reduced basis");
+  FreeSystem system(model, dofs);
+  return compute_reduced_basis(model, dofs, modes, modal_derivatives, r, system);
+}
+
+ReducedBasis compute_reduced_basis(const StvkFemModel& model, const DofMap& dofs,
+                                   const LinearModes& modes,
+                                   const Eigen::MatrixXd& modal_derivatives, int r,
+                                   FreeSystem& system) {
   const std::string where = "reduced basis";
+  FreeSystemAccess::release_stiffness_factor(system);
   check_dof_map(model, dofs, where);
   check_modes(modes, dofs, where);
   const int r1 = static_cast<int>(modes.eigenvalues.size());
@@ -401,7 +509,8 @@ ReducedBasis compute_reduced_basis(const StvkFemModel& model, const DofMap& dofs
       take(r1 + c, modal_derivatives, c, lambda(0) * lambda(0) / (lambda(i) * lambda(j)));
     }
   }
-  const auto [K, M] = assemble_free_matrices(model, dofs);
+  const SparseMatrix& K = system.stiffness();
+  const SparseMatrix& M = system.mass();
   if (modes.num_rigid_modes > 0) {
     const Eigen::MatrixXd R = restrict_rows(modes.rigid_modes, dofs);
     X -= R * ((M * R).transpose() * X);

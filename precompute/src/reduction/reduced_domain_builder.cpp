@@ -70,18 +70,23 @@ ReducedPart build_reduced_part(const StvkFemModel& model, const DofMap& dofs,
                       "modes without modal derivatives (linear_modes = " +
                       std::to_string(reduction.linear_modes) + ")");
   StageTimer timer(report);
-  const LinearModes modes = compute_linear_modes(model, dofs, reduction.linear_modes);
-  timer.done("linear modes");
+  // K and M assembled once; K factored once for the modes and the derivatives.
   ReducedBasis basis;
-  if (reduction.modal_derivatives) {
-    const Eigen::MatrixXd derivatives = compute_modal_derivatives(model, dofs, modes);
-    timer.done("modal derivatives");
-    basis = compute_reduced_basis(model, dofs, modes, derivatives, reduction.r);
-  } else {
-    basis = compute_reduced_basis(model, dofs, modes, Eigen::MatrixXd(modes.modes.rows(), 0),
-                                  reduction.r);
+  LinearModes modes;
+  {
+    FreeSystem system(model, dofs);
+    modes = compute_linear_modes(model, dofs, reduction.linear_modes, system);
+    timer.done("linear modes");
+    if (reduction.modal_derivatives) {
+      const Eigen::MatrixXd derivatives = compute_modal_derivatives(model, dofs, modes, system);
+      timer.done("modal derivatives");
+      basis = compute_reduced_basis(model, dofs, modes, derivatives, reduction.r, system);
+    } else {
+      basis = compute_reduced_basis(model, dofs, modes, Eigen::MatrixXd(modes.modes.rows(), 0),
+                                    reduction.r, system);
+    }
+    timer.done("basis");
   }
-  timer.done("basis");
 
   ReducedPart domain = part_of_mesh(model, dofs);
   domain.name = "domain_0";

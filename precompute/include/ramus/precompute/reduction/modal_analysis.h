@@ -5,6 +5,7 @@
 
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
+#include <memory>
 
 #include "ramus/precompute/fem/dof_map.h"
 #include "ramus/precompute/fem/stvk_fem_model.h"
@@ -19,6 +20,24 @@ struct LinearModes {
   Eigen::MatrixXd rigid_modes;  ///< 3#V by num_rigid_modes, mass-orthonormal (free body only)
 };
 
+/// The rest stiffness K and consistent mass M over the free DOFs (num_free_dofs square),
+/// assembled once and shared by the stages below; K is factored (CHOLMOD) at most once, on first
+/// use, and serves both the linear modes and the modal derivatives of an anchored body.
+class FreeSystem {
+ public:
+  FreeSystem(const StvkFemModel& model, const DofMap& dofs);
+  ~FreeSystem();
+  FreeSystem(const FreeSystem&) = delete;
+  FreeSystem& operator=(const FreeSystem&) = delete;
+  const Eigen::SparseMatrix<double>& stiffness() const;  ///< K
+  const Eigen::SparseMatrix<double>& mass() const;       ///< M
+
+ private:
+  friend struct FreeSystemAccess;  // the stages, in modal_analysis.cpp
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
 /// Shift-invert Lanczos (Spectra) with a CHOLMOD factorization of K - sigma M at the rest state,
 /// sigma = -1e-6 max_i K_ii / M_ii. With no fixed vertices the 6 rigid modes are found and
 /// excluded: an eigenvalue is rigid when below 1e-6 times the first one above
@@ -27,6 +46,10 @@ struct LinearModes {
 /// have exactly 6 rigid modes (e.g. several disconnected pieces) or when a body with fixed
 /// vertices has a near-zero mode (a piece that no fixed vertex holds).
 LinearModes compute_linear_modes(const StvkFemModel& model, const DofMap& dofs, int num_modes);
+/// The same with K and M from `system` (sigma = 0 with its factor of K when the body is anchored
+/// and K is positive definite: the modal derivatives then reuse that factorization).
+LinearModes compute_linear_modes(const StvkFemModel& model, const DofMap& dofs, int num_modes,
+                                 FreeSystem& system);
 
 /// Modal derivatives Psi_ij = -K^-1 (d^2 f_el/du^2 [phi_i, phi_j]) for i <= j (3#V by
 /// r1 (r1 + 1) / 2 columns, in pair_index order), zero at fixed DOFs; rigid motion is projected
@@ -36,6 +59,9 @@ LinearModes compute_linear_modes(const StvkFemModel& model, const DofMap& dofs, 
 /// model, NumericalError when the factorization fails.
 Eigen::MatrixXd compute_modal_derivatives(const StvkFemModel& model, const DofMap& dofs,
                                           const LinearModes& modes);
+/// The same with K, M and (anchored bodies) the factor of K from `system`.
+Eigen::MatrixXd compute_modal_derivatives(const StvkFemModel& model, const DofMap& dofs,
+                                          const LinearModes& modes, FreeSystem& system);
 
 struct ReducedBasis {
   Eigen::MatrixXd basis;            ///< U: 3#V by r, Uᵀ M U = I to 1e-10
@@ -57,5 +83,10 @@ struct ReducedBasis {
 ReducedBasis compute_reduced_basis(const StvkFemModel& model, const DofMap& dofs,
                                    const LinearModes& modes,
                                    const Eigen::MatrixXd& modal_derivatives, int r);
+/// The same with K and M from `system`.
+ReducedBasis compute_reduced_basis(const StvkFemModel& model, const DofMap& dofs,
+                                   const LinearModes& modes,
+                                   const Eigen::MatrixXd& modal_derivatives, int r,
+                                   FreeSystem& system);
 
 }  // namespace ramus
