@@ -180,7 +180,8 @@ void normalize_signs(Eigen::MatrixXd& B) {
 // L^T P D for CHOLMOD's supernodal factor P M P^T = L L^T, computed as L^-1 P (M D) (the same,
 // since L^T = L^-1 P M P^T): its Gram matrix is D^T M D, without squaring its condition number.
 // (Eigen's SimplicialLLT, used before, stalled for half an hour on a 400k-tet mass matrix.)
-Eigen::MatrixXd mass_factor_transpose_times(const SparseMatrix& M, const Eigen::MatrixXd& D,
+Eigen::MatrixXd mass_factor_transpose_times(const SparseMatrix& M,
+                                            const Eigen::Ref<const Eigen::MatrixXd>& D,
                                             const std::string& where) {
   struct Cholmod {
     cholmod_common common{};
@@ -529,13 +530,18 @@ ReducedBasis compute_reduced_basis(const StvkFemModel& model, const DofMap& dofs
     throw OptionError(where + ": r = " + std::to_string(r) + " needs modal derivatives: only " +
                       std::to_string(r1) + " linear modes were given");
   if (r > r1) {
-    Eigen::MatrixXd D = X.rightCols(p);
+    auto D = X.rightCols(p);  // (in place: the candidates' columns become D)
     D -= Phi * ((M * Phi).transpose() * D);
     // Mass-PCA: the SVD of L^T P D (P M P^T = L L^T) has the spectrum of the Gram matrix D^T M D
     // without squaring its condition number, so that 1e-10 relative singular values are
-    // resolved. The reference scale is the first scaled mode's M-norm, 1.
-    const Eigen::MatrixXd Y = mass_factor_transpose_times(M, D, where);
-    const Eigen::BDCSVD<Eigen::MatrixXd> svd(Y, Eigen::ComputeThinV);
+    // resolved. The reference scale is the first scaled mode's M-norm, 1. It is taken from the
+    // R of a Householder QR of L^T P D, made in place (R has its singular values and right
+    // singular vectors; backward stable as the SVD itself), so no tall copy is made.
+    Eigen::MatrixXd Y = mass_factor_transpose_times(M, D, where);
+    const Eigen::HouseholderQR<Eigen::Ref<Eigen::MatrixXd>> qr(Y);
+    const Eigen::MatrixXd R =
+        qr.matrixQR().topRows(std::min(Y.rows(), Y.cols())).triangularView<Eigen::Upper>();
+    const Eigen::BDCSVD<Eigen::MatrixXd> svd(R, Eigen::ComputeThinV);
     const Eigen::VectorXd& sv = svd.singularValues();
     int independent = 0;
     while (independent < sv.size() && sv(independent) > kIndependentRatio * std::max(1.0, sv(0)))
