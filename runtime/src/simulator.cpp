@@ -7,6 +7,7 @@
 
 #include "dynamics/frame_kinematics.h"
 #include "ramus/error.h"
+#include "ramus/runtime/analysis/interface_diagnostics.h"
 
 namespace ramus {
 
@@ -141,6 +142,11 @@ FrameMotion Simulator::frame(int node) const {
   f.acceleration = state_.frame_acceleration.col(node);
   f.angular_acceleration = state_.frame_angular_acceleration.col(node);
   return f;
+}
+
+double Simulator::interface_nonrigidity(int node) const {
+  check_node(node);
+  return ramus::interface_nonrigidity(state_, node);
 }
 
 void Simulator::add_vertex_force(int node, int vertex, const Eigen::Vector3d& world_force) {

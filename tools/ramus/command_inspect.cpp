@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "ramus/runtime/analysis/interface_diagnostics.h"
 #include "ramus/runtime/dynamics/state.h"
 #include "ramus/runtime/io/model_file.h"
 #include "ramus/runtime/model/model.h"
@@ -104,6 +105,10 @@ void run(const std::string& path) {
   // running object (its share of a State and its attachment data).
   const std::shared_ptr<const Model> compiled = compile_model(model);
   const State state = make_state(*compiled, 0);
+  const std::vector<InterfaceDiagnostics> interfaces = interface_diagnostics(model);
+  std::vector<const InterfaceDiagnostics*> interface_of(model.domains.size(), nullptr);
+  for (const InterfaceDiagnostics& d : interfaces)
+    interface_of[static_cast<std::size_t>(d.domain)] = &d;
   for (std::size_t index = 0; index < model.domains.size(); ++index) {
     const ReducedDomain& d = model.domains[index];
     const ReducedPart& part = part_of(model, static_cast<int>(index));
@@ -117,6 +122,11 @@ void run(const std::string& path) {
                   static_cast<long>(d.interface.child_vertices.size()),
                   d.interface.parent_tets.size() ? " embedded in the parent's tets" : "",
                   d.interface.planar ? " (planar)" : "");
+      if (const InterfaceDiagnostics* itf = interface_of[index])
+        std::printf(
+            " (%.3g m², %.1f %% of its surface; non-rigidity %.2f %% at 10 %% "
+            "deformation of the parent)",
+            itf->area, 100 * itf->relative_area, 100 * itf->nonrigidity);
     }
     if (d.subtree_mass > 0) std::printf(", subtree mass %.4g kg", d.subtree_mass);
     const ParentInterface& f = d.interface;
@@ -141,6 +151,9 @@ void run(const std::string& path) {
       std::printf("\n");
     }
   }
+  // The rigid-interface assumption: soft or large interfaces and deep chains.
+  for (const std::string& warning : interface_warnings(model, interfaces))
+    std::printf("  warning: %s\n", warning.c_str());
 }
 
 }  // namespace

@@ -24,6 +24,7 @@
 #include "ramus/precompute/substructuring/assembly_builder.h"
 #include "ramus/precompute/substructuring/substructured_model_builder.h"
 #include "ramus/precompute/substructuring/surface_embedding.h"
+#include "ramus/runtime/analysis/interface_diagnostics.h"
 #include "ramus/runtime/model/model_geometry.h"
 #include "ramus/runtime/version.h"
 #include "spec_mesh.h"
@@ -89,6 +90,32 @@ std::vector<ReductionSpec> domain_reductions(const ReductionSpec& base,
     }
   }
   return reductions;
+}
+
+// The interfaces against the rigid-interface assumption (issue 12): a summary line, and warnings
+// (the first 10; `ramus inspect` lists every interface) for soft or large ones and deep chains.
+void report_interfaces(const ReducedModel& model) {
+  const std::vector<InterfaceDiagnostics> interfaces = interface_diagnostics(model);
+  if (interfaces.empty()) return;
+  const auto worst = [&](auto measure) {
+    return *std::max_element(interfaces.begin(), interfaces.end(),
+                             [&](const auto& a, const auto& b) { return measure(a) < measure(b); });
+  };
+  const auto name = [&](int k) { return model.domains[static_cast<std::size_t>(k)].name.c_str(); };
+  const InterfaceDiagnostics soft = worst([](const auto& d) { return d.nonrigidity; });
+  const InterfaceDiagnostics large = worst([](const auto& d) { return d.relative_area; });
+  const InterfaceDiagnostics deep = worst([](const auto& d) { return d.depth; });
+  std::printf(
+      "interfaces   %zu: non-rigidity at most %.2f %% ('%s' on '%s'), area at most %.1f %% of "
+      "a domain's surface ('%s'), depth %d\n",
+      interfaces.size(), 100 * soft.nonrigidity, name(soft.domain), name(soft.parent),
+      100 * large.relative_area, name(large.domain), deep.depth);
+  const std::vector<std::string> warnings = interface_warnings(model, interfaces);
+  for (std::size_t k = 0; k < std::min<std::size_t>(10, warnings.size()); ++k)
+    std::fprintf(stderr, "ramus: warning: %s\n", warnings[k].c_str());
+  if (warnings.size() > 10)
+    std::fprintf(stderr, "ramus: warning: ... and %zu more (ramus inspect lists every interface)\n",
+                 warnings.size() - 10);
 }
 
 // The rendering surface: the spec's "render_surface", else the mesh when it is a surface file
@@ -262,6 +289,7 @@ void run_assembly(const Args& args, const ModelSpec& spec) {
                                    {"r", part.reduction.r},
                                    {"modal_derivatives", part.reduction.modal_derivatives}};
   p.options_json = options.dump();
+  report_interfaces(reduced);
   const auto write_start = Clock::now();
   write_model_file(reduced, args.output);
   std::printf("  %-22s %8.3f s\n", "write",
@@ -371,6 +399,7 @@ void run(const Args& args) {
                                   {"r", spec.reduction.r},
                                   {"modal_derivatives", spec.reduction.modal_derivatives}}
                        .dump();
+  report_interfaces(reduced);
   const auto write_start = Clock::now();
   write_model_file(reduced, args.output);
   std::printf("  %-19s %8.3f s\n", "write",

@@ -92,6 +92,10 @@ class Simulator {
     ramus::render_positions(*model_, state_, workspace_, out);
   }
 
+  /// How far node i's interface with its parent is from a rigid motion after the last step:
+  /// |A - R|_F / |A|_F of Eq. 5 (analysis/interface_diagnostics.h); 0 for the root.
+  double interface_nonrigidity(int node) const;
+
   /// Elastic energy (J, stiffness scales included) and Σ q̇ᵀq̇ / 2; allocation-free.
   double elastic_energy() const;
   double kinetic_energy() const { return deformation_kinetic_energy(state_); }
