@@ -15,6 +15,7 @@
 #include "ramus/runtime/io/model_file.h"
 #include "ramus/runtime/model/model_geometry.h"
 #include "reduced_run_options.h"
+#include "run_progress.h"
 
 namespace ramus::cli {
 
@@ -25,26 +26,6 @@ struct Args {
   bool ignore_spec = false;
   ReducedRunArgs run;
   CLI::App* command = nullptr;
-};
-
-// Progress of the ground truth on stderr, about every 2 s: step, share and time left.
-class Progress {
- public:
-  void operator()(int step, int steps) {
-    const auto now = std::chrono::steady_clock::now();
-    if (now - last_ < std::chrono::seconds(2) && (step < steps || !printed_)) return;
-    last_ = now;
-    printed_ = true;
-    const double elapsed = std::chrono::duration<double>(now - start_).count();
-    std::fprintf(stderr, "compare   step %d of %d (%.0f %%), %.0f s, about %.0f s left\n", step,
-                 steps, 100.0 * step / std::max(1, steps), elapsed,
-                 elapsed / std::max(1, step) * (steps - step));
-  }
-
- private:
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-  std::chrono::steady_clock::time_point last_ = start_;
-  bool printed_ = false;  // (a run under 2 s prints nothing)
 };
 
 // Both runs as ParaView series over the undivided mesh: PREFIX_full.pvd and PREFIX_reduced.pvd,
@@ -91,7 +72,7 @@ void run(const Args& args) {
   std::printf("compare   %s: %d domain%s, %d steps of %g s%s\n", args.model.c_str(), num_domains,
               num_domains == 1 ? "" : "s", scenario.steps, scenario.settings.time_step,
               args.ignore_spec ? " (--ignore-spec: the command line's scenario)" : "");
-  Progress progress;
+  RunProgress progress("compare  ");
   Comparison c;
   if (num_domains == 1) {  // one domain, at its placed scale
     ComparisonOptions options;

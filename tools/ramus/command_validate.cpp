@@ -20,12 +20,14 @@
 #include "ramus/precompute/fem/full_space_simulator.h"
 #include "ramus/precompute/mesh/mesh_checks.h"
 #include "ramus/precompute/mesh/mesh_io.h"
+#include "ramus/precompute/mesh/vtu_io.h"
 #include "ramus/precompute/model/model_spec.h"
 #include "ramus/precompute/reduction/modal_analysis.h"
 #include "ramus/runtime/io/model_file.h"
 #include "ramus/runtime/model/model.h"
 #include "ramus/runtime/model/model_geometry.h"
 #include "ramus/runtime/simulator.h"
+#include "run_progress.h"
 #include "spec_mesh.h"
 
 namespace ramus::cli {
@@ -35,7 +37,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 struct Args {
-  std::string spec, model, output, summary;
+  std::string spec, model, output, summary, series;
+  int series_every = 1;
   double bend_degrees = 45;
   double periods = 3;
   double time_step = 0;
@@ -75,6 +78,49 @@ double bend_angle_degrees(const Eigen::Vector3d& base, const Eigen::Vector3d& re
   const Eigen::Vector3d a = rest_top - base, b = top - base;
   return std::atan2(a.cross(b).norm(), a.dot(b)) * 180.0 / M_PI;
 }
+
+// --series PREFIX: PREFIX_full.pvd, PREFIX_L1.pvd, PREFIX_L2.pvd and PREFIX_L3.pvd over the
+// undivided mesh, every `every`-th step, each frame with its displacement, its difference from
+// the full FEM's and the domain of each tet.
+class Series {
+ public:
+  Series(const std::string& prefix, int every, const TetMesh& mesh, const Model& model)
+      : every_(std::max(1, every)), rest_(mesh.rest_positions) {
+    if (prefix.empty()) return;
+    tets_ = global_tets(model, &tet_domain_);
+    for (const Node& node : model.nodes) domain_names_.push_back(node.name);
+    for (const char* tag : {"_full.pvd", "_L1.pvd", "_L2.pvd", "_L3.pvd"})
+      writers_.push_back(std::make_unique<PvdSeriesWriter>(prefix + tag));
+    prefix_ = prefix;
+  }
+  bool on(std::size_t frame) const {
+    return !writers_.empty() && frame % static_cast<std::size_t>(every_) == 0;
+  }
+  void add(int method, double time, const Eigen::MatrixX3d& positions,
+           const Eigen::MatrixX3d& full_positions) {
+    VtuFields fields;
+    fields.point_data = {{"displacement", positions - rest_},
+                         {"difference", positions - full_positions}};
+    fields.cell_ints = {{"domain", tet_domain_}};
+    fields.strings = {{"domain_names", domain_names_}};
+    writers_[static_cast<std::size_t>(method)]->add_frame(time, positions, tets_, fields);
+  }
+  void finish() {
+    if (writers_.empty()) return;
+    for (auto& writer : writers_) writer->finish();
+    std::printf("series       %s_full.pvd, _L1.pvd, _L2.pvd, _L3.pvd (%d frames each)\n",
+                prefix_.c_str(), writers_.front()->num_frames());
+  }
+
+ private:
+  int every_;
+  Eigen::MatrixX3d rest_;
+  Eigen::MatrixX4i tets_;
+  Eigen::VectorXi tet_domain_;
+  std::vector<std::string> domain_names_;
+  std::vector<std::unique_ptr<PvdSeriesWriter>> writers_;
+  std::string prefix_;
+};
 
 void run(const Args& args) {
   const ModelSpec spec = load_spec(args.spec);
@@ -160,6 +206,9 @@ void run(const Args& args) {
   const Eigen::Vector3d gravity =
       args.gravity ? spec.simulation.gravity : Eigen::Vector3d::Zero().eval();
 
+  // --series: each method's frames for ParaView, with the difference from the full FEM's.
+  Series series(args.series, args.series_every, mesh, *model);
+  std::vector<Eigen::MatrixX3d> full_frames;  // the full FEM's positions at the series' frames
   std::vector<Trajectory> runs;
   {  // Ground truth: full-space implicit Newmark (trapezoidal rule), solved to tolerance.
     Trajectory t{"full FEM", {}, {}, {}, 0};
@@ -179,14 +228,21 @@ void run(const Args& args) {
       t.a.push_back(x(a_vertex));
       t.b.push_back(x(b_vertex));
       t.stem_top.push_back(x(stem_top));
+      if (series.on(t.a.size() - 1)) {
+        const Eigen::MatrixX3d positions = state.positions.reshaped(3, rest.rows()).transpose();
+        full_frames.push_back(positions);
+        series.add(0, h * static_cast<double>(t.a.size() - 1), positions, positions);
+      }
     };
     record();
+    RunProgress progress("validate  full FEM");
     const auto start = Clock::now();
     for (int k = 0; k < steps; ++k) {
       const NewtonReport report = full.step_newmark(state);
       if (!report.converged)
         std::fprintf(stderr, "ramus: warning: full FEM step %d did not converge\n", k + 1);
       record();
+      progress(k + 1, steps);
     }
     t.seconds_per_step = std::chrono::duration<double>(Clock::now() - start).count() / steps;
     runs.push_back(std::move(t));
@@ -216,14 +272,20 @@ void run(const Args& args) {
     for (int i = 0; i < mesh.num_vertices(); ++i) v.row(i) = velocity.segment<3>(3 * i).transpose();
     if (sim.set_velocity_field(v) != StepStatus::kOk)
       throw NumericalError(t.name + ": the initial state is not finite");
+    const int method = static_cast<int>(runs.size());
     const auto record = [&] {
       sim.global_positions(x);
       t.a.push_back(x.row(a_vertex).transpose());
       t.b.push_back(x.row(b_vertex).transpose());
       t.stem_top.push_back(x.row(stem_top).transpose());
+      const std::size_t frame = t.a.size() - 1;
+      if (series.on(frame))
+        series.add(method, h * static_cast<double>(frame), x,
+                   full_frames[frame / static_cast<std::size_t>(args.series_every)]);
     };
     record();
     double seconds = 0;
+    RunProgress progress("validate  " + t.name);
     for (int k = 0; k < steps; ++k) {
       const auto start = Clock::now();
       const StepStatus status = sim.step();
@@ -231,6 +293,7 @@ void run(const Args& args) {
       if (status != StepStatus::kOk)
         throw NumericalError(t.name + ": step " + std::to_string(k + 1) + ": " + to_string(status));
       record();
+      progress(k + 1, steps);
     }
     t.seconds_per_step = seconds / steps;
     runs.push_back(std::move(t));
@@ -303,6 +366,7 @@ void run(const Args& args) {
   }
   std::rename(temporary.c_str(), args.output.c_str());
   std::printf("\ntrajectories %s\n", args.output.c_str());
+  series.finish();
   if (!args.summary.empty()) {
     std::ofstream out(args.summary);
     out << summary.dump(2) << '\n';
@@ -322,6 +386,12 @@ void add_validate_command(CLI::App& app) {
   command->add_option("model", args->model, "Model file (.h5) from ramus precompute")->required();
   command->add_option("-o,--output", args->output, "Trajectories (.csv)")->required();
   command->add_option("--summary", args->summary, "Also write the numbers as JSON");
+  command->add_option("--series", args->series,
+                      "Also write each method for ParaView: PREFIX_full.pvd, PREFIX_L1.pvd, "
+                      "_L2.pvd, _L3.pvd (displacement, difference from the full FEM, domains)");
+  command->add_option("--series-every", args->series_every, "Write every n-th step's frame")
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
   command->add_option("--bend", args->bend_degrees, "Stem bend of the initial velocity (deg)")
       ->capture_default_str();
   command->add_option("--periods", args->periods, "Duration in periods of the first mode")
