@@ -181,6 +181,10 @@ void Simulator::global_positions(Eigen::MatrixX3d& positions) const {
   ramus::global_positions(*model_, state_, positions);
 }
 
+void Simulator::global_velocities(Eigen::MatrixX3d& velocities) const {
+  ramus::global_velocities(*model_, state_, velocities);
+}
+
 void Simulator::embedded_surface_positions(Eigen::MatrixX3d& positions) const {
   ramus::global_positions(*model_, state_, global_scratch_);
   ramus::embedded_surface_positions(*model_, global_scratch_, positions);

@@ -44,6 +44,32 @@ void global_positions(const Model& model, const State& state, Eigen::MatrixX3d& 
     if (model.global_copy_count(v) > 1) positions.row(v) /= model.global_copy_count(v);
 }
 
+void global_velocities(const Model& model, const State& state, Eigen::MatrixX3d& velocities) {
+  velocities.resize(model.num_global_vertices, 3);
+  velocities.setZero();
+  for (int i = 0; i < model.num_nodes(); ++i) {
+    const Node& node = model.nodes[static_cast<std::size_t>(i)];
+    const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];
+    const Eigen::MatrixX3d& X = proto.rest_positions;
+    const Eigen::Matrix3d R = state.frame_rotation.middleCols<3>(3 * i);
+    const Eigen::Vector3d v = state.frame_velocity.col(i);  // (F_i's axes)
+    const Eigen::Vector3d omega = state.frame_angular_velocity.col(i);
+    const auto q = state.q.segment(node.dof_offset, node.r);
+    const auto qdot = state.qdot.segment(node.dof_offset, node.r);
+    for (Eigen::Index k = 0; k < node.global_vertices.size(); ++k) {
+      Eigen::Vector3d x = node.scale.length * X.row(k).transpose();
+      Eigen::Vector3d u_dot = Eigen::Vector3d::Zero();
+      if (node.r > 0) {
+        x.noalias() += node.scale.basis * (proto.basis.middleRows<3>(3 * k) * q);
+        u_dot.noalias() = node.scale.basis * (proto.basis.middleRows<3>(3 * k) * qdot);
+      }
+      velocities.row(node.global_vertices(k)) += (R * (v + omega.cross(x) + u_dot)).transpose();
+    }
+  }
+  for (Eigen::Index k = 0; k < velocities.rows(); ++k)
+    if (model.global_copy_count(k) > 1) velocities.row(k) /= model.global_copy_count(k);
+}
+
 namespace {
 
 template <typename Scalar>

@@ -77,3 +77,28 @@ TEST_CASE("render_positions equals the node-by-node reconstruction on an assembl
   CHECK(sim->model().prototypes.back().nodes.size() == 70);
   check_against_definition(*sim);
 }
+
+TEST_CASE("global_velocities is the time derivative of global_positions along q-dot",
+          "[runtime][reconstruction]") {
+  // An anchored chain: every frame is a function of the q's, so d x / dt = (d x / d q) q-dot,
+  // here by central differences of the positions at q +- eps q-dot (frames recomputed).
+  const auto data = test::split_beam({6, 6, 6});
+  const auto sim = deformed(*data);
+  Eigen::MatrixX3d velocities;
+  sim->global_velocities(velocities);
+  const double eps = 1e-6;
+  Eigen::MatrixX3d plus, minus;
+  for (const double sign : {1.0, -1.0}) {
+    Simulator moved(sim->shared_model(), sim->settings());
+    for (int i = 0; i < sim->num_nodes(); ++i) {
+      NodeState state = sim->node_state(i);
+      state.q += sign * eps * state.qdot;
+      moved.set_node_state(i, state);
+    }
+    REQUIRE(moved.initialize(false) == StepStatus::kOk);
+    moved.global_positions(sign > 0 ? plus : minus);
+  }
+  const Eigen::MatrixX3d difference = (plus - minus) / (2 * eps);
+  REQUIRE(velocities.cwiseAbs().maxCoeff() > 1e-3);  // it moves
+  CHECK((velocities - difference).cwiseAbs().maxCoeff() < 1e-6 * velocities.cwiseAbs().maxCoeff());
+}

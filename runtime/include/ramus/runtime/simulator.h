@@ -82,6 +82,7 @@ class Simulator {
   /// surface (reconstruction.h); allocation-free when the output has its size.
   void node_world_positions(int node, Eigen::MatrixX3d& positions) const;
   void global_positions(Eigen::MatrixX3d& positions) const;
+  void global_velocities(Eigen::MatrixX3d& velocities) const;  ///< (m/s, world)
   void embedded_surface_positions(Eigen::MatrixX3d& positions) const;
   /// All global vertices' world positions into a caller's buffer of 3 num_global_vertices values
   /// (ramus::render_positions: batched per prototype, allocation-free).

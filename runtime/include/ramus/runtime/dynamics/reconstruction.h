@@ -18,6 +18,10 @@ void node_world_positions(const Model& model, const State& state, int node,
 /// World positions of the undivided mesh (num_global_vertices by 3): the copies of each
 /// interface vertex averaged (C0).
 void global_positions(const Model& model, const State& state, Eigen::MatrixX3d& positions);
+/// World velocities of the undivided mesh (num_global_vertices by 3, m/s): per node
+/// R_i (v_i + ω_i × x + s_b U q̇) with x = s X + s_b U q its vertex in F_i (Eq. 11's velocity of
+/// a point), interface copies averaged as global_positions does.
+void global_velocities(const Model& model, const State& state, Eigen::MatrixX3d& velocities);
 /// World positions of the undivided mesh for a renderer: 3 num_global_vertices values (x, y, z
 /// of global vertex 0, then 1, ...; m) into the caller's buffer, in double or float. Per
 /// prototype one product U [q_1 ... q_n] (kRenderBlock = 64 of its nodes at a time), then each
