@@ -57,6 +57,7 @@ struct Args {
   std::string model, output, lumping;
   ReducedRunArgs run;
   int output_every = 0;
+  bool ascii = false;  ///< ASCII frames instead of binary, zlib-compressed ones
   int threads = 1;
   bool batched = false;
   bool ignore_spec = false;
@@ -249,20 +250,21 @@ void run(const Args& args) {
   }
 
   std::unique_ptr<PvdSeriesWriter> writer, surface_writer;  // surface: <stem>_surface.pvd
-  if (!args.output.empty()) writer = std::make_unique<PvdSeriesWriter>(args.output);
+  const VtuEncoding encoding = args.ascii ? VtuEncoding::kAscii : VtuEncoding::kCompressed;
+  if (!args.output.empty()) writer = std::make_unique<PvdSeriesWriter>(args.output, encoding);
   const std::filesystem::path out_path(args.output);
   const std::string surface_output =
       (out_path.parent_path() / (out_path.stem().string() + "_surface.pvd")).string();
   const EmbeddedSurface& surface = model->embedded_surface;
   if (writer && surface.rest_positions.rows() > 0)
-    surface_writer = std::make_unique<PvdSeriesWriter>(surface_output);
+    surface_writer = std::make_unique<PvdSeriesWriter>(surface_output, encoding);
   Eigen::MatrixX3d surface_positions;
   VtuFields surface_fields;
   Eigen::VectorXi tet_domain;
   const Eigen::MatrixX4i tets = global_tets(*model, &tet_domain);
   std::vector<std::string> domain_names;
   for (const auto& node : model->nodes) domain_names.push_back(node.name);
-  Eigen::MatrixX3d positions;
+  Eigen::MatrixX3d positions, velocities;
   VtuFields fields;
   // (Finite reduced coordinates can still place a vertex at infinity: a basis or frame that
   // overflows. Such a frame is an error, never written.)
@@ -275,7 +277,8 @@ void run(const Args& args) {
     if (!writer) return;
     simulator.global_positions(positions);
     check_positions(positions, "vertex");
-    fields.point_data = {{"displacement", positions - rest}};
+    simulator.global_velocities(velocities);
+    fields.point_data = {{"displacement", positions - rest}, {"velocity", velocities}};
     fields.cell_ints = {{"domain", tet_domain}};
     fields.strings = {{"domain_names", domain_names}};  // (row i: the name of domain i)
     writer->add_frame(simulator.time(), positions, tets, fields);
@@ -402,6 +405,8 @@ void add_simulate_command(CLI::App& app) {
                       "Output series (.pvd; a model's embedded surface: <stem>_surface.pvd); "
                       "none: timing only");
   command->add_option("--output-every", args->output_every, "Write every n-th frame");
+  command->add_flag("--ascii", args->ascii,
+                    "Write ASCII frames (default: binary, zlib-compressed; ParaView reads both)");
   command->add_option("--lumping", args->lumping,
                       "Subtree inertia: L1 (mass at the interface), L2 (mass at the subtree's "
                       "centre of mass) or L3 (the subtree as a rigid body)");

@@ -25,6 +25,7 @@ struct Args {
   int steps = -1;
   double time_step = -1;
   bool quiet = false;
+  bool ascii = false;  ///< ASCII frames instead of binary, zlib-compressed ones
   std::string integrator = "be";
   int modes = 5, modes_refresh = 1;
 };
@@ -80,7 +81,7 @@ void run(const Args& args) {
                        std::to_string(simulator.gradient_tolerance()) + " N")
                           .c_str());
 
-  PvdSeriesWriter writer(args.output);
+  PvdSeriesWriter writer(args.output, args.ascii ? VtuEncoding::kAscii : VtuEncoding::kCompressed);
   VtuFields fields;
   auto write_frame = [&](const FullSpaceState& state) {
     const Eigen::MatrixX3d positions = unflatten_positions(state.positions);
@@ -146,6 +147,8 @@ void add_simulate_full_command(CLI::App& app) {
   command->add_option("--steps", args->steps, "Override simulation.steps");
   command->add_option("--dt", args->time_step, "Override simulation.time_step (s)");
   command->add_flag("--quiet", args->quiet, "Print only the summary");
+  command->add_flag("--ascii", args->ascii,
+                    "Write ASCII frames (default: binary, zlib-compressed; ParaView reads both)");
   command->add_option("--integrator", args->integrator, "be, newmark or siere")
       ->capture_default_str();
   command->add_option("--modes", args->modes, "siere: s, the lowest modes split")

@@ -1,16 +1,21 @@
 #include "ramus/precompute/mesh/vtu_io.h"
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <limits>
 #include <map>
 #include <optional>
+#include <type_traits>
 
 #include "ramus/error.h"
 #include "text_io.h"
+#include "vtk_binary.h"
 
 namespace ramus {
 
@@ -71,24 +76,47 @@ void check_rows(const std::string& kind, const std::string& name, Eigen::Index r
                 " rows but there are " + std::to_string(expected) + " " + what);
 }
 
-void write_float_array(std::ostream& out, const std::string& name, const Eigen::MatrixXd& a) {
-  out << "        <DataArray type=\"Float64\" Name=\"" << xml_escape(name)
-      << "\" NumberOfComponents=\"" << a.cols() << "\" format=\"ascii\">\n";
-  for (Eigen::Index i = 0; i < a.rows(); ++i) {
-    out << "         ";
-    for (Eigen::Index c = 0; c < a.cols(); ++c) out << ' ' << detail::format_double(a(i, c));
-    out << '\n';
+// One DataArray's values (`type` a VTK type of T): as text, or (`appended` given) compressed
+// into the appended data, the tag giving its offset. In ASCII `per_line` values a line (0: a
+// tuple's components, else 16); `components` 0: one, not written (the Cells arrays).
+template <typename T>
+void write_data_array(std::ostream& out, const char* type, const std::string& name,
+                      Eigen::Index components, const std::vector<T>& values, std::string* appended,
+                      std::size_t per_line = 0) {
+  out << "        <DataArray type=\"" << type << "\" Name=\"" << xml_escape(name) << '"';
+  if (components > 0)  // (0: the Cells arrays, which VTK names without it)
+    out << " NumberOfComponents=\"" << components << '"';
+  if (appended != nullptr) {
+    out << " format=\"appended\" offset=\"" << appended->size() << "\"/>\n";
+    detail::append_compressed_array(reinterpret_cast<const std::uint8_t*>(values.data()),
+                                    values.size() * sizeof(T), *appended);
+    return;
+  }
+  out << " format=\"ascii\">\n";
+  if (per_line == 0) per_line = components > 1 ? static_cast<std::size_t>(components) : 16;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i % per_line == 0) out << "         ";
+    if constexpr (std::is_floating_point_v<T>)
+      out << ' ' << detail::format_double(values[i]);
+    else
+      out << ' ' << +values[i];
+    if (i % per_line == per_line - 1 || i + 1 == values.size()) out << '\n';
   }
   out << "        </DataArray>\n";
 }
 
-void write_int_array(std::ostream& out, const std::string& name, const Eigen::VectorXi& a) {
-  out << "        <DataArray type=\"Int32\" Name=\"" << xml_escape(name)
-      << "\" NumberOfComponents=\"1\" format=\"ascii\">\n";
-  for (Eigen::Index i = 0; i < a.size(); ++i)
-    out << (i % 16 == 0 ? "         " : "") << ' ' << a(i)
-        << (i % 16 == 15 || i + 1 == a.size() ? "\n" : "");
-  out << "        </DataArray>\n";
+void write_float_array(std::ostream& out, const std::string& name, const Eigen::MatrixXd& a,
+                       std::string* appended) {
+  std::vector<double> values(static_cast<std::size_t>(a.size()));
+  for (Eigen::Index i = 0; i < a.rows(); ++i)  // (row by row: the components of a point)
+    for (Eigen::Index c = 0; c < a.cols(); ++c)
+      values[static_cast<std::size_t>(i * a.cols() + c)] = a(i, c);
+  write_data_array(out, "Float64", name, a.cols(), values, appended);
+}
+
+void write_int_array(std::ostream& out, const std::string& name, const Eigen::VectorXi& a,
+                     std::string* appended) {
+  write_data_array(out, "Int32", name, 1, std::vector<std::int32_t>(a.begin(), a.end()), appended);
 }
 
 // ---- Minimal XML scanning for the files write_vtu produces (and similar ASCII files). ----
@@ -201,11 +229,80 @@ class VtuParser {
 struct RawArray {
   std::string name;
   std::string parent;
+  std::string type;  // VTK's: Int8 ... UInt64, Float32, Float64
   bool integer = false;
   int components = 1;
   std::vector<double> values;
   std::size_t pos = 0;
+  long long appended_offset = -1;  // format="appended": where its data begins
 };
+
+// How the file stores binary data (the <VTKFile> attributes).
+struct BinaryLayout {
+  int header_bytes = 4;  // header_type UInt32 (VTK's default) or UInt64
+  bool compressed = false;
+  bool swap = false;  // byte_order differs from this machine's
+};
+
+std::size_t vtk_type_size(const std::string& type) {
+  if (type == "Int8" || type == "UInt8") return 1;
+  if (type == "Int16" || type == "UInt16") return 2;
+  if (type == "Int32" || type == "UInt32" || type == "Float32") return 4;
+  if (type == "Int64" || type == "UInt64" || type == "Float64") return 8;
+  return 0;
+}
+
+template <typename T>
+void append_values(const std::vector<std::uint8_t>& bytes, bool swap, std::vector<double>& out) {
+  for (std::size_t at = 0; at + sizeof(T) <= bytes.size(); at += sizeof(T)) {
+    std::uint8_t raw[sizeof(T)];
+    std::memcpy(raw, bytes.data() + at, sizeof(T));
+    if (swap) std::reverse(raw, raw + sizeof(T));
+    T value;
+    std::memcpy(&value, raw, sizeof(T));
+    out.push_back(static_cast<double>(value));
+  }
+}
+
+// The values of a binary array's bytes of VTK type `type`.
+std::vector<double> binary_values(const std::vector<std::uint8_t>& bytes, const std::string& type,
+                                  bool swap) {
+  std::vector<double> out;
+  out.reserve(bytes.size() / std::max<std::size_t>(1, vtk_type_size(type)));
+  if (type == "Int8") append_values<std::int8_t>(bytes, swap, out);
+  if (type == "UInt8") append_values<std::uint8_t>(bytes, swap, out);
+  if (type == "Int16") append_values<std::int16_t>(bytes, swap, out);
+  if (type == "UInt16") append_values<std::uint16_t>(bytes, swap, out);
+  if (type == "Int32") append_values<std::int32_t>(bytes, swap, out);
+  if (type == "UInt32") append_values<std::uint32_t>(bytes, swap, out);
+  if (type == "Int64") append_values<std::int64_t>(bytes, swap, out);
+  if (type == "UInt64") append_values<std::uint64_t>(bytes, swap, out);
+  if (type == "Float32") append_values<float>(bytes, swap, out);
+  if (type == "Float64") append_values<double>(bytes, swap, out);
+  return out;
+}
+
+// A binary array's values from its stored form (inline base64, or appended raw or base64).
+std::vector<double> decode_array(const VtuParser& xml, const RawArray& a, std::string_view stored,
+                                 bool raw, const BinaryLayout& layout) {
+  detail::BinaryArraySource source;
+  source.stored = stored;
+  source.base64 = !raw;
+  source.header_bytes = layout.header_bytes;
+  source.compressed = layout.compressed;
+  // (zlib inflates at most ~1032 times; a header claiming more is corrupt)
+  source.max_bytes = std::min<std::size_t>(1100 * stored.size() + 4096, std::size_t{1} << 34);
+  try {
+    const std::vector<std::uint8_t> bytes = detail::decode_binary_array(source);
+    if (bytes.size() % vtk_type_size(a.type) != 0)
+      xml.fail(a.pos, "DataArray '" + a.name + "' holds " + std::to_string(bytes.size()) +
+                          " bytes, not a whole number of " + a.type + " values");
+    return binary_values(bytes, a.type, layout.swap);
+  } catch (const std::runtime_error& e) {
+    if (dynamic_cast<const InputError*>(&e) != nullptr) throw;
+    xml.fail(a.pos, "DataArray '" + a.name + "': " + e.what());
+  }
+}
 
 // Field data as VTK String arrays in ASCII: each string's characters as numbers, then a 0.
 void write_field_strings(std::ostream& out,
@@ -230,7 +327,7 @@ void write_field_strings(std::ostream& out,
 template <int Corners>
 void write_vtu_cells(const std::string& path, const Eigen::MatrixX3d& positions,
                      const Eigen::Matrix<int, Eigen::Dynamic, Corners>& cells, int vtk_type,
-                     const std::string& what, const VtuFields& fields) {
+                     const std::string& what, const VtuFields& fields, VtuEncoding encoding) {
   const Eigen::Index nv = positions.rows();
   const Eigen::Index nt = cells.rows();
   for (Eigen::Index t = 0; t < nt; ++t)
@@ -247,56 +344,65 @@ void write_vtu_cells(const std::string& path, const Eigen::MatrixX3d& positions,
     check_rows("cell field", name, a.rows(), nt, what + "s");
   for (const auto& [name, a] : fields.cell_ints)
     check_rows("cell field", name, a.rows(), nt, what + "s");
+  // (Int32 cells: any vertex index fits, and they take half the bytes of Int64.)
+  std::vector<std::int32_t> connectivity(static_cast<std::size_t>(nt * Corners)), offsets;
+  for (Eigen::Index t = 0; t < nt; ++t)
+    for (int c = 0; c < Corners; ++c)
+      connectivity[static_cast<std::size_t>(t * Corners + c)] = cells(t, c);
+  for (Eigen::Index t = 0; t < nt; ++t)
+    offsets.push_back(static_cast<std::int32_t>(Corners * (t + 1)));
+  const std::vector<std::uint8_t> types(static_cast<std::size_t>(nt),
+                                        static_cast<std::uint8_t>(vtk_type));
+  // Compressed: every array into one appended buffer of raw bytes (ParaView's default layout).
+  std::string appended_data;
+  std::string* appended = encoding == VtuEncoding::kCompressed ? &appended_data : nullptr;
   detail::write_file_atomically(path, [&](std::ostream& out) {
     out << "<?xml version=\"1.0\"?>\n"
-           "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" "
-           "header_type=\"UInt64\">\n"
-           "  <UnstructuredGrid>\n";
+           "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\""
+        << (std::endian::native == std::endian::little ? "LittleEndian" : "BigEndian")
+        << "\" header_type=\"UInt64\""
+        << (appended != nullptr ? " compressor=\"vtkZLibDataCompressor\"" : "") << ">\n"
+        << "  <UnstructuredGrid>\n";
     write_field_strings(out, fields.strings);
     out << "    <Piece NumberOfPoints=\"" << nv << "\" NumberOfCells=\"" << nt << "\">\n";
     out << "      <PointData>\n";
-    for (const auto& [name, a] : fields.point_data) write_float_array(out, name, a);
-    for (const auto& [name, a] : fields.point_ints) write_int_array(out, name, a);
+    for (const auto& [name, a] : fields.point_data) write_float_array(out, name, a, appended);
+    for (const auto& [name, a] : fields.point_ints) write_int_array(out, name, a, appended);
     out << "      </PointData>\n      <CellData>\n";
-    for (const auto& [name, a] : fields.cell_data) write_float_array(out, name, a);
-    for (const auto& [name, a] : fields.cell_ints) write_int_array(out, name, a);
+    for (const auto& [name, a] : fields.cell_data) write_float_array(out, name, a, appended);
+    for (const auto& [name, a] : fields.cell_ints) write_int_array(out, name, a, appended);
     out << "      </CellData>\n      <Points>\n";
-    write_float_array(out, "Points", positions);
-    out << "      </Points>\n      <Cells>\n"
-           "        <DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n";
-    for (Eigen::Index t = 0; t < nt; ++t) {
-      out << "         ";
-      for (int c = 0; c < Corners; ++c) out << ' ' << cells(t, c);
-      out << '\n';
+    write_float_array(out, "Points", positions, appended);
+    out << "      </Points>\n      <Cells>\n";
+    write_data_array(out, "Int32", "connectivity", 0, connectivity, appended,
+                     static_cast<std::size_t>(Corners));
+    write_data_array(out, "Int32", "offsets", 0, offsets, appended);
+    write_data_array(out, "UInt8", "types", 0, types, appended);
+    out << "      </Cells>\n    </Piece>\n  </UnstructuredGrid>\n";
+    if (appended != nullptr) {
+      out << "  <AppendedData encoding=\"raw\">\n   _";
+      out.write(appended_data.data(), static_cast<std::streamsize>(appended_data.size()));
+      out << "\n  </AppendedData>\n";
     }
-    out << "        </DataArray>\n"
-           "        <DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n";
-    for (Eigen::Index t = 0; t < nt; ++t)
-      out << (t % 16 == 0 ? "         " : "") << ' ' << Corners * (t + 1)
-          << (t % 16 == 15 || t + 1 == nt ? "\n" : "");
-    out << "        </DataArray>\n"
-           "        <DataArray type=\"UInt8\" Name=\"types\" format=\"ascii\">\n";
-    for (Eigen::Index t = 0; t < nt; ++t)
-      out << (t % 16 == 0 ? "         " : "") << ' ' << vtk_type
-          << (t % 16 == 15 || t + 1 == nt ? "\n" : "");
-    out << "        </DataArray>\n      </Cells>\n    </Piece>\n  </UnstructuredGrid>\n"
-           "</VTKFile>\n";
+    out << "</VTKFile>\n";
   });
 }
 
 }  // namespace
 
 void write_vtu(const std::string& path, const Eigen::MatrixX3d& positions,
-               const Eigen::MatrixX4i& tets, const VtuFields& fields) {
-  write_vtu_cells<4>(path, positions, tets, kVtkTetra, "tet", fields);
+               const Eigen::MatrixX4i& tets, const VtuFields& fields, VtuEncoding encoding) {
+  write_vtu_cells<4>(path, positions, tets, kVtkTetra, "tet", fields, encoding);
 }
 
 void write_vtu_triangles(const std::string& path, const Eigen::MatrixX3d& positions,
-                         const Eigen::MatrixX3i& triangles, const VtuFields& fields) {
-  write_vtu_cells<3>(path, positions, triangles, kVtkTriangle, "triangle", fields);
+                         const Eigen::MatrixX3i& triangles, const VtuFields& fields,
+                         VtuEncoding encoding) {
+  write_vtu_cells<3>(path, positions, triangles, kVtkTriangle, "triangle", fields, encoding);
 }
 
-void write_vtu(const std::string& path, const TetMesh& mesh, const VtuFields& fields) {
+void write_vtu(const std::string& path, const TetMesh& mesh, const VtuFields& fields,
+               VtuEncoding encoding) {
   VtuFields all = fields;
   if (mesh.has_labels()) all.cell_ints.emplace_back("label", mesh.labels);
   if (!mesh.label_names.empty()) {  // (Gmsh physical names, OBJ groups: kept for a round trip)
@@ -307,7 +413,7 @@ void write_vtu(const std::string& path, const TetMesh& mesh, const VtuFields& fi
   }
   if (mesh.vertex_flags.size() == mesh.num_vertices() && mesh.num_vertices() > 0)
     all.point_ints.emplace_back("vertex_flag", mesh.vertex_flags);
-  write_vtu(path, mesh.rest_positions, mesh.tets, all);
+  write_vtu(path, mesh.rest_positions, mesh.tets, all, encoding);
 }
 
 TetMesh read_vtu(const std::string& path, VtuFields* fields) {
@@ -320,6 +426,9 @@ TetMesh read_vtu(const std::string& path, VtuFields* fields) {
   long long num_points = -1;
   long long num_cells = -1;
   bool saw_vtkfile = false;
+  BinaryLayout layout;
+  std::size_t appended_start = std::string::npos;
+  bool appended_raw = false;
   while (auto tag = xml.next_tag(pos)) {
     const std::size_t tag_pos = tag->begin;
     if (tag->closing) {
@@ -333,21 +442,54 @@ TetMesh read_vtu(const std::string& path, VtuFields* fields) {
       const auto type = tag->attributes.find("type");
       if (type == tag->attributes.end() || type->second != "UnstructuredGrid")
         xml.fail(tag_pos, "not a VTK UnstructuredGrid file (.vtu)");
-      if (tag->attributes.count("compressor"))
-        xml.fail(tag_pos, "compressed .vtu is not supported; save as ASCII");
+      const auto attribute = [&](const char* key) {
+        const auto found = tag->attributes.find(key);
+        return found == tag->attributes.end() ? std::string() : found->second;
+      };
+      const std::string compressor = attribute("compressor"), header = attribute("header_type"),
+                        order = attribute("byte_order");
+      if (!compressor.empty() && compressor != "vtkZLibDataCompressor")
+        xml.fail(tag_pos, "compressor \"" + compressor.substr(0, 40) +
+                              "\" is not supported (save with zlib compression or none)");
+      layout.compressed = !compressor.empty();
+      if (!header.empty() && header != "UInt32" && header != "UInt64")
+        xml.fail(tag_pos, "header_type \"" + header.substr(0, 40) + "\" must be UInt32 or UInt64");
+      layout.header_bytes = header == "UInt64" ? 8 : 4;
+      if (!order.empty() && order != "LittleEndian" && order != "BigEndian")
+        xml.fail(tag_pos,
+                 "byte_order \"" + order.substr(0, 40) + "\" is not LittleEndian or BigEndian");
+      layout.swap = (order == "BigEndian") != (std::endian::native == std::endian::big);
     } else if (tag->name == "Piece") {
       if (num_points >= 0) xml.fail(tag_pos, "files with several <Piece>s are not supported");
       num_points = xml.int_attribute(*tag, "NumberOfPoints", tag_pos);
       num_cells = xml.int_attribute(*tag, "NumberOfCells", tag_pos);
     } else if (tag->name == "AppendedData") {
-      xml.fail(tag_pos, "appended (binary) .vtu data is not supported; save as ASCII");
+      // Appended data: '_' then every appended array's bytes (raw or base64) to the end; no
+      // tags are read after it (raw bytes may hold '<').
+      const std::string encoding =
+          tag->attributes.count("encoding") ? tag->attributes.at("encoding") : "base64";
+      if (encoding != "raw" && encoding != "base64")
+        xml.fail(tag_pos,
+                 "AppendedData encoding \"" + encoding.substr(0, 40) + "\" is not raw or base64");
+      appended_raw = encoding == "raw";
+      const std::size_t underscore = text.find('_', pos);
+      if (underscore == std::string::npos) xml.fail(tag_pos, "AppendedData has no '_' marker");
+      appended_start = underscore + 1;
+      // Its closing tags follow the data: the file must end with them (else it was cut short).
+      const std::size_t last = text.find_last_not_of(" \t\r\n");
+      if (last == std::string::npos || last < 9 || text.compare(last - 9, 10, "</VTKFile>") != 0)
+        xml.fail(text.size(), "the file ends inside its AppendedData (truncated?)");
+      stack.clear();
+      break;
     } else if (tag->name == "Array" && !stack.empty() && stack.back() == "FieldData") {
       // A String array: characters as numbers, each string ended by a 0.
       const std::string name = tag->attributes.count("Name") ? tag->attributes.at("Name") : "";
       const std::string type = tag->attributes.count("type") ? tag->attributes.at("type") : "";
       const std::size_t close = tag->self_closing ? pos : text.find("</Array>", pos);
       if (close == std::string::npos) xml.fail(tag_pos, "Array '" + name + "' is not closed");
-      if (type == "String") {
+      const bool ascii =
+          !tag->attributes.count("format") || tag->attributes.at("format") == "ascii";
+      if (type == "String" && ascii) {  // (binary field data, e.g. ParaView's TimeValue: skipped)
         std::vector<std::string> strings(1);
         for (std::string_view token :
              detail::split_whitespace(std::string_view(text).substr(pos, close - pos))) {
@@ -373,17 +515,29 @@ TetMesh read_vtu(const std::string& path, VtuFields* fields) {
       a.parent = stack.empty() ? "" : stack.back();
       const std::string format =
           tag->attributes.count("format") ? tag->attributes.at("format") : "ascii";
-      if (format != "ascii")
-        xml.fail(tag_pos, "DataArray '" + a.name + "' has format=\"" + format +
-                              "\"; only ASCII .vtu is supported");
-      const std::string type = tag->attributes.count("type") ? tag->attributes.at("type") : "";
-      a.integer = type.find("Int") != std::string::npos;
-      if (!a.integer && type != "Float32" && type != "Float64")
-        xml.fail(tag_pos, "DataArray '" + a.name + "' has unsupported type \"" + type + "\"");
+      if (format != "ascii" && format != "binary" && format != "appended")
+        xml.fail(tag_pos, "DataArray '" + a.name + "' has format=\"" + format.substr(0, 40) +
+                              "\" (expected ascii, binary or appended)");
+      a.type = tag->attributes.count("type") ? tag->attributes.at("type") : "";
+      a.integer = a.type.find("Int") != std::string::npos;
+      if (vtk_type_size(a.type) == 0)
+        xml.fail(tag_pos, "DataArray '" + a.name + "' has unsupported type \"" +
+                              a.type.substr(0, 40) + "\"");
       a.components = static_cast<int>(xml.int_attribute(*tag, "NumberOfComponents", tag_pos, 1));
       if (a.components < 1) xml.fail(tag_pos, "NumberOfComponents must be positive");
       const std::size_t close = tag->self_closing ? pos : text.find("</DataArray>", pos);
       if (close == std::string::npos) xml.fail(tag_pos, "DataArray '" + a.name + "' is not closed");
+      if (format == "appended") {
+        a.appended_offset = xml.int_attribute(*tag, "offset", tag_pos);
+      } else if (format == "binary") {
+        a.values =
+            decode_array(xml, a, std::string_view(text).substr(pos, close - pos), false, layout);
+      }
+      if (format != "ascii") {
+        if (!tag->self_closing) pos = close + std::string_view("</DataArray>").size();
+        arrays.push_back(std::move(a));
+        continue;
+      }
       for (std::string_view token :
            detail::split_whitespace(std::string_view(text).substr(pos, close - pos))) {
         double value = 0;
@@ -401,6 +555,18 @@ TetMesh read_vtu(const std::string& path, VtuFields* fields) {
       continue;
     }
     if (!tag->self_closing) stack.push_back(tag->name);
+  }
+  for (RawArray& a : arrays) {
+    if (a.appended_offset < 0) continue;
+    if (appended_start == std::string::npos)
+      xml.fail(a.pos, "DataArray '" + a.name + "' is appended but the file has no AppendedData");
+    if (a.appended_offset > static_cast<long long>(text.size() - appended_start))
+      xml.fail(a.pos, "DataArray '" + a.name + "' has offset " + std::to_string(a.appended_offset) +
+                          " beyond the appended data");
+    a.values = decode_array(
+        xml, a,
+        std::string_view(text).substr(appended_start + static_cast<std::size_t>(a.appended_offset)),
+        appended_raw, layout);
   }
   if (!saw_vtkfile) xml.fail(0, "not a VTK XML file (no <VTKFile>)");
   if (num_points < 0) xml.fail(text.size(), "no <Piece> element");
@@ -507,7 +673,8 @@ TetMesh read_vtu(const std::string& path, VtuFields* fields) {
 
 // ---- PvdSeriesWriter ----
 
-PvdSeriesWriter::PvdSeriesWriter(std::string pvd_path) : pvd_path_(std::move(pvd_path)) {
+PvdSeriesWriter::PvdSeriesWriter(std::string pvd_path, VtuEncoding encoding)
+    : pvd_path_(std::move(pvd_path)), encoding_(encoding) {
   const std::filesystem::path p(pvd_path_);
   stem_ = p.stem().string();
   if (stem_.empty()) throw Error("PvdSeriesWriter: '" + pvd_path_ + "' has no file name");
@@ -545,7 +712,7 @@ void PvdSeriesWriter::frame_added(double time) {
 void PvdSeriesWriter::add_frame(double time, const Eigen::MatrixX3d& positions,
                                 const Eigen::MatrixX4i& tets, const VtuFields& fields) {
   check_can_add(time);
-  write_vtu(frame_path(num_frames()), positions, tets, fields);
+  write_vtu(frame_path(num_frames()), positions, tets, fields, encoding_);
   frame_added(time);
 }
 
@@ -553,7 +720,7 @@ void PvdSeriesWriter::add_surface_frame(double time, const Eigen::MatrixX3d& pos
                                         const Eigen::MatrixX3i& triangles,
                                         const VtuFields& fields) {
   check_can_add(time);
-  write_vtu_triangles(frame_path(num_frames()), positions, triangles, fields);
+  write_vtu_triangles(frame_path(num_frames()), positions, triangles, fields, encoding_);
   frame_added(time);
 }
 

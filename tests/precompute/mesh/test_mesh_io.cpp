@@ -19,6 +19,7 @@
 #include "ramus/precompute/mesh/vega_io.h"
 #include "ramus/precompute/mesh/vtu_io.h"
 #include "support/temp_dir.h"
+#include "support/test_meshes.h"
 
 namespace fs = std::filesystem;
 using namespace ramus;
@@ -441,7 +442,7 @@ TEST_CASE("malformed files give located InputErrors", "[precompute][mesh]") {
        {"out_of_range.veg:10: ", "tet 1 references vertex 5 but the file defines 4 vertices"}},
       {"binary.vtu",
        vtu_reader,
-       {"binary.vtu:6: ", "format=\"binary\"; only ASCII .vtu is supported"}},
+       {"binary.vtu:6: ", "truncated base64 data (array)"}},  // (claims 96 bytes, holds 0)
       {"bad_index.off",
        surface_reader,
        {"bad_index.off:10: ", "face 3 references vertex 4 but the file defines 4 vertices"}},
@@ -536,6 +537,72 @@ TEST_CASE("a vtu written by write_vtu survives corruption", "[precompute][mesh]"
     }
   }
   CHECK(errors == static_cast<int>((text.size() + 6) / 7));
+}
+
+TEST_CASE("read_vtu reads VTK's binary layouts written by an independent encoder",
+          "[precompute][mesh]") {
+  // tests/data/meshes/vtk_binary/make_files.py (Python's zlib and base64) wrote two_tets as
+  // inline binary and appended data (raw and base64), plain and zlib-compressed (blocks of 16
+  // bytes), UInt32 and UInt64 headers, Float32 and Float64 points, Int32 and Int64 cells.
+  const TetMesh expected = read_tetgen(kMeshes + "two_tets");
+  for (const char* name : {"inline_uint32.vtu", "inline_zlib_uint64.vtu", "appended_raw_zlib.vtu",
+                           "appended_raw_uint32.vtu", "appended_base64_zlib_uint32.vtu"}) {
+    CAPTURE(name);
+    const TetMesh mesh = read_vtu(kMeshes + "vtk_binary/" + name);
+    CHECK(mesh.rest_positions == expected.rest_positions);  // (exact in Float32 too)
+    CHECK(mesh.tets == expected.tets);
+    CHECK(mesh.labels == expected.labels);
+    CHECK(mesh.vertex_flags == expected.vertex_flags);
+  }
+}
+
+TEST_CASE("write_vtu compressed is smaller and reads back bit for bit and corruption is named",
+          "[precompute][mesh]") {
+  using Catch::Matchers::Contains;
+  TempDir dir("compressed_vtu");
+  const TetMesh mesh = test::box_mesh(6, 3, 3, 1.0, 0.3, 0.3);
+  VtuFields fields;
+  Eigen::MatrixXd velocity = Eigen::MatrixXd::Random(mesh.num_vertices(), 3) / 3.0;
+  fields.point_data = {{"velocity", velocity}};
+  fields.cell_ints = {{"domain", Eigen::VectorXi::LinSpaced(mesh.num_tets(), 0, 5)}};
+  fields.strings = {{"domain_names", {"stem", "leaf 1"}}};
+  write_vtu(dir / "ascii.vtu", mesh, fields, VtuEncoding::kAscii);
+  write_vtu(dir / "zlib.vtu", mesh, fields, VtuEncoding::kCompressed);
+  const std::string text = read_text(dir / "zlib.vtu");
+  CHECK(text.size() < read_text(dir / "ascii.vtu").size() / 2);
+  CHECK_THAT(text, Contains("compressor=\"vtkZLibDataCompressor\""));
+  VtuFields found;
+  const TetMesh back = read_vtu(dir / "zlib.vtu", &found);
+  CHECK(back.rest_positions == mesh.rest_positions);
+  CHECK(back.tets == mesh.tets);
+  REQUIRE(found.point_data.size() == 1);
+  CHECK(found.point_data[0].second == velocity);
+  REQUIRE(found.cell_ints.size() == 1);
+  CHECK(found.cell_ints[0].second == fields.cell_ints[0].second);
+  REQUIRE(found.strings.size() == 1);
+  CHECK(found.strings[0].second == fields.strings[0].second);
+
+  // A flipped byte in the compressed points (appended raw data): an error naming the array.
+  std::string broken = text;
+  const std::size_t points = broken.find("Name=\"Points\"");
+  const std::size_t offset_at = broken.find("offset=\"", points) + 8;
+  const std::size_t start = broken.find('_', broken.find("<AppendedData")) + 1;
+  const std::size_t data =
+      start + std::stoul(broken.substr(offset_at, 12)) + 48;  // (past its header)
+  broken[data] = static_cast<char>(broken[data] ^ 0x5a);
+  write_text(dir / "broken.vtu", broken);
+  CHECK_THROWS_WITH(read_vtu(dir / "broken.vtu"), Contains("DataArray 'Points'"));
+  // Truncated anywhere: an InputError, never a crash.
+  int errors = 0, cuts = 0;
+  for (std::size_t cut = 0; cut < text.size(); cut += 97, ++cuts) {
+    write_text(dir / "cut.vtu", text.substr(0, cut));
+    try {
+      read_vtu(dir / "cut.vtu");
+    } catch (const InputError&) {
+      ++errors;
+    }
+  }
+  CHECK(errors == cuts);
 }
 
 TEST_CASE("read_tet_label_file: labels, names and located errors", "[precompute][mesh]") {

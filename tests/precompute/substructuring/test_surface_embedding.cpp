@@ -294,7 +294,7 @@ TEST_CASE("write_vtu_triangles and PvdSeriesWriter::add_surface_frame",
   CHECK_FALSE(fs::exists(dir / "bad.vtu"));
 
   {
-    PvdSeriesWriter series((dir / "run_surface.pvd").string());
+    PvdSeriesWriter series((dir / "run_surface.pvd").string(), VtuEncoding::kAscii);
     series.add_surface_frame(0.0, x, triangles);
     series.add_surface_frame(0.5, x.array() + 1.0, triangles);
     series.finish();
