@@ -141,6 +141,7 @@ void add_check_command(CLI::App& app) {
     if (args->input.size() > 5 && args->input.substr(args->input.size() - 5) == ".json")
       return check_spec(*args);
     const TetMesh mesh = read_tet_mesh(args->input);
+    print_read_notes(mesh, args->input);
     const MeshReport report = check_tet_mesh(mesh);
     std::cout << args->input << ":\n" << summarize(report);
     if (!report.ok(args->allow_disconnected)) {

@@ -95,9 +95,15 @@ void warn_if_size_implausible(const TetMesh& mesh, const std::string& path, doub
                  path.c_str(), size, length_unit);
 }
 
+void print_read_notes(const TetMesh& mesh, const std::string& path) {
+  for (const std::string& note : mesh.read_notes)
+    std::fprintf(stderr, "ramus: note: %s: %s\n", path.c_str(), note.c_str());
+}
+
 TetMesh read_spec_tet_mesh(const std::string& path, const TetrahedralizeOptions& tetrahedralize,
                            double length_unit) {
   TetMesh mesh = read_tet_mesh(path, tetrahedralize);
+  print_read_notes(mesh, path);
   mesh.rest_positions *= length_unit;
   validate_tet_mesh(mesh, path);
   warn_if_size_implausible(mesh, path, length_unit);

@@ -27,6 +27,8 @@ TetMesh read_spec_tet_mesh(const std::string& path, const TetrahedralizeOptions&
                            double length_unit);
 /// A spec's render surface in metres (its coordinates times `length_unit`).
 SurfaceMesh read_spec_surface(const std::string& path, double length_unit);
+/// The reader's notes on what it changed (mesh.read_notes), as "ramus: note:" lines on stderr.
+void print_read_notes(const TetMesh& mesh, const std::string& path);
 /// A warning on stderr when a mesh is over 200 m or under 5 mm across (units other than metres).
 void warn_if_size_implausible(const TetMesh& mesh, const std::string& path, double length_unit);
 /// A label file's labels replace the mesh's: they cut the domains and pick the materials.

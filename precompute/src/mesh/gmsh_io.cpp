@@ -15,6 +15,15 @@ namespace {
 
 constexpr int kGmshTet = 4;
 
+// Tetrahedra of higher order (Gmsh types 11, 29, 30: 10, 20 and 35 nodes, the 4 corners first):
+// read as their corner tets, the other nodes dropped. 0 for any other type.
+int higher_order_tet_nodes(long long type) {
+  return type == 11 ? 10 : type == 29 ? 20 : type == 30 ? 35 : 0;
+}
+bool is_tet_type(long long type) {
+  return type == kGmshTet || higher_order_tet_nodes(type) > 0;
+}
+
 bool is_volume_element_type(long long type) {
   switch (type) {
     case 4:
@@ -38,6 +47,11 @@ bool is_volume_element_type(long long type) {
       return false;
   }
 }
+
+// How to get tets from hexahedra, prisms or pyramids in Gmsh itself.
+constexpr const char* kSplitHint =
+    " (mesh the volume with tetrahedra in Gmsh: no Recombine, Mesh.RecombineAll = 0 and "
+    "Mesh.SubdivisionAlgorithm = 0; or split the elements into tets before reading)";
 
 std::string volume_type_name(long long type) {
   switch (type) {
@@ -235,10 +249,10 @@ class GmshReader {
       if (num_tags < 0 || static_cast<std::size_t>(num_tags) > tok.size() - 3)
         in_.fail("element " + std::to_string(tag) + " announces " + std::to_string(num_tags) +
                  " tags but the line has only " + std::to_string(tok.size() - 3) + " values");
-      if (type != kGmshTet) {
+      if (!is_tet_type(type)) {
         if (is_volume_element_type(type))
           in_.fail("element " + std::to_string(tag) + " has type " + std::to_string(type) + " (" +
-                   volume_type_name(type) + "); only 4-node tetrahedra (type 4) are supported");
+                   volume_type_name(type) + "); only tetrahedra are supported" + kSplitHint);
         ++skipped_elements_;
         continue;
       }
@@ -247,17 +261,21 @@ class GmshReader {
       t.element_tag = tag;
       t.line = in_.line_number();
       t.group = num_tags >= 1 ? in_.int_at(3, "the physical tag") : 0;
-      read_tet_nodes(t, first_node);
+      read_tet_nodes(t, first_node, type);
       tets_.push_back(t);
     }
   }
 
-  void read_tet_nodes(RawTet& t, std::size_t first_node) {
+  // The corners of a tet element of `type` (its first 4 nodes; the others counted as dropped).
+  void read_tet_nodes(RawTet& t, std::size_t first_node, long long type) {
     const std::size_t found = in_.tokens().size() - first_node;
-    if (found != 4)
-      in_.fail("expected 4 node tags for tet element " + std::to_string(t.element_tag) +
-               ", found " + std::to_string(found));
+    const int expected = type == kGmshTet ? 4 : higher_order_tet_nodes(type);
+    if (found != static_cast<std::size_t>(expected))
+      in_.fail("expected " + std::to_string(expected) + " node tags for tet element " +
+               std::to_string(t.element_tag) + " (type " + std::to_string(type) + "), found " +
+               std::to_string(found));
     for (int c = 0; c < 4; ++c) t.nodes[c] = in_.int_at(first_node + c, "a node tag");
+    if (type != kGmshTet) ++higher_order_[type];
   }
 
   void read_elements_41() {
@@ -278,12 +296,12 @@ class GmshReader {
       const long long type = in_.int_at(2, "the element type");
       const int n = in_.checked_count(in_.int_at(3, "the number of elements in the block"),
                                       "number of elements in the block");
-      if (type != kGmshTet && (dim == 3 || is_volume_element_type(type)))
+      if (!is_tet_type(type) && (dim == 3 || is_volume_element_type(type)))
         in_.fail("element type " + std::to_string(type) + " (" + volume_type_name(type) +
-                 ") is not supported; only 4-node tetrahedra (type 4) are");
+                 ") is not supported; only tetrahedra are" + kSplitHint);
       for (int i = 0; i < n; ++i) {
         next_record("Elements", total, found + i, "elements");
-        if (type != kGmshTet) {
+        if (!is_tet_type(type)) {
           ++skipped_elements_;
           continue;
         }
@@ -291,7 +309,7 @@ class GmshReader {
         t.element_tag = in_.int_at(0, "an element tag");
         t.line = in_.line_number();
         t.group = entity;
-        read_tet_nodes(t, 1);
+        read_tet_nodes(t, 1, type);
         tets_.push_back(t);
       }
       found += n;
@@ -390,6 +408,12 @@ class GmshReader {
     }
     if (any_label) mesh.labels = std::move(labels);
     mesh.label_names = names_;
+    for (const auto& [type, count] : higher_order_)
+      mesh.read_notes.push_back(std::to_string(count) + " higher-order tets (Gmsh type " +
+                                std::to_string(type) + ", " +
+                                std::to_string(higher_order_tet_nodes(type)) +
+                                " nodes) read as linear tets: their edge and face nodes were "
+                                "dropped");
     return mesh;
   }
 
@@ -400,7 +424,8 @@ class GmshReader {
   std::vector<double> xyz_;
   std::unordered_map<long long, int> node_index_;
   std::vector<RawTet> tets_;
-  long long skipped_elements_ = 0;  // lower-dimensional elements (surface groups, ...)
+  long long skipped_elements_ = 0;               // lower-dimensional elements (surface groups, ...)
+  std::map<long long, long long> higher_order_;  // tets read by their corners, by Gmsh type
   std::unordered_map<long long, long long> entity_physical_;
   std::map<int, std::string> names_;
 };

@@ -432,7 +432,7 @@ TEST_CASE("malformed files give located InputErrors", "[precompute][mesh]") {
        {"hexahedra.msh:26: ", "element type 5 (hexahedra) is not supported"}},
       {"short_tet.msh",
        gmsh_reader,
-       {"short_tet.msh:19: ", "expected 4 node tags for tet element 1, found 3"}},
+       {"short_tet.msh:19: ", "expected 4 node tags for tet element 1 (type 4), found 3"}},
       {"cubic.veg",
        vega_reader,
        {"cubic.veg:13: ", "CUBIC (hexahedral) elements are not supported"}},
@@ -537,6 +537,23 @@ TEST_CASE("a vtu written by write_vtu survives corruption", "[precompute][mesh]"
     }
   }
   CHECK(errors == static_cast<int>((text.size() + 6) / 7));
+}
+
+TEST_CASE("Second-order Gmsh tets are read by their corners and the reader says so",
+          "[precompute][mesh]") {
+  // two_tets with the 10-node tets of Gmsh type 11 (9 mid-edge nodes), in MSH 2.2 and 4.1.
+  const TetMesh linear = read_tetgen(kMeshes + "two_tets");
+  for (const char* name : {"two_tets_order2_22.msh", "two_tets_order2_41.msh"}) {
+    CAPTURE(name);
+    const TetMesh mesh = read_gmsh(kMeshes + name);
+    CHECK(mesh.rest_positions == linear.rest_positions);  // the mid-edge nodes are gone
+    CHECK(mesh.tets == linear.tets);
+    REQUIRE(mesh.read_notes.size() == 1);
+    CHECK_THAT(mesh.read_notes[0],
+               Catch::Matchers::Contains("2 higher-order tets (Gmsh type 11, 10 nodes)") &&
+                   Catch::Matchers::Contains("dropped"));
+  }
+  CHECK(read_gmsh(kMeshes + "cube_groups_22.msh").read_notes.empty());
 }
 
 TEST_CASE("read_vtu reads VTK's binary layouts written by an independent encoder",

@@ -4,6 +4,7 @@
 #include <Eigen/Core>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace ramus {
 
@@ -14,6 +15,9 @@ struct TetMesh {
   Eigen::VectorXi labels;                  ///< #T (or empty): part / region / physical-group id
   Eigen::VectorXi vertex_flags;            ///< #V (or empty): boundary markers or user flags
   std::map<int, std::string> label_names;  ///< optional names of labels (Gmsh physical names)
+  /// What a reader changed on the way in, for the tool to say (e.g. "1204 second-order tets
+  /// (Gmsh type 11): their mid-edge nodes were dropped"); empty when read as stored.
+  std::vector<std::string> read_notes;
 
   int num_vertices() const { return static_cast<int>(rest_positions.rows()); }
   int num_tets() const { return static_cast<int>(tets.rows()); }
