@@ -87,6 +87,7 @@ void check_spec(const Args& args) {
   const auto [mesh, fixed] = load_spec_mesh(spec);
   std::printf("mesh      %s: %d vertices, %d tets\n", spec.mesh_path.c_str(), mesh.num_vertices(),
               mesh.num_tets());
+  check_spec_forces(spec, mesh);
   const bool anchors_hold = print_anchors(mesh, fixed);
   // The domains precompute would reduce, root first.
   const DomainTree tree = spec_domain_tree(spec.domains, mesh, fixed);

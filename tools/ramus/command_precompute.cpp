@@ -316,6 +316,7 @@ void run(const Args& args) {
               spec.mesh_path.c_str(), mesh.num_vertices(), mesh.num_tets(), fixed.size(),
               fixed.empty() ? " (free body)" : "",
               std::chrono::duration<double>(Clock::now() - start).count());
+  check_spec_forces(spec, mesh);
   const std::string surface_path = render_surface_path(spec);
   SurfaceMesh render_surface;
   if (!surface_path.empty()) {

@@ -74,7 +74,14 @@ void check_spec_against_mesh(const ModelSpec& spec, const TetMesh& mesh) {
                              (present.empty() ? std::string(" (the mesh has no tet labels)")
                                               : " (the mesh's labels: " + list + ")"));
   }
-  check_spec_forces(spec, mesh);
+  // (Forces by index must name vertices it has; where one given by position acts is said by
+  // check_spec_forces, which the commands call after their mesh line.)
+  std::vector<PointForce> forces = spec.forces;
+  try {
+    resolve_point_forces(mesh, forces);
+  } catch (const MeshError& e) {
+    throw InputError(spec.spec_path, 0, e.what());
+  }
 }
 
 void warn_if_size_implausible(const TetMesh& mesh, const std::string& path, double length_unit) {

@@ -33,7 +33,8 @@ void print_read_notes(const TetMesh& mesh, const std::string& path);
 void warn_if_size_implausible(const TetMesh& mesh, const std::string& path, double length_unit);
 /// A label file's labels replace the mesh's: they cut the domains and pick the materials.
 void apply_label_file(const std::optional<DomainsSpec>& domains, TetMesh& mesh);
-/// materials_by_label names labels the mesh's tets carry, and forces name vertices it has.
+/// materials_by_label names labels the mesh's tets carry, and forces name vertices it has
+/// (check_spec_forces, called after the mesh is reported, says where each acts).
 void check_spec_against_mesh(const ModelSpec& spec, const TetMesh& mesh);
 /// The spec's forces on `mesh` (the whole model's numbering) resolve; one given by position says
 /// which vertex it acts at and how far that is (a warning beyond 5 % of the model's size).
