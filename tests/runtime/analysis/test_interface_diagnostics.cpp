@@ -89,8 +89,7 @@ TEST_CASE("Interface warnings name soft and large interfaces and deep chains",
   // Stricter limits flag the soft ones too, naming the parent that deforms.
   InterfaceLimits strict;
   strict.nonrigidity = 0.0;
-  CHECK(any_contains(interface_warnings(*discs, found, strict),
-                     "is soft: " /* any percentage */));
+  CHECK(any_contains(interface_warnings(*discs, found, strict), "is soft: " /* any percentage */));
   CHECK(any_contains(interface_warnings(*discs, found, strict), "when 'domain_0' deforms"));
 }
 

@@ -40,12 +40,12 @@ class FreeSystem {
 
 /// Shift-invert Lanczos (Spectra) with a CHOLMOD factorization of K - sigma M at the rest state:
 /// sigma = 0 for an anchored body whose K is positive definite, else (a free body, or a piece no
-/// anchor holds) sigma = -1e-6 max_i K_ii / M_ii. With no fixed vertices the 6 rigid modes are found and
-/// excluded: an eigenvalue is rigid when below 1e-6 times the first one above
-/// 1e-10 max_i K_ii / M_ii. Throws OptionError when num_modes is not in
-/// [1, free DOFs - rigid modes), NumericalError when the solver fails, when a free body does not
-/// have exactly 6 rigid modes (e.g. several disconnected pieces) or when a body with fixed
-/// vertices has a near-zero mode (a piece that no fixed vertex holds).
+/// anchor holds) sigma = -1e-6 max_i K_ii / M_ii. With no fixed vertices the 6 rigid modes are
+/// found and excluded: an eigenvalue is rigid when below 1e-6 times the first one above 1e-10 max_i
+/// K_ii / M_ii. Throws OptionError when num_modes is not in [1, free DOFs - rigid modes),
+/// NumericalError when the solver fails, when a free body does not have exactly 6 rigid modes (e.g.
+/// several disconnected pieces) or when a body with fixed vertices has a near-zero mode (a piece
+/// that no fixed vertex holds).
 LinearModes compute_linear_modes(const StvkFemModel& model, const DofMap& dofs, int num_modes);
 /// The same with K, M and the factor of K from `system` (the modal derivatives then reuse it).
 LinearModes compute_linear_modes(const StvkFemModel& model, const DofMap& dofs, int num_modes,
