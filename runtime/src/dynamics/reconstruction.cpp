@@ -24,50 +24,55 @@ void node_world_positions(const Model& model, const State& state, int i,
   }
 }
 
-void global_positions(const Model& model, const State& state, Eigen::MatrixX3d& positions) {
-  positions.resize(model.num_global_vertices, 3);
-  positions.setZero();
+namespace {
+
+// Σ over the nodes of world_value(R_i, node i, its vertex k, x) at each copy's global vertex,
+// averaged over the copies (C0), with x = s X_k + s_b U_k q_i the vertex in F_i.
+template <typename WorldValue>
+void average_over_copies(const Model& model, const State& state, Eigen::MatrixX3d& out,
+                         WorldValue world_value) {
+  out.resize(model.num_global_vertices, 3);
+  out.setZero();
   for (int i = 0; i < model.num_nodes(); ++i) {
     const Node& node = model.nodes[static_cast<std::size_t>(i)];
     const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];
-    const Eigen::MatrixX3d& X = proto.rest_positions;
     const Eigen::Matrix3d R = state.frame_rotation.middleCols<3>(3 * i);
-    const Eigen::Vector3d o = state.frame_origin.col(i);
     const auto q = state.q.segment(node.dof_offset, node.r);
-    for (Eigen::Index v = 0; v < node.global_vertices.size(); ++v) {
-      Eigen::Vector3d x = node.scale.length * X.row(v).transpose();
-      if (node.r > 0) x.noalias() += node.scale.basis * (proto.basis.middleRows<3>(3 * v) * q);
-      positions.row(node.global_vertices(v)) += (R * x + o).transpose();
+    for (Eigen::Index k = 0; k < node.global_vertices.size(); ++k) {
+      Eigen::Vector3d x = node.scale.length * proto.rest_positions.row(k).transpose();
+      if (node.r > 0) x.noalias() += node.scale.basis * (proto.basis.middleRows<3>(3 * k) * q);
+      out.row(node.global_vertices(k)) += world_value(R, i, k, x).transpose();
     }
   }
-  for (Eigen::Index v = 0; v < positions.rows(); ++v)
-    if (model.global_copy_count(v) > 1) positions.row(v) /= model.global_copy_count(v);
+  for (Eigen::Index v = 0; v < out.rows(); ++v)
+    if (model.global_copy_count(v) > 1) out.row(v) /= model.global_copy_count(v);
+}
+
+}  // namespace
+
+void global_positions(const Model& model, const State& state, Eigen::MatrixX3d& positions) {
+  average_over_copies(model, state, positions,
+                      [&](const Eigen::Matrix3d& R, int i, Eigen::Index, const Eigen::Vector3d& x) {
+                        return Eigen::Vector3d(R * x + state.frame_origin.col(i));
+                      });
 }
 
 void global_velocities(const Model& model, const State& state, Eigen::MatrixX3d& velocities) {
-  velocities.resize(model.num_global_vertices, 3);
-  velocities.setZero();
-  for (int i = 0; i < model.num_nodes(); ++i) {
-    const Node& node = model.nodes[static_cast<std::size_t>(i)];
-    const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];
-    const Eigen::MatrixX3d& X = proto.rest_positions;
-    const Eigen::Matrix3d R = state.frame_rotation.middleCols<3>(3 * i);
-    const Eigen::Vector3d v = state.frame_velocity.col(i);  // (F_i's axes)
-    const Eigen::Vector3d omega = state.frame_angular_velocity.col(i);
-    const auto q = state.q.segment(node.dof_offset, node.r);
-    const auto qdot = state.qdot.segment(node.dof_offset, node.r);
-    for (Eigen::Index k = 0; k < node.global_vertices.size(); ++k) {
-      Eigen::Vector3d x = node.scale.length * X.row(k).transpose();
-      Eigen::Vector3d u_dot = Eigen::Vector3d::Zero();
-      if (node.r > 0) {
-        x.noalias() += node.scale.basis * (proto.basis.middleRows<3>(3 * k) * q);
-        u_dot.noalias() = node.scale.basis * (proto.basis.middleRows<3>(3 * k) * qdot);
-      }
-      velocities.row(node.global_vertices(k)) += (R * (v + omega.cross(x) + u_dot)).transpose();
-    }
-  }
-  for (Eigen::Index k = 0; k < velocities.rows(); ++k)
-    if (model.global_copy_count(k) > 1) velocities.row(k) /= model.global_copy_count(k);
+  // R_i (v_i + ω_i × x + s_b U q̇), v_i and ω_i in F_i's axes.
+  average_over_copies(
+      model, state, velocities,
+      [&](const Eigen::Matrix3d& R, int i, Eigen::Index k, const Eigen::Vector3d& x) {
+        const Node& node = model.nodes[static_cast<std::size_t>(i)];
+        Eigen::Vector3d u_dot = Eigen::Vector3d::Zero();
+        if (node.r > 0)
+          u_dot.noalias() =
+              node.scale.basis *
+              (model.prototypes[static_cast<std::size_t>(node.prototype)].basis.middleRows<3>(3 *
+                                                                                              k) *
+               state.qdot.segment(node.dof_offset, node.r));
+        return Eigen::Vector3d(R * (state.frame_velocity.col(i) +
+                                    state.frame_angular_velocity.col(i).cross(x) + u_dot));
+      });
 }
 
 namespace {
