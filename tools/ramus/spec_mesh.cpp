@@ -22,16 +22,27 @@ DomainTree spec_domain_tree(const std::optional<DomainsSpec>& domains, const Tet
   return partition_branching_mesh(mesh, fixed, domains->automatic);
 }
 
-// The spec's forces on `mesh` (vertex numbering of the whole model): each vertex exists; a force
-// given by position says which vertex it snapped to and how far that is (a warning beyond 5 % of
-// the model's size).
-void check_spec_forces(const ModelSpec& spec, const TetMesh& mesh) {
+namespace {
+
+// The spec's forces resolved on `mesh` (vertices by index checked, positions snapped); a bad one
+// is an InputError naming the spec.
+std::vector<PointForce> resolved_spec_forces(const ModelSpec& spec, const TetMesh& mesh) {
   std::vector<PointForce> forces = spec.forces;
   try {
     resolve_point_forces(mesh, forces);
   } catch (const MeshError& e) {
     throw InputError(spec.spec_path, 0, e.what());
   }
+  return forces;
+}
+
+}  // namespace
+
+// The spec's forces on `mesh` (vertex numbering of the whole model): each vertex exists; a force
+// given by position says which vertex it snapped to and how far that is (a warning beyond 5 % of
+// the model's size).
+void check_spec_forces(const ModelSpec& spec, const TetMesh& mesh) {
+  const std::vector<PointForce> forces = resolved_spec_forces(spec, mesh);
   const Eigen::MatrixX3d& X = mesh.rest_positions;
   const double size = X.rows() ? (X.colwise().maxCoeff() - X.colwise().minCoeff()).norm() : 0.0;
   for (std::size_t i = 0; i < forces.size(); ++i) {
@@ -76,12 +87,7 @@ void check_spec_against_mesh(const ModelSpec& spec, const TetMesh& mesh) {
   }
   // (Forces by index must name vertices it has; where one given by position acts is said by
   // check_spec_forces, which the commands call after their mesh line.)
-  std::vector<PointForce> forces = spec.forces;
-  try {
-    resolve_point_forces(mesh, forces);
-  } catch (const MeshError& e) {
-    throw InputError(spec.spec_path, 0, e.what());
-  }
+  resolved_spec_forces(spec, mesh);
 }
 
 void warn_if_size_implausible(const TetMesh& mesh, const std::string& path, double length_unit) {
