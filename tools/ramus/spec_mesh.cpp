@@ -2,6 +2,8 @@
 
 #include <cstdio>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "ramus/error.h"
 #include "ramus/precompute/mesh/mesh_checks.h"
@@ -19,7 +21,10 @@ DomainTree spec_domain_tree(const std::optional<DomainsSpec>& domains, const Tet
   }
   if (domains->partition == DomainsSpec::Partition::kLabels)
     return domain_tree_from_labels(mesh, fixed);  // (a label file's labels are the mesh's now)
-  return partition_branching_mesh(mesh, fixed, domains->automatic);
+  std::vector<std::string> notes;
+  DomainTree tree = partition_branching_mesh(mesh, fixed, domains->automatic, &notes);
+  for (const std::string& note : notes) std::fprintf(stderr, "ramus: note: %s\n", note.c_str());
+  return tree;
 }
 
 namespace {

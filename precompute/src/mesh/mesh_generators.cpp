@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -205,6 +206,49 @@ TetMesh make_box_tet_mesh(const Eigen::Vector3d& size, int nx, int ny, int nz,
         append_kuhn_cell(corner, tets);
       }
   mesh.tets = to_matrix(tets);
+  return mesh;
+}
+
+TetMesh make_voxel_tet_mesh(const std::function<int(const Eigen::Vector3d&)>& label_at,
+                            const Eigen::Vector3d& lower, const Eigen::Vector3d& upper,
+                            double cell_size) {
+  if (!lower.allFinite() || !upper.allFinite() || !((upper - lower).minCoeff() > 0.0))
+    throw OptionError("make_voxel_tet_mesh: the box must be finite with upper > lower");
+  if (!(cell_size > 0.0) || !std::isfinite(cell_size))
+    throw OptionError("make_voxel_tet_mesh: cell_size must be positive and finite");
+  const Eigen::Vector3i n = ((upper - lower) / cell_size).array().ceil().cast<int>();
+  if (static_cast<double>(n(0)) * n(1) * n(2) > 5e7)
+    throw OptionError("make_voxel_tet_mesh: more than 5e7 cells; use a larger cell_size");
+  // Lattice vertices get ids when a kept cell first uses them.
+  std::map<std::array<int, 3>, int> vertex_id;
+  std::vector<Eigen::Vector3d> positions;
+  std::vector<Eigen::Vector4i> tets;
+  std::vector<int> labels;
+  std::array<int, 8> corner{};
+  for (int k = 0; k < n(2); ++k)
+    for (int j = 0; j < n(1); ++j)
+      for (int i = 0; i < n(0); ++i) {
+        const Eigen::Vector3d center =
+            lower + cell_size * Eigen::Vector3d(i + 0.5, j + 0.5, k + 0.5);
+        const int label = label_at(center);
+        if (label <= 0) continue;
+        for (int c = 0; c < 8; ++c) {
+          const std::array<int, 3> key{i + (c & 1), j + ((c >> 1) & 1), k + (c >> 2)};
+          const auto [it, added] = vertex_id.try_emplace(key, static_cast<int>(positions.size()));
+          if (added)
+            positions.push_back(lower + cell_size * Eigen::Vector3d(key[0], key[1], key[2]));
+          corner[static_cast<std::size_t>(c)] = it->second;
+        }
+        append_kuhn_cell(corner, tets);
+        labels.insert(labels.end(), 6, label);
+      }
+  if (tets.empty()) throw OptionError("make_voxel_tet_mesh: no cell centre is inside the shape");
+  TetMesh mesh;
+  mesh.rest_positions.resize(static_cast<Eigen::Index>(positions.size()), 3);
+  for (std::size_t v = 0; v < positions.size(); ++v)
+    mesh.rest_positions.row(static_cast<Eigen::Index>(v)) = positions[v].transpose();
+  mesh.tets = to_matrix(tets);
+  mesh.labels = Eigen::Map<const Eigen::VectorXi>(labels.data(), std::ssize(labels));
   return mesh;
 }
 

@@ -387,18 +387,46 @@ DomainsSpec parse_domains(const SpecReader& r, const json& d, const std::string&
   }
   if (d.contains("automatic")) {
     const json& a = d["automatic"];
-    r.only_keys(a, key + ".automatic", {"num_bands", "band_width", "min_domain_tets"});
+    const std::string sub = key + ".automatic";
+    r.only_keys(a, sub,
+                {"method", "num_bands", "band_width", "min_domain_tets", "dominance",
+                 "neck_contrast", "max_depth", "from_labels", "max_interface_share"});
+    AutomaticPartitionOptions& o = domains.automatic;
+    if (a.contains("method")) {
+      if (a["method"] == "shape")
+        o.method = AutomaticPartitionOptions::Method::kShape;
+      else if (a["method"] == "bands")
+        o.method = AutomaticPartitionOptions::Method::kBands;
+      else
+        r.fail(sub + ".method", "expected \"shape\" or \"bands\", got " + shown(a["method"]));
+    }
     if (a.contains("num_bands"))
-      domains.automatic.num_bands =
-          r.bounded(a["num_bands"], key + ".automatic.num_bands", 1, 100000);
-    if (a.contains("band_width"))
-      domains.automatic.band_width = r.positive(a["band_width"], key + ".automatic.band_width");
+      o.num_bands = r.bounded(a["num_bands"], sub + ".num_bands", 1, 100000);
+    if (a.contains("band_width")) o.band_width = r.positive(a["band_width"], sub + ".band_width");
     if (a.contains("min_domain_tets"))
-      domains.automatic.min_domain_tets =
-          r.integer(a["min_domain_tets"], key + ".automatic.min_domain_tets");
-    if (domains.automatic.num_bands < 1) r.fail(key + ".automatic.num_bands", "must be >= 1");
-    if (domains.automatic.min_domain_tets < 1)
-      r.fail(key + ".automatic.min_domain_tets", "must be >= 1");
+      o.min_domain_tets = r.bounded(a["min_domain_tets"], sub + ".min_domain_tets", 1, 1000000000);
+    if (a.contains("dominance"))
+      o.dominance = r.in_range(a["dominance"], sub + ".dominance", 1.0, 1e6, "");
+    if (a.contains("neck_contrast")) {
+      o.neck_contrast = r.in_range(a["neck_contrast"], sub + ".neck_contrast", 1.0, 1e6, "");
+      if (o.neck_contrast == 1.0) r.fail(sub + ".neck_contrast", "must be > 1 (1 cuts everywhere)");
+    }
+    if (a.contains("max_depth"))
+      o.max_depth = r.bounded(a["max_depth"], sub + ".max_depth", 0, 1000);
+    if (a.contains("max_interface_share"))
+      o.max_interface_share =
+          r.in_range(a["max_interface_share"], sub + ".max_interface_share", 1e-6, 1e6, "");
+    if (a.contains("from_labels")) {
+      if (!a["from_labels"].is_boolean()) r.fail(sub + ".from_labels", "expected true or false");
+      o.from_labels = a["from_labels"].get<bool>();
+    }
+    const bool bands = o.method == AutomaticPartitionOptions::Method::kBands;
+    for (const char* shape_key :
+         {"dominance", "neck_contrast", "max_depth", "from_labels", "max_interface_share"})
+      if (bands && a.contains(shape_key))
+        r.fail(sub + "." + shape_key, "only used with \"method\": \"shape\"");
+    if (domains.partition != DomainsSpec::Partition::kAutomatic)
+      r.fail(sub, "only used with \"partition\": \"automatic\"");
   }
   if (d.contains("total_r"))
     domains.total_r = r.bounded(d["total_r"], key + ".total_r", 0, 10000000);

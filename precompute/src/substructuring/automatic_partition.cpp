@@ -2,6 +2,7 @@
 // partition_branching_mesh), as a sequence of named steps: geodesic distance from the anchors,
 // distance bands, face-connected components, the hand-off at junctions, merging small
 // components, merging into a tree, numbering root first.
+#include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -15,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "limb_segmentation.h"
 #include "ramus/error.h"
 #include "ramus/precompute/substructuring/domain_tree.h"
 #include "tet_graph.h"
@@ -90,14 +92,30 @@ std::vector<double> tet_distances(const TetMesh& mesh, const std::vector<int>& a
   return tet_dist;
 }
 
-// The distance band of every tet: bands of options.band_width, or num_bands equal bands.
-std::vector<int> distance_bands(const std::vector<double>& tet_dist,
+// Width of the distance bands: band_width, else max distance / num_bands, else (kBands) 12 bands
+// or (kShape) slices about two median edges thick (at least 1/200 of the max distance).
+double band_width(const std::vector<double>& tet_dist, const WeightedGraph& graph,
+                  const AutomaticPartitionOptions& options) {
+  const double max_dist = *std::max_element(tet_dist.begin(), tet_dist.end());
+  double width = options.band_width;
+  if (width == 0.0 && options.num_bands > 0) width = max_dist / options.num_bands;
+  if (width == 0.0 && options.method == AutomaticPartitionOptions::Method::kBands)
+    width = max_dist / 12;
+  if (width == 0.0) {
+    std::vector<double> lengths;
+    for (const auto& edges : graph)
+      for (const auto& [other, length] : edges) lengths.push_back(length);
+    std::nth_element(lengths.begin(), lengths.begin() + std::ssize(lengths) / 2, lengths.end());
+    width = std::max(2.0 * lengths[lengths.size() / 2], max_dist / 200);
+  }
+  return width > 0.0 ? width : 1.0;
+}
+
+// The distance band of every tet (bands of `width`; with num_bands, the last band is closed).
+std::vector<int> distance_bands(const std::vector<double>& tet_dist, double width,
                                 const AutomaticPartitionOptions& options) {
   const int nt = static_cast<int>(tet_dist.size());
-  const double max_dist = *std::max_element(tet_dist.begin(), tet_dist.end());
-  const bool by_count = options.band_width == 0.0;
-  double width = by_count ? max_dist / options.num_bands : options.band_width;
-  if (!(width > 0.0)) width = 1.0;
+  const bool by_count = options.band_width == 0.0 && options.num_bands > 0;
   std::vector<int> band(sz(nt));
   for (int t = 0; t < nt; ++t) {
     int b = static_cast<int>(std::floor(tet_dist[sz(t)] / width));
@@ -242,14 +260,20 @@ void hand_off_junctions(const TetMesh& mesh, const std::vector<Pair>& face_pairs
 }
 
 // Merges components smaller than options.min_domain_tets into the neighbour they share most
-// faces with, smallest first.
+// faces with (of the same label when labels, #T, are given and such a neighbour exists),
+// smallest first.
 void merge_small_components(const std::vector<Pair>& face_pairs, int num_comps,
-                            const AutomaticPartitionOptions& options, UnionFind& groups,
+                            const AutomaticPartitionOptions& options,
+                            const std::vector<int>& labels, UnionFind& groups,
                             std::vector<int>& group, const std::function<void()>& refresh) {
   const int nt = static_cast<int>(group.size());
   for (;;) {
     std::vector<int> size(sz(num_comps), 0);
-    for (int t = 0; t < nt; ++t) ++size[sz(group[sz(t)])];
+    std::vector<int> label(sz(num_comps), 0);
+    for (int t = 0; t < nt; ++t) {
+      ++size[sz(group[sz(t)])];
+      if (!labels.empty()) label[sz(group[sz(t)])] = labels[sz(t)];
+    }
     const std::map<Pair, int> faces = group_face_counts(face_pairs, group);
     int smallest = -1;
     for (const auto& [pair, count] : faces)
@@ -260,11 +284,17 @@ void merge_small_components(const std::vector<Pair>& face_pairs, int num_comps,
     if (smallest < 0) break;
     int target = -1;
     int best = 0;
-    for (const auto& [pair, count] : faces)
-      if ((pair.first == smallest || pair.second == smallest) && count > best) {
+    bool best_same = false;
+    for (const auto& [pair, count] : faces) {
+      if (pair.first != smallest && pair.second != smallest) continue;
+      const int other = pair.first == smallest ? pair.second : pair.first;
+      const bool same = label[sz(other)] == label[sz(smallest)];
+      if ((same && !best_same) || (same == best_same && count > best)) {
         best = count;
-        target = pair.first == smallest ? pair.second : pair.first;
+        best_same = same;
+        target = other;
       }
+    }
     groups.merge(smallest, target);
     refresh();
   }
@@ -342,30 +372,258 @@ Eigen::VectorXi number_by_distance(int num_comps, const std::vector<double>& tet
   return tet_domain;
 }
 
+// Unsigned volume of tet t (m³).
+double tet_volume(const TetMesh& mesh, int t) {
+  const Eigen::RowVector3d a = mesh.rest_positions.row(mesh.tets(t, 0));
+  Eigen::Matrix3d e;
+  for (int c = 0; c < 3; ++c) e.row(c) = mesh.rest_positions.row(mesh.tets(t, c + 1)) - a;
+  return std::abs(e.determinant()) / 6.0;
+}
+
+// The kShape step: the groups (a tree of slices by face adjacency) become skeleton nodes with
+// their volume, extent along the distance and label, and are segmented into limbs
+// (limb_segmentation.h). Returns the domain of every group id (-1 for unused ids) and the count.
+std::vector<int> shape_domains(const TetMesh& mesh, const std::vector<Pair>& face_pairs,
+                               const std::vector<double>& tet_dist, double width,
+                               const std::vector<int>& labels, int num_comps,
+                               const std::vector<int>& group, const std::vector<char>& anchored_tet,
+                               const AutomaticPartitionOptions& options,
+                               limb_segmentation::LimbDomains* result) {
+  namespace ls = limb_segmentation;
+  const int nt = mesh.num_tets();
+  // Compact node ids for the groups in use, with their statistics.
+  std::vector<int> node_of_group(sz(num_comps), -1);
+  std::vector<int> group_of_node;
+  for (int t = 0; t < nt; ++t)
+    if (node_of_group[sz(group[sz(t)])] < 0) {
+      node_of_group[sz(group[sz(t)])] = static_cast<int>(group_of_node.size());
+      group_of_node.push_back(group[sz(t)]);
+    }
+  const int n = static_cast<int>(group_of_node.size());
+  std::vector<ls::SkeletonNode> nodes(sz(n));
+  std::vector<double> lo(sz(n), std::numeric_limits<double>::infinity());
+  std::vector<double> hi(sz(n), -std::numeric_limits<double>::infinity());
+  std::vector<std::map<int, int>> label_count(sz(n));
+  int root = -1;
+  for (int t = 0; t < nt; ++t) {
+    const int k = node_of_group[sz(group[sz(t)])];
+    ls::SkeletonNode& node = nodes[sz(k)];
+    ++node.tets;
+    node.volume += tet_volume(mesh, t);
+    lo[sz(k)] = std::min(lo[sz(k)], tet_dist[sz(t)]);
+    hi[sz(k)] = std::max(hi[sz(k)], tet_dist[sz(t)]);
+    if (!labels.empty()) ++label_count[sz(k)][labels[sz(t)]];
+    if (anchored_tet.empty() ? (root < 0 || tet_dist[sz(t)] == 0.0) : anchored_tet[sz(t)] != 0)
+      root = k;
+  }
+  if (anchored_tet.empty()) {
+    int nearest = 0;
+    for (int t = 0; t < nt; ++t)
+      if (tet_dist[sz(t)] < tet_dist[sz(nearest)]) nearest = t;
+    root = node_of_group[sz(group[sz(nearest)])];
+  }
+  for (int k = 0; k < n; ++k) {
+    nodes[sz(k)].length = std::max(hi[sz(k)] - lo[sz(k)], width);
+    int best = 0;
+    for (const auto& [label, count] : label_count[sz(k)])
+      if (count > best) {
+        best = count;
+        nodes[sz(k)].label = label;
+      }
+  }
+  // Parents: breadth first from the root over shared faces (the groups form a tree).
+  std::map<Pair, int> node_faces;
+  for (const auto& [pair, count] : group_face_counts(face_pairs, group)) {
+    const int a = node_of_group[sz(pair.first)];
+    const int b = node_of_group[sz(pair.second)];
+    node_faces[{std::min(a, b), std::max(a, b)}] = count;
+  }
+  const std::vector<std::vector<int>> adj = adjacency(n, node_faces);
+  const std::vector<int> level = bfs_distances(adj, root);
+  for (int k = 0; k < n; ++k)
+    for (const int other : adj[sz(k)])
+      if (level[sz(other)] == level[sz(k)] - 1) nodes[sz(k)].parent = other;
+
+  ls::LimbOptions limb;
+  limb.dominance = options.dominance;
+  limb.neck_contrast = options.neck_contrast;
+  limb.min_domain_tets = options.min_domain_tets;
+  limb.max_depth = options.max_depth;
+  *result = ls::segment_limbs(nodes, limb);
+  std::vector<int> domain_of_group(sz(num_comps), -1);
+  for (int k = 0; k < n; ++k)
+    domain_of_group[sz(group_of_node[sz(k)])] = result->domain_of_node[sz(k)];
+  return domain_of_group;
+}
+
+// Area of face f (kTetFaces) of tet t (m²).
+double face_area(const TetMesh& mesh, int t, int f) {
+  const auto& c = kTetFaces[sz(f)];
+  const Eigen::Vector3d a = mesh.rest_positions.row(mesh.tets(t, c[0])).transpose();
+  const Eigen::Vector3d b = mesh.rest_positions.row(mesh.tets(t, c[1])).transpose();
+  const Eigen::Vector3d d = mesh.rest_positions.row(mesh.tets(t, c[2])).transpose();
+  return 0.5 * (b - a).cross(d - a).norm();
+}
+
+// Merges every non-root domain whose interface with its parent exceeds max_share of its surface
+// (a stub or a slab, no appendage: interface_diagnostics would call it large) into that parent,
+// the largest share first. domain (#T) is updated in place; returns the merges made.
+int merge_large_interfaces(const TetMesh& mesh, const std::vector<Pair>& face_pairs,
+                           int num_domains, int root, double max_share, std::vector<int>& domain) {
+  const int nt = mesh.num_tets();
+  // Every shared face's area, once (the face of the first tet that matches the pair).
+  std::vector<double> pair_area(face_pairs.size(), 0.0);
+  std::vector<double> tet_faces(sz(nt), 0.0);
+  for (int t = 0; t < nt; ++t)
+    for (int f = 0; f < 4; ++f) tet_faces[sz(t)] += face_area(mesh, t, f);
+  for (std::size_t i = 0; i < face_pairs.size(); ++i) {
+    const int t = face_pairs[i].first;
+    const int u = face_pairs[i].second;
+    for (int f = 0; f < 4; ++f) {
+      int shared = 0;
+      for (const int c : kTetFaces[sz(f)])
+        for (int k = 0; k < 4; ++k) shared += mesh.tets(t, c) == mesh.tets(u, k) ? 1 : 0;
+      if (shared == 3) pair_area[i] = face_area(mesh, t, f);
+    }
+  }
+  UnionFind merged(num_domains);
+  int merges = 0;
+  for (;;) {
+    std::vector<int> d(sz(nt));
+    for (int t = 0; t < nt; ++t) d[sz(t)] = merged.find(domain[sz(t)]);
+    // Surface of each domain (its tets' faces less twice its inner faces) and the area between
+    // every pair of domains; parents by breadth-first search from the root.
+    std::vector<double> surface(sz(num_domains), 0.0);
+    for (int t = 0; t < nt; ++t) surface[sz(d[sz(t)])] += tet_faces[sz(t)];
+    std::map<Pair, int> touching;
+    std::map<Pair, double> between;
+    for (std::size_t i = 0; i < face_pairs.size(); ++i) {
+      const int a = d[sz(face_pairs[i].first)];
+      const int b = d[sz(face_pairs[i].second)];
+      if (a == b) {
+        surface[sz(a)] -= 2.0 * pair_area[i];
+      } else {
+        touching[{std::min(a, b), std::max(a, b)}] = 1;
+        between[{std::min(a, b), std::max(a, b)}] += pair_area[i];
+      }
+    }
+    const std::vector<std::vector<int>> adj = adjacency(num_domains, touching);
+    const int top = merged.find(root);
+    const std::vector<int> level = bfs_distances(adj, top);
+    int worst = -1;
+    int worst_parent = -1;
+    double worst_share = max_share;
+    for (int g = 0; g < num_domains; ++g) {
+      if (merged.find(g) != g || g == top) continue;
+      for (const int p : adj[sz(g)])
+        if (level[sz(p)] == level[sz(g)] - 1) {
+          const double share = between[{std::min(g, p), std::max(g, p)}] / surface[sz(g)];
+          if (share > worst_share) {
+            worst_share = share;
+            worst = g;
+            worst_parent = p;
+          }
+        }
+    }
+    if (worst < 0) break;
+    merged.merge(worst, worst_parent);
+    ++merges;
+  }
+  for (int t = 0; t < nt; ++t) domain[sz(t)] = merged.find(domain[sz(t)]);
+  return merges;
+}
+
+// Names of a kShape tree: after the labels ("stem", "stem_2" when a label holds several domains,
+// in order of distance) with from_labels, else after the tree: "base" (anchored) or "core" (free)
+// for the root, "limb_<k>" for its k-th child, "limb_<k>_<j>" for that one's j-th child.
+std::vector<std::string> shape_names(const TetMesh& mesh, const DomainTree& tree, bool anchored,
+                                     bool from_labels) {
+  std::vector<std::string> names(sz(tree.num_domains));
+  if (from_labels) {
+    std::map<int, std::vector<int>> by_label;
+    for (int d = 0; d < tree.num_domains; ++d) {
+      std::map<int, int> count;
+      for (const int t : tree.domain_tets[sz(d)]) ++count[mesh.labels(t)];
+      const auto top =
+          std::max_element(count.begin(), count.end(),
+                           [](const auto& a, const auto& b) { return a.second < b.second; });
+      by_label[top->first].push_back(d);
+    }
+    for (const auto& [label, domains] : by_label) {
+      const auto named = mesh.label_names.find(label);
+      const std::string base =
+          named != mesh.label_names.end() ? named->second : "label_" + std::to_string(label);
+      for (std::size_t i = 0; i < domains.size(); ++i)
+        names[sz(domains[i])] = i == 0 ? base : base + "_" + std::to_string(i + 1);
+    }
+    return names;
+  }
+  names[sz(tree.root)] = anchored ? "base" : "core";
+  std::vector<int> stack{tree.root};
+  while (!stack.empty()) {
+    const int d = stack.back();
+    stack.pop_back();
+    const auto& kids = tree.children[sz(d)];
+    for (std::size_t k = 0; k < kids.size(); ++k) {
+      names[sz(kids[k])] =
+          (d == tree.root ? std::string("limb") : names[sz(d)]) + "_" + std::to_string(k + 1);
+      stack.push_back(kids[k]);
+    }
+  }
+  return names;
+}
+
 }  // namespace
 
 DomainTree partition_branching_mesh(const TetMesh& mesh, const std::vector<int>& anchored_vertices,
-                                    const AutomaticPartitionOptions& options) {
+                                    const AutomaticPartitionOptions& options,
+                                    std::vector<std::string>* notes) {
+  using Method = AutomaticPartitionOptions::Method;
   const char* where = "automatic partition";
   const int nt = mesh.num_tets();
   if (nt == 0) throw MeshError("automatic partition: the mesh has no tets");
   if (!(options.band_width >= 0.0) || !std::isfinite(options.band_width))
-    throw OptionError("partition_branching_mesh: band_width must be finite and >= 0");
-  if (options.band_width == 0.0 && options.num_bands < 1)
-    throw OptionError("partition_branching_mesh: num_bands must be >= 1");
+    throw OptionError("automatic partition: band_width must be finite and >= 0");
+  if (options.num_bands < 0) throw OptionError("automatic partition: num_bands must be >= 0");
   if (options.min_domain_tets < 0)
-    throw OptionError("partition_branching_mesh: min_domain_tets must be >= 0");
+    throw OptionError("automatic partition: min_domain_tets must be >= 0");
+  if (!(options.dominance >= 1.0) || !std::isfinite(options.dominance))
+    throw OptionError("automatic partition: dominance must be finite and >= 1");
+  if (!(options.neck_contrast > 1.0) || !std::isfinite(options.neck_contrast))
+    throw OptionError("automatic partition: neck_contrast must be finite and > 1");
+  if (options.max_depth < 0) throw OptionError("automatic partition: max_depth must be >= 0");
+  if (!(options.max_interface_share > 0.0) || !std::isfinite(options.max_interface_share))
+    throw OptionError("automatic partition: max_interface_share must be finite and > 0");
+  const bool shape = options.method == Method::kShape;
+  if (options.from_labels && (!shape || mesh.labels.size() != nt))
+    throw MeshError(shape ? "automatic partition: from_labels needs a label per tet (the mesh has "
+                            "none: a Gmsh physical volume, TetGen region or label_file)"
+                          : "automatic partition: from_labels needs the \"shape\" method");
   check_vertex_indices(mesh, where);
   check_anchors(mesh, anchored_vertices, where);
 
   const WeightedGraph graph = edge_graph(mesh);
   const std::vector<double> tet_dist = tet_distances(mesh, anchored_vertices, graph);
-  const std::vector<int> band = distance_bands(tet_dist, options);
+  const double width = band_width(tet_dist, graph, options);
+  std::vector<int> band = distance_bands(tet_dist, width, options);
+  std::vector<int> labels;
+  if (options.from_labels) labels.assign(mesh.labels.data(), mesh.labels.data() + nt);
 
-  // Face-connected components within each band, then the hand-off at junctions.
+  // Face-connected components within each band (and label), then the hand-off at junctions.
   const std::vector<Pair> face_pairs = face_neighbors(mesh.tets);
   int num_comps = 0;
-  std::vector<int> comp = face_connected_pieces(face_pairs, band, &num_comps);
+  std::vector<int> comp;
+  if (options.from_labels) {
+    std::vector<int> band_label(sz(nt));
+    const int num_labels = static_cast<int>(std::set<int>(labels.begin(), labels.end()).size());
+    std::map<int, int> index;
+    for (const int l : labels) index.emplace(l, static_cast<int>(index.size()));
+    for (int t = 0; t < nt; ++t)
+      band_label[sz(t)] = band[sz(t)] * num_labels + index[labels[sz(t)]];
+    comp = face_connected_pieces(face_pairs, band_label, &num_comps);
+  } else {
+    comp = face_connected_pieces(face_pairs, band, &num_comps);
+  }
   hand_off_junctions(mesh, face_pairs, band, num_comps, comp);
 
   // The hand-off can cut a component (or the nearer one a joint was pulled from) into pieces:
@@ -379,8 +637,8 @@ DomainTree partition_branching_mesh(const TetMesh& mesh, const std::vector<int>&
     for (int t = 0; t < nt; ++t) group[sz(t)] = groups.find(comp[sz(t)]);
   };
   // The anchored region is one domain.
+  const std::vector<char> anchored_tet = anchored_tets(mesh, anchored_vertices);
   {
-    const std::vector<char> anchored_tet = anchored_tets(mesh, anchored_vertices);
     int first = -1;
     for (int t = 0; t < nt; ++t)
       if (anchored_tet[sz(t)]) {
@@ -389,9 +647,42 @@ DomainTree partition_branching_mesh(const TetMesh& mesh, const std::vector<int>&
       }
   }
   refresh();
-  merge_small_components(face_pairs, num_comps, options, groups, group, refresh);
+  // kShape merges only banding noise here (slices stay fine); pieces too small to be domains
+  // are merged by the limb segmentation.
+  AutomaticPartitionOptions slice_options = options;
+  if (shape) slice_options.min_domain_tets = std::max(1, options.min_domain_tets / 4);
+  merge_small_components(face_pairs, num_comps, slice_options, labels, groups, group, refresh);
   merge_into_tree(mesh, face_pairs, num_comps, tet_dist, groups, group, refresh);
-  return build_domain_tree(mesh, number_by_distance(num_comps, tet_dist, group), anchored_vertices);
+  if (!shape)
+    return build_domain_tree(mesh, number_by_distance(num_comps, tet_dist, group),
+                             anchored_vertices);
+
+  limb_segmentation::LimbDomains limbs;
+  const std::vector<int> domain_of_group = shape_domains(
+      mesh, face_pairs, tet_dist, width, labels, num_comps, group,
+      anchored_vertices.empty() ? std::vector<char>{} : anchored_tet, options, &limbs);
+  std::vector<int> domain(sz(nt));
+  for (int t = 0; t < nt; ++t) domain[sz(t)] = domain_of_group[sz(group[sz(t)])];
+  const int slab_merges = merge_large_interfaces(mesh, face_pairs, limbs.num_domains, 0,
+                                                 options.max_interface_share, domain);
+  (void)slab_merges;
+  DomainTree tree = build_domain_tree(mesh, number_by_distance(limbs.num_domains, tet_dist, domain),
+                                      anchored_vertices);
+  tree.names = shape_names(mesh, tree, !anchored_vertices.empty(), options.from_labels);
+  if (notes) {
+    if (tree.num_domains == 1 && limbs.depth_merges == 0)
+      notes->push_back(
+          "automatic partition: the shape has no thin part, junction or neck to cut "
+          "at, so it is one domain (" +
+          std::to_string(nt) +
+          " tets); to cut it anyway, give the mesh labels and use \"partition\": "
+          "\"labels\"");
+    if (limbs.depth_merges > 0)
+      notes->push_back("automatic partition: " + std::to_string(limbs.depth_merges) +
+                       " pieces merged into their parents to keep the tree within max_depth " +
+                       std::to_string(options.max_depth));
+  }
+  return tree;
 }
 
 }  // namespace ramus

@@ -340,7 +340,9 @@ TEST_CASE("partition_branching_mesh: the plant splits into a tree that never mix
           "[precompute][substructuring]") {
   const TetMesh plant = ramus::make_branching_plant();
   const std::vector<int> anchors = flagged_vertices(plant);
-  const DomainTree tree = ramus::partition_branching_mesh(plant, anchors);
+  ramus::AutomaticPartitionOptions by_bands;
+  by_bands.method = ramus::AutomaticPartitionOptions::Method::kBands;
+  const DomainTree tree = ramus::partition_branching_mesh(plant, anchors, by_bands);
   check_tree_consistent(tree);
   CHECK(tree.num_domains >= 8);
   CHECK(tree.num_domains <= 30);
@@ -385,26 +387,31 @@ TEST_CASE("partition_branching_mesh: the plant splits into a tree that never mix
       ramus::AutomaticPartitionOptions options;
       options.num_bands = bands;
       INFO(branches << " branches, " << bands << " bands");
-      const DomainTree t = ramus::partition_branching_mesh(other, flagged_vertices(other), options);
-      check_tree_consistent(t);
-      for (int d = 0; d < t.num_domains; ++d) {
-        std::set<int> parts;
-        bool stem = false;
-        for (const int tet : t.domain_tets[static_cast<std::size_t>(d)]) {
-          const int label = other.labels(tet);
-          if (label == 1)
-            stem = true;
-          else if (label <= 1 + 2 * branches)
-            parts.insert((label - 2) % branches + 1);
-          else
-            parts.insert(-1);
+      for (const auto method : {ramus::AutomaticPartitionOptions::Method::kBands,
+                                ramus::AutomaticPartitionOptions::Method::kShape}) {
+        options.method = method;
+        const DomainTree t =
+            ramus::partition_branching_mesh(other, flagged_vertices(other), options);
+        check_tree_consistent(t);
+        for (int d = 0; d < t.num_domains; ++d) {
+          std::set<int> parts;
+          bool stem = false;
+          for (const int tet : t.domain_tets[static_cast<std::size_t>(d)]) {
+            const int label = other.labels(tet);
+            if (label == 1)
+              stem = true;
+            else if (label <= 1 + 2 * branches)
+              parts.insert((label - 2) % branches + 1);
+            else
+              parts.insert(-1);
+          }
+          CHECK((stem || parts.size() <= 1));
         }
-        CHECK((stem || parts.size() <= 1));
       }
     }
 
   // A free plant (no anchors) still gives a tree, rooted at its centre.
-  const DomainTree free_tree = ramus::partition_branching_mesh(plant, {});
+  const DomainTree free_tree = ramus::partition_branching_mesh(plant, {}, by_bands);
   check_tree_consistent(free_tree);
   CHECK(free_tree.num_domains >= 4);
 }
@@ -415,6 +422,7 @@ TEST_CASE("partition_branching_mesh: a straight beam becomes a chain",
   const std::vector<int> anchors = flagged_vertices(beam);
   for (const int bands : {4, 8}) {
     ramus::AutomaticPartitionOptions options;
+    options.method = ramus::AutomaticPartitionOptions::Method::kBands;
     options.num_bands = bands;
     const DomainTree tree = ramus::partition_branching_mesh(beam, anchors, options);
     check_tree_consistent(tree);
@@ -426,9 +434,18 @@ TEST_CASE("partition_branching_mesh: a straight beam becomes a chain",
       if (d != tree.root) CHECK(tree.interface_vertices[static_cast<std::size_t>(d)].size() >= 25);
   }
   ramus::AutomaticPartitionOptions bad;
-  bad.num_bands = 0;
+  bad.num_bands = -1;
   CHECK_THROWS_AS(ramus::partition_branching_mesh(beam, anchors, bad), ramus::OptionError);
   bad.num_bands = 4;
   bad.band_width = -1.0;
+  CHECK_THROWS_AS(ramus::partition_branching_mesh(beam, anchors, bad), ramus::OptionError);
+  bad.band_width = 0.0;
+  bad.dominance = 0.5;
+  CHECK_THROWS_AS(ramus::partition_branching_mesh(beam, anchors, bad), ramus::OptionError);
+  bad.dominance = 2.0;
+  bad.neck_contrast = 1.0;
+  CHECK_THROWS_AS(ramus::partition_branching_mesh(beam, anchors, bad), ramus::OptionError);
+  bad.neck_contrast = 3.0;
+  bad.max_depth = -1;
   CHECK_THROWS_AS(ramus::partition_branching_mesh(beam, anchors, bad), ramus::OptionError);
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <functional>
 
 #include "ramus/precompute/mesh/tet_mesh.h"
 
@@ -13,6 +14,13 @@ namespace ramus {
 /// (x fastest), 6*nx*ny*nz by 4 tets; labels, vertex_flags empty. Throws OptionError.
 TetMesh make_box_tet_mesh(const Eigen::Vector3d& size, int nx, int ny, int nz,
                           const Eigen::Vector3d& origin = Eigen::Vector3d::Zero());
+
+/// Voxel mesh of a shape: the lattice cells of edge cell_size filling [lower, upper] whose centre
+/// has label_at(centre) > 0, 6 Kuhn tets each, labels (#T) = that value; only used vertices are
+/// kept. For tests and generated test objects (staircase surfaces). Throws OptionError.
+TetMesh make_voxel_tet_mesh(const std::function<int(const Eigen::Vector3d&)>& label_at,
+                            const Eigen::Vector3d& lower, const Eigen::Vector3d& upper,
+                            double cell_size);
 
 /// Beam [0, length] x [0, width]^2 (x along the length) of nx*ny*nz cells, 6 tets each;
 /// vertex_flags (#V) is 1 on the clamped end x == 0, else 0. Standard: (30, 6, 6) = 6,480 tets.

@@ -40,21 +40,39 @@ DomainTree build_domain_tree(const TetMesh& mesh, const Eigen::VectorXi& tet_dom
 /// mesh.label_names (else "label_<L>"). Throws MeshError when the mesh has no labels.
 DomainTree domain_tree_from_labels(const TetMesh& mesh, const std::vector<int>& anchored_vertices);
 
-/// Options of partition_branching_mesh.
+/// Options of partition_branching_mesh (docs/PARTITION.md).
 struct AutomaticPartitionOptions {
-  int num_bands = 12;        ///< distance bands when band_width <= 0 (width = max distance / n)
-  double band_width = 0.0;   ///< band width in metres of graph distance; <= 0: use num_bands
+  /// kShape: limbs of the level-set skeleton, cut at junctions and necks (default); kBands: every
+  /// distance band a domain (thin discs along a rod: kept to show what substructuring does not
+  /// suit).
+  enum class Method { kShape, kBands };
+  Method method = Method::kShape;
+  int num_bands = 0;        ///< distance bands (0: 12 for kBands, slices ~2 edges thick for kShape)
+  double band_width = 0.0;  ///< band width in metres of graph distance; <= 0: use num_bands
   int min_domain_tets = 48;  ///< smaller components merge into their most face-sharing neighbour
+  double dominance =
+      2.0;  ///< kShape: a child this much thicker than its siblings continues its parent
+  double neck_contrast = 3.0;  ///< kShape: cross-section ratio at which a limb is cut
+  int max_depth = 5;           ///< kShape: deepest domain tree (the paper's examples: <= 5)
+  bool from_labels = false;    ///< kShape: domains never span two tet labels; named after them
+  /// kShape: a domain whose interface exceeds this share of its surface merges into its parent
+  /// (the "large" limit of interface_diagnostics)
+  double max_interface_share = 0.2;
 };
 
-/// Automatic partition of a branching shape without labels: Dijkstra distance over mesh edges
-/// from the anchored vertices (free body: from a central vertex), tets cut into distance bands
-/// (by the mean distance of their vertices), each band split into face-connected components; a
-/// junction component hands its children the tets nearer to them (so branches leaving one band
-/// stay apart); small components and components breaking the tree property are merged; then
-/// build_domain_tree. Throws OptionError for bad options, MeshError for an unconnected mesh.
+/// Automatic partition of a shape into a tree of domains. Dijkstra distance over mesh edges from
+/// the anchored vertices (free body: from a central vertex); tets cut into distance bands (by the
+/// mean distance of their vertices), each band split into face-connected components; a junction
+/// component hands its children the tets nearer to them; small components and components
+/// breaking the tree property are merged. kBands stops there. kShape treats the components as a
+/// skeleton of slices and merges them into limbs: a thick part stays whole, thin appendages are
+/// domains, necks and abrupt changes of cross-section are cut, depth <= max_depth (docs/
+/// PARTITION.md). notes (optional) receives what a user should know (one domain: no natural
+/// decomposition; depth capped). Throws OptionError for bad options, MeshError for an unconnected
+/// mesh or, with from_labels, a mesh without labels.
 DomainTree partition_branching_mesh(const TetMesh& mesh, const std::vector<int>& anchored_vertices,
-                                    const AutomaticPartitionOptions& options = {});
+                                    const AutomaticPartitionOptions& options = {},
+                                    std::vector<std::string>* notes = nullptr);
 
 /// Per tree domain: the interface area (m²) belonging to each mesh vertex of its interface with
 /// its parent, one third of every triangle shared by a tet of the domain and a tet of its parent
