@@ -177,6 +177,11 @@ void Simulator::node_world_positions(int node, Eigen::MatrixX3d& positions) cons
   ramus::node_world_positions(*model_, state_, node, positions);
 }
 
+void Simulator::node_world_velocities(int node, Eigen::MatrixX3d& velocities) const {
+  check_node(node);
+  ramus::node_world_velocities(*model_, state_, node, velocities);
+}
+
 void Simulator::global_positions(Eigen::MatrixX3d& positions) const {
   ramus::global_positions(*model_, state_, positions);
 }

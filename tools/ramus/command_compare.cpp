@@ -24,6 +24,7 @@ namespace {
 struct Args {
   std::string model, csv, output;
   bool ignore_spec = false;
+  double max_error = 0, max_final_error = 0;
   ReducedRunArgs run;
   CLI::App* command = nullptr;
 };
@@ -97,6 +98,13 @@ void run(const Args& args) {
                 c.frames[k].max_difference);
   std::printf("relative error %.4g (max difference %.4g m / max full displacement %.4g m)\n",
               c.relative_error, c.max_difference, c.max_full_displacement);
+  const ComparisonFrame& last = c.frames.back();
+  const double final_error =
+      last.full_max_displacement > 0 ? last.max_difference / last.full_max_displacement : 0.0;
+  std::printf(
+      "final frame    full max|u| %.4g m, reduced %.4g m, max |diff| %.4g m: %.4g of the "
+      "full (the static deflection when the scenario comes to rest)\n",
+      last.full_max_displacement, last.reduced_max_displacement, last.max_difference, final_error);
   const double steps = std::max(1, scenario.steps);
   std::printf("time           full %.2f ms/step, reduced %.2f us/step (x%.0f)\n",
               1e3 * c.full_seconds / steps, 1e6 * c.reduced_seconds / steps,
@@ -110,6 +118,12 @@ void run(const Args& args) {
     });
   }
   if (!args.output.empty()) write_series(args.output, *model, c);
+  if (args.max_error > 0 && !(c.relative_error <= args.max_error))
+    throw NumericalError("compare: relative error " + std::to_string(c.relative_error) +
+                         " exceeds --max-error " + std::to_string(args.max_error));
+  if (args.max_final_error > 0 && !(final_error <= args.max_final_error))
+    throw NumericalError("compare: final-frame error " + std::to_string(final_error) +
+                         " exceeds --max-final-error " + std::to_string(args.max_final_error));
 }
 
 }  // namespace
@@ -127,6 +141,15 @@ void add_compare_command(CLI::App& app) {
   command->add_option("-o,--output", args->output,
                       "Write both runs for ParaView: PREFIX_full.pvd and PREFIX_reduced.pvd (each "
                       "with its displacement and the difference to the other)");
+  command
+      ->add_option("--max-error", args->max_error,
+                   "Fail (exit 1) when the relative error over the run exceeds this")
+      ->check(CLI::PositiveNumber);
+  command
+      ->add_option("--max-final-error", args->max_final_error,
+                   "Fail (exit 1) when the last frame's error, relative to its full "
+                   "displacement, exceeds this")
+      ->check(CLI::PositiveNumber);
   command->add_flag("--ignore-spec", args->ignore_spec, kIgnoreSpecHelp);
   add_reduced_run_options(command, args->run);
   command->callback([args] { run(*args); });

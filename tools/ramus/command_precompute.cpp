@@ -8,6 +8,7 @@
 #include <ctime>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -21,6 +22,7 @@
 #include "ramus/precompute/model/model_file_writer.h"
 #include "ramus/precompute/model/model_spec.h"
 #include "ramus/precompute/reduction/reduced_domain_builder.h"
+#include "ramus/precompute/reduction/world_energy.h"
 #include "ramus/precompute/substructuring/assembly_builder.h"
 #include "ramus/precompute/substructuring/substructured_model_builder.h"
 #include "ramus/precompute/substructuring/surface_embedding.h"
@@ -116,6 +118,51 @@ void report_interfaces(const ReducedModel& model) {
   if (warnings.size() > 10)
     std::fprintf(stderr, "ramus: warning: ... and %zu more (ramus inspect lists every interface)\n",
                  warnings.size() - 10);
+}
+
+// The energy check before any run (issue 12): the model dropped under the spec's gravity for
+// 1 s (at most 100 steps) with the spec's settings, its energy H = T + V_elastic + V_gravity
+// measured every 5 steps (world_energy.h); a warning when it gains more than 1 % of its largest
+// elastic energy or diverges. Never fails the precompute.
+void report_energy(const ReducedModel& model) {
+  const RuntimeSettings& settings = model.settings;
+  if (settings.gravity.norm() == 0.0) return;
+  const int steps = std::clamp(static_cast<int>(std::lround(1.0 / settings.time_step)), 1, 100);
+  const double seconds = steps * settings.time_step;
+  EnergyAudit audit;
+  try {
+    audit = audit_energy(std::make_shared<const ReducedModel>(model), settings, steps, {}, 5);
+  } catch (const Error& e) {
+    std::fprintf(stderr, "ramus: note: the energy check could not run: %s\n", e.what());
+    return;
+  }
+  const bool tree = model.domains.size() > 1;
+  const char* cure =
+      tree ? "children are driven by their parents' motion without reacting on them (the "
+             "lumping of Eq. 16), which pumps energy into lightly damped domains; add "
+             "\"rayleigh_stiffness\": 0.003 (s) to the spec's simulation block or its domains' "
+             "per_domain, or use a larger time step (docs/VALIDATION.md, \"Energy\"); "
+             "`ramus audit` checks a longer run"
+           : "use a dissipative integrator (sbdf2, be), a smaller time step or some Rayleigh "
+             "damping; `ramus audit` checks a longer run";
+  if (!audit.ok) {
+    std::fprintf(stderr,
+                 "ramus: warning: dropped under gravity with the spec's settings, the model "
+                 "diverges within %.3g s: %s\n",
+                 seconds, cure);
+    return;
+  }
+  const double share = audit.max_elastic > 0 ? audit.max_gain / audit.max_elastic : 0.0;
+  std::printf(
+      "energy       a %.3g s drop under gravity with the spec's settings: gains %.3g %% "
+      "of its largest elastic energy (%.3g J)\n",
+      seconds, 100 * share, audit.max_elastic);
+  if (share > 0.01)
+    std::fprintf(stderr,
+                 "ramus: warning: dropped under gravity with the spec's settings, the model gains "
+                 "%.3g J in %.3g s (%.3g %% of its largest elastic energy) that nothing gave it: "
+                 "%s\n",
+                 audit.max_gain, seconds, 100 * share, cure);
 }
 
 // The rendering surface: the spec's "render_surface", else the mesh when it is a surface file
@@ -290,6 +337,7 @@ void run_assembly(const Args& args, const ModelSpec& spec) {
                                    {"modal_derivatives", part.reduction.modal_derivatives}};
   p.options_json = options.dump();
   report_interfaces(reduced);
+  report_energy(reduced);
   const auto write_start = Clock::now();
   write_model_file(reduced, args.output);
   std::printf("  %-22s %8.3f s\n", "write",
@@ -401,6 +449,7 @@ void run(const Args& args) {
                                   {"modal_derivatives", spec.reduction.modal_derivatives}}
                        .dump();
   report_interfaces(reduced);
+  report_energy(reduced);
   const auto write_start = Clock::now();
   write_model_file(reduced, args.output);
   std::printf("  %-19s %8.3f s\n", "write",

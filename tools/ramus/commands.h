@@ -17,6 +17,7 @@ void add_precompute_command(CLI::App& app);
 void add_inspect_command(CLI::App& app);
 void add_simulate_command(CLI::App& app);
 void add_compare_command(CLI::App& app);
+void add_audit_command(CLI::App& app);
 void add_validate_command(CLI::App& app);
 void add_damping_curves_command(CLI::App& app);
 void add_energy_experiment_command(CLI::App& app);

@@ -47,6 +47,7 @@ int main(int argc, char** argv) {
   ramus::cli::add_inspect_command(app);
   ramus::cli::add_simulate_command(app);
   ramus::cli::add_compare_command(app);
+  ramus::cli::add_audit_command(app);
   ramus::cli::add_validate_command(app);
   ramus::cli::add_damping_curves_command(app);
   ramus::cli::add_energy_experiment_command(app);

@@ -771,8 +771,10 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
     if (s.contains("gravity")) sim.gravity = r.vector3(s["gravity"], "simulation.gravity");
     if (s.contains("rayleigh_mass"))
       sim.rayleigh_mass = r.number(s["rayleigh_mass"], "simulation.rayleigh_mass");
-    if (s.contains("rayleigh_stiffness"))
+    if (s.contains("rayleigh_stiffness")) {
       sim.rayleigh_stiffness = r.number(s["rayleigh_stiffness"], "simulation.rayleigh_stiffness");
+      sim.rayleigh_stiffness_given = true;
+    }
     if (sim.rayleigh_mass < 0 || sim.rayleigh_stiffness < 0)
       r.fail("simulation", "Rayleigh damping coefficients must not be negative");
     if (s.contains("output_every"))
@@ -996,6 +998,8 @@ RuntimeSettings spec_runtime_settings(const ModelSpec& spec,
   all.integrator = integrator_from_string(sim.integrator).value_or(all.integrator);
   all.rayleigh_mass = sim.rayleigh_mass;
   all.rayleigh_stiffness = sim.rayleigh_stiffness;
+  if (!sim.rayleigh_stiffness_given && domain_names.size() > 1)
+    all.rayleigh_stiffness = kTreeStiffnessDamping;
   all.split_modes = sim.split_modes;
   all.split_refresh_steps = sim.split_refresh_steps;
   all.split_drift_tolerance = sim.split_drift_tolerance;

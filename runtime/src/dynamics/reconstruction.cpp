@@ -24,6 +24,28 @@ void node_world_positions(const Model& model, const State& state, int i,
   }
 }
 
+void node_world_velocities(const Model& model, const State& state, int i,
+                           Eigen::MatrixX3d& velocities) {
+  const Node& node = model.nodes[static_cast<std::size_t>(i)];
+  const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];
+  const Eigen::MatrixX3d& X = proto.rest_positions;
+  velocities.resize(X.rows(), 3);
+  const Eigen::Matrix3d R = state.frame_rotation.middleCols<3>(3 * i);
+  const auto q = state.q.segment(node.dof_offset, node.r);
+  const auto qdot = state.qdot.segment(node.dof_offset, node.r);
+  for (Eigen::Index v = 0; v < X.rows(); ++v) {
+    Eigen::Vector3d x = node.scale.length * X.row(v).transpose();
+    Eigen::Vector3d u_dot = Eigen::Vector3d::Zero();
+    if (node.r > 0) {
+      x.noalias() += node.scale.basis * (proto.basis.middleRows<3>(3 * v) * q);
+      u_dot.noalias() = node.scale.basis * (proto.basis.middleRows<3>(3 * v) * qdot);
+    }
+    velocities.row(v) =
+        (R * (state.frame_velocity.col(i) + state.frame_angular_velocity.col(i).cross(x) + u_dot))
+            .transpose();
+  }
+}
+
 namespace {
 
 // Σ over the nodes of world_value(R_i, node i, its vertex k, x) at each copy's global vertex,

@@ -81,6 +81,7 @@ class Simulator {
   /// World positions of node i's vertices, of the undivided mesh (C0) and of the embedded
   /// surface (reconstruction.h); allocation-free when the output has its size.
   void node_world_positions(int node, Eigen::MatrixX3d& positions) const;
+  void node_world_velocities(int node, Eigen::MatrixX3d& velocities) const;  ///< (m/s, world)
   void global_positions(Eigen::MatrixX3d& positions) const;
   void global_velocities(Eigen::MatrixX3d& velocities) const;  ///< (m/s, world)
   void embedded_surface_positions(Eigen::MatrixX3d& positions) const;

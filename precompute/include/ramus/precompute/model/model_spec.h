@@ -51,13 +51,15 @@ struct SimulationSpec {
   Eigen::Vector3d gravity = Eigen::Vector3d(0, 0, -9.81);
   double rayleigh_mass = 0;
   double rayleigh_stiffness = 0;
-  int output_every = 1;                 ///< write every n-th frame
-  std::string integrator = "sbdf2";     ///< per-node integrator (RuntimeSettings, docs/SPEC.md)
-  int newton_iterations = 1;            ///< Newmark's per step (1: semi-implicit)
-  int implicit_iterations = 20;         ///< other fully implicit methods: per stage at most
-  double energy_tolerance = 0.01;       ///< im-blend: ε
-  int split_modes = 5;                  ///< SIERE & siblings: s
-  int split_refresh_steps = 60;         ///< ... modes recomputed every k steps
+  bool rayleigh_stiffness_given =
+      false;                         ///< the spec set it (else a tree gets kTreeStiffnessDamping)
+  int output_every = 1;              ///< write every n-th frame
+  std::string integrator = "sbdf2";  ///< per-node integrator (RuntimeSettings, docs/SPEC.md)
+  int newton_iterations = 1;         ///< Newmark's per step (1: semi-implicit)
+  int implicit_iterations = 20;      ///< other fully implicit methods: per stage at most
+  double energy_tolerance = 0.01;    ///< im-blend: ε
+  int split_modes = 5;               ///< SIERE & siblings: s
+  int split_refresh_steps = 60;      ///< ... modes recomputed every k steps
   double split_drift_tolerance = 0.05;  ///< ... or when tracking moves them more than this
   double momentum_damping = 0;          ///< im-blend: k of Eq. 32-33
   WindSettings wind;                    ///< "wind": drag of a wind field (docs/WIND.md)
@@ -177,6 +179,12 @@ ReductionSpec scaled_reduction(const ReductionSpec& base, int r);
 
 /// Parses a spec file; throws InputError naming the file and the offending key.
 ModelSpec load_model_spec(const std::string& path);
+/// Rayleigh β (s) of every domain of a tree whose spec sets no simulation.rayleigh_stiffness: the
+/// lumping of Eq. 16 drives children by their parents' motion without reaction, which pumps
+/// energy into lightly damped children (docs/VALIDATION.md, "Energy"); 3 ms absorbs it on the
+/// trees measured there.
+inline constexpr double kTreeStiffnessDamping = 0.003;
+
 /// The runtime settings a spec asks for (simulation block, domains.lumping and per_domain
 /// tuning) for the model's domains, named `domain_names` in tree order; stored in the model.
 RuntimeSettings spec_runtime_settings(const ModelSpec& spec,

@@ -15,6 +15,10 @@ namespace ramus {
 /// World positions of node i's vertices (#V_i by 3, m; resized if needed).
 void node_world_positions(const Model& model, const State& state, int node,
                           Eigen::MatrixX3d& positions);
+/// World velocities (m/s) of node `node`'s own vertex copies (#V_i by 3): R_i (v_i + ω_i × x +
+/// s_b U q̇), no averaging over copies (the energy audit measures each domain on its own).
+void node_world_velocities(const Model& model, const State& state, int node,
+                           Eigen::MatrixX3d& velocities);
 /// World positions of the undivided mesh (num_global_vertices by 3): the copies of each
 /// interface vertex averaged (C0).
 void global_positions(const Model& model, const State& state, Eigen::MatrixX3d& positions);
