@@ -56,8 +56,9 @@ void add_convert_commands(CLI::App& app) {
   auto convert_args = std::make_shared<ConvertArgs>();
   CLI::App* convert = app.add_subcommand(
       "convert",
-      "Read a mesh (.node/.ele, .msh, .veg, .vtu, or a surface .obj/.off/.ply that is "
-      "tetrahedralized), check it, and write it as .node, .msh, .msh22 or .vtu");
+      "Read a mesh (.node/.ele, .msh, .veg, .vtu, .vtk; hexahedra, prisms and pyramids are "
+      "split into tets; or a surface .obj/.off/.ply/.stl that is tetrahedralized), check it, "
+      "and write it as .node, .msh, .msh22 or .vtu");
   convert->add_option("input", convert_args->input, "Input mesh")->required();
   convert->add_option("-o,--output", convert_args->output, "Output mesh")->required();
   convert->add_flag("--allow-disconnected", convert_args->allow_disconnected,

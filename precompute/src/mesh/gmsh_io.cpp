@@ -1,86 +1,73 @@
 #include "ramus/precompute/mesh/gmsh_io.h"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
 #include <limits>
+#include <map>
 #include <numeric>
+#include <optional>
+#include <span>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "ramus/error.h"
 #include "text_io.h"
+#include "volume_elements.h"
 
 namespace ramus {
 
 namespace {
 
-constexpr int kGmshTet = 4;
-
-// Tetrahedra of higher order (Gmsh types 11, 29, 30: 10, 20 and 35 nodes, the 4 corners first):
-// read as their corner tets, the other nodes dropped. 0 for any other type.
-int higher_order_tet_nodes(long long type) {
-  return type == 11 ? 10 : type == 29 ? 20 : type == 30 ? 35 : 0;
-}
-bool is_tet_type(long long type) {
-  return type == kGmshTet || higher_order_tet_nodes(type) > 0;
-}
-
-bool is_volume_element_type(long long type) {
+// A Gmsh volume element type: its shape and node count (corners first, then edge, face and
+// interior nodes, which are dropped). Types from the MSH format's element table.
+using detail::VolumeType;
+std::optional<VolumeType> volume_type(long long type) {
+  using S = detail::VolumeShape;
   switch (type) {
     case 4:
-    case 5:
-    case 6:
-    case 7:
+      return VolumeType{S::kTet, 4};
     case 11:
-    case 12:
-    case 13:
-    case 14:
-    case 17:
-    case 18:
-    case 19:
+      return VolumeType{S::kTet, 10};
     case 29:
+      return VolumeType{S::kTet, 20};
     case 30:
+      return VolumeType{S::kTet, 35};
     case 31:
-    case 92:
-    case 93:
-      return true;
-    default:
-      return false;
-  }
-}
-
-// How to get tets from hexahedra, prisms or pyramids in Gmsh itself.
-constexpr const char* kSplitHint =
-    " (mesh the volume with tetrahedra in Gmsh: no Recombine, Mesh.RecombineAll = 0 and "
-    "Mesh.SubdivisionAlgorithm = 0; or split the elements into tets before reading)";
-
-std::string volume_type_name(long long type) {
-  switch (type) {
-    case 5:
-    case 12:
-    case 17:
-    case 92:
-    case 93:
-      return "hexahedra";
-    case 6:
-    case 13:
-    case 18:
-      return "prisms";
+      return VolumeType{S::kTet, 56};
     case 7:
+      return VolumeType{S::kPyramid, 5};
     case 14:
+      return VolumeType{S::kPyramid, 14};
     case 19:
-      return "pyramids";
-    case 11:
-    case 29:
-    case 30:
-    case 31:
-      return "high-order tetrahedra";
+      return VolumeType{S::kPyramid, 13};
+    case 6:
+      return VolumeType{S::kPrism, 6};
+    case 13:
+      return VolumeType{S::kPrism, 18};
+    case 18:
+      return VolumeType{S::kPrism, 15};
+    case 5:
+      return VolumeType{S::kHex, 8};
+    case 12:
+      return VolumeType{S::kHex, 27};
+    case 17:
+      return VolumeType{S::kHex, 20};
+    case 92:
+      return VolumeType{S::kHex, 64};
+    case 93:
+      return VolumeType{S::kHex, 125};
     default:
-      return "volume elements";
+      return std::nullopt;
   }
 }
 
 struct RawTet {
   long long element_tag = 0;
+  int part = 0;        // which of the element's tets (split hexahedra, prisms, pyramids)
+  bool split = false;  // one of the tets of a hexahedron, prism or pyramid
   long long nodes[4] = {0, 0, 0, 0};
   long long group = 0;  // 2.2: physical tag; 4.1: entity tag
   long line = 0;
@@ -88,7 +75,7 @@ struct RawTet {
 
 class GmshReader {
  public:
-  GmshReader(const std::string& path, const std::string& text) : in_(path, text, 0) {}
+  GmshReader(const std::string& path, const std::string& text) : in_(path, text, 0), text_(text) {}
 
   TetMesh read() {
     read_format();
@@ -101,15 +88,21 @@ class GmshReader {
       if (name == "Nodes") {
         if (saw_nodes_) in_.fail("second $Nodes section");
         saw_nodes_ = true;
-        version4_ ? read_nodes_41() : read_nodes_22();
+        if (binary_)
+          version4_ ? read_nodes_41_binary() : read_nodes_22_binary();
+        else
+          version4_ ? read_nodes_41() : read_nodes_22();
       } else if (name == "Elements") {
         if (saw_elements_) in_.fail("second $Elements section");
         saw_elements_ = true;
-        version4_ ? read_elements_41() : read_elements_22();
+        if (binary_)
+          version4_ ? read_elements_41_binary() : read_elements_22_binary();
+        else
+          version4_ ? read_elements_41() : read_elements_22();
       } else if (name == "PhysicalNames") {
         read_physical_names();
       } else if (name == "Entities" && version4_) {
-        read_entities();
+        binary_ ? read_entities_binary() : read_entities();
       } else {
         skip_section(name);
         continue;
@@ -141,14 +134,27 @@ class GmshReader {
       in_.fail("expected '<version> <file-type> <data-size>' in $MeshFormat");
     const std::string version(in_.tokens()[0]);
     const long long file_type = in_.int_at(1, "the file type");
-    if (file_type == 1) in_.fail("binary .msh is not supported, save as ASCII");
-    if (file_type != 0) in_.fail("unknown .msh file type " + std::to_string(file_type));
+    if (file_type != 0 && file_type != 1)
+      in_.fail("unknown .msh file type " + std::to_string(file_type) + " (0 ASCII, 1 binary)");
+    binary_ = file_type == 1;
     if (version == "4.1") {
       version4_ = true;
     } else if (version == "2" || version == "2.0" || version == "2.1" || version == "2.2") {
       version4_ = false;
     } else {
-      in_.fail("MSH version " + version + " is not supported, save as MSH 4.1 or 2.2 (ASCII)");
+      in_.fail("MSH version " + version + " is not supported, save as MSH 4.1 or 2.2");
+    }
+    if (binary_) {
+      if (in_.int_at(2, "the data size") != 8)
+        in_.fail("binary .msh with data size " + std::string(in_.tokens()[2]) +
+                 " is not supported (8: 64-bit size_t and double, Gmsh's own)");
+      // The integer 1 in the writer's byte order, then a newline.
+      bin_ = in_.position();
+      if (take<std::int32_t>("the byte-order mark") != 1)
+        in_.fail(
+            "binary .msh written on a machine of the other byte order (big-endian): "
+            "save it as ASCII");
+      in_.seek(bin_);
     }
     expect_end("MeshFormat");
   }
@@ -181,6 +187,11 @@ class GmshReader {
     const std::string what = "node " + std::to_string(tag);
     Eigen::Vector3d x;
     for (int c = 0; c < 3; ++c) x(c) = in_.finite_double_at(x_token + c, "a coordinate of " + what);
+    add_node(tag, x);
+  }
+
+  void add_node(long long tag, const Eigen::Vector3d& x) {
+    if (!x.allFinite()) in_.fail("node " + std::to_string(tag) + " has a non-finite coordinate");
     if (!node_index_.emplace(tag, static_cast<int>(xyz_.size() / 3)).second)
       in_.fail("node tag " + std::to_string(tag) + " is defined twice");
     xyz_.insert(xyz_.end(), x.data(), x.data() + 3);
@@ -249,33 +260,49 @@ class GmshReader {
       if (num_tags < 0 || static_cast<std::size_t>(num_tags) > tok.size() - 3)
         in_.fail("element " + std::to_string(tag) + " announces " + std::to_string(num_tags) +
                  " tags but the line has only " + std::to_string(tok.size() - 3) + " values");
-      if (!is_tet_type(type)) {
-        if (is_volume_element_type(type))
-          in_.fail("element " + std::to_string(tag) + " has type " + std::to_string(type) + " (" +
-                   volume_type_name(type) + "); only tetrahedra are supported" + kSplitHint);
+      const std::optional<VolumeType> kind = volume_type(type);
+      if (!kind) {
         ++skipped_elements_;
         continue;
       }
-      const std::size_t first_node = 3 + static_cast<std::size_t>(num_tags);
-      RawTet t;
-      t.element_tag = tag;
-      t.line = in_.line_number();
-      t.group = num_tags >= 1 ? in_.int_at(3, "the physical tag") : 0;
-      read_tet_nodes(t, first_node, type);
-      tets_.push_back(t);
+      read_element(tag, *kind, type, 3 + static_cast<std::size_t>(num_tags),
+                   num_tags >= 1 ? in_.int_at(3, "the physical tag") : 0);
     }
   }
 
-  // The corners of a tet element of `type` (its first 4 nodes; the others counted as dropped).
-  void read_tet_nodes(RawTet& t, std::size_t first_node, long long type) {
+  // The element on the current line, nodes from token first_node on: its corners (the other
+  // nodes counted as dropped), split into tets when it is not one.
+  void read_element(long long tag, const VolumeType& kind, long long type, std::size_t first_node,
+                    long long group) {
     const std::size_t found = in_.tokens().size() - first_node;
-    const int expected = type == kGmshTet ? 4 : higher_order_tet_nodes(type);
-    if (found != static_cast<std::size_t>(expected))
-      in_.fail("expected " + std::to_string(expected) + " node tags for tet element " +
-               std::to_string(t.element_tag) + " (type " + std::to_string(type) + "), found " +
+    if (found != static_cast<std::size_t>(kind.nodes))
+      in_.fail("expected " + std::to_string(kind.nodes) + " node tags for element " +
+               std::to_string(tag) + " (type " + std::to_string(type) + "), found " +
                std::to_string(found));
-    for (int c = 0; c < 4; ++c) t.nodes[c] = in_.int_at(first_node + c, "a node tag");
-    if (type != kGmshTet) ++higher_order_[type];
+    const int corners = detail::corner_count(kind.shape);
+    long long ids[8];
+    for (int c = 0; c < corners; ++c) ids[c] = in_.int_at(first_node + c, "a node tag");
+    add_element(tag, kind, type, ids, group);
+  }
+
+  // An element's corners (ids: corner_count node tags): its tets, split when it is not one.
+  void add_element(long long tag, const VolumeType& kind, long long type, const long long* ids,
+                   long long group) {
+    const int corners = detail::corner_count(kind.shape);
+    if (kind.nodes != corners) ++higher_order_[type];
+    if (kind.shape != detail::VolumeShape::kTet) ++split_[kind.shape];
+    split_buffer_.clear();
+    detail::split_into_tets(kind.shape, std::span<const long long>(ids, corners), split_buffer_);
+    for (std::size_t k = 0; k < split_buffer_.size(); ++k) {
+      RawTet t;
+      t.element_tag = tag;
+      t.part = static_cast<int>(k);
+      t.split = kind.shape != detail::VolumeShape::kTet;
+      t.line = in_.line_number();
+      t.group = group;
+      std::copy(split_buffer_[k].begin(), split_buffer_[k].end(), t.nodes);
+      tets_.push_back(t);
+    }
   }
 
   void read_elements_41() {
@@ -296,27 +323,254 @@ class GmshReader {
       const long long type = in_.int_at(2, "the element type");
       const int n = in_.checked_count(in_.int_at(3, "the number of elements in the block"),
                                       "number of elements in the block");
-      if (!is_tet_type(type) && (dim == 3 || is_volume_element_type(type)))
-        in_.fail("element type " + std::to_string(type) + " (" + volume_type_name(type) +
-                 ") is not supported; only tetrahedra are" + kSplitHint);
+      const std::optional<VolumeType> kind = volume_type(type);
+      if (!kind && dim == 3)
+        in_.fail("element type " + std::to_string(type) +
+                 " is not a volume element Ramus knows (tetrahedra, pyramids, prisms and "
+                 "hexahedra of any order are)");
       for (int i = 0; i < n; ++i) {
         next_record("Elements", total, found + i, "elements");
-        if (!is_tet_type(type)) {
+        if (!kind) {
           ++skipped_elements_;
           continue;
         }
-        RawTet t;
-        t.element_tag = in_.int_at(0, "an element tag");
-        t.line = in_.line_number();
-        t.group = entity;
-        read_tet_nodes(t, 1, type);
-        tets_.push_back(t);
+        read_element(in_.int_at(0, "an element tag"), *kind, type, 1, entity);
       }
       found += n;
     }
     if (found != total)
       in_.fail("$Elements header announces " + std::to_string(total) +
                " elements but the blocks hold " + std::to_string(found));
+  }
+
+  // ---- binary sections (file type 1): little-endian, int 4 bytes, size_t and double 8 ----
+
+  template <class T>
+  T take(const char* what) {
+    if (sizeof(T) > text_.size() - bin_)
+      in_.fail(std::string("unexpected end of file in binary data while reading ") + what);
+    T value;
+    std::memcpy(&value, text_.data() + bin_, sizeof(T));
+    bin_ += sizeof(T);
+    return value;
+  }
+
+  // A count read from binary data, refused when the rest of the file cannot hold `count`
+  // records of at least `record_bytes` (a corrupt header must not allocate gigabytes).
+  int take_count(const char* what, std::size_t record_bytes) {
+    const std::uint64_t n = take<std::uint64_t>(what);
+    if (n > static_cast<std::uint64_t>(std::numeric_limits<int>::max()) ||
+        n * record_bytes > text_.size() - bin_)
+      in_.fail(std::string(what) + " is " + std::to_string(n) +
+               ", more than the rest of the file can hold");
+    return static_cast<int>(n);
+  }
+
+  // Starts a binary block after the current line; finish_binary resumes line reading.
+  void start_binary() { bin_ = in_.position(); }
+  void finish_binary() { in_.seek(bin_); }
+
+  void read_nodes_41_binary() {
+    start_binary();
+    const int blocks = take_count("the number of node blocks", 20);
+    const int total = take_count("the number of nodes", 32);
+    take<std::uint64_t>("the smallest node tag");
+    take<std::uint64_t>("the largest node tag");
+    long long found = 0;
+    for (int b = 0; b < blocks; ++b) {
+      const int dim = take<std::int32_t>("a node block's dimension");
+      take<std::int32_t>("a node block's entity");
+      const int parametric = take<std::int32_t>("a node block's parametric flag");
+      if (parametric != 0 && parametric != 1) in_.fail("parametric flag must be 0 or 1");
+      if (dim < 0 || dim > 3) in_.fail("node block of dimension " + std::to_string(dim));
+      const std::size_t doubles = 3 + (parametric ? static_cast<std::size_t>(dim) : 0);
+      const int n = take_count("the number of nodes in a block", 8 + 8 * doubles);
+      std::vector<long long> tags(static_cast<std::size_t>(n));
+      for (long long& tag : tags) tag = static_cast<long long>(take<std::uint64_t>("a node tag"));
+      for (const long long tag : tags) {
+        Eigen::Vector3d x;
+        for (std::size_t c = 0; c < doubles; ++c) {
+          const double v = take<double>("a node coordinate");
+          if (c < 3) x(static_cast<Eigen::Index>(c)) = v;
+        }
+        add_node(tag, x);
+      }
+      found += n;
+    }
+    if (found != total)
+      in_.fail("$Nodes header announces " + std::to_string(total) + " nodes but the blocks hold " +
+               std::to_string(found));
+    finish_binary();
+  }
+
+  void read_nodes_22_binary() {
+    in_.next_or_fail("$Nodes");
+    const int count = in_.checked_count(in_.int_at(0, "the number of nodes"), "number of nodes");
+    start_binary();
+    if (static_cast<std::size_t>(count) * 28 > text_.size() - bin_)
+      in_.fail("$Nodes announces " + std::to_string(count) + " nodes but the file is too short");
+    for (int i = 0; i < count; ++i) {
+      const long long tag = take<std::int32_t>("a node tag");
+      Eigen::Vector3d x;
+      for (int c = 0; c < 3; ++c) x(c) = take<double>("a node coordinate");
+      add_node(tag, x);
+    }
+    finish_binary();
+  }
+
+  // Node count of a Gmsh element type that is not a volume element (points, lines, triangles,
+  // quadrangles up to order 5), needed to step over them in binary data; 0 if unknown.
+  static int surface_type_nodes(long long type) {
+    switch (type) {
+      case 15:
+        return 1;
+      case 1:
+        return 2;
+      case 2:
+      case 8:
+        return 3;
+      case 3:
+      case 26:
+        return 4;
+      case 27:
+        return 5;
+      case 9:
+      case 28:
+        return 6;
+      case 16:
+        return 8;
+      case 10:
+      case 20:
+        return 9;
+      case 21:
+        return 10;
+      case 22:
+        return 12;
+      case 23:
+      case 24:
+        return 15;
+      case 36:
+        return 16;
+      case 25:
+        return 21;
+      case 37:
+        return 25;
+      case 38:
+        return 36;
+      default:
+        return 0;
+    }
+  }
+
+  // Nodes per element of `type`, failing for a type this reader cannot step over.
+  int nodes_of_type(long long type) {
+    if (const std::optional<VolumeType> kind = volume_type(type)) return kind->nodes;
+    const int n = surface_type_nodes(type);
+    if (n == 0)
+      in_.fail("element type " + std::to_string(type) +
+               " in binary data is not one Ramus knows (save the mesh as ASCII, or with "
+               "volume, surface and line elements of order 5 or less)");
+    return n;
+  }
+
+  void read_elements_41_binary() {
+    start_binary();
+    const int blocks = take_count("the number of element blocks", 20);
+    const int total = take_count("the number of elements", 16);
+    take<std::uint64_t>("the smallest element tag");
+    take<std::uint64_t>("the largest element tag");
+    long long found = 0;
+    std::vector<long long> ids;
+    for (int b = 0; b < blocks; ++b) {
+      const int dim = take<std::int32_t>("an element block's dimension");
+      const int entity = take<std::int32_t>("an element block's entity");
+      const int type = take<std::int32_t>("an element block's type");
+      const std::optional<VolumeType> kind = volume_type(type);
+      if (!kind && dim == 3)
+        in_.fail("element type " + std::to_string(type) +
+                 " is not a volume element Ramus knows (tetrahedra, pyramids, prisms and "
+                 "hexahedra of any order are)");
+      const int nodes = nodes_of_type(type);
+      const int n = take_count("the number of elements in a block",
+                               8 * (1 + static_cast<std::size_t>(nodes)));
+      ids.resize(static_cast<std::size_t>(nodes));
+      for (int i = 0; i < n; ++i) {
+        const auto tag = static_cast<long long>(take<std::uint64_t>("an element tag"));
+        for (long long& id : ids) id = static_cast<long long>(take<std::uint64_t>("a node tag"));
+        if (kind)
+          add_element(tag, *kind, type, ids.data(), entity);
+        else
+          ++skipped_elements_;
+      }
+      found += n;
+    }
+    if (found != total)
+      in_.fail("$Elements header announces " + std::to_string(total) +
+               " elements but the blocks hold " + std::to_string(found));
+    finish_binary();
+  }
+
+  void read_elements_22_binary() {
+    in_.next_or_fail("$Elements");
+    const int count =
+        in_.checked_count(in_.int_at(0, "the number of elements"), "number of elements");
+    start_binary();
+    std::vector<long long> ids;
+    // Blocks of elements of one type: a header (type, count, number of tags), then each
+    // element's tag, tags and nodes, all 4-byte ints.
+    for (int read = 0; read < count;) {
+      const int type = take<std::int32_t>("an element block's type");
+      const int n = take<std::int32_t>("an element block's count");
+      const int num_tags = take<std::int32_t>("an element block's number of tags");
+      if (n < 1 || n > count - read || num_tags < 0 || num_tags > 64)
+        in_.fail("binary element block of " + std::to_string(n) + " elements with " +
+                 std::to_string(num_tags) + " tags after " + std::to_string(read) + " of " +
+                 std::to_string(count) + " elements");
+      const std::optional<VolumeType> kind = volume_type(type);
+      const int nodes = nodes_of_type(type);
+      ids.resize(static_cast<std::size_t>(nodes));
+      for (int i = 0; i < n; ++i) {
+        const long long tag = take<std::int32_t>("an element tag");
+        long long group = 0;
+        for (int k = 0; k < num_tags; ++k) {
+          const long long value = take<std::int32_t>("an element's tag");
+          if (k == 0) group = value;
+        }
+        for (long long& id : ids) id = take<std::int32_t>("a node tag");
+        if (kind)
+          add_element(tag, *kind, type, ids.data(), group);
+        else
+          ++skipped_elements_;
+      }
+      read += n;
+    }
+    finish_binary();
+  }
+
+  void read_entities_binary() {
+    start_binary();
+    std::uint64_t counts[4];
+    for (std::uint64_t& c : counts)
+      c = static_cast<std::uint64_t>(take_count("an entity count", 28));
+    // Points: tag, x y z, physical tags; curves, surfaces and volumes: tag, bounding box,
+    // physical tags, bounding entities.
+    for (int d = 0; d < 4; ++d)
+      for (std::uint64_t e = 0; e < counts[d]; ++e) {
+        const int tag = take<std::int32_t>("an entity tag");
+        for (int k = 0; k < (d == 0 ? 3 : 6); ++k) take<double>("an entity's box");
+        const int num_physical = take_count("an entity's number of physical tags", 4);
+        int physical = 0;
+        for (int k = 0; k < num_physical; ++k) {
+          const int value = take<std::int32_t>("a physical tag");
+          if (k == 0) physical = value;
+        }
+        if (d > 0) {
+          const int bounding = take_count("an entity's number of bounding entities", 4);
+          for (int k = 0; k < bounding; ++k) take<std::int32_t>("a bounding entity");
+        }
+        if (d == 3) entity_physical_[tag] = physical;
+      }
+    finish_binary();
   }
 
   void read_physical_names() {
@@ -361,14 +615,14 @@ class GmshReader {
 
   TetMesh assemble() {
     std::stable_sort(tets_.begin(), tets_.end(), [](const RawTet& a, const RawTet& b) {
-      return a.element_tag < b.element_tag;
+      return a.element_tag != b.element_tag ? a.element_tag < b.element_tag : a.part < b.part;
     });
     const int nt = static_cast<int>(tets_.size());
     std::vector<int> new_index(xyz_.size() / 3, -1);
     Eigen::MatrixX4i tets(nt, 4);
     for (int t = 0; t < nt; ++t) {
       const RawTet& raw = tets_[t];
-      if (t > 0 && raw.element_tag == tets_[t - 1].element_tag)
+      if (t > 0 && raw.element_tag == tets_[t - 1].element_tag && raw.part == tets_[t - 1].part)
         throw InputError(in_.file(), raw.line,
                          "element tag " + std::to_string(raw.element_tag) + " is used twice");
       for (int c = 0; c < 4; ++c) {
@@ -408,24 +662,37 @@ class GmshReader {
     }
     if (any_label) mesh.labels = std::move(labels);
     mesh.label_names = names_;
-    for (const auto& [type, count] : higher_order_)
-      mesh.read_notes.push_back(std::to_string(count) + " higher-order tets (Gmsh type " +
-                                std::to_string(type) + ", " +
-                                std::to_string(higher_order_tet_nodes(type)) +
-                                " nodes) read as linear tets: their edge and face nodes were "
-                                "dropped");
+    for (const auto& [type, count] : higher_order_) {
+      const VolumeType kind = *volume_type(type);
+      mesh.read_notes.push_back(std::to_string(count) + " higher-order " +
+                                detail::shape_name(kind.shape) + " (Gmsh type " +
+                                std::to_string(type) + ", " + std::to_string(kind.nodes) +
+                                " nodes) read as linear ones: their edge, face and interior "
+                                "nodes were dropped");
+    }
+    for (const auto& [shape, count] : split_)
+      mesh.read_notes.push_back(detail::split_note(shape, count, "node tag"));
+    // Split tets take the orientation of their volume (a file's own tets are kept as stored).
+    std::vector<char> split(static_cast<std::size_t>(nt));
+    for (int t = 0; t < nt; ++t) split[static_cast<std::size_t>(t)] = tets_[t].split ? 1 : 0;
+    detail::orient_split_tets(mesh.rest_positions, split, mesh.tets);
     return mesh;
   }
 
   detail::LineReader in_;
   bool version4_ = false;
+  bool binary_ = false;
+  std::string_view text_;
+  std::size_t bin_ = 0;  // the read position inside a binary block
   bool saw_nodes_ = false;
   bool saw_elements_ = false;
   std::vector<double> xyz_;
   std::unordered_map<long long, int> node_index_;
   std::vector<RawTet> tets_;
   long long skipped_elements_ = 0;               // lower-dimensional elements (surface groups, ...)
-  std::map<long long, long long> higher_order_;  // tets read by their corners, by Gmsh type
+  std::map<long long, long long> higher_order_;  // elements read by their corners, by type
+  std::map<detail::VolumeShape, long long> split_;  // elements split into tets, by shape
+  std::vector<std::array<long long, 4>> split_buffer_;
   std::unordered_map<long long, long long> entity_physical_;
   std::map<int, std::string> names_;
 };

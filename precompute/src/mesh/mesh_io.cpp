@@ -7,6 +7,7 @@
 #include "ramus/precompute/mesh/surface_mesh.h"
 #include "ramus/precompute/mesh/tetgen_io.h"
 #include "ramus/precompute/mesh/vega_io.h"
+#include "ramus/precompute/mesh/vtk_legacy_io.h"
 #include "ramus/precompute/mesh/vtu_io.h"
 #include "text_io.h"
 
@@ -18,15 +19,16 @@ TetMesh read_tet_mesh(const std::string& path, const TetrahedralizeOptions& opti
   if (ext == ".msh") return read_gmsh(path);
   if (ext == ".veg") return read_vega(path);
   if (ext == ".vtu") return read_vtu(path);
+  if (ext == ".vtk") return read_vtk_legacy(path);
   if (ext == ".obj" || ext == ".off" || ext == ".ply" || ext == ".stl")
     return tetrahedralize(read_surface_mesh(path), options, path);
   std::error_code ec;
   if (std::filesystem::exists(path + ".node", ec)) return read_tetgen(path);
   throw InputError(path, 0,
                    "unsupported mesh format '" + ext +
-                       "'; supported: .node/.ele (TetGen), .msh (Gmsh 2.2/4.1 ASCII), .veg "
-                       "(Vega), .vtu (VTK XML ASCII), .obj/.off/.ply/.stl (closed surfaces, "
-                       "tetrahedralized)");
+                       "'; supported: .node/.ele (TetGen), .msh (Gmsh 2.2/4.1, ASCII or binary), "
+                       ".veg (Vega), .vtu (VTK XML), .vtk (legacy VTK), .obj/.off/.ply/.stl "
+                       "(closed surfaces, tetrahedralized)");
 }
 
 }  // namespace ramus

@@ -50,6 +50,10 @@ class LineReader {
   const std::string& file() const { return file_; }
   /// Bytes not read yet (an upper bound for the number of records the file can still hold).
   std::size_t remaining_bytes() const { return text_.size() - pos_; }
+  /// Offset of the next unread byte (after the current line's newline); seek moves there, for
+  /// formats that mix text lines with binary blocks (line numbers then count text lines only).
+  std::size_t position() const { return pos_; }
+  void seek(std::size_t pos) { pos_ = pos < text_.size() ? pos : text_.size(); }
 
   [[noreturn]] void fail(const std::string& message) const;
 

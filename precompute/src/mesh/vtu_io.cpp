@@ -15,6 +15,7 @@
 
 #include "ramus/error.h"
 #include "text_io.h"
+#include "volume_elements.h"
 #include "vtk_binary.h"
 
 namespace ramus {
@@ -594,9 +595,7 @@ TetMesh read_vtu(const std::string& path, VtuFields* fields) {
   expect_size(*points, 3 * num_points);
   expect_size(*offsets, num_cells);
   expect_size(*types, num_cells);
-  expect_size(*connectivity, 4 * num_cells);
   const int nv = static_cast<int>(num_points);
-  const int nt = static_cast<int>(num_cells);
   TetMesh mesh;
   mesh.rest_positions.resize(nv, 3);
   for (int i = 0; i < nv; ++i)
@@ -606,37 +605,47 @@ TetMesh read_vtu(const std::string& path, VtuFields* fields) {
         xml.fail(points->pos, "vertex " + std::to_string(i) + " has a non-finite coordinate");
       mesh.rest_positions(i, c) = x;
     }
-  mesh.tets.resize(nt, 4);
-  for (int t = 0; t < nt; ++t) {
-    if (types->values[t] != kVtkTetra)
-      xml.fail(types->pos, "cell " + std::to_string(t) + " has VTK type " +
-                               detail::format_double(types->values[t]) +
-                               "; only tetrahedra (10) are supported");
-    if (offsets->values[t] != 4.0 * (t + 1))
-      xml.fail(offsets->pos, "offset of cell " + std::to_string(t) + " is " +
-                                 detail::format_double(offsets->values[t]) + ", expected " +
-                                 std::to_string(4 * (t + 1)));
-    for (int c = 0; c < 4; ++c) {
-      const double v = connectivity->values[4 * t + c];
-      if (!(v >= 0 && v < nv))
-        xml.fail(connectivity->pos, "cell " + std::to_string(t) + " references vertex " +
-                                        detail::format_double(v) + " but there are " +
-                                        std::to_string(nv) + " points");
-      mesh.tets(t, c) = static_cast<int>(v);
-    }
-  }
+  // Cells to tets: other volume cells split, higher-order nodes dropped, surfaces skipped.
+  detail::VtkCellTets cells = detail::vtk_cells_to_tets(
+      connectivity->values, offsets->values, types->values, mesh.rest_positions,
+      [&](const std::string& array, const std::string& message) {
+        xml.fail((array == "types"     ? types
+                  : array == "offsets" ? offsets
+                                       : connectivity)
+                     ->pos,
+                 message);
+      });
+  if (cells.tets.rows() == 0)
+    xml.fail(text.size(), "no volume cells: the " + std::to_string(num_cells) +
+                              " cells are points, lines or surfaces (a surface goes in as "
+                              ".obj/.off/.ply/.stl to tetrahedralize)");
+  mesh.tets = std::move(cells.tets);
+  mesh.read_notes = std::move(cells.notes);
+  // Point and cell arrays: a tet takes its cell's row, a kept vertex its own.
+  const std::vector<int> kept =
+      cells.dropped_nodes ? detail::drop_unused_vertices(mesh) : std::vector<int>();
+  std::vector<std::size_t> source_row;
   VtuFields found;
   for (const RawArray& a : arrays) {
     const bool on_points = a.parent == "PointData";
     if (!on_points && a.parent != "CellData") continue;
-    const int rows = on_points ? nv : nt;
-    expect_size(a, static_cast<long long>(rows) * a.components);
+    expect_size(a, (on_points ? num_points : num_cells) * a.components);
+    source_row.clear();
+    if (on_points) {
+      for (int v = 0; v < nv; ++v)
+        if (kept.empty() || kept[static_cast<std::size_t>(v)] >= 0)
+          source_row.push_back(static_cast<std::size_t>(v));
+    } else {
+      for (const int c : cells.source_cell) source_row.push_back(static_cast<std::size_t>(c));
+    }
+    const int rows = static_cast<int>(source_row.size());
     if (a.integer && a.components == 1) {
       Eigen::VectorXi v(rows);
       for (int i = 0; i < rows; ++i) {
-        if (std::abs(a.values[i]) > std::numeric_limits<int>::max())
+        const double value = a.values[source_row[static_cast<std::size_t>(i)]];
+        if (std::abs(value) > std::numeric_limits<int>::max())
           xml.fail(a.pos, "value of '" + a.name + "' does not fit in an int");
-        v(i) = static_cast<int>(a.values[i]);
+        v(i) = static_cast<int>(value);
       }
       if (on_points && a.name == "vertex_flag")
         mesh.vertex_flags = v;
@@ -648,7 +657,10 @@ TetMesh read_vtu(const std::string& path, VtuFields* fields) {
     }
     Eigen::MatrixXd m(rows, a.components);
     for (int i = 0; i < rows; ++i)
-      for (int c = 0; c < a.components; ++c) m(i, c) = a.values[i * a.components + c];
+      for (int c = 0; c < a.components; ++c)
+        m(i, c) = a.values[source_row[static_cast<std::size_t>(i)] *
+                               static_cast<std::size_t>(a.components) +
+                           static_cast<std::size_t>(c)];
     (on_points ? found.point_data : found.cell_data).emplace_back(a.name, std::move(m));
   }
   for (auto& [name, strings] : field_strings) {

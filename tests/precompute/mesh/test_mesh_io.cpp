@@ -417,9 +417,10 @@ TEST_CASE("malformed files give located InputErrors", "[precompute][mesh]") {
       {"missing_ele.node", tetgen_reader, {"missing_ele.ele: cannot open file"}},
       {"empty.node", tetgen_reader, {"empty.node: empty file"}},
       {"does_not_exist.msh", gmsh_reader, {"does_not_exist.msh: cannot open file"}},
-      {"binary.msh",
+      {"binary.msh", gmsh_reader, {"binary.msh:", "no $Nodes section"}},
+      {"big_endian.msh",
        gmsh_reader,
-       {"binary.msh:2: ", "binary .msh is not supported, save as ASCII"}},
+       {"big_endian.msh:2: ", "other byte order (big-endian): save it as ASCII"}},
       {"truncated.msh",
        gmsh_reader,
        {"truncated.msh:8: ",
@@ -427,12 +428,18 @@ TEST_CASE("malformed files give located InputErrors", "[precompute][mesh]") {
       {"missing_node.msh",
        gmsh_reader,
        {"missing_node.msh:13: ", "tet element 1 references node 7 which is not in $Nodes"}},
-      {"hexahedra.msh",
+      {"unknown_volume_type.msh",
        gmsh_reader,
-       {"hexahedra.msh:26: ", "element type 5 (hexahedra) is not supported"}},
+       {"unknown_volume_type.msh:18: ", "element type 99 is not a volume element Ramus knows"}},
+      {"structured_points.vtk",
+       any_tet_reader,
+       {"structured_points.vtk:4: ", "DATASET STRUCTURED_POINTS holds no tetrahedra"}},
+      {"cell_types_mismatch.vtk",
+       any_tet_reader,
+       {"cell_types_mismatch.vtk:", "CELL_TYPES has 2 entries but CELLS has 1 cells"}},
       {"short_tet.msh",
        gmsh_reader,
-       {"short_tet.msh:19: ", "expected 4 node tags for tet element 1 (type 4), found 3"}},
+       {"short_tet.msh:19: ", "expected 4 node tags for element 1 (type 4), found 3"}},
       {"cubic.veg",
        vega_reader,
        {"cubic.veg:13: ", "CUBIC (hexahedral) elements are not supported"}},
@@ -489,10 +496,19 @@ TEST_CASE("truncated and corrupted copies of valid files never crash the readers
     std::function<void(const std::string&)> read;
   };
   const std::vector<Source> sources = {
-      {"two_tets.node", tetgen_reader},    {"cube_groups_22.msh", gmsh_reader},
-      {"cube_groups_41.msh", gmsh_reader}, {"cube.veg", vega_reader},
-      {"cube.obj", surface_reader},        {"cube.off", surface_reader},
-      {"cube.ply", surface_reader},        {"cube_binary.ply", surface_reader},
+      {"two_tets.node", tetgen_reader},
+      {"cube_groups_22.msh", gmsh_reader},
+      {"cube_groups_41.msh", gmsh_reader},
+      {"cube.veg", vega_reader},
+      {"hex_beam_41_binary.msh", gmsh_reader},
+      {"hex_beam_22_binary.msh", gmsh_reader},
+      {"hex_beam.vtk", any_tet_reader},
+      {"hex_beam_binary.vtk", any_tet_reader},
+      {"pyramid_cube.vtk", any_tet_reader},
+      {"cube.obj", surface_reader},
+      {"cube.off", surface_reader},
+      {"cube.ply", surface_reader},
+      {"cube_binary.ply", surface_reader},
   };
   std::mt19937 rng(1234);
   const std::string garbage = "-9e999 nan 1e400 \n\t$#*/x0\xff";
@@ -550,7 +566,7 @@ TEST_CASE("Second-order Gmsh tets are read by their corners and the reader says 
     CHECK(mesh.tets == linear.tets);
     REQUIRE(mesh.read_notes.size() == 1);
     CHECK_THAT(mesh.read_notes[0],
-               Catch::Matchers::Contains("2 higher-order tets (Gmsh type 11, 10 nodes)") &&
+               Catch::Matchers::Contains("2 higher-order tetrahedra (Gmsh type 11, 10 nodes)") &&
                    Catch::Matchers::Contains("dropped"));
   }
   CHECK(read_gmsh(kMeshes + "cube_groups_22.msh").read_notes.empty());

@@ -1,4 +1,4 @@
-// Gmsh .msh files, ASCII MSH 2.2 and MSH 4.1
+// Gmsh .msh files, MSH 2.2 and MSH 4.1, ASCII or binary
 // (https://gmsh.info/doc/texinfo/gmsh.html#MSH-file-format).
 #pragma once
 
@@ -8,12 +8,16 @@
 
 namespace ramus {
 
-/// Reads the 4-node tets (type 4) of an ASCII MSH 2.2 / 4.1 file; points, lines and triangles
-/// are ignored, other volume elements (hexes, 10-node tets, ...) are an error. Only nodes used
-/// by tets are kept, renumbered compactly in file order; tets are sorted by element tag.
-/// labels (#T) = physical group (2.2: first tag; 4.1: first physical tag of the volume entity in
-/// $Entities); tets without one get 0, and labels stay empty if no tet has one. 3D
-/// $PhysicalNames become label_names. vertex_flags are not stored in .msh. Throws InputError.
+/// Reads the volume elements of a .msh (MSH 2.2 / 4.1, ASCII or little-endian binary) as tets:
+/// tetrahedra as they are; pyramids, prisms and hexahedra split into 2, 3 and 6 tets,
+/// conforming (each quad face cut along the diagonal through its smallest node tag); elements
+/// of higher order by their corners (the other nodes dropped); each change said in read_notes.
+/// Points, lines and surfaces are ignored. Only nodes used by tets are kept, renumbered
+/// compactly in file order; tets are sorted by element tag. labels (#T) = physical group (2.2:
+/// first tag; 4.1: first physical tag of the volume entity in $Entities); tets without one get
+/// 0, and labels stay empty if no tet has one. 3D $PhysicalNames become label_names.
+/// vertex_flags are not stored in .msh. Throws InputError naming the file and line (in binary
+/// files the line of the section's header).
 TetMesh read_gmsh(const std::string& path);
 
 /// Writes an ASCII .msh, version 22 (MSH 2.2) or 41 (MSH 4.1). Each distinct label becomes a
