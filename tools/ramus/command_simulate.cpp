@@ -54,7 +54,7 @@ std::string integrators_description(const RuntimeSettings& settings) {
 }
 
 struct Args {
-  std::string model, output, lumping;
+  std::string model, output;
   ReducedRunArgs run;
   int output_every = 0;
   bool ascii = false;  ///< ASCII frames instead of binary, zlib-compressed ones
@@ -136,14 +136,6 @@ void write_plots(const std::string& prefix, const PlotSeries& series, int vertex
   });
 }
 
-InterfaceLumping lumping_from_name(const std::string& name) {
-  if (const std::optional<InterfaceLumping> lumping = lumping_from_string(name)) return *lumping;
-  throw OptionError(
-      "--lumping: expected L1 (interface), L2 (center_of_mass) or L3 "
-      "(rigid_subtree), got \"" +
-      name + "\"");
-}
-
 const char* lumping_name(InterfaceLumping lumping) {
   switch (lumping) {
     case InterfaceLumping::kInterface:
@@ -183,7 +175,6 @@ void run(const Args& args) {
   const int num_domains = model->num_nodes();
 
   RuntimeSettings& settings = scenario.settings;
-  if (!args.lumping.empty()) settings.lumping = lumping_from_name(args.lumping);
   const int steps = scenario.steps;
   int output_every = scenario.output_every;
   const std::vector<PointForce>& forces = scenario.forces;
@@ -407,9 +398,6 @@ void add_simulate_command(CLI::App& app) {
   command->add_option("--output-every", args->output_every, "Write every n-th frame");
   command->add_flag("--ascii", args->ascii,
                     "Write ASCII frames (default: binary, zlib-compressed; ParaView reads both)");
-  command->add_option("--lumping", args->lumping,
-                      "Subtree inertia: L1 (mass at the interface), L2 (mass at the subtree's "
-                      "centre of mass) or L3 (the subtree as a rigid body)");
   command->add_flag("--ignore-spec", args->ignore_spec, kIgnoreSpecHelp);
   command
       ->add_option("--threads", args->threads,

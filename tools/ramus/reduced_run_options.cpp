@@ -78,6 +78,11 @@ void add_reduced_run_options(CLI::App* command, ReducedRunArgs& args) {
       "--momentum-damping", args.momentum_damping,
       model_default("im-blend: share k of the non-rigid velocity removed per step, in [0, 1]",
                     args.momentum_damping));
+  command->add_option(
+      "--lumping", args.lumping,
+      model_default("Subtree inertia: L1 (mass at the interface), L2 (mass at the subtree's "
+                    "centre of mass) or L3 (the subtree as a rigid body)",
+                    args.lumping));
   command->add_option("--force", args.forces,
                       "Vertex force vertex,fx,fy,fz[,start,end] in N and s (repeatable; replaces "
                       "the spec's forces)");
@@ -98,6 +103,15 @@ void apply_run_options(const CLI::App& command, const ReducedRunArgs& args, bool
   if (given("--newton")) settings.newton_iterations = args.newton_iterations;
   if (given("--implicit-iterations")) settings.implicit_iterations = args.implicit_iterations;
   if (given("--energy-tolerance")) settings.energy_tolerance = args.energy_tolerance;
+  if (given("--lumping")) {
+    const std::optional<InterfaceLumping> lumping = lumping_from_string(args.lumping);
+    if (!lumping)
+      throw OptionError(
+          "--lumping: expected L1 (interface), L2 (center_of_mass) or L3 "
+          "(rigid_subtree), got \"" +
+          args.lumping + "\"");
+    settings.lumping = *lumping;
+  }
   std::optional<Integrator> integrator;
   if (given("--integrator")) {
     integrator = integrator_from_string(args.integrator);

@@ -32,11 +32,12 @@ struct ReducedRunArgs {
   double energy_tolerance = RuntimeSettings{}.energy_tolerance;
   double momentum_damping = NodeSettings{}.momentum_damping;
   std::vector<std::string> forces;  ///< "vertex,fx,fy,fz[,start,end]"
+  std::string lumping = to_string(RuntimeSettings{}.lumping);
 };
 
 /// Registers --steps, --dt, --gravity, --damping-mass, --damping-stiffness, --newton,
 /// --integrator, --modes, --modes-refresh, --modes-drift, --implicit-iterations,
-/// --energy-tolerance, --momentum-damping, --force.
+/// --energy-tolerance, --momentum-damping, --force, --lumping.
 void add_reduced_run_options(CLI::App* command, ReducedRunArgs& args);
 /// Overrides `settings` (whose nodes must be sized) with the options given on `command`'s line,
 /// or with every option (defaults included) when `all`; throws OptionError for malformed values.

@@ -46,8 +46,8 @@ std::vector<PointForce> resolved_spec_forces(const ModelSpec& spec, const TetMes
 // The spec's forces on `mesh` (vertex numbering of the whole model): each vertex exists; a force
 // given by position says which vertex it snapped to and how far that is (a warning beyond 5 % of
 // the model's size).
-void check_spec_forces(const ModelSpec& spec, const TetMesh& mesh) {
-  const std::vector<PointForce> forces = resolved_spec_forces(spec, mesh);
+std::vector<PointForce> check_spec_forces(const ModelSpec& spec, const TetMesh& mesh) {
+  std::vector<PointForce> forces = resolved_spec_forces(spec, mesh);
   const Eigen::MatrixX3d& X = mesh.rest_positions;
   const double size = X.rows() ? (X.colwise().maxCoeff() - X.colwise().minCoeff()).norm() : 0.0;
   for (std::size_t i = 0; i < forces.size(); ++i) {
@@ -63,6 +63,7 @@ void check_spec_forces(const ModelSpec& spec, const TetMesh& mesh) {
                    "axes?\n",
                    spec.spec_path.c_str(), i, distance, forces[i].vertex, 100 * distance / size);
   }
+  return forces;
 }
 // A label file's labels replace the mesh's: they cut the domains and pick the materials.
 void apply_label_file(const std::optional<DomainsSpec>& domains, TetMesh& mesh) {

@@ -38,7 +38,8 @@ void apply_label_file(const std::optional<DomainsSpec>& domains, TetMesh& mesh);
 void check_spec_against_mesh(const ModelSpec& spec, const TetMesh& mesh);
 /// The spec's forces on `mesh` (the whole model's numbering) resolve; one given by position says
 /// which vertex it acts at and how far that is (a warning beyond 5 % of the model's size).
-void check_spec_forces(const ModelSpec& spec, const TetMesh& mesh);
+/// Returns them resolved (each with its vertex).
+std::vector<PointForce> check_spec_forces(const ModelSpec& spec, const TetMesh& mesh);
 /// The domain tree a "domains" block asks for: one domain ("body"), the labels, or an
 /// automatic partition.
 DomainTree spec_domain_tree(const std::optional<DomainsSpec>& domains, const TetMesh& mesh,

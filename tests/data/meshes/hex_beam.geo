@@ -1,4 +1,4 @@
-// A 0.4 x 0.1 x 0.1 m beam of 8 x 2 x 2 hexahedra, in two physical volumes (left, right).
+// A 0.4 x 0.1 x 0.1 m beam of 4 x 2 x 2 hexahedra, in two physical volumes (left, right).
 // Test fixtures written by Gmsh 4.8.4 (Debian gmsh): hex_beam_41.msh (-format msh41),
 // hex_beam_41_binary.msh (-format msh41 -bin -save_all), hex_beam_22_binary.msh (-format msh22
 // -bin), hex_beam_order2_41.msh (-order 2 -format msh41), hex_beam.vtk and hex_beam_binary.vtk
