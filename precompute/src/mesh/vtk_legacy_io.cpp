@@ -357,12 +357,18 @@ class LegacyVtkReader {
     mesh.read_notes = std::move(cells.notes);
     if (!labels_.empty() && static_cast<long long>(labels_.size()) == cell_data_rows_ &&
         cell_data_rows_ == static_cast<long long>(cell_types_.size())) {
+      for (const double v : labels_)
+        if (!(std::abs(v) <= std::numeric_limits<int>::max()))
+          throw InputError(path_, 0, "a cell label does not fit in an int");
       mesh.labels.resize(mesh.num_tets());
       for (int t = 0; t < mesh.num_tets(); ++t)
         mesh.labels(t) = static_cast<int>(
             labels_[static_cast<std::size_t>(cells.source_cell[static_cast<std::size_t>(t)])]);
     }
     if (!vertex_flags_.empty() && static_cast<long long>(vertex_flags_.size()) == num_points_) {
+      for (const double v : vertex_flags_)
+        if (!(std::abs(v) <= std::numeric_limits<int>::max()))
+          throw InputError(path_, 0, "a vertex_flag does not fit in an int");
       mesh.vertex_flags.resize(nv);
       for (int v = 0; v < nv; ++v)
         mesh.vertex_flags(v) = static_cast<int>(vertex_flags_[static_cast<std::size_t>(v)]);

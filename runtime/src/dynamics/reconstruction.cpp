@@ -7,49 +7,32 @@
 
 namespace ramus {
 
-void node_world_positions(const Model& model, const State& state, int i,
-                          Eigen::MatrixX3d& positions) {
-  const Node& node = model.nodes[static_cast<std::size_t>(i)];
-  const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];
-  const Eigen::MatrixX3d& X = proto.rest_positions;
-  positions.resize(X.rows(), 3);
-  const Eigen::Matrix3d R = state.frame_rotation.middleCols<3>(3 * i);
-  const Eigen::RowVector3d o = state.frame_origin.col(i).transpose();
-  const auto q = state.q.segment(node.dof_offset, node.r);
-  // (A scaled node: s X + s^-3/2 U q.)
-  for (Eigen::Index v = 0; v < X.rows(); ++v) {
-    Eigen::Vector3d x = node.scale.length * X.row(v).transpose();
-    if (node.r > 0) x.noalias() += node.scale.basis * (proto.basis.middleRows<3>(3 * v) * q);
-    positions.row(v) = (R * x).transpose() + o;
-  }
-}
-
-void node_world_velocities(const Model& model, const State& state, int i,
-                           Eigen::MatrixX3d& velocities) {
-  const Node& node = model.nodes[static_cast<std::size_t>(i)];
-  const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];
-  const Eigen::MatrixX3d& X = proto.rest_positions;
-  velocities.resize(X.rows(), 3);
-  const Eigen::Matrix3d R = state.frame_rotation.middleCols<3>(3 * i);
-  const auto q = state.q.segment(node.dof_offset, node.r);
-  const auto qdot = state.qdot.segment(node.dof_offset, node.r);
-  for (Eigen::Index v = 0; v < X.rows(); ++v) {
-    Eigen::Vector3d x = node.scale.length * X.row(v).transpose();
-    Eigen::Vector3d u_dot = Eigen::Vector3d::Zero();
-    if (node.r > 0) {
-      x.noalias() += node.scale.basis * (proto.basis.middleRows<3>(3 * v) * q);
-      u_dot.noalias() = node.scale.basis * (proto.basis.middleRows<3>(3 * v) * qdot);
-    }
-    velocities.row(v) =
-        (R * (state.frame_velocity.col(i) + state.frame_angular_velocity.col(i).cross(x) + u_dot))
-            .transpose();
-  }
-}
-
 namespace {
 
-// Σ over the nodes of world_value(R_i, node i, its vertex k, x) at each copy's global vertex,
-// averaged over the copies (C0), with x = s X_k + s_b U_k q_i the vertex in F_i.
+// Vertex k of node i in its frame F_i: s X_k + s_b U_k q_i.
+Eigen::Vector3d vertex_in_frame(const Node& node, const Prototype& proto, const State& state,
+                                Eigen::Index k) {
+  Eigen::Vector3d x = node.scale.length * proto.rest_positions.row(k).transpose();
+  if (node.r > 0)
+    x.noalias() += node.scale.basis *
+                   (proto.basis.middleRows<3>(3 * k) * state.q.segment(node.dof_offset, node.r));
+  return x;
+}
+
+// The world velocity of that vertex (x: vertex_in_frame): R_i (v_i + ω_i × x + s_b U_k q̇_i),
+// v_i and ω_i in F_i's axes.
+Eigen::Vector3d vertex_world_velocity(const Node& node, const Prototype& proto, const State& state,
+                                      int i, Eigen::Index k, const Eigen::Vector3d& x) {
+  Eigen::Vector3d u_dot = Eigen::Vector3d::Zero();
+  if (node.r > 0)
+    u_dot.noalias() = node.scale.basis * (proto.basis.middleRows<3>(3 * k) *
+                                          state.qdot.segment(node.dof_offset, node.r));
+  return state.frame_rotation.middleCols<3>(3 * i) *
+         (state.frame_velocity.col(i) + state.frame_angular_velocity.col(i).cross(x) + u_dot);
+}
+
+// Σ over the nodes of world_value(node i, its prototype, vertex k, x) at each copy's global
+// vertex, averaged over the copies (C0), with x = vertex_in_frame.
 template <typename WorldValue>
 void average_over_copies(const Model& model, const State& state, Eigen::MatrixX3d& out,
                          WorldValue world_value) {
@@ -58,13 +41,9 @@ void average_over_copies(const Model& model, const State& state, Eigen::MatrixX3
   for (int i = 0; i < model.num_nodes(); ++i) {
     const Node& node = model.nodes[static_cast<std::size_t>(i)];
     const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];
-    const Eigen::Matrix3d R = state.frame_rotation.middleCols<3>(3 * i);
-    const auto q = state.q.segment(node.dof_offset, node.r);
-    for (Eigen::Index k = 0; k < node.global_vertices.size(); ++k) {
-      Eigen::Vector3d x = node.scale.length * proto.rest_positions.row(k).transpose();
-      if (node.r > 0) x.noalias() += node.scale.basis * (proto.basis.middleRows<3>(3 * k) * q);
-      out.row(node.global_vertices(k)) += world_value(R, i, k, x).transpose();
-    }
+    for (Eigen::Index k = 0; k < node.global_vertices.size(); ++k)
+      out.row(node.global_vertices(k)) +=
+          world_value(i, node, proto, k, vertex_in_frame(node, proto, state, k)).transpose();
   }
   for (Eigen::Index v = 0; v < out.rows(); ++v)
     if (model.global_copy_count(v) > 1) out.row(v) /= model.global_copy_count(v);
@@ -72,29 +51,43 @@ void average_over_copies(const Model& model, const State& state, Eigen::MatrixX3
 
 }  // namespace
 
+void node_world_positions(const Model& model, const State& state, int i,
+                          Eigen::MatrixX3d& positions) {
+  const Node& node = model.nodes[static_cast<std::size_t>(i)];
+  const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];
+  positions.resize(proto.rest_positions.rows(), 3);
+  const Eigen::Matrix3d R = state.frame_rotation.middleCols<3>(3 * i);
+  // (A scaled node: s X + s^-3/2 U q.)
+  for (Eigen::Index v = 0; v < positions.rows(); ++v)
+    positions.row(v) =
+        (R * vertex_in_frame(node, proto, state, v) + state.frame_origin.col(i)).transpose();
+}
+
+void node_world_velocities(const Model& model, const State& state, int i,
+                           Eigen::MatrixX3d& velocities) {
+  const Node& node = model.nodes[static_cast<std::size_t>(i)];
+  const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];
+  velocities.resize(proto.rest_positions.rows(), 3);
+  for (Eigen::Index v = 0; v < velocities.rows(); ++v)
+    velocities.row(v) =
+        vertex_world_velocity(node, proto, state, i, v, vertex_in_frame(node, proto, state, v))
+            .transpose();
+}
+
 void global_positions(const Model& model, const State& state, Eigen::MatrixX3d& positions) {
   average_over_copies(model, state, positions,
-                      [&](const Eigen::Matrix3d& R, int i, Eigen::Index, const Eigen::Vector3d& x) {
-                        return Eigen::Vector3d(R * x + state.frame_origin.col(i));
+                      [&](int i, const Node&, const Prototype&, Eigen::Index,
+                          const Eigen::Vector3d& x) -> Eigen::Vector3d {
+                        return state.frame_rotation.middleCols<3>(3 * i) * x +
+                               state.frame_origin.col(i);
                       });
 }
 
 void global_velocities(const Model& model, const State& state, Eigen::MatrixX3d& velocities) {
-  // R_i (v_i + ω_i × x + s_b U q̇), v_i and ω_i in F_i's axes.
   average_over_copies(
       model, state, velocities,
-      [&](const Eigen::Matrix3d& R, int i, Eigen::Index k, const Eigen::Vector3d& x) {
-        const Node& node = model.nodes[static_cast<std::size_t>(i)];
-        Eigen::Vector3d u_dot = Eigen::Vector3d::Zero();
-        if (node.r > 0)
-          u_dot.noalias() =
-              node.scale.basis *
-              (model.prototypes[static_cast<std::size_t>(node.prototype)].basis.middleRows<3>(3 *
-                                                                                              k) *
-               state.qdot.segment(node.dof_offset, node.r));
-        return Eigen::Vector3d(R * (state.frame_velocity.col(i) +
-                                    state.frame_angular_velocity.col(i).cross(x) + u_dot));
-      });
+      [&](int i, const Node& node, const Prototype& proto, Eigen::Index k,
+          const Eigen::Vector3d& x) { return vertex_world_velocity(node, proto, state, i, k, x); });
 }
 
 namespace {
