@@ -1,6 +1,7 @@
-// Fuzz target: every mesh reader. The first byte picks the format, the rest is the file: tet
-// meshes (.msh Gmsh, .veg Vega, .vtu VTK) are read and validated; surfaces (.obj, .off, .ply, .stl)
-// are read (not tetrahedralized: TetGen runs in a child process of its own, with limits).
+// Fuzz target: every mesh reader. The first byte picks the format (modulo 8), the rest is the
+// file: tet meshes (.msh Gmsh ASCII or binary, .veg Vega, .vtu VTK XML, .vtk legacy VTK) are read
+// and validated; surfaces (.obj, .off, .ply, .stl) are read (not tetrahedralized: TetGen runs in a
+// child process of its own, with limits).
 #include <cstdio>
 #include <string>
 
@@ -12,12 +13,13 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
-  static const char* const kExtensions[] = {".msh", ".veg", ".vtu", ".obj", ".off", ".ply", ".stl"};
-  const int format = data[0] % 7;
+  static const char* const kExtensions[] = {".msh", ".veg", ".vtu", ".obj",
+                                            ".off", ".ply", ".stl", ".vtk"};
+  const int format = data[0] % 8;
   const std::string path = ramus::fuzz::scratch_file(std::string("mesh") + kExtensions[format]);
   ramus::fuzz::write_input(path, data + 1, size - 1);
   try {
-    if (format < 3) {
+    if (format < 3 || format == 7) {
       const ramus::TetMesh mesh = ramus::read_tet_mesh(path);
       ramus::validate_tet_mesh(mesh, path);
     } else {

@@ -46,7 +46,7 @@ std::vector<std::uint8_t> read_stream(const BinaryArraySource& s, std::size_t& p
   if (pos > s.stored.size() || s.stored.size() - pos < bytes)
     throw std::runtime_error(std::string("truncated binary data (") + what + ")");
   std::vector<std::uint8_t> out(bytes);
-  std::memcpy(out.data(), s.stored.data() + pos, bytes);
+  if (bytes > 0) std::memcpy(out.data(), s.stored.data() + pos, bytes);  // (data() may be null)
   pos += bytes;
   return out;
 }
