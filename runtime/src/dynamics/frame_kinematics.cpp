@@ -8,26 +8,38 @@
 
 namespace ramus {
 
+void interface_motion(const Model& model, const State& state, int child,
+                      Eigen::Matrix<double, 12, 1>& y, Eigen::Matrix<double, 12, 1>& y_dot,
+                      Eigen::Matrix<double, 12, 1>& y_ddot) noexcept {
+  const Node& c = model.nodes[static_cast<std::size_t>(child)];
+  const Node& p = model.nodes[static_cast<std::size_t>(c.parent)];
+  const auto q = state.q.segment(p.dof_offset, p.r);
+  const auto qdot = state.qdot.segment(p.dof_offset, p.r);
+  const auto qddot = state.qddot.segment(p.dof_offset, p.r);
+  // One pass over the parent's r columns (â, A^l): at these sizes cheaper than matrix-vector
+  // products (their dispatch dominates). Local sums stay in registers (the outputs' stores
+  // would chain every column through memory).
+  Eigen::Matrix<double, 12, 1> sum = Eigen::Matrix<double, 12, 1>::Zero(), sum_dot = sum,
+                               sum_ddot = sum;
+  for (Eigen::Index l = 0; l < p.r; ++l) {
+    const Eigen::Matrix<double, 12, 1> column = c.interface.bases.col(l).cast<double>();
+    sum += q(l) * column;
+    sum_dot += qdot(l) * column;
+    sum_ddot += qddot(l) * column;
+  }
+  y = sum;
+  y_dot = sum_dot;
+  y_ddot = sum_ddot;
+}
+
 void compute_relative_kinematics(const Model& model, State& state, int child,
                                  bool need_partial_alpha) noexcept {
   const Node& c = model.nodes[static_cast<std::size_t>(child)];
   const Node& p = model.nodes[static_cast<std::size_t>(c.parent)];
   const NodeInterface& itf = c.interface;
-  const auto q = state.q.segment(p.dof_offset, p.r);
-  const auto qdot = state.qdot.segment(p.dof_offset, p.r);
-  const auto qddot = state.qddot.segment(p.dof_offset, p.r);
-  // Interface centroid and the linear map A_ij = R̂_ij + Σ_l A^l_ij q_l with its derivatives:
-  // one pass over the parent's r columns (â, A^l), at these sizes cheaper than matrix-vector
-  // products (their dispatch dominates).
-  Eigen::Matrix<double, 12, 1> y = Eigen::Matrix<double, 12, 1>::Zero(),
-                               y_dot = Eigen::Matrix<double, 12, 1>::Zero(),
-                               y_ddot = Eigen::Matrix<double, 12, 1>::Zero();
-  for (Eigen::Index l = 0; l < p.r; ++l) {
-    const Eigen::Matrix<double, 12, 1> column = itf.bases.col(l).cast<double>();
-    y += q(l) * column;
-    y_dot += qdot(l) * column;
-    y_ddot += qddot(l) * column;
-  }
+  // Interface centroid and the linear map A_ij = R̂_ij + Σ_l A^l_ij q_l with its derivatives.
+  Eigen::Matrix<double, 12, 1> y, y_dot, y_ddot;
+  interface_motion(model, state, child, y, y_dot, y_ddot);
   const Eigen::Vector3d x = itf.centroid + y.head<3>(), v = y_dot.head<3>(), a = y_ddot.head<3>();
   const Eigen::Matrix3d A = itf.rest_rotation + Eigen::Map<const Eigen::Matrix3d>(y.data() + 3);
   const Eigen::Map<const Eigen::Matrix3d> A_dot(y_dot.data() + 3), A_ddot(y_ddot.data() + 3);

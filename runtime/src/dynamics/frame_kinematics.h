@@ -7,6 +7,12 @@
 
 namespace ramus {
 
+/// Eq. 1-2 and their derivatives for `child` from its parent's q, q̇, q̈: y = (â q, vec(Σ_l A^l
+/// q_l)) (12: the centroid's displacement, then the linear map's change column by column), ẏ, ÿ.
+void interface_motion(const Model& model, const State& state, int child,
+                      Eigen::Matrix<double, 12, 1>& y, Eigen::Matrix<double, 12, 1>& y_dot,
+                      Eigen::Matrix<double, 12, 1>& y_ddot) noexcept;
+
 /// x_ij, v_ij, a_ij, R_ij, S_ij, ω_ij, ω̇_ij (Eq. 1-2, 5-9) of `child` from its parent's q, q̇,
 /// q̈, into state.relative_*; with `need_partial_alpha` also ω̇_ij without its q̈ term (L2, L3).
 void compute_relative_kinematics(const Model& model, State& state, int child,

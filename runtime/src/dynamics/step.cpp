@@ -15,6 +15,7 @@
 #include "frame_kinematics.h"
 #include "free_root.h"
 #include "interface_lumping.h"
+#include "lane_group_step.h"
 #include "parallel_for.h"
 #include "workspace_data.h"
 
@@ -56,15 +57,8 @@ PrototypeScratch::PrototypeScratch(int r)
   modal_q.setZero(r);
   modal_v.setZero(r);
   rigid_basis.setZero(3, r);
+  lanes = LaneScratch(r);
 }
-
-StvkBatch::StvkBatch(int r, int n)
-    : scratch(r, std::min(n, stvk_batch_columns(r))),
-      columns(std::min(n, stvk_batch_columns(r))),
-      scaled_q(Eigen::MatrixXd::Zero(r, columns)),
-      gradients(Eigen::MatrixXd::Zero(r, n)),
-      stiffness(Eigen::MatrixXd::Zero(num_pairs(r), n)),
-      energies(Eigen::VectorXd::Zero(n)) {}
 
 ChildLumping::ChildLumping(int r, int children)
     : mass(Eigen::MatrixXd::Identity(r, r)),
@@ -95,10 +89,8 @@ WorkspaceData::WorkspaceData(const Model& model)
   for (const Node& node : model.nodes)
     lumping.push_back(node.num_children > 0 ? ChildLumping(node.r, node.num_children)
                                             : ChildLumping());
-  batches.reserve(model.prototypes.size());
   for (const Prototype& p : model.prototypes) {
     prototypes.emplace_back(p.r);
-    batches.push_back(p.batched ? StvkBatch(p.r, static_cast<int>(p.nodes.size())) : StvkBatch());
     render_blocks.emplace_back(Eigen::MatrixXd::Zero(
         3 * p.rest_positions.rows(),
         std::min<Eigen::Index>(kRenderBlock, static_cast<Eigen::Index>(p.nodes.size()))));
@@ -192,45 +184,6 @@ NodeEquation assemble_node_equation(const Model& model, const State& state,
   return equation;
 }
 
-// g, K and E of every node of each batched prototype at the step's start, batch.columns nodes
-// per matrix-matrix product (the first evaluation of every integrator is at q_n).
-void evaluate_batches(const Model& model, const State& state, WorkspaceData& w) noexcept {
-  for (std::size_t p = 0; p < model.prototypes.size(); ++p) {
-    const Prototype& proto = model.prototypes[p];
-    if (!proto.batched) continue;
-    StvkBatch& batch = w.batches[p];
-    const int r = proto.r, n = static_cast<int>(proto.nodes.size());
-    for (int first = 0; first < n; first += batch.columns) {
-      const int columns = std::min(batch.columns, n - first);
-      const Eigen::Map<const Eigen::MatrixXd> q(
-          state.q.data() + proto.dof_offset + static_cast<Eigen::Index>(first) * r, r, columns);
-      // A scaled node's column as the prototype's coordinates q̃ (a copy of the chunk).
-      bool scaled = false;
-      for (int c = 0; c < columns && !scaled; ++c)
-        scaled = !model.nodes[static_cast<std::size_t>(proto.nodes[first + c])].scale.identity();
-      if (scaled)
-        for (int c = 0; c < columns; ++c)
-          batch.scaled_q.col(c) =
-              model.nodes[static_cast<std::size_t>(proto.nodes[first + c])].scale.coordinate *
-              q.col(c);
-      proto.forces.evaluate_batch(
-          scaled ? Eigen::Ref<const Eigen::MatrixXd>(batch.scaled_q.leftCols(columns))
-                 : Eigen::Ref<const Eigen::MatrixXd>(q),
-          batch.scratch, batch.gradients.middleCols(first, columns),
-          batch.stiffness.middleCols(first, columns), batch.energies.segment(first, columns));
-    }
-  }
-}
-
-// Points node i's equation at its batch column: its first evaluation at q_n reads it.
-void attach_batch(const Node& node, const WorkspaceData& w, NodeEquation& equation) noexcept {
-  const StvkBatch& batch = w.batches[static_cast<std::size_t>(node.prototype)];
-  equation.start_q = w.saved_q.data() + node.dof_offset;
-  equation.start_gradient = batch.gradients.col(node.instance).data();
-  equation.start_stiffness = batch.stiffness.col(node.instance).data();
-  equation.start_energy = batch.energies(node.instance);
-}
-
 NodeVectors node_vectors(const Node& node, State& state) {
   return {state.q.segment(node.dof_offset, node.r), state.qdot.segment(node.dof_offset, node.r),
           state.qddot.segment(node.dof_offset, node.r)};
@@ -252,8 +205,9 @@ NodeMemory node_memory(const Node& node, State& state, int i) {
 }
 
 // Frames and children's relative kinematics root to leaves from the current q, q̇, q̈ (lines 5
-// and 10-11 without a step).
-void refresh_kinematics(const Model& model, State& state) noexcept {
+// and 10-11 without a step); with `lanes`, the childless nodes' by lane group as the step
+// computes them (their bits then equal the step's).
+void refresh_kinematics(const Model& model, State& state, bool lanes) noexcept {
   const bool partial = lumping_needs_partial_alpha(state.settings);
   for (int i = 0; i < model.num_nodes(); ++i) {
     const Node& node = model.nodes[static_cast<std::size_t>(i)];
@@ -261,6 +215,13 @@ void refresh_kinematics(const Model& model, State& state) noexcept {
     for (int k = 0; k < node.num_children; ++k)
       compute_relative_kinematics(
           model, state, model.children[static_cast<std::size_t>(node.first_child + k)], partial);
+  }
+  if (!lanes) return;
+  for (std::size_t g = 0; g + 1 < model.childless_groups.size(); ++g) {
+    const int* group = model.childless_nodes.data() + model.childless_groups[g];
+    const int count = model.childless_groups[g + 1] - model.childless_groups[g];
+    if (lane_kinematics_fit(model, group, count))
+      lane_group_kinematics(model, state, group, count, partial);
   }
 }
 
@@ -293,15 +254,14 @@ void restore_state(const WorkspaceData& w, State& state) noexcept {
 // Lines 5-9 for node i: its frame at k + 1 from its parent's (Eq. 10-12), f_sys (Eq. 14) and
 // its children's M_ij, f0_ij (Eq. 16), then its integrator on Eq. 17; kDiverged past the bounds.
 StepStatus advance_node(const Model& model, State& state, const WorkspaceData& w, int i,
-                        std::vector<PrototypeScratch>& scratches, bool batched,
+                        std::vector<PrototypeScratch>& scratches, bool frame_done,
                         StepTimer& timer) noexcept {
   const Node& node = model.nodes[static_cast<std::size_t>(i)];
-  if (i > 0) update_child_frame(model, state, i);
+  if (i > 0 && !frame_done) update_child_frame(model, state, i);
   if (node.r == 0) return StepStatus::kOk;
   const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];
   PrototypeScratch& scratch = scratches[static_cast<std::size_t>(node.prototype)];
   NodeEquation equation = assemble_node_equation(model, state, w, i, scratch);
-  if (batched && proto.batched) attach_batch(node, w, equation);
   timer.lap(timer.core);
   StepStatus status = integrate_node(equation, state.settings, node_vectors(node, state),
                                      node_memory(node, state, i), scratch);
@@ -331,54 +291,81 @@ void lump_all_children_inertia(const Model& model, const State& state,
   parallel_for(n, threads, lump);
 }
 
-// nodes[k], k in [begin, end): a childless node's own relative kinematics (lines 10-11 of its
-// parent, deferred to here), its lines 5-9, then lines 10-11 for its children that have children
-// (a childless child does its own). Records the first failure as (k, status).
+// The units [begin, end) of `nodes`: unit u is nodes[k] for k in [groups[u], groups[u + 1]) (one
+// node per unit without `groups`). A lane group that fits is advanced in lanes
+// (lane_group_step.h); otherwise, node by node: a childless node's own relative kinematics
+// (lines 10-11 of its parent, deferred to here), its lines 5-9, then lines 10-11 for its children
+// that have children (a childless child does its own). Records the first failure as (k, status).
 void advance_range(const Model& model, State& state, WorkspaceData& w,
-                   const std::vector<int>& nodes, int begin, int end,
-                   std::vector<PrototypeScratch>& scratches, bool batched, bool partial,
+                   const std::vector<int>& nodes, const std::vector<int>* groups, int begin,
+                   int end, std::vector<PrototypeScratch>& scratches, bool batched, bool partial,
                    StepTimer& timer, StepFailure& failure) noexcept {
-  for (int k = begin; k < end; ++k) {
-    const int i = nodes[static_cast<std::size_t>(k)];
-    const Node& node = model.nodes[static_cast<std::size_t>(i)];
-    if (i > 0 && node.num_children == 0) compute_relative_kinematics(model, state, i, partial);
-    const StepStatus status = advance_node(model, state, w, i, scratches, batched, timer);
-    if (status != StepStatus::kOk) {
-      failure = {k, status};
-      return;
+  for (int u = begin; u < end; ++u) {
+    const int first = groups ? (*groups)[static_cast<std::size_t>(u)] : u;
+    const int last = groups ? (*groups)[static_cast<std::size_t>(u) + 1] : u + 1;
+    const int* group = nodes.data() + first;
+    const bool lane_kinematics = batched && lane_kinematics_fit(model, group, last - first);
+    if (lane_kinematics) {
+      lane_group_kinematics(model, state, group, last - first, partial);
+      timer.lap(timer.core);
+      if (lane_group_fits(model, state, group, last - first)) {
+        StepStatus status[kLaneGroupSize];
+        const Node& node = model.nodes[static_cast<std::size_t>(group[0])];
+        advance_lane_group(model, state, w, group, last - first,
+                           scratches[static_cast<std::size_t>(node.prototype)], status);
+        timer.lap(timer.stepping);
+        for (int k = first; k < last; ++k)
+          if (status[k - first] != StepStatus::kOk) {
+            failure = {k, status[k - first]};
+            return;
+          }
+        continue;
+      }
     }
-    for (int c = 0; c < node.num_children; ++c) {
-      const int child = model.children[static_cast<std::size_t>(node.first_child + c)];
-      if (model.nodes[static_cast<std::size_t>(child)].num_children > 0)
-        compute_relative_kinematics(model, state, child, partial);
+    for (int k = first; k < last; ++k) {
+      const int i = nodes[static_cast<std::size_t>(k)];
+      const Node& node = model.nodes[static_cast<std::size_t>(i)];
+      if (i > 0 && node.num_children == 0 && !lane_kinematics)
+        compute_relative_kinematics(model, state, i, partial);
+      const StepStatus status = advance_node(model, state, w, i, scratches, lane_kinematics, timer);
+      if (status != StepStatus::kOk) {
+        failure = {k, status};
+        return;
+      }
+      for (int c = 0; c < node.num_children; ++c) {
+        const int child = model.children[static_cast<std::size_t>(node.first_child + c)];
+        if (model.nodes[static_cast<std::size_t>(child)].num_children > 0)
+          compute_relative_kinematics(model, state, child, partial);
+      }
+      timer.lap(timer.core);
     }
-    timer.lap(timer.core);
   }
 }
 
 // Nodes that do not depend on each other (one level of Model::step_levels, or the childless
-// nodes), in chunks of consecutive nodes handed to the workspace's threads as they come free
-// (their costs differ: a main branch carries more children than a twig). Every node's
-// arithmetic is the same on any thread, so the result is one thread's to the last bit; the
-// first failing node in `nodes` order gives the status (each chunk stops at its first failure,
-// every chunk runs).
+// nodes in their lane groups), in chunks of consecutive units handed to the workspace's threads
+// as they come free (their costs differ: a main branch carries more children than a twig).
+// Every node's arithmetic is the same on any thread, so the result is one thread's to the last
+// bit; the first failing node in `nodes` order gives the status (each chunk stops at its first
+// failure, every chunk runs).
 StepStatus advance_nodes(const Model& model, State& state, Workspace& workspace,
-                         const std::vector<int>& nodes, bool batched, bool partial,
-                         StepTimer& timer) noexcept {
+                         const std::vector<int>& nodes, const std::vector<int>* groups,
+                         bool batched, bool partial, StepTimer& timer) noexcept {
   WorkspaceData& w = workspace.data();
   const int n = static_cast<int>(nodes.size());
-  const int threads = std::max(1, std::min(workspace.threads(), n));
+  const int units = groups ? static_cast<int>(groups->size()) - 1 : n;
+  const int threads = std::max(1, std::min(workspace.threads(), units));
   for (int t = 0; t < threads; ++t)
     w.thread_failures[static_cast<std::size_t>(t)] = {n, StepStatus::kOk};
   if (threads == 1) {
-    advance_range(model, state, w, nodes, 0, n, w.prototypes, batched, partial, timer,
+    advance_range(model, state, w, nodes, groups, 0, units, w.prototypes, batched, partial, timer,
                   w.thread_failures[0]);
   } else {
 #if defined(_OPENMP)
     // About 8 chunks per thread: enough to even out the costs, few enough to keep each
     // thread's nodes (and their prototypes' data) together.
-    const int chunk = std::max(1, n / (8 * threads));
-    const int chunks = (n + chunk - 1) / chunk;
+    const int chunk = std::max(1, units / (8 * threads));
+    const int chunks = (units + chunk - 1) / chunk;
 #pragma omp parallel num_threads(threads)
     {
       const int t = omp_get_thread_num();
@@ -389,8 +376,8 @@ StepStatus advance_nodes(const Model& model, State& state, Workspace& workspace,
 #pragma omp for schedule(dynamic, 1) nowait
       for (int c = 0; c < chunks; ++c) {
         StepFailure failure{n, StepStatus::kOk};
-        advance_range(model, state, w, nodes, c * chunk, std::min(n, (c + 1) * chunk), scratches,
-                      batched, partial, local, failure);
+        advance_range(model, state, w, nodes, groups, c * chunk, std::min(units, (c + 1) * chunk),
+                      scratches, batched, partial, local, failure);
         if (failure.node < first.node) first = failure;
       }
       w.thread_seconds(0, t) = local.core;
@@ -452,9 +439,7 @@ StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept
   accumulate_subtree_forces(model, state, w, workspace.threads());
   // Lines 7-8, the half without frames at k + 1: M' of every node with children (threads).
   lump_all_children_inertia(model, state, workspace);
-  // The StVK forces of every batched prototype's nodes at q_n, in matrix-matrix products.
   const bool batched = workspace.batched_evaluation;
-  if (batched) evaluate_batches(model, state, w);
   // A free root: the whole tree as one rigid body, its frame to step k + 1.
   if (model.free_root) integrate_free_root(model, state, w, h);
   timer.lap(timer.core);
@@ -464,11 +449,12 @@ StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept
   // reads them); each list on the workspace's threads.
   StepStatus status = StepStatus::kOk;
   for (const std::vector<int>& level : model.step_levels) {
-    status = advance_nodes(model, state, workspace, level, batched, partial, timer);
+    status = advance_nodes(model, state, workspace, level, nullptr, batched, partial, timer);
     if (status != StepStatus::kOk) break;
   }
   if (status == StepStatus::kOk)
-    status = advance_nodes(model, state, workspace, model.childless_nodes, batched, partial, timer);
+    status = advance_nodes(model, state, workspace, model.childless_nodes, &model.childless_groups,
+                           batched, partial, timer);
 
   // The free root's frame and momenta (no node checks them: an all-rigid tree has no q).
   if (status == StepStatus::kOk && model.free_root &&
@@ -482,7 +468,7 @@ StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept
     state.frame_acceleration.col(0) = root_acceleration;
     state.frame_angular_velocity.col(0) = root_angular_velocity;
     state.frame_angular_acceleration.col(0) = root_angular_acceleration;
-    refresh_kinematics(model, state);
+    refresh_kinematics(model, state, batched);
     return status;
   }
   // Integrator history: step k becomes the most recent earlier step (a swap, no copy; the
@@ -509,7 +495,7 @@ StepStatus initialize(const Model& model, State& state, Workspace& workspace,
   const bool partial = lumping_needs_partial_alpha(state.settings);
   // Placement first (frames and kinematics from q), then the forces on it, then the free root's
   // motion from its momenta and those forces.
-  refresh_kinematics(model, state);
+  refresh_kinematics(model, state, false);
   accumulate_subtree_forces(model, state, w);
   if (model.free_root) free_root_kinematics(model, state, w);
   StepStatus status = StepStatus::kOk;

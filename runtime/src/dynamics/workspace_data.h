@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "../integrators/symmetric_eigen.h"
+#include "lane_group_step.h"
 #include "ramus/runtime/dynamics/reduced_stvk_polynomial.h"
 #include "ramus/runtime/dynamics/state.h"
 #include "ramus/runtime/dynamics/system_force.h"
@@ -47,6 +48,7 @@ struct PrototypeScratch {
   Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxSplitModes, 1> ritz_values;  ///< s
   Eigen::VectorXd modal_q, modal_v;  ///< r: modal increments (the first s or r entries)
   Eigen::Matrix3Xd rigid_basis;      ///< 3 by r: momentum-preserving damping (W2 - Σ q C)
+  LaneScratch lanes;                 ///< a lane group's buffers (lane_group_step.h)
 };
 
 /// The lumped inertia of a node's children for L2 / L3 (interface_lumping.h), kept per node with
@@ -62,20 +64,6 @@ struct ChildLumping {
   Eigen::MatrixX3d transposed;       ///< r by 3: a Jacobian transposed (the rank-3 updates)
 };
 
-/// A batched prototype's StVK forces of all its n nodes at the step's start (the prototype's
-/// coordinates q̃ = s^-5/2 q, before the node's factors): filled before line 4, read by each
-/// node's first evaluation (integrators/node_equation.h).
-struct StvkBatch {
-  StvkBatch() = default;
-  StvkBatch(int r, int n);
-  ReducedStvkBatchScratch scratch;
-  int columns = 0;            ///< nodes per product (stvk_batch_columns)
-  Eigen::MatrixXd scaled_q;   ///< r by columns: q̃ of a chunk with scaled nodes
-  Eigen::MatrixXd gradients;  ///< r by n: g(q̃)
-  Eigen::MatrixXd stiffness;  ///< p by n: K(q̃), packed upper triangles
-  Eigen::VectorXd energies;   ///< n: E(q̃) (J)
-};
-
 /// The first node of a thread's range that failed in a step (its index in
 /// Model::childless_nodes) and why.
 struct StepFailure {
@@ -86,7 +74,6 @@ struct StepFailure {
 struct WorkspaceData {
   explicit WorkspaceData(const Model& model);
   std::vector<PrototypeScratch> prototypes;
-  std::vector<StvkBatch> batches;        ///< per prototype (empty unless Prototype::batched)
   std::vector<ChildLumping> lumping;     ///< per node (empty for a node without children)
   Eigen::VectorXd reduced_vertex_force;  ///< num_dofs: Uᵀ R_iᵀ f of the vertex forces
   Eigen::Matrix3Xd own_force_world;      ///< 3 by N: Σ vertex forces on each node (world)

@@ -30,25 +30,13 @@ double node_factors(const NodeEquation& equation, double& stiffness_factor) noex
   return gradient;
 }
 
-// g and K of the batch when q is the step's start, where the batch evaluated them.
-bool read_batch(const NodeEquation& equation, const Eigen::Ref<const Eigen::VectorXd>& q,
-                PrototypeScratch& scratch) noexcept {
-  if (!equation.start_q || !std::equal(q.data(), q.data() + q.size(), equation.start_q))
-    return false;
-  const int r = static_cast<int>(q.size());
-  scratch.gradient = Eigen::Map<const Eigen::VectorXd>(equation.start_gradient, r);
-  ReducedStvkForces::unpack_stiffness(equation.start_stiffness, r, scratch.stiffness);
-  return true;
-}
-
 }  // namespace
 
 void evaluate_internal_forces(const NodeEquation& equation,
                               const Eigen::Ref<const Eigen::VectorXd>& q,
                               PrototypeScratch& scratch) noexcept {
-  if (!read_batch(equation, q, scratch))
-    equation.forces->evaluate(prototype_coordinates(equation, q, scratch), scratch.polynomial,
-                              scratch.gradient, scratch.stiffness);
+  equation.forces->evaluate(prototype_coordinates(equation, q, scratch), scratch.polynomial,
+                            scratch.gradient, scratch.stiffness);
   double stiffness = 1;
   const double gradient = node_factors(equation, stiffness);
   if (gradient != 1.0) scratch.gradient *= gradient;
@@ -58,11 +46,9 @@ void evaluate_internal_forces(const NodeEquation& equation,
 double evaluate_internal_energy(const NodeEquation& equation,
                                 const Eigen::Ref<const Eigen::VectorXd>& q,
                                 PrototypeScratch& scratch) noexcept {
-  double energy = read_batch(equation, q, scratch)
-                      ? equation.start_energy
-                      : equation.forces->evaluate_energy(
-                            prototype_coordinates(equation, q, scratch), scratch.polynomial,
-                            scratch.gradient, scratch.stiffness);
+  double energy =
+      equation.forces->evaluate_energy(prototype_coordinates(equation, q, scratch),
+                                       scratch.polynomial, scratch.gradient, scratch.stiffness);
   double stiffness = 1;
   const double gradient = node_factors(equation, stiffness);
   if (gradient != 1.0) scratch.gradient *= gradient;

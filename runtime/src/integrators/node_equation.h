@@ -25,12 +25,6 @@ struct NodeEquation {
   const Eigen::MatrixXd* mass = nullptr;      ///< M' (r by r); nullptr: the identity
   const Eigen::VectorXd* load = nullptr;      ///< f (r)
   NodeSettings node;                          ///< α, β, s and the integrator
-  /// The prototype's g (r), packed K (p) and E at start_q (r: the node's q at the step's start),
-  /// evaluated in a batch; the first evaluation at exactly start_q reads them. nullptr: none.
-  const double* start_q = nullptr;
-  const double* start_gradient = nullptr;
-  const double* start_stiffness = nullptr;
-  double start_energy = 0;
 };
 
 /// A node's q, q̇, q̈ (r each): at t on entry, at t + h on a successful return.

@@ -3,6 +3,7 @@
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -240,6 +241,21 @@ std::shared_ptr<const Model> compile_model(ReducedModel data) {
     if (i > 0 && m.nodes[static_cast<std::size_t>(i)].num_children == 0)
       m.childless_nodes.push_back(i);
   }
+  // The childless nodes by prototype, then in lane groups of up to four of one prototype.
+  std::stable_sort(m.childless_nodes.begin(), m.childless_nodes.end(), [&m](int a, int b) {
+    return m.nodes[static_cast<std::size_t>(a)].prototype <
+           m.nodes[static_cast<std::size_t>(b)].prototype;
+  });
+  for (std::size_t k = 0; k < m.childless_nodes.size();) {
+    m.childless_groups.push_back(static_cast<int>(k));
+    const int prototype = m.nodes[static_cast<std::size_t>(m.childless_nodes[k])].prototype;
+    const std::size_t end = std::min(k + kLaneGroupSize, m.childless_nodes.size());
+    for (++k;
+         k < end && m.nodes[static_cast<std::size_t>(m.childless_nodes[k])].prototype == prototype;
+         ++k) {
+    }
+  }
+  m.childless_groups.push_back(static_cast<int>(m.childless_nodes.size()));
   // L1's lumped mass, constant: once per node with children.
   for (const int i : m.parent_nodes) {
     Node& node = m.nodes[static_cast<std::size_t>(i)];

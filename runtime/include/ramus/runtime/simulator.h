@@ -108,7 +108,8 @@ class Simulator {
 
   /// Time split of the steps while profiling is on (Workspace::Profile).
   void set_profiling(bool on) { workspace_.profiling = on; }
-  /// Batched StVK evaluation across a prototype's instances (Workspace::batched_evaluation).
+  /// Same-part childless nodes four at a time in SIMD lanes (the default) or node by node
+  /// (Workspace::batched_evaluation).
   void set_batched_evaluation(bool on) { workspace_.batched_evaluation = on; }
   /// Threads of the step (Workspace::set_threads); results equal one thread's bit for bit.
   void set_threads(int threads) { workspace_.set_threads(threads); }

@@ -99,6 +99,11 @@ class ReducedStvkForces {
 
   /// Whether evaluate_batch may be called (constructed `batched`, r > 0).
   bool batched() const { return quartic_full_ != nullptr; }
+  /// The coefficients: K2 packed (p), the cubic term's p by r, and (batched only) the quartic's
+  /// full p by p, both triangles: K = K2 + C q + Q m in pair order (m the pair monomials).
+  const Eigen::VectorXd& quadratic() const { return quadratic_; }
+  const Eigen::MatrixXd& cubic() const { return cubic_; }
+  const Eigen::MatrixXd* quartic_full() const { return quartic_full_.get(); }
   /// g, K and E of n instances at once, n = q.cols() ≤ the scratch's columns: q (r by n) their
   /// coordinates side by side; gradients (r by n), stiffness_packed (p by n: each K's upper
   /// triangle in pair order, unpack_stiffness), energies (n). K3 and K4 of all n are two

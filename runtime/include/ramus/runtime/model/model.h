@@ -60,6 +60,9 @@ struct Prototype {
 /// Prototypes placed at least this often evaluate their nodes' StVK forces in one batch.
 constexpr int kMinBatchedInstances = 4;
 
+/// Nodes a lane group advances at once (one per lane of a 256-bit register of doubles).
+constexpr std::size_t kLaneGroupSize = 4;
+
 /// What a step reads of a child's interface with its parent (Eq. 1-4, ParentInterface in the
 /// file): x̂_ij and R̂_ij in double, the bases â_ij and A^l_ij in float, one 12-number column per
 /// parent coordinate, read in one pass (their 7 digits lie far below the fit's and the mesh's
@@ -116,10 +119,13 @@ struct Model {
   std::vector<int> children;  ///< children of every node, grouped by parent (Node::first_child)
   /// The order of a step's root-to-leaves pass: the root, then the nodes with children by depth
   /// (level d: those at depth d, ascending; independent of each other), then the non-root
-  /// nodes without children, ascending (nothing else in a step reads them). Each list runs on
-  /// the Workspace's threads.
+  /// nodes without children, by prototype and ascending within one (nothing else in a step
+  /// reads them). Each list runs on the Workspace's threads.
   std::vector<std::vector<int>> step_levels;
   std::vector<int> childless_nodes;
+  /// Lane groups of childless_nodes: group g is [childless_groups[g], childless_groups[g + 1]),
+  /// up to kLaneGroupSize consecutive nodes of one prototype, advanced together in SIMD lanes.
+  std::vector<int> childless_groups;
   std::vector<int> parent_nodes;  ///< the nodes with children, ascending
   int num_dofs = 0;               ///< Σ r over the nodes: the length of State::q
   int max_r = 0;

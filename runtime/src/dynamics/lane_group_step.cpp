@@ -1,0 +1,543 @@
+// Four childless nodes of one prototype through lines 5-11 of Algorithm 1, one per lane: the
+// node-by-node step's arithmetic (frame_kinematics.cpp, polar_decomposition.cpp, step.cpp's
+// assemble_node_equation, system_force.cpp, reduced_stvk_polynomial.cpp, implicit_stage.cpp)
+// written once for four. The rare cases the lanes do not cover run per node as there: an A_ij
+// that Higham's iteration cannot settle (the SVD), an indefinite stage matrix (pivoted LDLT).
+#include "lane_group_step.h"
+
+#include <Eigen/Cholesky>
+
+#include <algorithm>
+#include <cmath>
+
+#include "frame_kinematics.h"
+#include "ramus/runtime/dynamics/polar_decomposition.h"
+#include "workspace_data.h"
+
+namespace ramus {
+
+using lanes::kLanes;
+using lanes::Lane;
+using lanes::LaneMask;
+using lanes::Mat3;
+using lanes::Vec3;
+
+LaneScratch::LaneScratch(int r) {
+  const std::size_t n = static_cast<std::size_t>(r), p = static_cast<std::size_t>(num_pairs(r));
+  for (lanes::LaneBuffer* b :
+       {&q, &qdot, &q_hat, &v_hat, &q_tilde, &gradient, &load, &rhs, &system})
+    b->assign(n, Lane::Zero());
+  for (lanes::LaneBuffer* b : {&monomials, &k3, &k4, &stiffness}) b->assign(p, Lane::Zero());
+  z.assign(13 + 10 * n, Lane::Zero());
+  factor.assign(n * n, Lane::Zero());
+}
+
+namespace {
+
+bool lane_integrator(Integrator integrator, const State& state) {
+  return integrator == Integrator::kSemiImplicitEuler ||
+         (integrator == Integrator::kSemiImplicitBdf2 && state.history_size > 0);
+}
+
+// out[l] = (v[offset[0] + l], ..., v[offset[3] + l]) for l < n.
+void gather(const double* v, const int* offset, int n, Lane* out) {
+  const double *v0 = v + offset[0], *v1 = v + offset[1], *v2 = v + offset[2], *v3 = v + offset[3];
+  for (int l = 0; l < n; ++l) out[l] = Lane(v0[l], v1[l], v2[l], v3[l]);
+}
+
+Eigen::Matrix3d lane_matrix(const Mat3& A, int k) {
+  Eigen::Matrix3d M;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) M(i, j) = A(i, j)(k);
+  return M;
+}
+
+void set_lane(Mat3& A, int k, const Eigen::Matrix3d& M) {
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) A(i, j)(k) = M(i, j);
+}
+
+Vec3 gather_vector(const Eigen::Matrix3Xd& columns, const int* index) {
+  Vec3 v;
+  for (int d = 0; d < 3; ++d)
+    v[d] = Lane(columns(d, index[0]), columns(d, index[1]), columns(d, index[2]),
+                columns(d, index[3]));
+  return v;
+}
+
+// The 3 by 3 block `index` of a 3 by 3N matrix, per lane.
+Mat3 gather_matrix(const Eigen::Matrix3Xd& blocks, const int* index) {
+  Mat3 A;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      A(i, j) = Lane(blocks(i, 3 * index[0] + j), blocks(i, 3 * index[1] + j),
+                     blocks(i, 3 * index[2] + j), blocks(i, 3 * index[3] + j));
+  return A;
+}
+
+void scatter_vector(const Vec3& v, const int* index, int count, Eigen::Matrix3Xd& columns) {
+  for (int k = 0; k < count; ++k)
+    for (int d = 0; d < 3; ++d) columns(d, index[k]) = v[d](k);
+}
+
+void scatter_matrix(const Mat3& A, const int* index, int count, Eigen::Matrix3Xd& blocks) {
+  for (int k = 0; k < count; ++k)
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) blocks(i, 3 * index[k] + j) = A(i, j)(k);
+}
+
+// ω̇ = G⁻¹ (2 skew(Rᵀ (Ä - ω~ Ȧ)) - (tr(Ṡ) I - Ṡ) Rᵀ ω) given W = ω~ Ȧ (Eq. 9).
+Vec3 angular_acceleration(const Mat3& G_inverse, const Mat3& R, const Mat3& A_ddot_minus_W,
+                          const Mat3& S_dot_term, const Vec3& Rt_omega) {
+  const Vec3 s = lanes::skew_vector(lanes::transpose_multiply(R, A_ddot_minus_W));
+  const Vec3 t = lanes::multiply(S_dot_term, Rt_omega);
+  Vec3 rhs;
+  for (int d = 0; d < 3; ++d) rhs[d] = 2.0 * s[d] - t[d];
+  return lanes::multiply(G_inverse, rhs);
+}
+
+// The relative kinematics of each lane's node (compute_relative_kinematics): R, x, v, a, ω, ω̇.
+struct RelativeKinematics {
+  Vec3 x, v, a, omega, alpha;
+  Mat3 R;
+};
+
+RelativeKinematics relative_kinematics_lanes(const Model& model, State& state, const int* index,
+                                             int count, bool need_partial_alpha) {
+  // y = (x̂ displacement, vec ΔA) and its derivatives per node (one pass over the parent's
+  // float columns), then into lanes.
+  RelativeKinematics k;
+  Mat3 A, A_dot, A_ddot;
+  for (int lane = 0; lane < kLanes; ++lane) {
+    const NodeInterface& itf = model.nodes[static_cast<std::size_t>(index[lane])].interface;
+    Eigen::Matrix<double, 12, 1> y, y_dot, y_ddot;
+    interface_motion(model, state, index[lane], y, y_dot, y_ddot);
+    for (int d = 0; d < 3; ++d) {
+      k.x[d](lane) = itf.centroid(d) + y(d);
+      k.v[d](lane) = y_dot(d);
+      k.a[d](lane) = y_ddot(d);
+    }
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        A(i, j)(lane) = itf.rest_rotation(i, j) + y(3 + i + 3 * j);
+        A_dot(i, j)(lane) = y_dot(3 + i + 3 * j);
+        A_ddot(i, j)(lane) = y_ddot(3 + i + 3 * j);
+      }
+  }
+  // Polar rotation and its derivatives (Eq. 5-9; polar_rotation_derivatives).
+  Mat3 S;
+  polar_decomposition_lanes(A, k.R, S);
+  const Mat3 G_inverse = lanes::multiply(k.R, lanes::inverse(lanes::trace_minus(S)));
+  const Vec3 s = lanes::skew_vector(lanes::transpose_multiply(k.R, A_dot));
+  Vec3 twice_s;
+  for (int d = 0; d < 3; ++d) twice_s[d] = 2.0 * s[d];
+  k.omega = lanes::multiply(G_inverse, twice_s);
+  const Mat3 R_dot = lanes::skew_multiply(k.omega, k.R);
+  const Mat3 R_dot_S = lanes::multiply(R_dot, S);
+  Mat3 difference;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) difference(i, j) = A_dot(i, j) - R_dot_S(i, j);
+  const Mat3 S_dot_raw = lanes::transpose_multiply(k.R, difference);
+  Mat3 S_dot;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) S_dot(i, j) = 0.5 * (S_dot_raw(i, j) + S_dot_raw(j, i));
+  const Mat3 S_dot_term = lanes::trace_minus(S_dot);
+  const Vec3 Rt_omega = lanes::transpose_multiply(k.R, k.omega);
+  const Mat3 W = lanes::skew_multiply(k.omega, A_dot);
+  Mat3 A_ddot_minus_W, minus_W;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      A_ddot_minus_W(i, j) = A_ddot(i, j) - W(i, j);
+      minus_W(i, j) = -W(i, j);
+    }
+  k.alpha = angular_acceleration(G_inverse, k.R, A_ddot_minus_W, S_dot_term, Rt_omega);
+  const Vec3 alpha_without_qddot =
+      need_partial_alpha ? angular_acceleration(G_inverse, k.R, minus_W, S_dot_term, Rt_omega)
+                         : k.alpha;
+  scatter_vector(k.x, index, count, state.relative_position);
+  scatter_vector(k.v, index, count, state.relative_velocity);
+  scatter_vector(k.a, index, count, state.relative_acceleration);
+  scatter_matrix(k.R, index, count, state.relative_rotation);
+  scatter_matrix(S, index, count, state.relative_stretch);
+  scatter_vector(k.omega, index, count, state.relative_angular_velocity);
+  scatter_vector(k.alpha, index, count, state.relative_angular_acceleration);
+  scatter_vector(alpha_without_qddot, index, count,
+                 state.relative_angular_acceleration_without_qddot);
+  return k;
+}
+
+// The world frame of each lane's node from its parent's (update_child_frame, Eq. 10-12).
+void frames_lanes(const Model& model, State& state, const int* index, int count,
+                  const RelativeKinematics& k) {
+  int parent[kLanes];
+  for (int lane = 0; lane < kLanes; ++lane)
+    parent[lane] = model.nodes[static_cast<std::size_t>(index[lane])].parent;
+  const Mat3 P_rotation = gather_matrix(state.frame_rotation, parent);
+  const Vec3 P_origin = gather_vector(state.frame_origin, parent);
+  const Vec3 P_omega = gather_vector(state.frame_angular_velocity, parent);
+  const Vec3 P_velocity = gather_vector(state.frame_velocity, parent);
+  const Vec3 P_acceleration = gather_vector(state.frame_acceleration, parent);
+  const Vec3 P_alpha = gather_vector(state.frame_angular_acceleration, parent);
+  const Vec3 omega_cross_x = lanes::cross(P_omega, k.x);
+  const Vec3 alpha_cross_x = lanes::cross(P_alpha, k.x);
+  const Vec3 centripetal = lanes::cross(P_omega, omega_cross_x);
+  const Vec3 coriolis = lanes::cross(P_omega, k.v);
+  const Vec3 omega_cross_omega = lanes::cross(P_omega, k.omega);
+  Vec3 velocity, acceleration, angular_velocity, angular_acceleration;
+  for (int d = 0; d < 3; ++d) {
+    angular_velocity[d] = P_omega[d] + k.omega[d];
+    velocity[d] = P_velocity[d] + omega_cross_x[d] + k.v[d];
+    acceleration[d] =
+        P_acceleration[d] + alpha_cross_x[d] + centripetal[d] + 2.0 * coriolis[d] + k.a[d];
+    angular_acceleration[d] = P_alpha[d] + k.alpha[d] + omega_cross_omega[d];
+  }
+  scatter_matrix(lanes::multiply(P_rotation, k.R), index, count, state.frame_rotation);
+  scatter_vector(lanes::add(P_origin, lanes::multiply(P_rotation, k.x)), index, count,
+                 state.frame_origin);
+  scatter_vector(lanes::transpose_multiply(k.R, angular_velocity), index, count,
+                 state.frame_angular_velocity);
+  scatter_vector(lanes::transpose_multiply(k.R, velocity), index, count, state.frame_velocity);
+  scatter_vector(lanes::transpose_multiply(k.R, acceleration), index, count,
+                 state.frame_acceleration);
+  scatter_vector(lanes::transpose_multiply(k.R, angular_acceleration), index, count,
+                 state.frame_angular_acceleration);
+}
+
+// Lane values of a per-node scalar.
+template <class Get>
+Lane per_node(const Model& model, const int* index, Get get) {
+  Lane value;
+  for (int lane = 0; lane < kLanes; ++lane)
+    value(lane) = get(model.nodes[static_cast<std::size_t>(index[lane])], index[lane]);
+  return value;
+}
+
+// f = Uᵀ R_iᵀ f_vertices + G R_iᵀ g + f_sys (assemble_node_equation; Eq. 14 as B z).
+void load_lanes(const Model& model, const State& state, const WorkspaceData& w,
+                const Prototype& proto, const int* index, const int* offset, LaneScratch& L) {
+  const int r = proto.r;
+  const Mat3 R = gather_matrix(state.frame_rotation, index);
+  Vec3 gravity;
+  for (int d = 0; d < 3; ++d) gravity[d] = Lane::Constant(state.settings.gravity(d));
+  const Lane load_scale = per_node(model, index, [](const Node& n, int) { return n.scale.load; });
+  const Lane moment = per_node(model, index, [](const Node& n, int) { return n.scale.moment; });
+  Vec3 g = lanes::transpose_multiply(R, gravity);
+  for (int d = 0; d < 3; ++d) g[d] = load_scale * g[d];
+  const Eigen::MatrixXd& G = proto.gravity_basis;
+  gather(w.reduced_vertex_force.data(), offset, r, L.load.data());
+  for (int l = 0; l < r; ++l) {
+    Lane& f = L.load[static_cast<std::size_t>(l)];
+    f = f + g[0] * G(l, 0) + g[1] * G(l, 1) + g[2] * G(l, 2);
+  }
+  // z, block by block (SystemForceMatrix::evaluate), then f_sys = B z.
+  const Vec3 a = gather_vector(state.frame_acceleration, index);
+  const Vec3 omega = gather_vector(state.frame_angular_velocity, index);
+  const Vec3 alpha = gather_vector(state.frame_angular_acceleration, index);
+  const Lane omega_squared = omega[0] * omega[0] + omega[1] * omega[1] + omega[2] * omega[2];
+  static constexpr int kPairA[6] = {0, 1, 2, 0, 0, 1};
+  static constexpr int kPairB[6] = {0, 1, 2, 1, 2, 2};
+  Lane pairs[6];
+  for (int k = 0; k < 6; ++k) pairs[k] = omega[kPairA[k]] * omega[kPairB[k]];
+  Lane* z = L.z.data();
+  for (int d = 0; d < 3; ++d) {
+    z[d] = load_scale * a[d];
+    z[3 + d] = moment * alpha[d];
+  }
+  z[6] = moment * omega_squared;
+  for (int p = 0; p < r; ++p) z[7 + p] = omega_squared * L.q[static_cast<std::size_t>(p)];
+  for (int k = 0; k < 6; ++k) z[7 + r + k] = moment * pairs[k];
+  for (int p = 0; p < r; ++p) {
+    const Lane& q = L.q[static_cast<std::size_t>(p)];
+    const Lane twice_qdot = 2.0 * L.qdot[static_cast<std::size_t>(p)];
+    for (int d = 0; d < 3; ++d) z[13 + r + 3 * p + d] = twice_qdot * omega[d] + q * alpha[d];
+    for (int k = 0; k < 6; ++k) z[13 + 4 * r + 6 * p + k] = q * pairs[k];
+  }
+  const Eigen::MatrixXd& Bt = proto.system_force_matrix.transposed();
+  lanes::multiply_shared(Bt.data(), r, static_cast<int>(Bt.rows()), Bt.rows(), 1, z,
+                         L.system.data());
+  for (int l = 0; l < r; ++l)
+    L.load[static_cast<std::size_t>(l)] += L.system[static_cast<std::size_t>(l)];
+}
+
+// s g(q) and s K(q) (packed) of each lane's node at its q (ReducedStvkForces::evaluate and
+// integrate_node.cpp's scale factors).
+void stvk_lanes(const Model& model, const Prototype& proto, const int* index, LaneScratch& L) {
+  const int r = proto.r, p = num_pairs(r);
+  const Lane coordinate =
+      per_node(model, index, [](const Node& n, int) { return n.scale.coordinate; });
+  for (int i = 0; i < r; ++i)
+    L.q_tilde[static_cast<std::size_t>(i)] = coordinate * L.q[static_cast<std::size_t>(i)];
+  const Lane* q = L.q_tilde.data();
+  Lane* m = L.monomials.data();
+  for (int i = 0, k = 0; i < r; ++i) {
+    m[k++] = 0.5 * q[i] * q[i];
+    for (int j = i + 1; j < r; ++j) m[k++] = q[i] * q[j];
+  }
+  const ReducedStvkForces& forces = proto.forces;
+  lanes::multiply_shared(forces.cubic().data(), p, r, 1, p, q, L.k3.data());
+  const Eigen::MatrixXd& quartic = *forces.quartic_full();
+  lanes::multiply_shared(quartic.data(), p, p, 1, p, m, L.k4.data());
+  // The fused pass: K = K2 + K3 + K4, g = (K2 + K3 / 2 + K4 / 3) q.
+  const double* k2 = forces.quadratic().data();
+  Lane* g = L.gradient.data();
+  for (int i = 0; i < r; ++i) g[i] = Lane::Zero();
+  for (int i = 0, k = 0; i < r; ++i) {
+    Lane gi = Lane::Zero();
+    for (int j = i; j < r; ++j, ++k) {
+      const Lane& k3 = L.k3[static_cast<std::size_t>(k)];
+      const Lane& k4 = L.k4[static_cast<std::size_t>(k)];
+      L.stiffness[static_cast<std::size_t>(k)] = k2[k] + k3 + k4;
+      const Lane e = k2[k] + 0.5 * k3 + (1.0 / 3.0) * k4;
+      gi += e * q[j];
+      if (j != i) g[j] += e * q[i];
+    }
+    g[i] += gi;
+  }
+}
+
+}  // namespace
+
+void polar_decomposition_lanes(const Mat3& A, Mat3& R, Mat3& S) noexcept {
+  // Higham's scaled Newton iteration in lanes, each lane stopping at its own convergence
+  // (polar_decomposition.cpp's newton_polar and its symmetry check).
+  Mat3 X = A;
+  LaneMask active = LaneMask::Constant(true), failed = LaneMask::Constant(false);
+  for (int iteration = 0; iteration < 20 && active.any(); ++iteration) {
+    const Lane det = lanes::determinant(X);
+    failed = failed || (active && !(det > 0.0 && det.isFinite()));
+    active = active && !failed;
+    // γ = 1 once det X is within 1e-3 of 1, else |det X|^-1/3 (per lane: no vector cube root).
+    Lane gamma = Lane::Ones();
+    for (int k = 0; k < kLanes; ++k)
+      if (active(k) && !(std::abs(det(k) - 1.0) < 1e-3)) gamma(k) = 1.0 / std::cbrt(det(k));
+    Mat3 cofactor;
+    for (int i = 0; i < 3; ++i) {
+      const int j = (i + 1) % 3, l = (i + 2) % 3;
+      cofactor(0, i) = X(1, j) * X(2, l) - X(2, j) * X(1, l);
+      cofactor(1, i) = X(2, j) * X(0, l) - X(0, j) * X(2, l);
+      cofactor(2, i) = X(0, j) * X(1, l) - X(1, j) * X(0, l);
+    }
+    const Lane gamma_det = gamma * det;
+    Lane change = Lane::Zero();
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        const Lane next = 0.5 * (gamma * X(i, j) + cofactor(i, j) / gamma_det);
+        change = change.max((next - X(i, j)).abs());
+        X(i, j) = active.select(next, X(i, j));
+      }
+    active = active && !(change <= 1e-9);
+  }
+  failed = failed || active;
+  R = X;
+  S = lanes::transpose_multiply(R, A);
+  Lane asymmetry = Lane::Zero(), size = Lane::Zero();
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      asymmetry = asymmetry.max((S(i, j) - S(j, i)).abs());
+      size = size.max(S(i, j).abs());
+    }
+  failed = failed || !(asymmetry <= 2e-15 * size);
+  Mat3 symmetric;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) symmetric(i, j) = 0.5 * (S(i, j) + S(j, i));
+  S = symmetric;
+  // A lane the iteration does not settle: the scalar polar_decomposition (the SVD).
+  for (int k = 0; k < kLanes; ++k)
+    if (failed(k)) {
+      const PolarDecomposition RS = polar_decomposition(lane_matrix(A, k));
+      set_lane(R, k, RS.R);
+      set_lane(S, k, RS.S);
+    }
+}
+
+bool lane_kinematics_fit(const Model& model, const int* nodes, int count) noexcept {
+  if (count < 2) return false;
+  const Node& first = model.nodes[static_cast<std::size_t>(nodes[0])];
+  const Prototype& proto = model.prototypes[static_cast<std::size_t>(first.prototype)];
+  if (!proto.batched || !proto.forces.quartic_full() || proto.r == 0) return false;
+  for (int k = 0; k < count; ++k) {
+    const Node& node = model.nodes[static_cast<std::size_t>(nodes[k])];
+    if (node.prototype != first.prototype || node.num_children > 0 || nodes[k] == 0) return false;
+  }
+  return true;
+}
+
+bool lane_group_fits(const Model& model, const State& state, const int* nodes, int count) noexcept {
+  if (!lane_kinematics_fit(model, nodes, count)) return false;
+  for (int k = 0; k < count; ++k)
+    if (!lane_integrator(state.settings.nodes[static_cast<std::size_t>(nodes[k])].integrator,
+                         state))
+      return false;
+  return true;
+}
+
+namespace {
+
+// Lanes past `count` repeat the last node (computed, never stored).
+void lane_nodes(const int* nodes, int count, int* index) {
+  for (int lane = 0; lane < kLanes; ++lane) index[lane] = nodes[std::min(lane, count - 1)];
+}
+
+}  // namespace
+
+void lane_group_kinematics(const Model& model, State& state, const int* nodes, int count,
+                           bool need_partial_alpha) noexcept {
+  int index[kLanes];
+  lane_nodes(nodes, count, index);
+  const RelativeKinematics kinematics =
+      relative_kinematics_lanes(model, state, index, count, need_partial_alpha);
+  frames_lanes(model, state, index, count, kinematics);
+}
+
+void advance_lane_group(const Model& model, State& state, const WorkspaceData& w, const int* nodes,
+                        int count, PrototypeScratch& scratch, StepStatus* status) noexcept {
+  int index[kLanes];
+  lane_nodes(nodes, count, index);
+  const Prototype& proto = model.prototypes[static_cast<std::size_t>(
+      model.nodes[static_cast<std::size_t>(index[0])].prototype)];
+  const int r = proto.r;
+  LaneScratch& L = scratch.lanes;
+  const RuntimeSettings& settings = state.settings;
+
+  // q, q̇ in lanes; lines 6-8: the load (no children: M' = I).
+  int offset[kLanes];
+  for (int lane = 0; lane < kLanes; ++lane)
+    offset[lane] = model.nodes[static_cast<std::size_t>(index[lane])].dof_offset;
+  gather(state.q.data(), offset, r, L.q.data());
+  gather(state.qdot.data(), offset, r, L.qdot.data());
+  load_lanes(model, state, w, proto, index, offset, L);
+
+  // Line 9, the semi-implicit stage: s g, s K at q_n.
+  stvk_lanes(model, proto, index, L);
+  const auto setting = [&](auto get) {
+    Lane value;
+    for (int lane = 0; lane < kLanes; ++lane)
+      value(lane) = get(settings.nodes[static_cast<std::size_t>(index[lane])],
+                        model.nodes[static_cast<std::size_t>(index[lane])].scale);
+    return value;
+  };
+  const Lane gradient_factor = setting(
+      [](const NodeSettings& n, const UniformScale& s) { return n.stiffness_scale * s.gradient; });
+  const Lane stiffness_factor = setting(
+      [](const NodeSettings& n, const UniformScale& s) { return n.stiffness_scale * s.stiffness; });
+  const Lane alpha =
+      setting([](const NodeSettings& n, const UniformScale&) { return n.rayleigh_mass; });
+  const Lane beta =
+      setting([](const NodeSettings& n, const UniformScale&) { return n.rayleigh_stiffness; });
+  const int p = num_pairs(r);
+  for (int l = 0; l < r; ++l) L.gradient[static_cast<std::size_t>(l)] *= gradient_factor;
+  for (int k = 0; k < p; ++k) L.stiffness[static_cast<std::size_t>(k)] *= stiffness_factor;
+
+  // q̂, v̂ and c: SI q̂ = q, v̂ = q̇, c = 1; SBDF2 q̂ = (4 q - q_-1) / 3, v̂ likewise, c = 2/3.
+  const bool bdf2 = settings.nodes[static_cast<std::size_t>(index[0])].integrator ==
+                    Integrator::kSemiImplicitBdf2;
+  const double ch = (bdf2 ? 2.0 / 3.0 : 1.0) * settings.time_step;
+  for (int l = 0; l < r; ++l) {
+    const std::size_t sl = static_cast<std::size_t>(l);
+    if (bdf2) {
+      const Lane q_previous(state.q_history(offset[0] + l, 0), state.q_history(offset[1] + l, 0),
+                            state.q_history(offset[2] + l, 0), state.q_history(offset[3] + l, 0));
+      const Lane v_previous(
+          state.qdot_history(offset[0] + l, 0), state.qdot_history(offset[1] + l, 0),
+          state.qdot_history(offset[2] + l, 0), state.qdot_history(offset[3] + l, 0));
+      L.q_hat[sl] = (4.0 * L.q[sl] - q_previous) / 3.0;
+      L.v_hat[sl] = (4.0 * L.qdot[sl] - v_previous) / 3.0;
+    } else {
+      L.q_hat[sl] = L.q[sl];
+      L.v_hat[sl] = L.qdot[sl];
+    }
+  }
+  // rhs = v̂ + c h (f - g - K (q̂ - q)); H = (c h)² K + c h β K + (1 + c h α) I (lower part).
+  const auto K = [&](int i, int j) -> const Lane& {
+    const int a = std::min(i, j), b = std::max(i, j);
+    return L.stiffness[static_cast<std::size_t>(a * r - a * (a - 1) / 2 + (b - a))];
+  };
+  // (SI: q̂ = q, no K (q̂ - q) term.)
+  const auto stage_rhs = [&](int i) -> Lane {
+    const std::size_t si = static_cast<std::size_t>(i);
+    if (!bdf2) return L.v_hat[si] + ch * (L.load[si] - L.gradient[si]);
+    Lane K_delta = Lane::Zero();
+    for (int j = 0; j < r; ++j)
+      K_delta +=
+          K(i, j) * (L.q_hat[static_cast<std::size_t>(j)] - L.q[static_cast<std::size_t>(j)]);
+    return L.v_hat[si] + ch * (L.load[si] - L.gradient[si] - K_delta);
+  };
+  for (int i = 0; i < r; ++i) L.rhs[static_cast<std::size_t>(i)] = stage_rhs(i);
+  Lane* H = L.factor.data();
+  const Lane diagonal = 1.0 + ch * alpha;
+  for (int j = 0; j < r; ++j)
+    for (int i = j; i < r; ++i) {
+      Lane h = (ch * ch) * K(i, j) + ch * (beta * K(i, j));
+      if (i == j) h += diagonal;
+      H[i + r * j] = h;
+    }
+  // Cholesky in lanes (Eigen's unblocked left-looking order); a lane whose pivot is not
+  // positive is solved with the pivoted LDLT below.
+  // The diagonal holds 1 / L_kk (one division a column; the solves multiply by it).
+  LaneMask indefinite = LaneMask::Constant(false);
+  for (int k = 0; k < r; ++k) {
+    Lane x = H[k + r * k];
+    for (int j = 0; j < k; ++j) x -= H[k + r * j] * H[k + r * j];
+    indefinite = indefinite || (x <= 0.0);
+    const Lane inverse = 1.0 / indefinite.select(Lane::Ones(), x).sqrt();
+    H[k + r * k] = inverse;
+    for (int i = k + 1; i < r; ++i) {
+      Lane s = H[i + r * k];
+      for (int j = 0; j < k; ++j) s -= H[i + r * j] * H[k + r * j];
+      H[i + r * k] = s * inverse;
+    }
+  }
+  // L y = rhs, Lᵀ v = y (in rhs).
+  Lane* y = L.rhs.data();
+  for (int i = 0; i < r; ++i) {
+    Lane s = y[i];
+    for (int j = 0; j < i; ++j) s -= H[i + r * j] * y[j];
+    y[i] = s * H[i + r * i];
+  }
+  for (int i = r - 1; i >= 0; --i) {
+    Lane s = y[i];
+    for (int j = i + 1; j < r; ++j) s -= H[j + r * i] * y[j];
+    y[i] = s * H[i + r * i];
+  }
+  for (int lane = 0; lane < count; ++lane) {
+    if (!indefinite(lane)) continue;
+    // The node-by-node stage's fallback for this lane: pivoted LDLT of H, rhs rebuilt.
+    for (int i = 0; i < r; ++i) {
+      scratch.delta(i) = stage_rhs(i)(lane);
+      for (int j = 0; j < r; ++j)
+        scratch.jacobian(i, j) =
+            ((ch * ch) * K(i, j) + ch * (beta * K(i, j)))(lane) + (i == j ? diagonal(lane) : 0.0);
+    }
+    scratch.ldlt.compute(scratch.jacobian);
+    scratch.residual = scratch.ldlt.solve(scratch.delta);
+    for (int i = 0; i < r; ++i) y[i](lane) = scratch.residual(i);
+  }
+
+  // q = q̂ + c h v, q̈ = (v - v̂) / (c h); the node-by-node step's checks.
+  Lane largest = Lane::Zero(), squared = Lane::Zero();
+  LaneMask finite = LaneMask::Constant(true);
+  for (int l = 0; l < r; ++l) {
+    const std::size_t sl = static_cast<std::size_t>(l);
+    const Lane& v = y[l];
+    const Lane q = L.q_hat[sl] + ch * v;
+    const Lane qddot = (v - L.v_hat[sl]) / ch;
+    finite = finite && q.isFinite() && v.isFinite() && qddot.isFinite();
+    largest = largest.max(q.abs());
+    squared += q * q;
+    for (int lane = 0; lane < count; ++lane) {
+      state.q(offset[lane] + l) = q(lane);
+      state.qdot(offset[lane] + l) = v(lane);
+      state.qddot(offset[lane] + l) = qddot(lane);
+    }
+  }
+  const Lane bound = per_node(
+      model, index, [&](const Node& n, int) { return proto.divergence_norm * n.scale.moment; });
+  const Lane norm = squared.sqrt();
+  for (int lane = 0; lane < count; ++lane)
+    status[lane] = !finite(lane) ? StepStatus::kNonFinite
+                   : largest(lane) > settings.max_coordinate || norm(lane) > bound(lane)
+                       ? StepStatus::kDiverged
+                       : StepStatus::kOk;
+}
+
+}  // namespace ramus

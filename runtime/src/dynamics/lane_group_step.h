@@ -1,0 +1,55 @@
+// Lines 5-11 of Algorithm 1 for up to four childless nodes of one prototype at once, one node per
+// SIMD lane (runtime internals): their relative kinematics (Eq. 1-9, the polar decomposition by
+// Higham's iteration in lanes), frames (Eq. 10-12), loads with the system force (Eq. 14, B z with
+// the prototype's B shared by the lanes), reduced StVK forces (the prototype's coefficients times
+// four monomial vectors) and the semi-implicit stage with its r by r Cholesky solve, all in
+// lanes. Per node the same arithmetic as the node-by-node step up to rounding.
+#pragma once
+
+#include "lane_math.h"
+#include "ramus/runtime/dynamics/state.h"
+#include "ramus/runtime/dynamics/step.h"
+#include "ramus/runtime/model/model.h"
+
+namespace ramus {
+
+struct PrototypeScratch;
+struct WorkspaceData;
+
+/// Lane buffers for a prototype with r coordinates (p = r (r + 1) / 2 pairs).
+struct LaneScratch {
+  LaneScratch() = default;
+  explicit LaneScratch(int r);
+  lanes::LaneBuffer q, qdot, q_hat, v_hat, q_tilde, gradient, load, rhs;  ///< r each
+  lanes::LaneBuffer monomials, k3, k4, stiffness;                         ///< p each (pair order)
+  lanes::LaneBuffer z;       ///< 13 + 10 r: the system force's monomials (SystemForceMatrix)
+  lanes::LaneBuffer factor;  ///< r by r, column-major: the stage matrix, then its Cholesky factor
+  lanes::LaneBuffer system;  ///< r: f_sys
+};
+
+/// The polar decomposition A = R S of each lane's 3 by 3 A (polar_decomposition per lane, to
+/// rounding): Higham's iteration in lanes, the SVD for a lane it does not settle.
+void polar_decomposition_lanes(const lanes::Mat3& A, lanes::Mat3& R, lanes::Mat3& S) noexcept;
+
+/// Whether nodes[0, count) can have their kinematics in lanes: at least two, all childless and
+/// not the root, of one prototype with lane data (Prototype::batched).
+bool lane_kinematics_fit(const Model& model, const int* nodes, int count) noexcept;
+
+/// Whether they can also step in lanes: lane_kinematics_fit, and each node's integrator SI, or
+/// SBDF2 with a previous step.
+bool lane_group_fits(const Model& model, const State& state, const int* nodes, int count) noexcept;
+
+/// Lines 10-11 of each node's parent for it, then line 5: the relative kinematics and frames of
+/// nodes[0, count) (lane_kinematics_fit) into `state`, as compute_relative_kinematics then
+/// update_child_frame per node.
+void lane_group_kinematics(const Model& model, State& state, const int* nodes, int count,
+                           bool need_partial_alpha) noexcept;
+
+/// Lines 6-9 for nodes[0, count) (lane_group_fits; frames from lane_group_kinematics) into
+/// `state`; status[k] as the node-by-node step's checks give it (finite, within the divergence
+/// bounds).
+void advance_lane_group(const Model& model, State& state, const WorkspaceData& workspace,
+                        const int* nodes, int count, PrototypeScratch& scratch,
+                        StepStatus* status) noexcept;
+
+}  // namespace ramus

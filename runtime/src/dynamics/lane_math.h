@@ -1,0 +1,152 @@
+// Arithmetic on four nodes at once, one node per SIMD lane (runtime internals): a Lane holds one
+// quantity of four nodes (one AVX register), Vec3 and Mat3 their 3-vectors and 3 by 3 matrices,
+// and multiply_shared the product of a matrix the four share (a prototype's coefficients) with
+// their four vectors. Every operation acts lane by lane, so a lane's result does not depend on
+// its neighbours. Used by lane_group_step.cpp.
+#pragma once
+
+#include <Eigen/Core>
+
+#include <vector>
+
+namespace ramus::lanes {
+
+constexpr int kLanes = 4;
+using Lane = Eigen::Array4d;                                           ///< one value of 4 nodes
+using LaneMask = Eigen::Array<bool, kLanes, 1>;                        ///< a condition per node
+using LaneBuffer = std::vector<Lane, Eigen::aligned_allocator<Lane>>;  ///< n values of 4 nodes
+
+/// A 3-vector of four nodes.
+struct Vec3 {
+  Lane v[3];
+  Lane& operator[](int i) { return v[i]; }
+  const Lane& operator[](int i) const { return v[i]; }
+};
+
+/// A 3 by 3 matrix of four nodes, (row, col).
+struct Mat3 {
+  Lane m[3][3];
+  Lane& operator()(int row, int col) { return m[row][col]; }
+  const Lane& operator()(int row, int col) const { return m[row][col]; }
+};
+
+inline Vec3 add(const Vec3& a, const Vec3& b) {
+  return {{a[0] + b[0], a[1] + b[1], a[2] + b[2]}};
+}
+
+inline Vec3 cross(const Vec3& a, const Vec3& b) {
+  return {{a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]}};
+}
+
+/// A x.
+inline Vec3 multiply(const Mat3& A, const Vec3& x) {
+  Vec3 y;
+  for (int i = 0; i < 3; ++i) y[i] = A(i, 0) * x[0] + A(i, 1) * x[1] + A(i, 2) * x[2];
+  return y;
+}
+
+/// Aᵀ x.
+inline Vec3 transpose_multiply(const Mat3& A, const Vec3& x) {
+  Vec3 y;
+  for (int i = 0; i < 3; ++i) y[i] = A(0, i) * x[0] + A(1, i) * x[1] + A(2, i) * x[2];
+  return y;
+}
+
+/// A B.
+inline Mat3 multiply(const Mat3& A, const Mat3& B) {
+  Mat3 C;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) C(i, j) = A(i, 0) * B(0, j) + A(i, 1) * B(1, j) + A(i, 2) * B(2, j);
+  return C;
+}
+
+/// Aᵀ B.
+inline Mat3 transpose_multiply(const Mat3& A, const Mat3& B) {
+  Mat3 C;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) C(i, j) = A(0, i) * B(0, j) + A(1, i) * B(1, j) + A(2, i) * B(2, j);
+  return C;
+}
+
+inline Lane determinant(const Mat3& A) {
+  return A(0, 0) * (A(1, 1) * A(2, 2) - A(2, 1) * A(1, 2)) -
+         A(1, 0) * (A(0, 1) * A(2, 2) - A(2, 1) * A(0, 2)) +
+         A(2, 0) * (A(0, 1) * A(1, 2) - A(1, 1) * A(0, 2));
+}
+
+/// A⁻¹ by cofactors (A well conditioned).
+inline Mat3 inverse(const Mat3& A) {
+  Mat3 C;  // the cofactors, transposed
+  C(0, 0) = A(1, 1) * A(2, 2) - A(1, 2) * A(2, 1);
+  C(0, 1) = A(0, 2) * A(2, 1) - A(0, 1) * A(2, 2);
+  C(0, 2) = A(0, 1) * A(1, 2) - A(0, 2) * A(1, 1);
+  C(1, 0) = A(1, 2) * A(2, 0) - A(1, 0) * A(2, 2);
+  C(1, 1) = A(0, 0) * A(2, 2) - A(0, 2) * A(2, 0);
+  C(1, 2) = A(0, 2) * A(1, 0) - A(0, 0) * A(1, 2);
+  C(2, 0) = A(1, 0) * A(2, 1) - A(1, 1) * A(2, 0);
+  C(2, 1) = A(0, 1) * A(2, 0) - A(0, 0) * A(2, 1);
+  C(2, 2) = A(0, 0) * A(1, 1) - A(0, 1) * A(1, 0);
+  const Lane inverse_det = 1.0 / (A(0, 0) * C(0, 0) + A(0, 1) * C(1, 0) + A(0, 2) * C(2, 0));
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) C(i, j) *= inverse_det;
+  return C;
+}
+
+/// w with M's skew part = w~: ½ (M21 - M12, M02 - M20, M10 - M01).
+inline Vec3 skew_vector(const Mat3& M) {
+  return {{0.5 * (M(2, 1) - M(1, 2)), 0.5 * (M(0, 2) - M(2, 0)), 0.5 * (M(1, 0) - M(0, 1))}};
+}
+
+/// w~ A (w~ x = w × x).
+inline Mat3 skew_multiply(const Vec3& w, const Mat3& A) {
+  Mat3 C;
+  for (int j = 0; j < 3; ++j) {
+    C(0, j) = w[1] * A(2, j) - w[2] * A(1, j);
+    C(1, j) = w[2] * A(0, j) - w[0] * A(2, j);
+    C(2, j) = w[0] * A(1, j) - w[1] * A(0, j);
+  }
+  return C;
+}
+
+inline Lane trace(const Mat3& A) {
+  return A(0, 0) + A(1, 1) + A(2, 2);
+}
+
+/// tr(S) I - S.
+inline Mat3 trace_minus(const Mat3& S) {
+  Mat3 C;
+  const Lane t = trace(S);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) C(i, j) = -S(i, j);
+  for (int i = 0; i < 3; ++i) C(i, i) += t;
+  return C;
+}
+
+/// out[a] = Σ_b M(a, b) x[b] for a < rows, b < cols: M(a, b) = M[a * row_stride + b *
+/// col_stride] is shared by the lanes, x (cols) and out (rows) are per lane. Rows in blocks of
+/// eight (eight independent sums hide the FMA latency), each x[b] loaded once for a block.
+template <int kRows>
+inline void multiply_shared_rows(const double* M, int cols, Eigen::Index row_stride,
+                                 Eigen::Index col_stride, const Lane* x, Lane* out) noexcept {
+  Lane sum[kRows];
+  for (int i = 0; i < kRows; ++i) sum[i] = Lane::Zero();
+  for (int b = 0; b < cols; ++b) {
+    const Lane& xb = x[b];
+    const double* column = M + b * col_stride;
+    for (int i = 0; i < kRows; ++i) sum[i] += column[i * row_stride] * xb;
+  }
+  for (int i = 0; i < kRows; ++i) out[i] = sum[i];
+}
+
+inline void multiply_shared(const double* M, int rows, int cols, Eigen::Index row_stride,
+                            Eigen::Index col_stride, const Lane* x, Lane* out) noexcept {
+  int a = 0;
+  for (; a + 8 <= rows; a += 8)
+    multiply_shared_rows<8>(M + a * row_stride, cols, row_stride, col_stride, x, out + a);
+  for (; a + 4 <= rows; a += 4)
+    multiply_shared_rows<4>(M + a * row_stride, cols, row_stride, col_stride, x, out + a);
+  for (; a < rows; ++a)
+    multiply_shared_rows<1>(M + a * row_stride, cols, row_stride, col_stride, x, out + a);
+}
+
+}  // namespace ramus::lanes
