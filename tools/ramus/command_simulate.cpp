@@ -405,7 +405,7 @@ void add_simulate_command(CLI::App& app) {
                    "thread's bit for bit")
       ->capture_default_str();
   command->add_flag("--node-by-node", args->node_by_node,
-                    "Step every node alone (default: a part's childless instances four at a "
+                    "Step every node alone (default: a part's childless instances eight at a "
                     "time in SIMD lanes under SI and SBDF2; equal to rounding)");
   command->add_option("--plot", args->plot,
                       "Write PREFIX_energy.png (elastic and kinetic energy over time), "

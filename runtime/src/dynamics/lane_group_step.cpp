@@ -1,7 +1,7 @@
-// Four childless nodes of one prototype through lines 5-11 of Algorithm 1, one per lane: the
+// Eight childless nodes of one prototype through lines 5-11 of Algorithm 1, one per lane: the
 // node-by-node step's arithmetic (frame_kinematics.cpp, polar_decomposition.cpp, step.cpp's
 // assemble_node_equation, system_force.cpp, reduced_stvk_polynomial.cpp, implicit_stage.cpp)
-// written once for four. The rare cases the lanes do not cover run per node as there: an A_ij
+// written once for eight. The rare cases the lanes do not cover run per node as there: an A_ij
 // that Higham's iteration cannot settle (the SVD), an indefinite stage matrix (pivoted LDLT).
 #include "lane_group_step.h"
 
@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "frame_kinematics.h"
 #include "ramus/runtime/dynamics/polar_decomposition.h"
@@ -18,9 +19,10 @@ namespace ramus {
 
 using lanes::kLanes;
 using lanes::Lane;
-using lanes::LaneMask;
 using lanes::Mat3;
 using lanes::Vec3;
+
+static_assert(static_cast<std::size_t>(kLanes) == kLaneGroupSize, "a lane group fills the lanes");
 
 LaneScratch::LaneScratch(int r) {
   const std::size_t n = static_cast<std::size_t>(r), p = static_cast<std::size_t>(num_pairs(r));
@@ -41,8 +43,8 @@ bool lane_integrator(Integrator integrator, const State& state) {
 
 // out[l] = (v[offset[0] + l], ..., v[offset[3] + l]) for l < n.
 void gather(const double* v, const int* offset, int n, Lane* out) {
-  const double *v0 = v + offset[0], *v1 = v + offset[1], *v2 = v + offset[2], *v3 = v + offset[3];
-  for (int l = 0; l < n; ++l) out[l] = Lane(v0[l], v1[l], v2[l], v3[l]);
+  for (int l = 0; l < n; ++l)
+    for (int lane = 0; lane < kLanes; ++lane) out[l](lane) = v[offset[lane] + l];
 }
 
 Eigen::Matrix3d lane_matrix(const Mat3& A, int k) {
@@ -60,8 +62,7 @@ void set_lane(Mat3& A, int k, const Eigen::Matrix3d& M) {
 Vec3 gather_vector(const Eigen::Matrix3Xd& columns, const int* index) {
   Vec3 v;
   for (int d = 0; d < 3; ++d)
-    v[d] = Lane(columns(d, index[0]), columns(d, index[1]), columns(d, index[2]),
-                columns(d, index[3]));
+    for (int lane = 0; lane < kLanes; ++lane) v[d](lane) = columns(d, index[lane]);
   return v;
 }
 
@@ -70,8 +71,7 @@ Mat3 gather_matrix(const Eigen::Matrix3Xd& blocks, const int* index) {
   Mat3 A;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j)
-      A(i, j) = Lane(blocks(i, 3 * index[0] + j), blocks(i, 3 * index[1] + j),
-                     blocks(i, 3 * index[2] + j), blocks(i, 3 * index[3] + j));
+      for (int lane = 0; lane < kLanes; ++lane) A(i, j)(lane) = blocks(i, 3 * index[lane] + j);
   return A;
 }
 
@@ -298,18 +298,26 @@ void stvk_lanes(const Model& model, const Prototype& proto, const int* index, La
 }  // namespace
 
 void polar_decomposition_lanes(const Mat3& A, Mat3& R, Mat3& S) noexcept {
-  // Higham's scaled Newton iteration in lanes, each lane stopping at its own convergence
-  // (polar_decomposition.cpp's newton_polar and its symmetry check).
+  // Higham's scaled Newton iteration (polar_decomposition.cpp's newton_polar) on all lanes
+  // until each has settled; a lane's R is its iterate where it settled, as the scalar
+  // iteration returns it. (Lane conditions are tested one lane at a time: Eigen's masks and
+  // selects run lane by lane anyway.)
   Mat3 X = A;
-  LaneMask active = LaneMask::Constant(true), failed = LaneMask::Constant(false);
-  for (int iteration = 0; iteration < 20 && active.any(); ++iteration) {
+  bool settled[kLanes] = {}, failed[kLanes] = {};
+  int remaining = kLanes;
+  for (int iteration = 0; iteration < 20 && remaining > 0; ++iteration) {
     const Lane det = lanes::determinant(X);
-    failed = failed || (active && !(det > 0.0 && det.isFinite()));
-    active = active && !failed;
-    // γ = 1 once det X is within 1e-3 of 1, else |det X|^-1/3 (per lane: no vector cube root).
+    // γ = 1 once det X is within 1e-3 of 1, else |det X|^-1/3 (no vector cube root).
     Lane gamma = Lane::Ones();
-    for (int k = 0; k < kLanes; ++k)
-      if (active(k) && !(std::abs(det(k) - 1.0) < 1e-3)) gamma(k) = 1.0 / std::cbrt(det(k));
+    for (int k = 0; k < kLanes; ++k) {
+      if (settled[k]) continue;
+      if (!(det(k) > 0) || !std::isfinite(det(k))) {
+        settled[k] = failed[k] = true;
+        --remaining;
+      } else if (!(std::abs(det(k) - 1.0) < 1e-3)) {
+        gamma(k) = 1.0 / std::cbrt(det(k));
+      }
+    }
     Mat3 cofactor;
     for (int i = 0; i < 3; ++i) {
       const int j = (i + 1) % 3, l = (i + 2) % 3;
@@ -323,12 +331,17 @@ void polar_decomposition_lanes(const Mat3& A, Mat3& R, Mat3& S) noexcept {
       for (int j = 0; j < 3; ++j) {
         const Lane next = 0.5 * (gamma * X(i, j) + cofactor(i, j) / gamma_det);
         change = change.max((next - X(i, j)).abs());
-        X(i, j) = active.select(next, X(i, j));
+        X(i, j) = next;
       }
-    active = active && !(change <= 1e-9);
+    for (int k = 0; k < kLanes; ++k)
+      if (!settled[k] && change(k) <= 1e-9) {
+        settled[k] = true;
+        --remaining;
+        for (int i = 0; i < 3; ++i)
+          for (int j = 0; j < 3; ++j) R(i, j)(k) = X(i, j)(k);
+      }
   }
-  failed = failed || active;
-  R = X;
+  for (int k = 0; k < kLanes; ++k) failed[k] = failed[k] || !settled[k];
   S = lanes::transpose_multiply(R, A);
   Lane asymmetry = Lane::Zero(), size = Lane::Zero();
   for (int i = 0; i < 3; ++i)
@@ -336,14 +349,14 @@ void polar_decomposition_lanes(const Mat3& A, Mat3& R, Mat3& S) noexcept {
       asymmetry = asymmetry.max((S(i, j) - S(j, i)).abs());
       size = size.max(S(i, j).abs());
     }
-  failed = failed || !(asymmetry <= 2e-15 * size);
   Mat3 symmetric;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) symmetric(i, j) = 0.5 * (S(i, j) + S(j, i));
   S = symmetric;
-  // A lane the iteration does not settle: the scalar polar_decomposition (the SVD).
+  // A lane the iteration does not settle, or leaves too asymmetric: the scalar
+  // polar_decomposition (the SVD).
   for (int k = 0; k < kLanes; ++k)
-    if (failed(k)) {
+    if (failed[k] || !(asymmetry(k) <= 2e-15 * size(k))) {
       const PolarDecomposition RS = polar_decomposition(lane_matrix(A, k));
       set_lane(R, k, RS.R);
       set_lane(S, k, RS.S);
@@ -351,10 +364,11 @@ void polar_decomposition_lanes(const Mat3& A, Mat3& R, Mat3& S) noexcept {
 }
 
 bool lane_kinematics_fit(const Model& model, const int* nodes, int count) noexcept {
-  if (count < 2) return false;
+  if (count < 2 || count > kLanes) return false;
   const Node& first = model.nodes[static_cast<std::size_t>(nodes[0])];
   const Prototype& proto = model.prototypes[static_cast<std::size_t>(first.prototype)];
   if (!proto.batched || !proto.forces.quartic_full() || proto.r == 0) return false;
+  // (Model::childless_groups are so by construction: the loop costs a few ns a group.)
   for (int k = 0; k < count; ++k) {
     const Node& node = model.nodes[static_cast<std::size_t>(nodes[k])];
     if (node.prototype != first.prototype || node.num_children > 0 || nodes[k] == 0) return false;
@@ -432,16 +446,16 @@ void advance_lane_group(const Model& model, State& state, const WorkspaceData& w
   const bool bdf2 = settings.nodes[static_cast<std::size_t>(index[0])].integrator ==
                     Integrator::kSemiImplicitBdf2;
   const double ch = (bdf2 ? 2.0 / 3.0 : 1.0) * settings.time_step;
+  if (bdf2) {
+    // (q_-1 and q̇_-1 gathered into q̂ and v̂, then combined in place.)
+    gather(state.q_history.col(0).data(), offset, r, L.q_hat.data());
+    gather(state.qdot_history.col(0).data(), offset, r, L.v_hat.data());
+  }
   for (int l = 0; l < r; ++l) {
     const std::size_t sl = static_cast<std::size_t>(l);
     if (bdf2) {
-      const Lane q_previous(state.q_history(offset[0] + l, 0), state.q_history(offset[1] + l, 0),
-                            state.q_history(offset[2] + l, 0), state.q_history(offset[3] + l, 0));
-      const Lane v_previous(
-          state.qdot_history(offset[0] + l, 0), state.qdot_history(offset[1] + l, 0),
-          state.qdot_history(offset[2] + l, 0), state.qdot_history(offset[3] + l, 0));
-      L.q_hat[sl] = (4.0 * L.q[sl] - q_previous) / 3.0;
-      L.v_hat[sl] = (4.0 * L.qdot[sl] - v_previous) / 3.0;
+      L.q_hat[sl] = (4.0 * L.q[sl] - L.q_hat[sl]) / 3.0;
+      L.v_hat[sl] = (4.0 * L.qdot[sl] - L.v_hat[sl]) / 3.0;
     } else {
       L.q_hat[sl] = L.q[sl];
       L.v_hat[sl] = L.qdot[sl];
@@ -473,34 +487,36 @@ void advance_lane_group(const Model& model, State& state, const WorkspaceData& w
     }
   // Cholesky in lanes (Eigen's unblocked left-looking order); a lane whose pivot is not
   // positive is solved with the pivoted LDLT below.
-  // The diagonal holds 1 / L_kk (one division a column; the solves multiply by it).
-  LaneMask indefinite = LaneMask::Constant(false);
+  // The diagonal holds 1 / L_kk (one division a column; the solves multiply by it). A lane
+  // with a pivot ≤ 0 runs on to NaN and is solved again below.
+  Lane smallest_pivot = Lane::Constant(std::numeric_limits<double>::infinity());
   for (int k = 0; k < r; ++k) {
-    Lane x = H[k + r * k];
-    for (int j = 0; j < k; ++j) x -= H[k + r * j] * H[k + r * j];
-    indefinite = indefinite || (x <= 0.0);
-    const Lane inverse = 1.0 / indefinite.select(Lane::Ones(), x).sqrt();
+    Lane sum = Lane::Zero();
+    for (int j = 0; j < k; ++j) sum += H[k + r * j] * H[k + r * j];
+    const Lane x = H[k + r * k] - sum;
+    smallest_pivot = smallest_pivot.min(x);
+    const Lane inverse = x.sqrt().inverse();
     H[k + r * k] = inverse;
     for (int i = k + 1; i < r; ++i) {
-      Lane s = H[i + r * k];
-      for (int j = 0; j < k; ++j) s -= H[i + r * j] * H[k + r * j];
-      H[i + r * k] = s * inverse;
+      Lane s = Lane::Zero();
+      for (int j = 0; j < k; ++j) s += H[i + r * j] * H[k + r * j];
+      H[i + r * k] = (H[i + r * k] - s) * inverse;
     }
   }
   // L y = rhs, Lᵀ v = y (in rhs).
   Lane* y = L.rhs.data();
   for (int i = 0; i < r; ++i) {
-    Lane s = y[i];
-    for (int j = 0; j < i; ++j) s -= H[i + r * j] * y[j];
-    y[i] = s * H[i + r * i];
+    Lane s = Lane::Zero();
+    for (int j = 0; j < i; ++j) s += H[i + r * j] * y[j];
+    y[i] = (y[i] - s) * H[i + r * i];
   }
   for (int i = r - 1; i >= 0; --i) {
-    Lane s = y[i];
-    for (int j = i + 1; j < r; ++j) s -= H[j + r * i] * y[j];
-    y[i] = s * H[i + r * i];
+    Lane s = Lane::Zero();
+    for (int j = i + 1; j < r; ++j) s += H[j + r * i] * y[j];
+    y[i] = (y[i] - s) * H[i + r * i];
   }
   for (int lane = 0; lane < count; ++lane) {
-    if (!indefinite(lane)) continue;
+    if (!(smallest_pivot(lane) <= 0)) continue;
     // The node-by-node stage's fallback for this lane: pivoted LDLT of H, rhs rebuilt.
     for (int i = 0; i < r; ++i) {
       scratch.delta(i) = stage_rhs(i)(lane);
@@ -514,14 +530,14 @@ void advance_lane_group(const Model& model, State& state, const WorkspaceData& w
   }
 
   // q = q̂ + c h v, q̈ = (v - v̂) / (c h); the node-by-node step's checks.
-  Lane largest = Lane::Zero(), squared = Lane::Zero();
-  LaneMask finite = LaneMask::Constant(true);
+  // (x - x is NaN exactly when x is not finite.)
+  Lane largest = Lane::Zero(), squared = Lane::Zero(), not_finite = Lane::Zero();
   for (int l = 0; l < r; ++l) {
     const std::size_t sl = static_cast<std::size_t>(l);
     const Lane& v = y[l];
     const Lane q = L.q_hat[sl] + ch * v;
     const Lane qddot = (v - L.v_hat[sl]) / ch;
-    finite = finite && q.isFinite() && v.isFinite() && qddot.isFinite();
+    not_finite += (q - q) + (v - v) + (qddot - qddot);
     largest = largest.max(q.abs());
     squared += q * q;
     for (int lane = 0; lane < count; ++lane) {
@@ -534,7 +550,7 @@ void advance_lane_group(const Model& model, State& state, const WorkspaceData& w
       model, index, [&](const Node& n, int) { return proto.divergence_norm * n.scale.moment; });
   const Lane norm = squared.sqrt();
   for (int lane = 0; lane < count; ++lane)
-    status[lane] = !finite(lane) ? StepStatus::kNonFinite
+    status[lane] = std::isnan(not_finite(lane)) ? StepStatus::kNonFinite
                    : largest(lane) > settings.max_coordinate || norm(lane) > bound(lane)
                        ? StepStatus::kDiverged
                        : StepStatus::kOk;

@@ -1,8 +1,8 @@
-// Lines 5-11 of Algorithm 1 for up to four childless nodes of one prototype at once, one node per
+// Lines 5-11 of Algorithm 1 for up to eight childless nodes of one prototype at once, one node per
 // SIMD lane (runtime internals): their relative kinematics (Eq. 1-9, the polar decomposition by
 // Higham's iteration in lanes), frames (Eq. 10-12), loads with the system force (Eq. 14, B z with
 // the prototype's B shared by the lanes), reduced StVK forces (the prototype's coefficients times
-// four monomial vectors) and the semi-implicit stage with its r by r Cholesky solve, all in
+// eight monomial vectors) and the semi-implicit stage with its r by r Cholesky solve, all in
 // lanes. Per node the same arithmetic as the node-by-node step up to rounding.
 #pragma once
 

@@ -1,8 +1,8 @@
-// Arithmetic on four nodes at once, one node per SIMD lane (runtime internals): a Lane holds one
-// quantity of four nodes (one AVX register), Vec3 and Mat3 their 3-vectors and 3 by 3 matrices,
-// and multiply_shared the product of a matrix the four share (a prototype's coefficients) with
-// their four vectors. Every operation acts lane by lane, so a lane's result does not depend on
-// its neighbours. Used by lane_group_step.cpp.
+// Arithmetic on eight nodes at once, one node per SIMD lane (runtime internals): a Lane holds one
+// quantity of eight nodes (two AVX registers), Vec3 and Mat3 their 3-vectors and 3 by 3
+// matrices, and multiply_shared the product of a matrix the eight share (a prototype's
+// coefficients) with their eight vectors. Every operation acts lane by lane, so a lane's result
+// does not depend on its neighbours. Used by lane_group_step.cpp.
 #pragma once
 
 #include <Eigen/Core>
@@ -11,19 +11,18 @@
 
 namespace ramus::lanes {
 
-constexpr int kLanes = 4;
-using Lane = Eigen::Array4d;                                           ///< one value of 4 nodes
-using LaneMask = Eigen::Array<bool, kLanes, 1>;                        ///< a condition per node
+constexpr int kLanes = 8;
+using Lane = Eigen::Array<double, kLanes, 1>;  ///< one value of kLanes nodes
 using LaneBuffer = std::vector<Lane, Eigen::aligned_allocator<Lane>>;  ///< n values of 4 nodes
 
-/// A 3-vector of four nodes.
+/// A 3-vector of kLanes nodes.
 struct Vec3 {
   Lane v[3];
   Lane& operator[](int i) { return v[i]; }
   const Lane& operator[](int i) const { return v[i]; }
 };
 
-/// A 3 by 3 matrix of four nodes, (row, col).
+/// A 3 by 3 matrix of kLanes nodes, (row, col).
 struct Mat3 {
   Lane m[3][3];
   Lane& operator()(int row, int col) { return m[row][col]; }
@@ -124,7 +123,8 @@ inline Mat3 trace_minus(const Mat3& S) {
 
 /// out[a] = Σ_b M(a, b) x[b] for a < rows, b < cols: M(a, b) = M[a * row_stride + b *
 /// col_stride] is shared by the lanes, x (cols) and out (rows) are per lane. Rows in blocks of
-/// eight (eight independent sums hide the FMA latency), each x[b] loaded once for a block.
+/// four (eight independent register sums at eight lanes hide the FMA latency), each x[b] loaded
+/// once for a block and each M(a, b) broadcast once for all lanes.
 template <int kRows>
 inline void multiply_shared_rows(const double* M, int cols, Eigen::Index row_stride,
                                  Eigen::Index col_stride, const Lane* x, Lane* out) noexcept {
@@ -141,8 +141,6 @@ inline void multiply_shared_rows(const double* M, int cols, Eigen::Index row_str
 inline void multiply_shared(const double* M, int rows, int cols, Eigen::Index row_stride,
                             Eigen::Index col_stride, const Lane* x, Lane* out) noexcept {
   int a = 0;
-  for (; a + 8 <= rows; a += 8)
-    multiply_shared_rows<8>(M + a * row_stride, cols, row_stride, col_stride, x, out + a);
   for (; a + 4 <= rows; a += 4)
     multiply_shared_rows<4>(M + a * row_stride, cols, row_stride, col_stride, x, out + a);
   for (; a < rows; ++a)

@@ -127,17 +127,17 @@ TEST_CASE(
 TEST_CASE("A small tree steps alike with its childless instances in SIMD lanes and node by node",
           "[precompute][mesh][tree][batch]") {
   TreeOptions options = small_tree(4, 12);
-  options.leaves = 42;  // ten groups of four leaves and one of two
+  options.leaves = 42;  // five groups of eight leaves and one of two
   const auto model = compile_model(assemble(make_tree(options), 0));
   // Lane groups of leaves, and of a branch class placed at several scales (its childless
-  // instances), some groups shorter than four.
+  // instances), some groups shorter than eight.
   int full = 0, partial = 0, scaled = 0;
   for (std::size_t g = 0; g + 1 < model->childless_groups.size(); ++g) {
     const int begin = model->childless_groups[g], end = model->childless_groups[g + 1];
     const Prototype& p =
         model->prototype_of(model->childless_nodes[static_cast<std::size_t>(begin)]);
     if (!p.batched || end - begin < 2) continue;
-    (end - begin == 4 ? full : partial) += 1;
+    (end - begin == static_cast<int>(kLaneGroupSize) ? full : partial) += 1;
     for (int k = begin; k < end; ++k)
       scaled += model->nodes[static_cast<std::size_t>(
                                  model->childless_nodes[static_cast<std::size_t>(k)])]
@@ -145,7 +145,7 @@ TEST_CASE("A small tree steps alike with its childless instances in SIMD lanes a
                     ? 0
                     : 1;
   }
-  REQUIRE(full >= 10);
+  REQUIRE(full >= 5);
   REQUIRE(partial >= 1);
   REQUIRE(scaled >= 2);
   for (const Integrator integrator :
@@ -186,7 +186,8 @@ TEST_CASE(
   // The second node of the first full lane group of leaves.
   int node = -1;
   for (std::size_t g = 0; g + 1 < model->childless_groups.size() && node < 0; ++g)
-    if (model->childless_groups[g + 1] - model->childless_groups[g] == 4)
+    if (model->childless_groups[g + 1] - model->childless_groups[g] ==
+        static_cast<int>(kLaneGroupSize))
       node = model->childless_nodes[static_cast<std::size_t>(model->childless_groups[g] + 1)];
   REQUIRE(node > 0);
   const Node& n = model->nodes[static_cast<std::size_t>(node)];

@@ -1,4 +1,4 @@
-// The lane step's polar decomposition (src/dynamics/lane_group_step.h): four matrices at once,
+// The lane step's polar decomposition (src/dynamics/lane_group_step.h): eight matrices at once,
 // each lane as the scalar polar_decomposition gives it, including a lane that converges late,
 // one with det A < 0 and one too ill-conditioned for the iteration (both the SVD's), next to
 // lanes that settle at once. The whole lane step is checked against the node-by-node step in
@@ -40,11 +40,18 @@ TEST_CASE("Polar decompositions in lanes equal the scalar one lane by lane",
   Eigen::Matrix3d reflection = rotation;
   reflection.col(2) *= -1;  // det < 0: no rotation factor by the iteration
   Eigen::Matrix3d ill = rotation * Eigen::Vector3d(1, 1, 1e-9).asDiagonal();
-  const Eigen::Matrix3d sets[2][lanes::kLanes] = {
-      {rotation * (Eigen::Matrix3d::Identity() + 1e-6 * stretch), rotation * stretch, reflection,
-       ill},
-      {rotation, 25.0 * rotation * stretch, Eigen::Matrix3d::Identity(), rotation * stretch}};
-  for (const auto& set : sets) {
+  const Eigen::Matrix3d cases[8] = {rotation * (Eigen::Matrix3d::Identity() + 1e-6 * stretch),
+                                    rotation * stretch,
+                                    reflection,
+                                    ill,
+                                    rotation,
+                                    25.0 * rotation * stretch,
+                                    Eigen::Matrix3d::Identity(),
+                                    rotation.transpose() * stretch};
+  // The cases in every lane: the lanes in turn, each set the cases shifted by one.
+  for (int shift = 0; shift < 8; ++shift) {
+    Eigen::Matrix3d set[lanes::kLanes];
+    for (int k = 0; k < lanes::kLanes; ++k) set[k] = cases[(k + shift) % 8];
     lanes::Mat3 R, S;
     polar_decomposition_lanes(to_lanes(set), R, S);
     for (int k = 0; k < lanes::kLanes; ++k) {

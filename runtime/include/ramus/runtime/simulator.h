@@ -108,7 +108,7 @@ class Simulator {
 
   /// Time split of the steps while profiling is on (Workspace::Profile).
   void set_profiling(bool on) { workspace_.profiling = on; }
-  /// Same-part childless nodes four at a time in SIMD lanes (the default) or node by node
+  /// Same-part childless nodes eight at a time in SIMD lanes (the default) or node by node
   /// (Workspace::batched_evaluation).
   void set_batched_evaluation(bool on) { workspace_.batched_evaluation = on; }
   /// Threads of the step (Workspace::set_threads); results equal one thread's bit for bit.

@@ -39,7 +39,7 @@ class Workspace {
   bool profiling = false;
   Profile profile;
   /// On (the default): childless nodes of a prototype placed kMinBatchedInstances times or more
-  /// step four at a time in SIMD lanes when their integrator is SI, or SBDF2 after its first
+  /// step eight at a time in SIMD lanes when their integrator is SI, or SBDF2 after its first
   /// step (Model::childless_groups; relative kinematics, frames, system force, StVK forces and
   /// the stage's solve in lanes: src/dynamics/lane_group_step.h); off: node by node. Equal to
   /// rounding (1e-12 relative over 200 steps, tested); 1.7-1.8x faster on the oak.

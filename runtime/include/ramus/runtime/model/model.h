@@ -60,8 +60,9 @@ struct Prototype {
 /// Prototypes placed at least this often evaluate their nodes' StVK forces in one batch.
 constexpr int kMinBatchedInstances = 4;
 
-/// Nodes a lane group advances at once (one per lane of a 256-bit register of doubles).
-constexpr std::size_t kLaneGroupSize = 4;
+/// Nodes a lane group advances at once (one per SIMD lane: two 256-bit registers of doubles;
+/// eight share each coefficient a prototype's products load).
+constexpr std::size_t kLaneGroupSize = 8;
 
 /// What a step reads of a child's interface with its parent (Eq. 1-4, ParentInterface in the
 /// file): x̂_ij and R̂_ij in double, the bases â_ij and A^l_ij in float, one 12-number column per
