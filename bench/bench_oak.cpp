@@ -109,9 +109,49 @@ BENCHMARK(BM_OakStep)
     ->ArgNames({"profiled", "batched", "threads"})
     ->Unit(benchmark::kMicrosecond);
 
+// The bound for the coupled step: every node stepped alone as the single-domain model of
+// its part (anchored: no frames, no system force, no lumping), with the oak's settings, times
+// the part's node count, summed.
+struct LoneParts {
+  std::vector<std::unique_ptr<ramus::Simulator>> simulators;  // one per part
+  std::vector<double> placed;                                 // its node count in the oak
+  // Seconds per oak step: `steps` steps of each part, scaled by its count.
+  double seconds_per_step(int steps) {
+    double sum = 0;
+    for (std::size_t p = 0; p < simulators.size(); ++p) {
+      const auto start = std::chrono::steady_clock::now();
+      for (int k = 0; k < steps; ++k) simulators[p]->step();
+      sum += placed[p] *
+             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
+             steps;
+    }
+    return sum;
+  }
+};
+
+LoneParts lone_parts() {
+  const ramus::ReducedModel& data = oak_data();
+  const auto oak_settings = oak_simulator()->settings();
+  LoneParts lone;
+  for (std::size_t p = 0; p < data.parts.size(); ++p) {
+    const auto model = ramus::compile_model(ramus::single_domain_model(data.parts[p]));
+    ramus::RuntimeSettings settings = model->settings;
+    settings.time_step = oak_settings.time_step;
+    settings.gravity = oak_settings.gravity;
+    settings.nodes.assign(1, oak_settings.nodes.front());
+    lone.simulators.push_back(std::make_unique<ramus::Simulator>(model, settings));
+    lone.simulators.back()->initialize();
+    lone.placed.push_back(0);
+  }
+  for (const ramus::ReducedDomain& d : data.domains)
+    lone.placed[static_cast<std::size_t>(d.part)] += 1;
+  return lone;
+}
+
 // The step's configurations interleaved (rounds of 10 steps each, in turn), so that a shared,
-// noisy machine loads them alike: one thread batched, one thread node by node, two threads node by
-// node, two threads batched. Counters: µs per step of each, and the ratios.
+// noisy machine loads them alike: one thread in lanes (batched), one thread node by node, two
+// threads node by node, two threads in lanes, and the lone sum (BM_OakLoneSum's, 50 steps of
+// each part). Counters: µs per step of each, and the ratios.
 void BM_OakStepInterleaved(benchmark::State& state) {
   struct Config {
     const char* name;
@@ -129,7 +169,9 @@ void BM_OakStepInterleaved(benchmark::State& state) {
     sims.back()->set_threads(c.threads);
     for (int k = 0; k < 5; ++k) sims.back()->step();
   }
+  LoneParts lone = lone_parts();
   std::vector<double> seconds(sims.size(), 0.0);
+  double lone_seconds = 0;
   long rounds = 0;
   for (auto _ : state) {
     for (std::size_t c = 0; c < sims.size(); ++c) {
@@ -138,47 +180,24 @@ void BM_OakStepInterleaved(benchmark::State& state) {
         if (sims[c]->step() != ramus::StepStatus::kOk) state.SkipWithError("the oak's step failed");
       seconds[c] += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
+    lone_seconds += 10.0 * lone.seconds_per_step(50);
     ++rounds;
   }
   const double steps = 10.0 * static_cast<double>(std::max<long>(1, rounds));
   for (std::size_t c = 0; c < sims.size(); ++c)
     state.counters[std::string(configs[c].name) + "_us"] = 1e6 * seconds[c] / steps;
+  state.counters["lone_sum_us"] = 1e6 * lone_seconds / steps;
   state.counters["node_over_batched"] = seconds[1] / seconds[0];
+  state.counters["batched_over_lone_sum"] = seconds[0] / lone_seconds;
   state.counters["threads_speedup"] = seconds[1] / seconds[2];
+  state.counters["batched_threads_speedup"] = seconds[0] / seconds[3];
 }
 BENCHMARK(BM_OakStepInterleaved)->Unit(benchmark::kMillisecond)->MinTime(5);
 
-// The bound for the coupled step: every node stepped alone as the single-domain model of
-// its part (anchored: no frames, no system force, no lumping), with the oak's settings, times
-// the part's node count, summed. Each iteration's time is that sum.
+// Each iteration's time is the lone sum.
 void BM_OakLoneSum(benchmark::State& state) {
-  const ramus::ReducedModel& data = oak_data();
-  const auto oak_settings = oak_simulator()->settings();
-  std::vector<std::unique_ptr<ramus::Simulator>> lone;
-  std::vector<double> placed;
-  for (std::size_t p = 0; p < data.parts.size(); ++p) {
-    const auto model = ramus::compile_model(ramus::single_domain_model(data.parts[p]));
-    ramus::RuntimeSettings settings = model->settings;
-    settings.time_step = oak_settings.time_step;
-    settings.gravity = oak_settings.gravity;
-    settings.nodes.assign(1, oak_settings.nodes.front());
-    lone.push_back(std::make_unique<ramus::Simulator>(model, settings));
-    lone.back()->initialize();
-    placed.push_back(0);
-  }
-  for (const ramus::ReducedDomain& d : data.domains) placed[static_cast<std::size_t>(d.part)] += 1;
-  constexpr int kSteps = 50;
-  for (auto _ : state) {
-    double sum = 0;
-    for (std::size_t p = 0; p < lone.size(); ++p) {
-      const auto start = std::chrono::steady_clock::now();
-      for (int k = 0; k < kSteps; ++k) lone[p]->step();
-      sum += placed[p] *
-             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
-             kSteps;
-    }
-    state.SetIterationTime(sum);
-  }
+  LoneParts lone = lone_parts();
+  for (auto _ : state) state.SetIterationTime(lone.seconds_per_step(50));
 }
 BENCHMARK(BM_OakLoneSum)->UseManualTime()->Unit(benchmark::kMicrosecond);
 

@@ -52,12 +52,12 @@ struct Prototype {
   Eigen::Matrix3d wind_moment = Eigen::Matrix3d::Zero();
   std::vector<int> nodes;  ///< the nodes placing this prototype, in State column order
   int dof_offset = 0;      ///< its nodes' q occupy [dof_offset, dof_offset + r * nodes.size())
-  /// Its nodes' StVK forces at the step's start are evaluated together (forces.batched()):
-  /// r > 0 and at least kMinBatchedInstances nodes.
+  /// Its childless nodes step in lane groups (Model::childless_groups; forces.batched() keeps
+  /// the full quartic the lanes' products read): r > 0 and at least kMinBatchedInstances nodes.
   bool batched = false;
 };
 
-/// Prototypes placed at least this often evaluate their nodes' StVK forces in one batch.
+/// Prototypes placed at least this often step their childless nodes in SIMD lanes.
 constexpr int kMinBatchedInstances = 4;
 
 /// Nodes a lane group advances at once (one per SIMD lane: two 256-bit registers of doubles;
