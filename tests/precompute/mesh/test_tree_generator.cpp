@@ -159,7 +159,7 @@ TEST_CASE("A small tree steps alike with its childless instances in SIMD lanes a
       REQUIRE(sim->initialize() == StepStatus::kOk);
       sim->add_vertex_force(47, 5, Eigen::Vector3d(0, 0.05, 0.1));
     }
-    double worst = 0;
+    double worst = 0, first_step = 0;
     for (int k = 0; k < 200; ++k) {
       if (k == 100) {
         on.clear_vertex_forces();
@@ -168,11 +168,15 @@ TEST_CASE("A small tree steps alike with its childless instances in SIMD lanes a
       REQUIRE(on.step() == StepStatus::kOk);
       REQUIRE(off.step() == StepStatus::kOk);
       worst = std::max(worst, (on.state().q - off.state().q).norm() / off.state().q.norm());
+      if (k == 0) first_step = worst;
     }
-    // im-blend stops its energy blend within a tolerance (implicit_tolerance on its Newton
-    // stages, energy_tolerance on the blend): inputs that differ by rounding (the lanes'
-    // kinematics) move its result within those, not to rounding.
-    CHECK(worst < (integrator == Integrator::kImplicitMidpointBlend ? 1e-8 : 1e-12));
+    // One step: rounding (3e-18 relative for SI on this machine); 200 steps: 2e-16 (SI) to 2e-14
+    // (SIERE). im-blend stops its energy blend within a tolerance (implicit_tolerance on its
+    // Newton stages, energy_tolerance on the blend): inputs that differ by rounding (the lanes'
+    // kinematics) move its result within those, not to rounding (1e-11 after one step).
+    const bool blend = integrator == Integrator::kImplicitMidpointBlend;
+    CHECK(first_step < (blend ? 1e-9 : 1e-14));
+    CHECK(worst < (blend ? 1e-8 : 1e-12));
     CHECK(off.state().q.norm() > 0);
   }
 }
