@@ -241,11 +241,15 @@ std::shared_ptr<const Model> compile_model(ReducedModel data) {
     if (i > 0 && m.nodes[static_cast<std::size_t>(i)].num_children == 0)
       m.childless_nodes.push_back(i);
   }
-  // The childless nodes by prototype, then in lane groups of up to four of one prototype.
-  std::stable_sort(m.childless_nodes.begin(), m.childless_nodes.end(), [&m](int a, int b) {
+  // Every level and the childless nodes by prototype (consecutive nodes then read the same
+  // coefficients, still in cache), the childless in lane groups of up to kLaneGroupSize.
+  const auto by_prototype = [&m](int a, int b) {
     return m.nodes[static_cast<std::size_t>(a)].prototype <
            m.nodes[static_cast<std::size_t>(b)].prototype;
-  });
+  };
+  for (std::vector<int>& level : m.step_levels)
+    std::stable_sort(level.begin(), level.end(), by_prototype);
+  std::stable_sort(m.childless_nodes.begin(), m.childless_nodes.end(), by_prototype);
   for (std::size_t k = 0; k < m.childless_nodes.size();) {
     m.childless_groups.push_back(static_cast<int>(k));
     const int prototype = m.nodes[static_cast<std::size_t>(m.childless_nodes[k])].prototype;

@@ -119,9 +119,9 @@ struct Model {
   std::vector<Node> nodes;    ///< root first, parents before children
   std::vector<int> children;  ///< children of every node, grouped by parent (Node::first_child)
   /// The order of a step's root-to-leaves pass: the root, then the nodes with children by depth
-  /// (level d: those at depth d, ascending; independent of each other), then the non-root
-  /// nodes without children, by prototype and ascending within one (nothing else in a step
-  /// reads them). Each list runs on the Workspace's threads.
+  /// (level d: those at depth d, independent of each other), then the non-root nodes without
+  /// children (nothing else in a step reads them); each list by prototype, ascending within
+  /// one. Each list runs on the Workspace's threads.
   std::vector<std::vector<int>> step_levels;
   std::vector<int> childless_nodes;
   /// Lane groups of childless_nodes: group g is [childless_groups[g], childless_groups[g + 1]),
