@@ -376,8 +376,7 @@ bool lane_kinematics_fit(const Model& model, const int* nodes, int count) noexce
   return true;
 }
 
-bool lane_group_fits(const Model& model, const State& state, const int* nodes, int count) noexcept {
-  if (!lane_kinematics_fit(model, nodes, count)) return false;
+bool lane_integrators_fit(const State& state, const int* nodes, int count) noexcept {
   for (int k = 0; k < count; ++k)
     if (!lane_integrator(state.settings.nodes[static_cast<std::size_t>(nodes[k])].integrator,
                          state))

@@ -35,9 +35,9 @@ void polar_decomposition_lanes(const lanes::Mat3& A, lanes::Mat3& R, lanes::Mat3
 /// not the root, of one prototype with lane data (Prototype::batched).
 bool lane_kinematics_fit(const Model& model, const int* nodes, int count) noexcept;
 
-/// Whether they can also step in lanes: lane_kinematics_fit, and each node's integrator SI, or
-/// SBDF2 with a previous step.
-bool lane_group_fits(const Model& model, const State& state, const int* nodes, int count) noexcept;
+/// Whether such nodes can also step in lanes: each node's integrator SI, or SBDF2 with a
+/// previous step.
+bool lane_integrators_fit(const State& state, const int* nodes, int count) noexcept;
 
 /// Lines 10-11 of each node's parent for it, then line 5: the relative kinematics and frames of
 /// nodes[0, count) (lane_kinematics_fit) into `state`, as compute_relative_kinematics then
@@ -45,9 +45,9 @@ bool lane_group_fits(const Model& model, const State& state, const int* nodes, i
 void lane_group_kinematics(const Model& model, State& state, const int* nodes, int count,
                            bool need_partial_alpha) noexcept;
 
-/// Lines 6-9 for nodes[0, count) (lane_group_fits; frames from lane_group_kinematics) into
-/// `state`; status[k] as the node-by-node step's checks give it (finite, within the divergence
-/// bounds).
+/// Lines 6-9 for nodes[0, count) (lane_kinematics_fit and lane_integrators_fit; frames from
+/// lane_group_kinematics) into `state`; status[k] as the node-by-node step's checks give it
+/// (finite, within the divergence bounds).
 void advance_lane_group(const Model& model, State& state, const WorkspaceData& workspace,
                         const int* nodes, int count, PrototypeScratch& scratch,
                         StepStatus* status) noexcept;

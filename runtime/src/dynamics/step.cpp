@@ -308,7 +308,7 @@ void advance_range(const Model& model, State& state, WorkspaceData& w,
     if (lane_kinematics) {
       lane_group_kinematics(model, state, group, last - first, partial);
       timer.lap(timer.core);
-      if (lane_group_fits(model, state, group, last - first)) {
+      if (lane_integrators_fit(state, group, last - first)) {
         StepStatus status[kLaneGroupSize];
         const Node& node = model.nodes[static_cast<std::size_t>(group[0])];
         advance_lane_group(model, state, w, group, last - first,
