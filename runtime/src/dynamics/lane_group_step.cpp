@@ -41,7 +41,7 @@ bool lane_integrator(Integrator integrator, const State& state) {
          (integrator == Integrator::kSemiImplicitBdf2 && state.history_size > 0);
 }
 
-// out[l] = (v[offset[0] + l], ..., v[offset[3] + l]) for l < n.
+// out[l] = (v[offset[0] + l], ..., v[offset[kLanes - 1] + l]) for l < n.
 void gather(const double* v, const int* offset, int n, Lane* out) {
   for (int l = 0; l < n; ++l)
     for (int lane = 0; lane < kLanes; ++lane) out[l](lane) = v[offset[lane] + l];

@@ -21,7 +21,7 @@
 
 namespace ramus {
 
-PrototypeScratch::PrototypeScratch(int r)
+PrototypeScratch::PrototypeScratch(int r, bool lane_buffers)
     : polynomial(r),
       system(r),
       load(Eigen::VectorXd::Zero(r)),
@@ -57,7 +57,7 @@ PrototypeScratch::PrototypeScratch(int r)
   modal_q.setZero(r);
   modal_v.setZero(r);
   rigid_basis.setZero(3, r);
-  lanes = LaneScratch(r);
+  if (lane_buffers) lanes = LaneScratch(r);
 }
 
 ChildLumping::ChildLumping(int r, int children)
@@ -90,7 +90,7 @@ WorkspaceData::WorkspaceData(const Model& model)
     lumping.push_back(node.num_children > 0 ? ChildLumping(node.r, node.num_children)
                                             : ChildLumping());
   for (const Prototype& p : model.prototypes) {
-    prototypes.emplace_back(p.r);
+    prototypes.emplace_back(p.r, p.batched);
     render_blocks.emplace_back(Eigen::MatrixXd::Zero(
         3 * p.rest_positions.rows(),
         std::min<Eigen::Index>(kRenderBlock, static_cast<Eigen::Index>(p.nodes.size()))));
@@ -413,7 +413,7 @@ void Workspace::set_threads(int threads) {
     std::vector<PrototypeScratch> set;
     set.reserve(w.prototypes.size());
     for (const PrototypeScratch& p : w.prototypes)
-      set.emplace_back(static_cast<int>(p.load.size()));
+      set.emplace_back(static_cast<int>(p.load.size()), !p.lanes.q.empty());
     w.thread_prototypes.push_back(std::move(set));
   }
   w.thread_failures.assign(static_cast<std::size_t>(threads_), {});

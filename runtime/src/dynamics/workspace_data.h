@@ -22,7 +22,8 @@ using SplitMatrix =
 
 /// Buffers of one prototype with r coordinates; its nodes use them one after another.
 struct PrototypeScratch {
-  explicit PrototypeScratch(int r);
+  /// `lane_buffers`: also the lanes' buffers (a prototype whose childless nodes step in lanes).
+  PrototypeScratch(int r, bool lane_buffers);
   ReducedStvkScratch polynomial;
   SystemForceScratch system;
   Eigen::VectorXd load;                                  ///< r: right-hand side of Eq. 17
