@@ -203,7 +203,7 @@ void frames_lanes(const Model& model, State& state, const int* index, int count,
                  state.frame_angular_acceleration);
 }
 
-// Lane values of a per-node scalar.
+// Lane values of a per-node scalar, get(node, its index).
 template <class Get>
 Lane per_node(const Model& model, const int* index, Get get) {
   Lane value;
@@ -422,21 +422,20 @@ void advance_lane_group(const Model& model, State& state, const WorkspaceData& w
 
   // Line 9, the semi-implicit stage: s g, s K at q_n.
   stvk_lanes(model, proto, index, L);
-  const auto setting = [&](auto get) {
-    Lane value;
-    for (int lane = 0; lane < kLanes; ++lane)
-      value(lane) = get(settings.nodes[static_cast<std::size_t>(index[lane])],
-                        model.nodes[static_cast<std::size_t>(index[lane])].scale);
-    return value;
+  // The node's settings (s, α, β) and scale factors, per lane.
+  const auto node_settings = [&settings](int i) -> const NodeSettings& {
+    return settings.nodes[static_cast<std::size_t>(i)];
   };
-  const Lane gradient_factor = setting(
-      [](const NodeSettings& n, const UniformScale& s) { return n.stiffness_scale * s.gradient; });
-  const Lane stiffness_factor = setting(
-      [](const NodeSettings& n, const UniformScale& s) { return n.stiffness_scale * s.stiffness; });
+  const Lane gradient_factor = per_node(model, index, [&](const Node& n, int i) {
+    return node_settings(i).stiffness_scale * n.scale.gradient;
+  });
+  const Lane stiffness_factor = per_node(model, index, [&](const Node& n, int i) {
+    return node_settings(i).stiffness_scale * n.scale.stiffness;
+  });
   const Lane alpha =
-      setting([](const NodeSettings& n, const UniformScale&) { return n.rayleigh_mass; });
-  const Lane beta =
-      setting([](const NodeSettings& n, const UniformScale&) { return n.rayleigh_stiffness; });
+      per_node(model, index, [&](const Node&, int i) { return node_settings(i).rayleigh_mass; });
+  const Lane beta = per_node(
+      model, index, [&](const Node&, int i) { return node_settings(i).rayleigh_stiffness; });
   const int p = num_pairs(r);
   for (int l = 0; l < r; ++l) L.gradient[static_cast<std::size_t>(l)] *= gradient_factor;
   for (int k = 0; k < p; ++k) L.stiffness[static_cast<std::size_t>(k)] *= stiffness_factor;
