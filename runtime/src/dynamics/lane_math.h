@@ -122,29 +122,55 @@ inline Mat3 trace_minus(const Mat3& S) {
 }
 
 /// out[a] = Σ_b M(a, b) x[b] for a < rows, b < cols: M(a, b) = M[a * row_stride + b *
-/// col_stride] is shared by the lanes, x (cols) and out (rows) are per lane. Rows in blocks of
-/// four (eight independent register sums at eight lanes hide the FMA latency), each x[b] loaded
-/// once for a block and each M(a, b) broadcast once for all lanes.
+/// col_stride] is shared by the lanes, x (cols) and out (rows) are per lane. A block of kRows
+/// rows keeps 2 kRows four-lane sums in registers (independent FMA chains hide the latency);
+/// each x[b] is loaded once into registers for the block and each M(a, b) broadcast once for all
+/// lanes.
 template <int kRows>
 inline void multiply_shared_rows(const double* M, int cols, Eigen::Index row_stride,
                                  Eigen::Index col_stride, const Lane* x, Lane* out) noexcept {
-  Lane sum[kRows];
-  for (int i = 0; i < kRows; ++i) sum[i] = Lane::Zero();
+  using Half = Eigen::Array4d;
+  static_assert(kLanes == 8, "two halves of four lanes");
+  Half low[kRows], high[kRows];
+  for (int i = 0; i < kRows; ++i) low[i] = high[i] = Half::Zero();
   for (int b = 0; b < cols; ++b) {
-    const Lane& xb = x[b];
+    const Half x_low = x[b].head<4>(), x_high = x[b].tail<4>();
     const double* column = M + b * col_stride;
-    for (int i = 0; i < kRows; ++i) sum[i] += column[i * row_stride] * xb;
+    for (int i = 0; i < kRows; ++i) {
+      const double m = column[i * row_stride];
+      low[i] += m * x_low;
+      high[i] += m * x_high;
+    }
   }
-  for (int i = 0; i < kRows; ++i) out[i] = sum[i];
+  for (int i = 0; i < kRows; ++i) {
+    out[i].head<4>() = low[i];
+    out[i].tail<4>() = high[i];
+  }
 }
 
+/// Rows in blocks of six (12 sums and the two halves of x[b]: 14 of AVX2's 16 registers), four
+/// where six would leave two, then the remainder as one block.
 inline void multiply_shared(const double* M, int rows, int cols, Eigen::Index row_stride,
                             Eigen::Index col_stride, const Lane* x, Lane* out) noexcept {
   int a = 0;
-  for (; a + 4 <= rows; a += 4)
+  for (; rows - a >= 6 && rows - a != 8; a += 6)
+    multiply_shared_rows<6>(M + a * row_stride, cols, row_stride, col_stride, x, out + a);
+  for (; rows - a >= 4; a += 4)
     multiply_shared_rows<4>(M + a * row_stride, cols, row_stride, col_stride, x, out + a);
-  for (; a < rows; ++a)
-    multiply_shared_rows<1>(M + a * row_stride, cols, row_stride, col_stride, x, out + a);
+  const double* rest = M + a * row_stride;
+  switch (rows - a) {
+    case 3:
+      multiply_shared_rows<3>(rest, cols, row_stride, col_stride, x, out + a);
+      break;
+    case 2:
+      multiply_shared_rows<2>(rest, cols, row_stride, col_stride, x, out + a);
+      break;
+    case 1:
+      multiply_shared_rows<1>(rest, cols, row_stride, col_stride, x, out + a);
+      break;
+    default:
+      break;
+  }
 }
 
 }  // namespace ramus::lanes
