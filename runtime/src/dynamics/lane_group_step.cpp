@@ -43,8 +43,16 @@ bool lane_integrator(Integrator integrator, const State& state) {
 
 // out[l] = (v[offset[0] + l], ..., v[offset[kLanes - 1] + l]) for l < n.
 void gather(const double* v, const int* offset, int n, Lane* out) {
-  for (int l = 0; l < n; ++l)
-    for (int lane = 0; lane < kLanes; ++lane) out[l](lane) = v[offset[lane] + l];
+  const double* rows[kLanes];
+  for (int lane = 0; lane < kLanes; ++lane) rows[lane] = v + offset[lane];
+  lanes::load_transposed(rows, n, out);
+}
+
+// v[offset[lane] + l] = in[l](lane) for l < n, lane < count.
+void scatter(const Lane* in, const int* offset, int n, int count, double* v) {
+  double* rows[kLanes];
+  for (int lane = 0; lane < kLanes; ++lane) rows[lane] = v + offset[lane];
+  lanes::store_transposed(in, n, rows, count);
 }
 
 Eigen::Matrix3d lane_matrix(const Mat3& A, int k) {
@@ -68,10 +76,13 @@ Vec3 gather_vector(const Eigen::Matrix3Xd& columns, const int* index) {
 
 // The 3 by 3 block `index` of a 3 by 3N matrix, per lane.
 Mat3 gather_matrix(const Eigen::Matrix3Xd& blocks, const int* index) {
+  int offset[kLanes];
+  for (int lane = 0; lane < kLanes; ++lane) offset[lane] = 9 * index[lane];
+  Lane column_major[9];
+  gather(blocks.data(), offset, 9, column_major);
   Mat3 A;
   for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j)
-      for (int lane = 0; lane < kLanes; ++lane) A(i, j)(lane) = blocks(i, 3 * index[lane] + j);
+    for (int j = 0; j < 3; ++j) A(i, j) = column_major[i + 3 * j];
   return A;
 }
 
@@ -81,9 +92,12 @@ void scatter_vector(const Vec3& v, const int* index, int count, Eigen::Matrix3Xd
 }
 
 void scatter_matrix(const Mat3& A, const int* index, int count, Eigen::Matrix3Xd& blocks) {
-  for (int k = 0; k < count; ++k)
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) blocks(i, 3 * index[k] + j) = A(i, j)(k);
+  int offset[kLanes];
+  for (int lane = 0; lane < kLanes; ++lane) offset[lane] = 9 * index[lane];
+  Lane column_major[9];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) column_major[i + 3 * j] = A(i, j);
+  scatter(column_major, offset, 9, count, blocks.data());
 }
 
 // ω̇ = G⁻¹ (2 skew(Rᵀ (Ä - ω~ Ȧ)) - (tr(Ṡ) I - Ṡ) Rᵀ ω) given W = ω~ Ȧ (Eq. 9).
@@ -106,24 +120,37 @@ RelativeKinematics relative_kinematics_lanes(const Model& model, State& state, c
                                              int count, bool need_partial_alpha) {
   // y = (x̂ displacement, vec ΔA) and its derivatives per node (one pass over the parent's
   // float columns), then into lanes.
-  RelativeKinematics k;
-  Mat3 A, A_dot, A_ddot;
+  // Per lane the row (x, A, v, Ȧ, a, Ä) with x = x̂ + y_0:3 and A = R̂ + y_3:12 (column-major).
+  alignas(64) double rows[kLanes][36];
+  const double* row_pointers[kLanes];
   for (int lane = 0; lane < kLanes; ++lane) {
     const NodeInterface& itf = model.nodes[static_cast<std::size_t>(index[lane])].interface;
-    Eigen::Matrix<double, 12, 1> y, y_dot, y_ddot;
-    interface_motion(model, state, index[lane], y, y_dot, y_ddot);
-    for (int d = 0; d < 3; ++d) {
-      k.x[d](lane) = itf.centroid(d) + y(d);
-      k.v[d](lane) = y_dot(d);
-      k.a[d](lane) = y_ddot(d);
-    }
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) {
-        A(i, j)(lane) = itf.rest_rotation(i, j) + y(3 + i + 3 * j);
-        A_dot(i, j)(lane) = y_dot(3 + i + 3 * j);
-        A_ddot(i, j)(lane) = y_ddot(3 + i + 3 * j);
-      }
+    Eigen::Map<Eigen::Matrix<double, 12, 1>> y(rows[lane]), y_dot(rows[lane] + 12),
+        y_ddot(rows[lane] + 24);
+    Eigen::Matrix<double, 12, 1> rest;
+    rest << itf.centroid, Eigen::Map<const Eigen::Matrix<double, 9, 1>>(itf.rest_rotation.data());
+    Eigen::Matrix<double, 12, 1> y_value, y_dot_value, y_ddot_value;
+    interface_motion(model, state, index[lane], y_value, y_dot_value, y_ddot_value);
+    y = rest + y_value;
+    y_dot = y_dot_value;
+    y_ddot = y_ddot_value;
+    row_pointers[lane] = rows[lane];
   }
+  Lane motion[36];
+  lanes::load_transposed(row_pointers, 36, motion);
+  RelativeKinematics k;
+  Mat3 A, A_dot, A_ddot;
+  for (int d = 0; d < 3; ++d) {
+    k.x[d] = motion[d];
+    k.v[d] = motion[12 + d];
+    k.a[d] = motion[24 + d];
+  }
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      A(i, j) = motion[3 + i + 3 * j];
+      A_dot(i, j) = motion[15 + i + 3 * j];
+      A_ddot(i, j) = motion[27 + i + 3 * j];
+    }
   // Polar rotation and its derivatives (Eq. 5-9; polar_rotation_derivatives).
   Mat3 S;
   polar_decomposition_lanes(A, k.R, S);
@@ -529,21 +556,22 @@ void advance_lane_group(const Model& model, State& state, const WorkspaceData& w
 
   // q = q̂ + c h v, q̈ = (v - v̂) / (c h); the node-by-node step's checks.
   // (x - x is NaN exactly when x is not finite.)
+  // (The new q into L.q, q̈ into L.load: neither is read again.)
   Lane largest = Lane::Zero(), squared = Lane::Zero(), not_finite = Lane::Zero();
   for (int l = 0; l < r; ++l) {
     const std::size_t sl = static_cast<std::size_t>(l);
     const Lane& v = y[l];
-    const Lane q = L.q_hat[sl] + ch * v;
-    const Lane qddot = (v - L.v_hat[sl]) / ch;
+    Lane& q = L.q[sl];
+    Lane& qddot = L.load[sl];
+    q = L.q_hat[sl] + ch * v;
+    qddot = (v - L.v_hat[sl]) / ch;
     not_finite += (q - q) + (v - v) + (qddot - qddot);
     largest = largest.max(q.abs());
     squared += q * q;
-    for (int lane = 0; lane < count; ++lane) {
-      state.q(offset[lane] + l) = q(lane);
-      state.qdot(offset[lane] + l) = v(lane);
-      state.qddot(offset[lane] + l) = qddot(lane);
-    }
   }
+  scatter(L.q.data(), offset, r, count, state.q.data());
+  scatter(y, offset, r, count, state.qdot.data());
+  scatter(L.load.data(), offset, r, count, state.qddot.data());
   const Lane bound = per_node(
       model, index, [&](const Node& n, int) { return proto.divergence_norm * n.scale.moment; });
   const Lane norm = squared.sqrt();

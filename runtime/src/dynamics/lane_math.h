@@ -121,6 +121,54 @@ inline Mat3 trace_minus(const Mat3& S) {
   return C;
 }
 
+// (PacketBlock<Packet4d, 4>: GCC warns that __m256d's alignment attribute is dropped from a
+// template argument; Eigen's own headers silence the same warning.)
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wignored-attributes"
+#endif
+
+/// out[l](lane) = rows[lane][l] for l < n: eight rows of n values into n lanes, a packet square
+/// at a time through registers (Eigen's ptranspose; n mod packet size values one by one).
+/// Scalar writes into a lane read back as a vector soon after stall the load (store
+/// forwarding): this is the way in.
+inline void load_transposed(const double* const* rows, int n, Lane* out) noexcept {
+  using namespace Eigen::internal;
+  using Packet = packet_traits<double>::type;
+  constexpr int kPacket = packet_traits<double>::size;
+  int l = 0;
+  for (; l + kPacket <= n; l += kPacket)
+    for (int c = 0; c < kLanes; c += kPacket) {
+      PacketBlock<Packet, kPacket> block;
+      for (int k = 0; k < kPacket; ++k) block.packet[k] = ploadu<Packet>(rows[c + k] + l);
+      ptranspose(block);
+      for (int k = 0; k < kPacket; ++k) pstoreu(out[l + k].data() + c, block.packet[k]);
+    }
+  for (; l < n; ++l)
+    for (int lane = 0; lane < kLanes; ++lane) out[l](lane) = rows[lane][l];
+}
+
+/// rows[lane][l] = in[l](lane) for l < n and lane < count: the way out of load_transposed.
+inline void store_transposed(const Lane* in, int n, double* const* rows, int count) noexcept {
+  using namespace Eigen::internal;
+  using Packet = packet_traits<double>::type;
+  constexpr int kPacket = packet_traits<double>::size;
+  int l = 0;
+  for (; l + kPacket <= n; l += kPacket)
+    for (int c = 0; c < count; c += kPacket) {
+      PacketBlock<Packet, kPacket> block;
+      for (int k = 0; k < kPacket; ++k) block.packet[k] = ploadu<Packet>(in[l + k].data() + c);
+      ptranspose(block);
+      for (int k = 0; k < kPacket && c + k < count; ++k) pstoreu(rows[c + k] + l, block.packet[k]);
+    }
+  for (; l < n; ++l)
+    for (int lane = 0; lane < count; ++lane) rows[lane][l] = in[l](lane);
+}
+
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
 /// out[a] = Σ_b M(a, b) x[b] for a < rows, b < cols: M(a, b) = M[a * row_stride + b *
 /// col_stride] is shared by the lanes, x (cols) and out (rows) are per lane. A block of kRows
 /// rows keeps 2 kRows four-lane sums in registers (independent FMA chains hide the latency);

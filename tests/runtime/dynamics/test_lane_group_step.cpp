@@ -2,7 +2,8 @@
 // each lane as the scalar polar_decomposition gives it, including a lane that converges late,
 // one with det A < 0 and one too ill-conditioned for the iteration (both the SVD's), next to
 // lanes that settle at once. The whole lane step is checked against the node-by-node step in
-// tests/precompute/mesh/test_tree_generator.cpp.
+// tests/precompute/mesh/test_tree_generator.cpp. Also the packet transposes that carry rows into
+// lanes and back.
 #include <Eigen/Dense>
 #include <Eigen/Geometry>
 #include <catch2/catch.hpp>
@@ -66,4 +67,34 @@ TEST_CASE("Polar decompositions in lanes equal the scalar one lane by lane",
             1e-13 * set[k].cwiseAbs().maxCoeff());
     }
   }
+}
+
+TEST_CASE("Rows into lanes and back by packet transposes") {
+  // Every length (packet squares and a remainder) and every lane count: each value lands in its
+  // lane and row, and the rows past `count` are left as they were.
+  constexpr int kMax = 13;
+  for (int n = 0; n <= kMax; ++n)
+    for (int count = 1; count <= lanes::kLanes; ++count) {
+      INFO("n " << n << " count " << count);
+      double source[lanes::kLanes][kMax], target[lanes::kLanes][kMax];
+      const double* in[lanes::kLanes];
+      double* out[lanes::kLanes];
+      for (int lane = 0; lane < lanes::kLanes; ++lane) {
+        for (int l = 0; l < kMax; ++l) {
+          source[lane][l] = 100.0 * lane + l + 0.5;
+          target[lane][l] = -1.0;
+        }
+        in[lane] = source[lane];
+        out[lane] = target[lane];
+      }
+      lanes::Lane values[kMax];
+      lanes::load_transposed(in, n, values);
+      for (int l = 0; l < n; ++l)
+        for (int lane = 0; lane < lanes::kLanes; ++lane)
+          REQUIRE(values[l](lane) == source[lane][l]);
+      lanes::store_transposed(values, n, out, count);
+      for (int lane = 0; lane < lanes::kLanes; ++lane)
+        for (int l = 0; l < kMax; ++l)
+          REQUIRE(target[lane][l] == (lane < count && l < n ? source[lane][l] : -1.0));
+    }
 }
