@@ -3,12 +3,13 @@
 #include <Eigen/Geometry>
 
 #include "frame_kinematics.h"
+#include "lane_group_step.h"
 #include "parallel_for.h"
 
 namespace ramus {
 
 void accumulate_subtree_forces(const Model& model, const State& state, WorkspaceData& workspace,
-                               int threads) noexcept {
+                               int threads, bool lanes) noexcept {
   WorkspaceData& w = workspace;
   const RuntimeSettings& settings = state.settings;
   const bool l3 = settings.lumping == InterfaceLumping::kRigidSubtree;
@@ -83,7 +84,23 @@ void accumulate_subtree_forces(const Model& model, const State& state, Workspace
       w.subtree_torque.col(i) +=
           w.wind_torque.col(i) - node.subtree_center_of_mass.cross(w.wind_force.col(i));
   };
-  parallel_for(model.num_nodes(), threads, own_loads);
+  // Units: a childless root, the nodes with children one by one, then the childless nodes by
+  // lane group (in lanes where the group fits, else one by one).
+  const int root_unit = model.nodes.front().num_children == 0 ? 1 : 0;
+  const int parents = static_cast<int>(model.parent_nodes.size());
+  const int groups = static_cast<int>(model.childless_groups.size()) - 1;
+  const auto unit_loads = [&](int u) {
+    if (u < root_unit) return own_loads(0);
+    if (u < root_unit + parents)
+      return own_loads(model.parent_nodes[static_cast<std::size_t>(u - root_unit)]);
+    const std::size_t g = static_cast<std::size_t>(u - root_unit - parents);
+    const int* group = model.childless_nodes.data() + model.childless_groups[g];
+    const int count = model.childless_groups[g + 1] - model.childless_groups[g];
+    if (lanes && lane_kinematics_fit(model, group, count))
+      return lane_group_own_loads(model, state, w, group, count, field, now);
+    for (int k = 0; k < count; ++k) own_loads(group[k]);
+  };
+  parallel_for(root_unit + parents + std::max(groups, 0), threads, unit_loads);
   // The free root's torque about the centre of mass from the wind, summed in node order.
   if (wind && model.free_root)
     for (int i = 0; i < model.num_nodes(); ++i) {

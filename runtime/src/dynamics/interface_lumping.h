@@ -12,9 +12,10 @@ namespace ramus {
 /// gravity) and its subtree's sum in its own axes (and, for L3, their torque about the subtree's
 /// rest centre of mass); the reduced vertex forces Uᵀ R_iᵀ f; a free root's torque about the
 /// centre of mass. Uses the frames of the step's start. The nodes' wind drag on `threads`
-/// threads (each node's on one: the result does not depend on the count).
+/// threads (each node's on one: the result does not depend on the count); with `lanes`, the
+/// childless nodes' by lane group (lane_group_own_loads), as the step's lanes.
 void accumulate_subtree_forces(const Model& model, const State& state, WorkspaceData& workspace,
-                               int threads = 1) noexcept;
+                               int threads = 1, bool lanes = false) noexcept;
 
 /// Algorithm 1, lines 7-8, the part that does not need the node's frame at t + h (the children's
 /// relative kinematics of the step's start only): each child's lumping Jacobians into

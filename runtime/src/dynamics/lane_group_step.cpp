@@ -11,6 +11,7 @@
 #include <cmath>
 #include <limits>
 
+#include "../model/vector_sine.h"
 #include "frame_kinematics.h"
 #include "ramus/runtime/dynamics/polar_decomposition.h"
 #include "workspace_data.h"
@@ -427,6 +428,111 @@ void lane_group_kinematics(const Model& model, State& state, const int* nodes, i
   const RelativeKinematics kinematics =
       relative_kinematics_lanes(model, state, index, count, need_partial_alpha);
   frames_lanes(model, state, index, count, kinematics);
+}
+
+void lane_group_own_loads(const Model& model, const State& state, WorkspaceData& w,
+                          const int* nodes, int count, const WindField& field,
+                          const WindField::Instant& now) noexcept {
+  int index[kLanes];
+  lane_nodes(nodes, count, index);
+  const Prototype& proto = model.prototypes[static_cast<std::size_t>(
+      model.nodes[static_cast<std::size_t>(index[0])].prototype)];
+  const RuntimeSettings& settings = state.settings;
+  const Mat3 R = gather_matrix(state.frame_rotation, index);
+  Vec3 own = gather_vector(w.own_force_world, index);
+  Vec3 wind_force, wind_torque;
+  const bool wind = settings.wind.active();
+  if (wind) {
+    // The wind at each frame's origin (WindField::velocity): the gusty mean plus four eddies.
+    const Vec3 origin = gather_vector(state.frame_origin, index);
+    Vec3 velocity;
+    for (int d = 0; d < 3; ++d) velocity[d] = Lane::Constant(now.mean(d));
+    if (settings.wind.turbulence > 0) {
+      Vec3 carried;
+      for (int d = 0; d < 3; ++d) carried[d] = origin[d] - now.drift(d);
+      for (int k = 0; k < 4; ++k) {
+        const Eigen::Vector3d kappa = field.wave_vectors().col(k);
+        const Lane argument = kappa(0) * carried[0] + kappa(1) * carried[1] +
+                              kappa(2) * carried[2] + field.phases()(k);
+        Lane sine;
+        sine.head<4>() = sine4(argument.head<4>());
+        sine.tail<4>() = sine4(argument.tail<4>());
+        const Lane amplitude = (0.5 * settings.wind.turbulence) * sine;
+        for (int d = 0; d < 3; ++d) velocity[d] += amplitude * field.directions()(d, k);
+      }
+    }
+    // Drag |w| P w in the node's axes (scaled: area s², reduced s^½, torque s³).
+    const Vec3 local = lanes::transpose_multiply(R, velocity);
+    const Lane c =
+        settings.wind.drag *
+        (velocity[0] * velocity[0] + velocity[1] * velocity[1] + velocity[2] * velocity[2]).sqrt();
+    const Lane s = per_node(model, index, [](const Node& n, int) { return n.scale.length; });
+    const Lane area = c * s * s, moment = area * s;
+    Mat3 P, W;  // the prototype's wind_area and wind_moment, the same in every lane
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        P(i, j) = Lane::Constant(proto.wind_area(i, j));
+        W(i, j) = Lane::Constant(proto.wind_moment(i, j));
+      }
+    wind_force = lanes::multiply(P, local);
+    wind_torque = lanes::multiply(W, local);
+    for (int d = 0; d < 3; ++d) {
+      wind_force[d] *= area;
+      wind_torque[d] *= moment;
+    }
+    // Uᵀ-side: the reduced drag (c s^½) B_w local added to each node's reduced vertex force,
+    // eight coordinates at a time.
+    const Lane gradient =
+        c * per_node(model, index, [](const Node& n, int) { return n.scale.gradient; });
+    Vec3 scaled;
+    for (int d = 0; d < 3; ++d) scaled[d] = gradient * local[d];
+    double* rows[kLanes];
+    for (int lane = 0; lane < kLanes; ++lane)
+      rows[lane] = w.reduced_vertex_force.data() +
+                   model.nodes[static_cast<std::size_t>(index[lane])].dof_offset;
+    const Eigen::MatrixXd& B = proto.wind_basis;
+    for (int l = 0; l < proto.r; l += kLanes) {
+      const int n = std::min(kLanes, proto.r - l);
+      Lane chunk[kLanes];
+      lanes::load_transposed(rows, n, chunk);
+      for (int k = 0; k < n; ++k)
+        chunk[k] += scaled[0] * B(l + k, 0) + scaled[1] * B(l + k, 1) + scaled[2] * B(l + k, 2);
+      lanes::store_transposed(chunk, n, rows, count);
+      for (int lane = 0; lane < kLanes; ++lane) rows[lane] += n;
+    }
+    own = lanes::add(own, lanes::multiply(R, wind_force));
+    scatter_vector(wind_force, index, count, w.wind_force);
+    scatter_vector(wind_torque, index, count, w.wind_torque);
+    scatter_vector(own, index, count, w.own_force_world);
+  }
+  // The subtree force Rᵀ (f_own + m g) in the node's axes (a childless node: its own).
+  const Lane mass =
+      proto.mass * per_node(model, index, [](const Node& n, int) { return n.scale.mass; });
+  Vec3 total;
+  for (int d = 0; d < 3; ++d) total[d] = own[d] + mass * settings.gravity(d);
+  scatter_vector(lanes::transpose_multiply(R, total), index, count, w.subtree_force);
+  if (settings.lumping != InterfaceLumping::kRigidSubtree) return;
+  // L3: its torque about the subtree's rest centre of mass c: (s⁴ ∫ρX - m c) × Rᵀ g, plus the
+  // wind's torque moved to c.
+  Vec3 gravity;
+  for (int d = 0; d < 3; ++d) gravity[d] = Lane::Constant(settings.gravity(d));
+  const Vec3 weight = lanes::transpose_multiply(R, gravity);
+  const Lane first_moment =
+      per_node(model, index, [](const Node& n, int) { return n.scale.first_moment; });
+  Vec3 center, arm;
+  for (int d = 0; d < 3; ++d) {
+    center[d] =
+        per_node(model, index, [d](const Node& n, int) { return n.subtree_center_of_mass(d); });
+    arm[d] = first_moment * proto.first_moment(d) - mass * center[d];
+  }
+  Vec3 torque = lanes::cross(arm, weight);
+  if (proto.mass <= 0)
+    for (int d = 0; d < 3; ++d) torque[d] = Lane::Zero();
+  if (wind) {
+    const Vec3 moved = lanes::cross(center, wind_force);
+    for (int d = 0; d < 3; ++d) torque[d] += wind_torque[d] - moved[d];
+  }
+  scatter_vector(torque, index, count, w.subtree_torque);
 }
 
 void advance_lane_group(const Model& model, State& state, const WorkspaceData& w, const int* nodes,

@@ -45,6 +45,14 @@ bool lane_integrators_fit(const State& state, const int* nodes, int count) noexc
 void lane_group_kinematics(const Model& model, State& state, const int* nodes, int count,
                            bool need_partial_alpha) noexcept;
 
+/// Line 3's per-node half for nodes[0, count) (lane_kinematics_fit), as
+/// accumulate_subtree_forces computes it per node: each node's wind drag at its frame's origin
+/// (force, torque, reduced force), its own external force in world axes and its subtree force (and
+/// L3 torque) before its children's, in lanes; frames of the step's start.
+void lane_group_own_loads(const Model& model, const State& state, WorkspaceData& workspace,
+                          const int* nodes, int count, const WindField& field,
+                          const WindField::Instant& now) noexcept;
+
 /// Lines 6-9 for nodes[0, count) (lane_kinematics_fit and lane_integrators_fit; frames from
 /// lane_group_kinematics) into `state`; status[k] as the node-by-node step's checks give it
 /// (finite, within the divergence bounds).

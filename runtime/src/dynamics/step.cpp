@@ -436,10 +436,10 @@ StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept
   const bool partial = lumping_needs_partial_alpha(settings);
 
   // Line 3, leaves to root: f_ext and m of every subtree (frames of step k).
-  accumulate_subtree_forces(model, state, w, workspace.threads());
+  const bool batched = workspace.batched_evaluation;
+  accumulate_subtree_forces(model, state, w, workspace.threads(), batched);
   // Lines 7-8, the half without frames at k + 1: M' of every node with children (threads).
   lump_all_children_inertia(model, state, workspace);
-  const bool batched = workspace.batched_evaluation;
   // A free root: the whole tree as one rigid body, its frame to step k + 1.
   if (model.free_root) integrate_free_root(model, state, w, h);
   timer.lap(timer.core);

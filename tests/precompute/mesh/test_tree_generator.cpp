@@ -179,6 +179,25 @@ TEST_CASE("A small tree steps alike with its childless instances in SIMD lanes a
     CHECK(worst < (blend ? 1e-8 : 1e-12));
     CHECK(off.state().q.norm() > 0);
   }
+  // The lumpings that read the subtree sums of line 3 (L3 its torques, which the lanes compute
+  // for the leaves) and the children's centres of mass.
+  for (const InterfaceLumping lumping :
+       {InterfaceLumping::kCenterOfMass, InterfaceLumping::kRigidSubtree}) {
+    INFO("lumping " << to_string(lumping));
+    RuntimeSettings settings = windy_settings(*model, Integrator::kSemiImplicitEuler);
+    settings.lumping = lumping;
+    Simulator on(model, settings), off(model, settings);
+    off.set_batched_evaluation(false);
+    double worst = 0;
+    for (Simulator* sim : {&on, &off}) REQUIRE(sim->initialize() == StepStatus::kOk);
+    for (int k = 0; k < 100; ++k) {
+      REQUIRE(on.step() == StepStatus::kOk);
+      REQUIRE(off.step() == StepStatus::kOk);
+      worst = std::max(worst, (on.state().q - off.state().q).norm() / off.state().q.norm());
+    }
+    CHECK(worst < 1e-12);
+    CHECK(off.state().q.norm() > 0);
+  }
 }
 
 TEST_CASE(

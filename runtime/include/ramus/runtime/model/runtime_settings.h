@@ -123,6 +123,13 @@ class WindField {
   Instant at(double t) const noexcept;
   Eigen::Vector3d velocity(const Eigen::Vector3d& x, const Instant& instant) const noexcept;
 
+  /// The eddies (docs/WIND.md): wave vectors κ_k (1/m, world) and unit directions e_k (columns,
+  /// 3 by 4), phases φ_k (rad); eddy k adds turbulence/2 sin(κ_k·(x - drift) + φ_k) e_k.
+  const Eigen::Matrix<double, 3, 4>& wave_vectors() const { return wave_vectors_; }
+  const Eigen::Matrix<double, 3, 4>& directions() const { return directions_; }
+  const Eigen::Vector4d& phases() const { return phases_; }
+  const WindSettings& settings() const { return wind_; }
+
  private:
   WindSettings wind_;
   Eigen::Matrix<double, 3, 4> wave_vectors_, directions_;  ///< κ_k, e_k
