@@ -9,6 +9,17 @@ constexpr int kPacket = Eigen::internal::packet_traits<double>::size;
 // Block width: 8 columns with 512-bit packets, else 4 (measured on AVX-512 and SSE2 builds).
 constexpr int kBlock = kPacket >= 8 ? 8 : 4;
 
+// Keeps a loaded packet in its register: GCC otherwise folds the load into each FMA that uses
+// the packet (a load per use), and the loads, not the FMAs, bound the loop.
+template <class P>
+inline void in_register(P& packet) noexcept {
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+  asm("" : "+x"(packet));
+#else
+  (void)packet;
+#endif
+}
+
 }  // namespace
 
 Eigen::Index SymmetricPanelMatrix::padded_size_for(Eigen::Index n) {
@@ -53,7 +64,8 @@ SymmetricPanelMatrix::SymmetricPanelMatrix(const Eigen::MatrixXd& A)
 void SymmetricPanelMatrix::multiply(const double* x, double* y) const noexcept {
   using namespace Eigen::internal;
   constexpr int kPacketsPerBlock = kBlock / kPacket;
-  for (Eigen::Index i = 0; i < padded_; ++i) y[i] = 0.0;
+  const Eigen::Index padded = padded_;
+  for (Eigen::Index i = 0; i < padded; ++i) y[i] = 0.0;
   const Eigen::Index blocks = static_cast<Eigen::Index>(panel_offsets_.size()) - 1;
   for (Eigen::Index b = 0; b < blocks; ++b) {
     const Eigen::Index j = b * kBlock;
@@ -70,18 +82,21 @@ void SymmetricPanelMatrix::multiply(const double* x, double* y) const noexcept {
     }
     for (int k = 0; k < kPacketsPerBlock; ++k) pstoreu(y + j + k * kPacket, yb[k]);
     const double* a = panels_.data() + panel_offsets_[static_cast<size_t>(b)];
-    for (Eigen::Index i = j + kBlock; i < padded_; i += kPacket, a += kBlock * kPacket) {
-      const Packet xi = ploadu<Packet>(x + i);
-      // Two independent partial sums: one FMA chain into y_i would be latency-bound.
-      Packet s0 = ploadu<Packet>(y + i), s1 = pset1<Packet>(0.0);
-      for (int c = 0; c < kBlock; c += 2) {
-        const Packet a0 = pload<Packet>(a + c * kPacket), a1 = pload<Packet>(a + (c + 1) * kPacket);
-        s0 = pmadd(a0, xc[c], s0);
-        s1 = pmadd(a1, xc[c + 1], s1);
-        t[c] = pmadd(a0, xi, t[c]);
-        t[c + 1] = pmadd(a1, xi, t[c + 1]);
+    // Each packet of A and x_i loaded once (in_register): GCC loaded them again as operands of
+    // every FMA that reads them, 14 loads per 8 FMAs, the loop's bound (p = 210: 3.4 -> 2.3 µs).
+    // The chain into y_i is independent between row packets: out-of-order execution overlaps
+    // it. (padded, a local: y's stores could alias the member.)
+    for (Eigen::Index i = j + kBlock; i < padded; i += kPacket, a += kBlock * kPacket) {
+      Packet xi = ploadu<Packet>(x + i);
+      in_register(xi);
+      Packet sum = ploadu<Packet>(y + i);
+      for (int c = 0; c < kBlock; ++c) {
+        Packet ac = pload<Packet>(a + c * kPacket);
+        in_register(ac);
+        sum = pmadd(ac, xc[c], sum);
+        t[c] = pmadd(ac, xi, t[c]);
       }
-      pstoreu(y + i, padd(s0, s1));
+      pstoreu(y + i, sum);
     }
     for (int c = 0; c < kBlock; ++c) y[j + c] += predux(t[c]);
   }
