@@ -21,7 +21,9 @@ namespace ramus {
 using lanes::kLanes;
 using lanes::Lane;
 using lanes::Mat3;
+using lanes::Mat3T;
 using lanes::Vec3;
+using lanes::Vec3T;
 
 static_assert(static_cast<std::size_t>(kLanes) == kLaneGroupSize, "a lane group fills the lanes");
 
@@ -42,89 +44,182 @@ bool lane_integrator(Integrator integrator, const State& state) {
          (integrator == Integrator::kSemiImplicitBdf2 && state.history_size > 0);
 }
 
-// out[l] = (v[offset[0] + l], ..., v[offset[kLanes - 1] + l]) for l < n.
-void gather(const double* v, const int* offset, int n, Lane* out) {
-  const double* rows[kLanes];
-  for (int lane = 0; lane < kLanes; ++lane) rows[lane] = v + offset[lane];
+// The lanes of L: 8 for a Lane, 4 for a Half.
+template <class L>
+constexpr int kWidth = L::SizeAtCompileTime;
+
+// out[l] = (v[offset[0] + l], ..., v[offset[kWidth<L> - 1] + l]) for l < n.
+template <class L>
+void gather(const double* v, const int* offset, int n, L* out) {
+  const double* rows[kWidth<L>];
+  for (int lane = 0; lane < kWidth<L>; ++lane) rows[lane] = v + offset[lane];
   lanes::load_transposed(rows, n, out);
 }
 
 // v[offset[lane] + l] = in[l](lane) for l < n, lane < count.
-void scatter(const Lane* in, const int* offset, int n, int count, double* v) {
-  double* rows[kLanes];
-  for (int lane = 0; lane < kLanes; ++lane) rows[lane] = v + offset[lane];
+template <class L>
+void scatter(const L* in, const int* offset, int n, int count, double* v) {
+  double* rows[kWidth<L>];
+  for (int lane = 0; lane < kWidth<L>; ++lane) rows[lane] = v + offset[lane];
   lanes::store_transposed(in, n, rows, count);
 }
 
-Eigen::Matrix3d lane_matrix(const Mat3& A, int k) {
+template <class L>
+Eigen::Matrix3d lane_matrix(const Mat3T<L>& A, int k) {
   Eigen::Matrix3d M;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) M(i, j) = A(i, j)(k);
   return M;
 }
 
-void set_lane(Mat3& A, int k, const Eigen::Matrix3d& M) {
+template <class L>
+void set_lane(Mat3T<L>& A, int k, const Eigen::Matrix3d& M) {
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) A(i, j)(k) = M(i, j);
 }
 
-Vec3 gather_vector(const Eigen::Matrix3Xd& columns, const int* index) {
-  Vec3 v;
+template <class L = Lane>
+Vec3T<L> gather_vector(const Eigen::Matrix3Xd& columns, const int* index) {
+  Vec3T<L> v;
   for (int d = 0; d < 3; ++d)
-    for (int lane = 0; lane < kLanes; ++lane) v[d](lane) = columns(d, index[lane]);
+    for (int lane = 0; lane < kWidth<L>; ++lane) v[d](lane) = columns(d, index[lane]);
   return v;
 }
 
 // The 3 by 3 block `index` of a 3 by 3N matrix, per lane.
-Mat3 gather_matrix(const Eigen::Matrix3Xd& blocks, const int* index) {
-  int offset[kLanes];
-  for (int lane = 0; lane < kLanes; ++lane) offset[lane] = 9 * index[lane];
-  Lane column_major[9];
+template <class L = Lane>
+Mat3T<L> gather_matrix(const Eigen::Matrix3Xd& blocks, const int* index) {
+  int offset[kWidth<L>];
+  for (int lane = 0; lane < kWidth<L>; ++lane) offset[lane] = 9 * index[lane];
+  L column_major[9];
   gather(blocks.data(), offset, 9, column_major);
-  Mat3 A;
+  Mat3T<L> A;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) A(i, j) = column_major[i + 3 * j];
   return A;
 }
 
-void scatter_vector(const Vec3& v, const int* index, int count, Eigen::Matrix3Xd& columns) {
+template <class L>
+void scatter_vector(const Vec3T<L>& v, const int* index, int count, Eigen::Matrix3Xd& columns) {
   for (int k = 0; k < count; ++k)
     for (int d = 0; d < 3; ++d) columns(d, index[k]) = v[d](k);
 }
 
-void scatter_matrix(const Mat3& A, const int* index, int count, Eigen::Matrix3Xd& blocks) {
-  int offset[kLanes];
-  for (int lane = 0; lane < kLanes; ++lane) offset[lane] = 9 * index[lane];
-  Lane column_major[9];
+template <class L>
+void scatter_matrix(const Mat3T<L>& A, const int* index, int count, Eigen::Matrix3Xd& blocks) {
+  int offset[kWidth<L>];
+  for (int lane = 0; lane < kWidth<L>; ++lane) offset[lane] = 9 * index[lane];
+  L column_major[9];
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) column_major[i + 3 * j] = A(i, j);
   scatter(column_major, offset, 9, count, blocks.data());
 }
 
+// polar_decomposition_lanes on the lanes of L.
+template <class L>
+void polar_lanes(const Mat3T<L>& A, Mat3T<L>& R, Mat3T<L>& S) noexcept {
+  // Higham's scaled Newton iteration (polar_decomposition.cpp's newton_polar) on all lanes
+  // until each has settled; a lane's R is its iterate where it settled, as the scalar
+  // iteration returns it. (L conditions are tested one lane at a time: Eigen's masks and
+  // selects run lane by lane anyway.)
+  Mat3T<L> X = A;
+  bool settled[kWidth<L>] = {}, failed[kWidth<L>] = {};
+  int remaining = kWidth<L>;
+  for (int iteration = 0; iteration < 20 && remaining > 0; ++iteration) {
+    const L det = lanes::determinant(X);
+    // γ = 1 once det X is within 1e-3 of 1, else |det X|^-1/3 (no vector cube root). (Every
+    // lane within, none settled: one vector test, a sum that is NaN if any lane is.)
+    L gamma = L::Ones();
+    const bool all_near_one = remaining == kWidth<L> && (det - 1.0).abs().sum() < 1e-3;
+    for (int k = 0; k < kWidth<L> && !all_near_one; ++k) {
+      if (settled[k]) continue;
+      if (!(det(k) > 0) || !std::isfinite(det(k))) {
+        settled[k] = failed[k] = true;
+        --remaining;
+      } else if (!(std::abs(det(k) - 1.0) < 1e-3)) {
+        gamma(k) = 1.0 / std::cbrt(det(k));
+      }
+    }
+    Mat3T<L> cofactor;
+    for (int i = 0; i < 3; ++i) {
+      const int j = (i + 1) % 3, l = (i + 2) % 3;
+      cofactor(0, i) = X(1, j) * X(2, l) - X(2, j) * X(1, l);
+      cofactor(1, i) = X(2, j) * X(0, l) - X(0, j) * X(2, l);
+      cofactor(2, i) = X(0, j) * X(1, l) - X(1, j) * X(0, l);
+    }
+    const L gamma_det = gamma * det;
+    L change = L::Zero();
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        const L next = 0.5 * (gamma * X(i, j) + cofactor(i, j) / gamma_det);
+        change = change.max((next - X(i, j)).abs());
+        X(i, j) = next;
+      }
+    // Every lane settles at once (the usual case): R is the iterate, in one copy.
+    if (remaining == kWidth<L> && change.sum() <= 1e-9) {
+      R = X;
+      for (bool& lane_settled : settled) lane_settled = true;
+      remaining = 0;
+      break;
+    }
+    for (int k = 0; k < kWidth<L>; ++k)
+      if (!settled[k] && change(k) <= 1e-9) {
+        settled[k] = true;
+        --remaining;
+        for (int i = 0; i < 3; ++i)
+          for (int j = 0; j < 3; ++j) R(i, j)(k) = X(i, j)(k);
+      }
+  }
+  for (int k = 0; k < kWidth<L>; ++k) failed[k] = failed[k] || !settled[k];
+  S = lanes::transpose_multiply(R, A);
+  L asymmetry = L::Zero(), size = L::Zero();
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      asymmetry = asymmetry.max((S(i, j) - S(j, i)).abs());
+      size = size.max(S(i, j).abs());
+    }
+  Mat3T<L> symmetric;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) symmetric(i, j) = 0.5 * (S(i, j) + S(j, i));
+  S = symmetric;
+  // A lane the iteration does not settle, or leaves too asymmetric: the scalar
+  // polar_decomposition (the SVD).
+  for (int k = 0; k < kWidth<L>; ++k)
+    if (failed[k] || !(asymmetry(k) <= 2e-15 * size(k))) {
+      const PolarDecomposition RS = polar_decomposition(lane_matrix(A, k));
+      set_lane(R, k, RS.R);
+      set_lane(S, k, RS.S);
+    }
+}
+
 // ω̇ = G⁻¹ (2 skew(Rᵀ (Ä - ω~ Ȧ)) - (tr(Ṡ) I - Ṡ) Rᵀ ω) given W = ω~ Ȧ (Eq. 9).
-Vec3 angular_acceleration(const Mat3& G_inverse, const Mat3& R, const Mat3& A_ddot_minus_W,
-                          const Mat3& S_dot_term, const Vec3& Rt_omega) {
-  const Vec3 s = lanes::skew_vector(lanes::transpose_multiply(R, A_ddot_minus_W));
-  const Vec3 t = lanes::multiply(S_dot_term, Rt_omega);
-  Vec3 rhs;
+template <class L>
+Vec3T<L> angular_acceleration(const Mat3T<L>& G_inverse, const Mat3T<L>& R,
+                              const Mat3T<L>& A_ddot_minus_W, const Mat3T<L>& S_dot_term,
+                              const Vec3T<L>& Rt_omega) {
+  const Vec3T<L> s = lanes::skew_vector(lanes::transpose_multiply(R, A_ddot_minus_W));
+  const Vec3T<L> t = lanes::multiply(S_dot_term, Rt_omega);
+  Vec3T<L> rhs;
   for (int d = 0; d < 3; ++d) rhs[d] = 2.0 * s[d] - t[d];
   return lanes::multiply(G_inverse, rhs);
 }
 
 // The relative kinematics of each lane's node (compute_relative_kinematics): R, x, v, a, ω, ω̇.
+template <class L>
 struct RelativeKinematics {
-  Vec3 x, v, a, omega, alpha;
-  Mat3 R;
+  Vec3T<L> x, v, a, omega, alpha;
+  Mat3T<L> R;
 };
 
-RelativeKinematics relative_kinematics_lanes(const Model& model, State& state, const int* index,
-                                             int count, bool need_partial_alpha) {
+template <class L>
+RelativeKinematics<L> relative_kinematics_lanes(const Model& model, State& state, const int* index,
+                                                int count, bool need_partial_alpha) {
   // y = (x̂ displacement, vec ΔA) and its derivatives per node (one pass over the parent's
   // float columns), then into lanes.
   // Per lane the row (x, A, v, Ȧ, a, Ä) with x = x̂ + y_0:3 and A = R̂ + y_3:12 (column-major).
-  alignas(64) double rows[kLanes][36];
-  const double* row_pointers[kLanes];
-  for (int lane = 0; lane < kLanes; ++lane) {
+  alignas(64) double rows[kWidth<L>][36];
+  const double* row_pointers[kWidth<L>];
+  for (int lane = 0; lane < kWidth<L>; ++lane) {
     const NodeInterface& itf = model.nodes[static_cast<std::size_t>(index[lane])].interface;
     Eigen::Map<Eigen::Matrix<double, 12, 1>> y(rows[lane]), y_dot(rows[lane] + 12),
         y_ddot(rows[lane] + 24);
@@ -137,10 +232,10 @@ RelativeKinematics relative_kinematics_lanes(const Model& model, State& state, c
     y_ddot = y_ddot_value;
     row_pointers[lane] = rows[lane];
   }
-  Lane motion[36];
+  L motion[36];
   lanes::load_transposed(row_pointers, 36, motion);
-  RelativeKinematics k;
-  Mat3 A, A_dot, A_ddot;
+  RelativeKinematics<L> k;
+  Mat3T<L> A, A_dot, A_ddot;
   for (int d = 0; d < 3; ++d) {
     k.x[d] = motion[d];
     k.v[d] = motion[12 + d];
@@ -153,33 +248,33 @@ RelativeKinematics relative_kinematics_lanes(const Model& model, State& state, c
       A_ddot(i, j) = motion[27 + i + 3 * j];
     }
   // Polar rotation and its derivatives (Eq. 5-9; polar_rotation_derivatives).
-  Mat3 S;
-  polar_decomposition_lanes(A, k.R, S);
-  const Mat3 G_inverse = lanes::multiply(k.R, lanes::inverse(lanes::trace_minus(S)));
-  const Vec3 s = lanes::skew_vector(lanes::transpose_multiply(k.R, A_dot));
-  Vec3 twice_s;
+  Mat3T<L> S;
+  polar_lanes(A, k.R, S);
+  const Mat3T<L> G_inverse = lanes::multiply(k.R, lanes::inverse(lanes::trace_minus(S)));
+  const Vec3T<L> s = lanes::skew_vector(lanes::transpose_multiply(k.R, A_dot));
+  Vec3T<L> twice_s;
   for (int d = 0; d < 3; ++d) twice_s[d] = 2.0 * s[d];
   k.omega = lanes::multiply(G_inverse, twice_s);
-  const Mat3 R_dot = lanes::skew_multiply(k.omega, k.R);
-  const Mat3 R_dot_S = lanes::multiply(R_dot, S);
-  Mat3 difference;
+  const Mat3T<L> R_dot = lanes::skew_multiply(k.omega, k.R);
+  const Mat3T<L> R_dot_S = lanes::multiply(R_dot, S);
+  Mat3T<L> difference;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) difference(i, j) = A_dot(i, j) - R_dot_S(i, j);
-  const Mat3 S_dot_raw = lanes::transpose_multiply(k.R, difference);
-  Mat3 S_dot;
+  const Mat3T<L> S_dot_raw = lanes::transpose_multiply(k.R, difference);
+  Mat3T<L> S_dot;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) S_dot(i, j) = 0.5 * (S_dot_raw(i, j) + S_dot_raw(j, i));
-  const Mat3 S_dot_term = lanes::trace_minus(S_dot);
-  const Vec3 Rt_omega = lanes::transpose_multiply(k.R, k.omega);
-  const Mat3 W = lanes::skew_multiply(k.omega, A_dot);
-  Mat3 A_ddot_minus_W, minus_W;
+  const Mat3T<L> S_dot_term = lanes::trace_minus(S_dot);
+  const Vec3T<L> Rt_omega = lanes::transpose_multiply(k.R, k.omega);
+  const Mat3T<L> W = lanes::skew_multiply(k.omega, A_dot);
+  Mat3T<L> A_ddot_minus_W, minus_W;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) {
       A_ddot_minus_W(i, j) = A_ddot(i, j) - W(i, j);
       minus_W(i, j) = -W(i, j);
     }
   k.alpha = angular_acceleration(G_inverse, k.R, A_ddot_minus_W, S_dot_term, Rt_omega);
-  const Vec3 alpha_without_qddot =
+  const Vec3T<L> alpha_without_qddot =
       need_partial_alpha ? angular_acceleration(G_inverse, k.R, minus_W, S_dot_term, Rt_omega)
                          : k.alpha;
   scatter_vector(k.x, index, count, state.relative_position);
@@ -195,23 +290,24 @@ RelativeKinematics relative_kinematics_lanes(const Model& model, State& state, c
 }
 
 // The world frame of each lane's node from its parent's (update_child_frame, Eq. 10-12).
+template <class L>
 void frames_lanes(const Model& model, State& state, const int* index, int count,
-                  const RelativeKinematics& k) {
-  int parent[kLanes];
-  for (int lane = 0; lane < kLanes; ++lane)
+                  const RelativeKinematics<L>& k) {
+  int parent[kWidth<L>];
+  for (int lane = 0; lane < kWidth<L>; ++lane)
     parent[lane] = model.nodes[static_cast<std::size_t>(index[lane])].parent;
-  const Mat3 P_rotation = gather_matrix(state.frame_rotation, parent);
-  const Vec3 P_origin = gather_vector(state.frame_origin, parent);
-  const Vec3 P_omega = gather_vector(state.frame_angular_velocity, parent);
-  const Vec3 P_velocity = gather_vector(state.frame_velocity, parent);
-  const Vec3 P_acceleration = gather_vector(state.frame_acceleration, parent);
-  const Vec3 P_alpha = gather_vector(state.frame_angular_acceleration, parent);
-  const Vec3 omega_cross_x = lanes::cross(P_omega, k.x);
-  const Vec3 alpha_cross_x = lanes::cross(P_alpha, k.x);
-  const Vec3 centripetal = lanes::cross(P_omega, omega_cross_x);
-  const Vec3 coriolis = lanes::cross(P_omega, k.v);
-  const Vec3 omega_cross_omega = lanes::cross(P_omega, k.omega);
-  Vec3 velocity, acceleration, angular_velocity, angular_acceleration;
+  const Mat3T<L> P_rotation = gather_matrix<L>(state.frame_rotation, parent);
+  const Vec3T<L> P_origin = gather_vector<L>(state.frame_origin, parent);
+  const Vec3T<L> P_omega = gather_vector<L>(state.frame_angular_velocity, parent);
+  const Vec3T<L> P_velocity = gather_vector<L>(state.frame_velocity, parent);
+  const Vec3T<L> P_acceleration = gather_vector<L>(state.frame_acceleration, parent);
+  const Vec3T<L> P_alpha = gather_vector<L>(state.frame_angular_acceleration, parent);
+  const Vec3T<L> omega_cross_x = lanes::cross(P_omega, k.x);
+  const Vec3T<L> alpha_cross_x = lanes::cross(P_alpha, k.x);
+  const Vec3T<L> centripetal = lanes::cross(P_omega, omega_cross_x);
+  const Vec3T<L> coriolis = lanes::cross(P_omega, k.v);
+  const Vec3T<L> omega_cross_omega = lanes::cross(P_omega, k.omega);
+  Vec3T<L> velocity, acceleration, angular_velocity, angular_acceleration;
   for (int d = 0; d < 3; ++d) {
     angular_velocity[d] = P_omega[d] + k.omega[d];
     velocity[d] = P_velocity[d] + omega_cross_x[d] + k.v[d];
@@ -231,11 +327,11 @@ void frames_lanes(const Model& model, State& state, const int* index, int count,
                  state.frame_angular_acceleration);
 }
 
-// Lane values of a per-node scalar, get(node, its index).
-template <class Get>
-Lane per_node(const Model& model, const int* index, Get get) {
-  Lane value;
-  for (int lane = 0; lane < kLanes; ++lane)
+// L values of a per-node scalar, get(node, its index).
+template <class L = Lane, class Get>
+L per_node(const Model& model, const int* index, Get get) {
+  L value;
+  for (int lane = 0; lane < kWidth<L>; ++lane)
     value(lane) = get(model.nodes[static_cast<std::size_t>(index[lane])], index[lane]);
   return value;
 }
@@ -326,69 +422,18 @@ void stvk_lanes(const Model& model, const Prototype& proto, const int* index, La
 }  // namespace
 
 void polar_decomposition_lanes(const Mat3& A, Mat3& R, Mat3& S) noexcept {
-  // Higham's scaled Newton iteration (polar_decomposition.cpp's newton_polar) on all lanes
-  // until each has settled; a lane's R is its iterate where it settled, as the scalar
-  // iteration returns it. (Lane conditions are tested one lane at a time: Eigen's masks and
-  // selects run lane by lane anyway.)
-  Mat3 X = A;
-  bool settled[kLanes] = {}, failed[kLanes] = {};
-  int remaining = kLanes;
-  for (int iteration = 0; iteration < 20 && remaining > 0; ++iteration) {
-    const Lane det = lanes::determinant(X);
-    // γ = 1 once det X is within 1e-3 of 1, else |det X|^-1/3 (no vector cube root).
-    Lane gamma = Lane::Ones();
-    for (int k = 0; k < kLanes; ++k) {
-      if (settled[k]) continue;
-      if (!(det(k) > 0) || !std::isfinite(det(k))) {
-        settled[k] = failed[k] = true;
-        --remaining;
-      } else if (!(std::abs(det(k) - 1.0) < 1e-3)) {
-        gamma(k) = 1.0 / std::cbrt(det(k));
-      }
-    }
-    Mat3 cofactor;
-    for (int i = 0; i < 3; ++i) {
-      const int j = (i + 1) % 3, l = (i + 2) % 3;
-      cofactor(0, i) = X(1, j) * X(2, l) - X(2, j) * X(1, l);
-      cofactor(1, i) = X(2, j) * X(0, l) - X(0, j) * X(2, l);
-      cofactor(2, i) = X(0, j) * X(1, l) - X(1, j) * X(0, l);
-    }
-    const Lane gamma_det = gamma * det;
-    Lane change = Lane::Zero();
+  // Each half of the lanes on its own (Half: registers, not the stack).
+  for (int half = 0; half < 2; ++half) {
+    lanes::Mat3T<lanes::Half> A_half, R_half, S_half;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) A_half(i, j) = A(i, j).segment<4>(4 * half);
+    polar_lanes(A_half, R_half, S_half);
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) {
-        const Lane next = 0.5 * (gamma * X(i, j) + cofactor(i, j) / gamma_det);
-        change = change.max((next - X(i, j)).abs());
-        X(i, j) = next;
-      }
-    for (int k = 0; k < kLanes; ++k)
-      if (!settled[k] && change(k) <= 1e-9) {
-        settled[k] = true;
-        --remaining;
-        for (int i = 0; i < 3; ++i)
-          for (int j = 0; j < 3; ++j) R(i, j)(k) = X(i, j)(k);
+        R(i, j).segment<4>(4 * half) = R_half(i, j);
+        S(i, j).segment<4>(4 * half) = S_half(i, j);
       }
   }
-  for (int k = 0; k < kLanes; ++k) failed[k] = failed[k] || !settled[k];
-  S = lanes::transpose_multiply(R, A);
-  Lane asymmetry = Lane::Zero(), size = Lane::Zero();
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) {
-      asymmetry = asymmetry.max((S(i, j) - S(j, i)).abs());
-      size = size.max(S(i, j).abs());
-    }
-  Mat3 symmetric;
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) symmetric(i, j) = 0.5 * (S(i, j) + S(j, i));
-  S = symmetric;
-  // A lane the iteration does not settle, or leaves too asymmetric: the scalar
-  // polar_decomposition (the SVD).
-  for (int k = 0; k < kLanes; ++k)
-    if (failed[k] || !(asymmetry(k) <= 2e-15 * size(k))) {
-      const PolarDecomposition RS = polar_decomposition(lane_matrix(A, k));
-      set_lane(R, k, RS.R);
-      set_lane(S, k, RS.S);
-    }
 }
 
 bool lane_kinematics_fit(const Model& model, const int* nodes, int count) noexcept {
@@ -425,9 +470,12 @@ void lane_group_kinematics(const Model& model, State& state, const int* nodes, i
                            bool need_partial_alpha) noexcept {
   int index[kLanes];
   lane_nodes(nodes, count, index);
-  const RelativeKinematics kinematics =
-      relative_kinematics_lanes(model, state, index, count, need_partial_alpha);
-  frames_lanes(model, state, index, count, kinematics);
+  // Half by half (no coefficients to share: registers, not the stack, hold a Half's matrices).
+  for (int first = 0; first < count; first += 4) {
+    const RelativeKinematics<lanes::Half> kinematics = relative_kinematics_lanes<lanes::Half>(
+        model, state, index + first, std::min(4, count - first), need_partial_alpha);
+    frames_lanes(model, state, index + first, std::min(4, count - first), kinematics);
+  }
 }
 
 void lane_group_own_loads(const Model& model, const State& state, WorkspaceData& w,

@@ -15,67 +15,85 @@ constexpr int kLanes = 8;
 using Lane = Eigen::Array<double, kLanes, 1>;  ///< one value of kLanes nodes
 using LaneBuffer = std::vector<Lane, Eigen::aligned_allocator<Lane>>;  ///< n values of 4 nodes
 
-/// A 3-vector of kLanes nodes.
-struct Vec3 {
-  Lane v[3];
-  Lane& operator[](int i) { return v[i]; }
-  const Lane& operator[](int i) const { return v[i]; }
+/// Half a Lane: one value of four nodes (one AVX register). Math without shared coefficients
+/// (kinematics, polar decompositions) runs on halves: a Mat3 of halves is 9 registers, not 18,
+/// and far fewer values round-trip through the stack.
+using Half = Eigen::Array4d;
+
+/// A 3-vector of L's nodes (L: Lane or Half).
+template <class L>
+struct Vec3T {
+  L v[3];
+  L& operator[](int i) { return v[i]; }
+  const L& operator[](int i) const { return v[i]; }
 };
 
-/// A 3 by 3 matrix of kLanes nodes, (row, col).
-struct Mat3 {
-  Lane m[3][3];
-  Lane& operator()(int row, int col) { return m[row][col]; }
-  const Lane& operator()(int row, int col) const { return m[row][col]; }
+/// A 3 by 3 matrix of L's nodes, (row, col).
+template <class L>
+struct Mat3T {
+  L m[3][3];
+  L& operator()(int row, int col) { return m[row][col]; }
+  const L& operator()(int row, int col) const { return m[row][col]; }
 };
 
-inline Vec3 add(const Vec3& a, const Vec3& b) {
+using Vec3 = Vec3T<Lane>;
+using Mat3 = Mat3T<Lane>;
+
+template <class L>
+inline Vec3T<L> add(const Vec3T<L>& a, const Vec3T<L>& b) {
   return {{a[0] + b[0], a[1] + b[1], a[2] + b[2]}};
 }
 
-inline Vec3 cross(const Vec3& a, const Vec3& b) {
+template <class L>
+inline Vec3T<L> cross(const Vec3T<L>& a, const Vec3T<L>& b) {
   return {{a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]}};
 }
 
 /// A x.
-inline Vec3 multiply(const Mat3& A, const Vec3& x) {
-  Vec3 y;
+template <class L>
+inline Vec3T<L> multiply(const Mat3T<L>& A, const Vec3T<L>& x) {
+  Vec3T<L> y;
   for (int i = 0; i < 3; ++i) y[i] = A(i, 0) * x[0] + A(i, 1) * x[1] + A(i, 2) * x[2];
   return y;
 }
 
 /// Aᵀ x.
-inline Vec3 transpose_multiply(const Mat3& A, const Vec3& x) {
-  Vec3 y;
+template <class L>
+inline Vec3T<L> transpose_multiply(const Mat3T<L>& A, const Vec3T<L>& x) {
+  Vec3T<L> y;
   for (int i = 0; i < 3; ++i) y[i] = A(0, i) * x[0] + A(1, i) * x[1] + A(2, i) * x[2];
   return y;
 }
 
 /// A B.
-inline Mat3 multiply(const Mat3& A, const Mat3& B) {
-  Mat3 C;
+template <class L>
+inline Mat3T<L> multiply(const Mat3T<L>& A, const Mat3T<L>& B) {
+  Mat3T<L> C;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) C(i, j) = A(i, 0) * B(0, j) + A(i, 1) * B(1, j) + A(i, 2) * B(2, j);
   return C;
 }
 
 /// Aᵀ B.
-inline Mat3 transpose_multiply(const Mat3& A, const Mat3& B) {
-  Mat3 C;
+template <class L>
+inline Mat3T<L> transpose_multiply(const Mat3T<L>& A, const Mat3T<L>& B) {
+  Mat3T<L> C;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) C(i, j) = A(0, i) * B(0, j) + A(1, i) * B(1, j) + A(2, i) * B(2, j);
   return C;
 }
 
-inline Lane determinant(const Mat3& A) {
+template <class L>
+inline L determinant(const Mat3T<L>& A) {
   return A(0, 0) * (A(1, 1) * A(2, 2) - A(2, 1) * A(1, 2)) -
          A(1, 0) * (A(0, 1) * A(2, 2) - A(2, 1) * A(0, 2)) +
          A(2, 0) * (A(0, 1) * A(1, 2) - A(1, 1) * A(0, 2));
 }
 
 /// A⁻¹ by cofactors (A well conditioned).
-inline Mat3 inverse(const Mat3& A) {
-  Mat3 C;  // the cofactors, transposed
+template <class L>
+inline Mat3T<L> inverse(const Mat3T<L>& A) {
+  Mat3T<L> C;  // the cofactors, transposed
   C(0, 0) = A(1, 1) * A(2, 2) - A(1, 2) * A(2, 1);
   C(0, 1) = A(0, 2) * A(2, 1) - A(0, 1) * A(2, 2);
   C(0, 2) = A(0, 1) * A(1, 2) - A(0, 2) * A(1, 1);
@@ -85,20 +103,22 @@ inline Mat3 inverse(const Mat3& A) {
   C(2, 0) = A(1, 0) * A(2, 1) - A(1, 1) * A(2, 0);
   C(2, 1) = A(0, 1) * A(2, 0) - A(0, 0) * A(2, 1);
   C(2, 2) = A(0, 0) * A(1, 1) - A(0, 1) * A(1, 0);
-  const Lane inverse_det = 1.0 / (A(0, 0) * C(0, 0) + A(0, 1) * C(1, 0) + A(0, 2) * C(2, 0));
+  const L inverse_det = 1.0 / (A(0, 0) * C(0, 0) + A(0, 1) * C(1, 0) + A(0, 2) * C(2, 0));
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) C(i, j) *= inverse_det;
   return C;
 }
 
 /// w with M's skew part = w~: ½ (M21 - M12, M02 - M20, M10 - M01).
-inline Vec3 skew_vector(const Mat3& M) {
+template <class L>
+inline Vec3T<L> skew_vector(const Mat3T<L>& M) {
   return {{0.5 * (M(2, 1) - M(1, 2)), 0.5 * (M(0, 2) - M(2, 0)), 0.5 * (M(1, 0) - M(0, 1))}};
 }
 
 /// w~ A (w~ x = w × x).
-inline Mat3 skew_multiply(const Vec3& w, const Mat3& A) {
-  Mat3 C;
+template <class L>
+inline Mat3T<L> skew_multiply(const Vec3T<L>& w, const Mat3T<L>& A) {
+  Mat3T<L> C;
   for (int j = 0; j < 3; ++j) {
     C(0, j) = w[1] * A(2, j) - w[2] * A(1, j);
     C(1, j) = w[2] * A(0, j) - w[0] * A(2, j);
@@ -107,14 +127,16 @@ inline Mat3 skew_multiply(const Vec3& w, const Mat3& A) {
   return C;
 }
 
-inline Lane trace(const Mat3& A) {
+template <class L>
+inline L trace(const Mat3T<L>& A) {
   return A(0, 0) + A(1, 1) + A(2, 2);
 }
 
 /// tr(S) I - S.
-inline Mat3 trace_minus(const Mat3& S) {
-  Mat3 C;
-  const Lane t = trace(S);
+template <class L>
+inline Mat3T<L> trace_minus(const Mat3T<L>& S) {
+  Mat3T<L> C;
+  const L t = trace(S);
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) C(i, j) = -S(i, j);
   for (int i = 0; i < 3; ++i) C(i, i) += t;
@@ -132,35 +154,42 @@ inline Mat3 trace_minus(const Mat3& S) {
 /// at a time through registers (Eigen's ptranspose; n mod packet size values one by one).
 /// Scalar writes into a lane read back as a vector soon after stall the load (store
 /// forwarding): this is the way in.
-inline void load_transposed(const double* const* rows, int n, Lane* out) noexcept {
+template <class L>
+inline void load_transposed(const double* const* rows, int n, L* out) noexcept {
   using namespace Eigen::internal;
   using Packet = packet_traits<double>::type;
-  constexpr int kPacket = packet_traits<double>::size;
+  constexpr int kWidth = L::SizeAtCompileTime;
+  constexpr int kPacket = packet_traits<double>::size <= kWidth ? packet_traits<double>::size : 0;
   int l = 0;
-  for (; l + kPacket <= n; l += kPacket)
-    for (int c = 0; c < kLanes; c += kPacket) {
-      PacketBlock<Packet, kPacket> block;
-      for (int k = 0; k < kPacket; ++k) block.packet[k] = ploadu<Packet>(rows[c + k] + l);
-      ptranspose(block);
-      for (int k = 0; k < kPacket; ++k) pstoreu(out[l + k].data() + c, block.packet[k]);
-    }
+  if constexpr (kPacket > 0)
+    for (; l + kPacket <= n; l += kPacket)
+      for (int c = 0; c < kWidth; c += kPacket) {
+        PacketBlock<Packet, kPacket> block;
+        for (int k = 0; k < kPacket; ++k) block.packet[k] = ploadu<Packet>(rows[c + k] + l);
+        ptranspose(block);
+        for (int k = 0; k < kPacket; ++k) pstoreu(out[l + k].data() + c, block.packet[k]);
+      }
   for (; l < n; ++l)
-    for (int lane = 0; lane < kLanes; ++lane) out[l](lane) = rows[lane][l];
+    for (int lane = 0; lane < kWidth; ++lane) out[l](lane) = rows[lane][l];
 }
 
 /// rows[lane][l] = in[l](lane) for l < n and lane < count: the way out of load_transposed.
-inline void store_transposed(const Lane* in, int n, double* const* rows, int count) noexcept {
+template <class L>
+inline void store_transposed(const L* in, int n, double* const* rows, int count) noexcept {
   using namespace Eigen::internal;
   using Packet = packet_traits<double>::type;
-  constexpr int kPacket = packet_traits<double>::size;
+  constexpr int kWidth = L::SizeAtCompileTime;
+  constexpr int kPacket = packet_traits<double>::size <= kWidth ? packet_traits<double>::size : 0;
   int l = 0;
-  for (; l + kPacket <= n; l += kPacket)
-    for (int c = 0; c < count; c += kPacket) {
-      PacketBlock<Packet, kPacket> block;
-      for (int k = 0; k < kPacket; ++k) block.packet[k] = ploadu<Packet>(in[l + k].data() + c);
-      ptranspose(block);
-      for (int k = 0; k < kPacket && c + k < count; ++k) pstoreu(rows[c + k] + l, block.packet[k]);
-    }
+  if constexpr (kPacket > 0)
+    for (; l + kPacket <= n; l += kPacket)
+      for (int c = 0; c < count; c += kPacket) {
+        PacketBlock<Packet, kPacket> block;
+        for (int k = 0; k < kPacket; ++k) block.packet[k] = ploadu<Packet>(in[l + k].data() + c);
+        ptranspose(block);
+        for (int k = 0; k < kPacket && c + k < count; ++k)
+          pstoreu(rows[c + k] + l, block.packet[k]);
+      }
   for (; l < n; ++l)
     for (int lane = 0; lane < count; ++lane) rows[lane][l] = in[l](lane);
 }
@@ -177,7 +206,6 @@ inline void store_transposed(const Lane* in, int n, double* const* rows, int cou
 template <int kRows>
 inline void multiply_shared_rows(const double* M, int cols, Eigen::Index row_stride,
                                  Eigen::Index col_stride, const Lane* x, Lane* out) noexcept {
-  using Half = Eigen::Array4d;
   static_assert(kLanes == 8, "two halves of four lanes");
   Half low[kRows], high[kRows];
   for (int i = 0; i < kRows; ++i) low[i] = high[i] = Half::Zero();
