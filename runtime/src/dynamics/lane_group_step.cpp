@@ -437,16 +437,11 @@ void polar_decomposition_lanes(const Mat3& A, Mat3& R, Mat3& S) noexcept {
 }
 
 bool lane_kinematics_fit(const Model& model, const int* nodes, int count) noexcept {
+  // (The rest holds for a Model::childless_groups group by construction: checking it node by
+  // node touched eight Node structs a group, 1 % of the oak's step.)
   if (count < 2 || count > kLanes) return false;
-  const Node& first = model.nodes[static_cast<std::size_t>(nodes[0])];
-  const Prototype& proto = model.prototypes[static_cast<std::size_t>(first.prototype)];
-  if (!proto.batched || !proto.forces.quartic_full() || proto.r == 0) return false;
-  // (Model::childless_groups are so by construction: the loop costs a few ns a group.)
-  for (int k = 0; k < count; ++k) {
-    const Node& node = model.nodes[static_cast<std::size_t>(nodes[k])];
-    if (node.prototype != first.prototype || node.num_children > 0 || nodes[k] == 0) return false;
-  }
-  return true;
+  const Prototype& proto = model.prototype_of(nodes[0]);
+  return proto.batched && proto.forces.quartic_full() && proto.r > 0;
 }
 
 bool lane_integrators_fit(const State& state, const int* nodes, int count) noexcept {

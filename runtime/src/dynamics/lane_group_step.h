@@ -31,8 +31,9 @@ struct LaneScratch {
 /// rounding): Higham's iteration in lanes, the SVD for a lane it does not settle.
 void polar_decomposition_lanes(const lanes::Mat3& A, lanes::Mat3& R, lanes::Mat3& S) noexcept;
 
-/// Whether nodes[0, count) can have their kinematics in lanes: at least two, all childless and
-/// not the root, of one prototype with lane data (Prototype::batched).
+/// Whether nodes[0, count), a group of Model::childless_groups (childless, not the root, one
+/// prototype), can have their kinematics in lanes: at least two, of a prototype with lane data
+/// (Prototype::batched).
 bool lane_kinematics_fit(const Model& model, const int* nodes, int count) noexcept;
 
 /// Whether such nodes can also step in lanes: each node's integrator SI, or SBDF2 with a

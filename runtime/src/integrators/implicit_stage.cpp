@@ -80,9 +80,14 @@ void solve_stage(const NodeEquation& e, double ch, int iterations, double tolera
 
   // Semi-implicit: ∇²Φ(q_lin) v = p̂ + c h (f - g - K (q̂ - q_lin)), q = q̂ + c h v.
   if (iterations == 0) {
+    // (K (q̂ - q_lin) only where q̂ differs: BE and SI linearize at q̂ itself.)
     scratch.q_blend = scratch.q_hat - q;
-    scratch.scratch.noalias() = scratch.stiffness * scratch.q_blend;
-    scratch.delta = scratch.p_hat + ch * (*e.load - scratch.gradient - scratch.scratch);
+    if (scratch.q_blend.isZero(0)) {
+      scratch.delta = scratch.p_hat + ch * (*e.load - scratch.gradient);
+    } else {
+      scratch.scratch.noalias() = scratch.stiffness * scratch.q_blend;
+      scratch.delta = scratch.p_hat + ch * (*e.load - scratch.gradient - scratch.scratch);
+    }
     solve_stage_matrix(e, ch, scratch, scratch.delta, v);
     q = scratch.q_hat + ch * v;
     return;
