@@ -147,11 +147,11 @@ void polar_lanes(const Mat3T<L>& A, Mat3T<L>& R, Mat3T<L>& S) noexcept {
       cofactor(1, i) = X(2, j) * X(0, l) - X(0, j) * X(2, l);
       cofactor(2, i) = X(0, j) * X(1, l) - X(1, j) * X(0, l);
     }
-    const L gamma_det = gamma * det;
+    const L inverse_gamma_det = 1.0 / (gamma * det);
     L change = L::Zero();
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) {
-        const L next = 0.5 * (gamma * X(i, j) + cofactor(i, j) / gamma_det);
+        const L next = 0.5 * (gamma * X(i, j) + cofactor(i, j) * inverse_gamma_det);
         change = change.max((next - X(i, j)).abs());
         X(i, j) = next;
       }
