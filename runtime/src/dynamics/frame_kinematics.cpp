@@ -18,11 +18,19 @@ void interface_motion(const Model& model, const State& state, int child,
   const auto qddot = state.qddot.segment(p.dof_offset, p.r);
   // One pass over the parent's r columns (â, A^l): at these sizes cheaper than matrix-vector
   // products (their dispatch dominates). Local sums stay in registers (the outputs' stores
-  // would chain every column through memory).
-  Eigen::Matrix<double, 12, 1> sum = Eigen::Matrix<double, 12, 1>::Zero(), sum_dot = sum,
-                               sum_ddot = sum;
-  for (Eigen::Index l = 0; l < p.r; ++l) {
-    const Eigen::Matrix<double, 12, 1> column = c.interface.bases.col(l).cast<double>();
+  // would chain every column through memory); the first column starts them (zeros kept for an
+  // r = 0 parent made GCC zero three stack copies on every call).
+  using Vector12d = Eigen::Matrix<double, 12, 1>;
+  if (p.r == 0) {
+    y.setZero();
+    y_dot.setZero();
+    y_ddot.setZero();
+    return;
+  }
+  const Vector12d first = c.interface.bases.col(0).cast<double>();
+  Vector12d sum = q(0) * first, sum_dot = qdot(0) * first, sum_ddot = qddot(0) * first;
+  for (Eigen::Index l = 1; l < p.r; ++l) {
+    const Vector12d column = c.interface.bases.col(l).cast<double>();
     sum += q(l) * column;
     sum_dot += qdot(l) * column;
     sum_ddot += qddot(l) * column;
