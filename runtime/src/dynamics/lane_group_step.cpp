@@ -117,7 +117,7 @@ void scatter_matrix(const Mat3T<L>& A, const int* index, int count, Eigen::Matri
 
 // polar_decomposition_lanes on the lanes of L.
 template <class L>
-void polar_lanes(const Mat3T<L>& A, Mat3T<L>& R, Mat3T<L>& S) noexcept {
+int polar_lanes(const Mat3T<L>& A, Mat3T<L>& R, Mat3T<L>& S) noexcept {
   // Higham's scaled Newton iteration (polar_decomposition.cpp's newton_polar) on all lanes
   // until each has settled; a lane's R is its iterate where it settled, as the scalar
   // iteration returns it. (L conditions are tested one lane at a time: Eigen's masks and
@@ -184,12 +184,15 @@ void polar_lanes(const Mat3T<L>& A, Mat3T<L>& R, Mat3T<L>& S) noexcept {
   S = symmetric;
   // A lane the iteration does not settle, or leaves too asymmetric: the scalar
   // polar_decomposition (the SVD).
+  int scalar = 0;
   for (int k = 0; k < kWidth<L>; ++k)
     if (failed[k] || !(asymmetry(k) <= 2e-15 * size(k))) {
       const PolarDecomposition RS = polar_decomposition(lane_matrix(A, k));
       set_lane(R, k, RS.R);
       set_lane(S, k, RS.S);
+      ++scalar;
     }
+  return scalar;
 }
 
 // ω̇ = G⁻¹ (2 skew(Rᵀ (Ä - ω~ Ȧ)) - (tr(Ṡ) I - Ṡ) Rᵀ ω) given W = ω~ Ȧ (Eq. 9).
@@ -421,19 +424,21 @@ void stvk_lanes(const Model& model, const Prototype& proto, const int* index, La
 
 }  // namespace
 
-void polar_decomposition_lanes(const Mat3& A, Mat3& R, Mat3& S) noexcept {
+int polar_decomposition_lanes(const Mat3& A, Mat3& R, Mat3& S) noexcept {
+  int scalar = 0;
   // Each half of the lanes on its own (Half: registers, not the stack).
   for (int half = 0; half < 2; ++half) {
     lanes::Mat3T<lanes::Half> A_half, R_half, S_half;
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) A_half(i, j) = A(i, j).segment<4>(4 * half);
-    polar_lanes(A_half, R_half, S_half);
+    scalar += polar_lanes(A_half, R_half, S_half);
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) {
         R(i, j).segment<4>(4 * half) = R_half(i, j);
         S(i, j).segment<4>(4 * half) = S_half(i, j);
       }
   }
+  return scalar;
 }
 
 bool lane_kinematics_fit(const Model& model, const int* nodes, int count) noexcept {

@@ -28,8 +28,9 @@ struct LaneScratch {
 };
 
 /// The polar decomposition A = R S of each lane's 3 by 3 A (polar_decomposition per lane, to
-/// rounding): Higham's iteration in lanes, the SVD for a lane it does not settle.
-void polar_decomposition_lanes(const lanes::Mat3& A, lanes::Mat3& R, lanes::Mat3& S) noexcept;
+/// rounding): Higham's iteration in lanes, the scalar decomposition (its SVD) for a lane the
+/// iteration does not settle. Returns how many lanes went to the scalar decomposition.
+int polar_decomposition_lanes(const lanes::Mat3& A, lanes::Mat3& R, lanes::Mat3& S) noexcept;
 
 /// Whether nodes[0, count), a group of Model::childless_groups (childless, not the root, one
 /// prototype), can have their kinematics in lanes: at least two, of a prototype with lane data

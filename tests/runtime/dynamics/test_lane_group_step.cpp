@@ -1,7 +1,8 @@
 // The lane step's polar decomposition (src/dynamics/lane_group_step.h): eight matrices at once,
 // each lane as the scalar polar_decomposition gives it, including a lane that converges late,
-// one with det A < 0 and one too ill-conditioned for the iteration (both the SVD's), next to
-// lanes that settle at once. The whole lane step is checked against the node-by-node step in
+// one with det A < 0 (the only one sent to the scalar SVD) and a near-singular one, next to
+// lanes that settle at once; and near rotations, the step's usual case, none of them sent to
+// the scalar path. The whole lane step is checked against the node-by-node step in
 // tests/precompute/mesh/test_tree_generator.cpp. Also the packet transposes that carry rows into
 // lanes and back.
 #include <Eigen/Dense>
@@ -54,7 +55,9 @@ TEST_CASE("Polar decompositions in lanes equal the scalar one lane by lane",
     Eigen::Matrix3d set[lanes::kLanes];
     for (int k = 0; k < lanes::kLanes; ++k) set[k] = cases[(k + shift) % 8];
     lanes::Mat3 R, S;
-    polar_decomposition_lanes(to_lanes(set), R, S);
+    // Only the reflection goes to the scalar decomposition (the near-singular A settles in the
+    // iteration: the scaled Newton steps converge from any nonsingular A).
+    CHECK(polar_decomposition_lanes(to_lanes(set), R, S) == 1);
     for (int k = 0; k < lanes::kLanes; ++k) {
       INFO("lane " << k);
       const PolarDecomposition expected = polar_decomposition(set[k]);
@@ -66,6 +69,27 @@ TEST_CASE("Polar decompositions in lanes equal the scalar one lane by lane",
       CHECK((lane(R, k) * lane(S, k) - set[k]).cwiseAbs().maxCoeff() <
             1e-13 * set[k].cwiseAbs().maxCoeff());
     }
+  }
+}
+
+TEST_CASE("Polar decompositions of near rotations settle in lanes without the scalar path",
+          "[runtime][dynamics][lanes]") {
+  // A leaf's interface map: a rotation times I + a small strain, every lane a different one (the
+  // usual case: every lane settles at the same iteration, none goes to the scalar SVD).
+  Eigen::Matrix3d set[lanes::kLanes];
+  for (int k = 0; k < lanes::kLanes; ++k) {
+    Eigen::Matrix3d strain;
+    strain << 1, 0.3, -0.2, 0.3, -0.5, 0.1, -0.2, 0.1, 0.7;
+    set[k] = Eigen::AngleAxisd(0.2 * k, Eigen::Vector3d(1, -1, 2 + k).normalized()) *
+             (Eigen::Matrix3d::Identity() + 1e-4 * (k + 1) * strain);
+  }
+  lanes::Mat3 R, S;
+  CHECK(polar_decomposition_lanes(to_lanes(set), R, S) == 0);
+  for (int k = 0; k < lanes::kLanes; ++k) {
+    INFO("lane " << k);
+    const PolarDecomposition expected = polar_decomposition(set[k]);
+    CHECK((lane(R, k) - expected.R).cwiseAbs().maxCoeff() < 1e-15);
+    CHECK((lane(S, k) - expected.S).cwiseAbs().maxCoeff() < 1e-15);
   }
 }
 
