@@ -143,8 +143,8 @@ inline Mat3T<L> trace_minus(const Mat3T<L>& S) {
   return C;
 }
 
-// (PacketBlock<Packet4d, 4>: GCC warns that __m256d's alignment attribute is dropped from a
-// template argument; Eigen's own headers silence the same warning.)
+// (PacketBlock<Packet4d, 4> and arrays of packets: GCC warns that __m256d's alignment attribute
+// is dropped from a template argument; Eigen's own headers silence the same warning.)
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wignored-attributes"
@@ -194,33 +194,58 @@ inline void store_transposed(const L* in, int n, double* const* rows, int count)
     for (int lane = 0; lane < count; ++lane) rows[lane][l] = in[l](lane);
 }
 
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
 
 /// out[a] = Σ_b M(a, b) x[b] for a < rows, b < cols: M(a, b) = M[a * row_stride + b *
 /// col_stride] is shared by the lanes, x (cols) and out (rows) are per lane. A block of kRows
 /// rows keeps 2 kRows four-lane sums in registers (independent FMA chains hide the latency);
 /// each x[b] is loaded once into registers for the block and each M(a, b) broadcast once for all
 /// lanes.
+// Keeps a loaded packet in its register: GCC otherwise folds the load into every FMA that
+// reads it (a load per use), and the loads, not the FMAs, bound the products.
+template <class P>
+inline void in_register(P& packet) noexcept {
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+  asm("" : "+x"(packet));
+#else
+  (void)packet;
+#endif
+}
+
 template <int kRows>
 inline void multiply_shared_rows(const double* M, int cols, Eigen::Index row_stride,
                                  Eigen::Index col_stride, const Lane* x, Lane* out) noexcept {
-  static_assert(kLanes == 8, "two halves of four lanes");
-  Half low[kRows], high[kRows];
-  for (int i = 0; i < kRows; ++i) low[i] = high[i] = Half::Zero();
-  for (int b = 0; b < cols; ++b) {
-    const Half x_low = x[b].head<4>(), x_high = x[b].tail<4>();
-    const double* column = M + b * col_stride;
-    for (int i = 0; i < kRows; ++i) {
-      const double m = column[i * row_stride];
-      low[i] += m * x_low;
-      high[i] += m * x_high;
+  using namespace Eigen::internal;
+  using Packet = packet_traits<double>::type;
+  constexpr int kPacket = packet_traits<double>::size;
+  constexpr int kParts = kPacket <= kLanes ? kLanes / kPacket : 1;
+  if constexpr (kPacket <= kLanes && kLanes % kPacket == 0) {
+    // kRows by kParts sums in registers; x[b]'s packets loaded once each (in_register).
+    Packet sum[kRows][kParts];
+    for (int i = 0; i < kRows; ++i)
+      for (int k = 0; k < kParts; ++k) sum[i][k] = pset1<Packet>(0.0);
+    for (int b = 0; b < cols; ++b) {
+      Packet xb[kParts];
+      for (int k = 0; k < kParts; ++k) {
+        xb[k] = pload<Packet>(x[b].data() + k * kPacket);
+        in_register(xb[k]);
+      }
+      const double* column = M + b * col_stride;
+      for (int i = 0; i < kRows; ++i) {
+        const Packet m = pset1<Packet>(column[i * row_stride]);
+        for (int k = 0; k < kParts; ++k) sum[i][k] = pmadd(m, xb[k], sum[i][k]);
+      }
     }
-  }
-  for (int i = 0; i < kRows; ++i) {
-    out[i].head<4>() = low[i];
-    out[i].tail<4>() = high[i];
+    for (int i = 0; i < kRows; ++i)
+      for (int k = 0; k < kParts; ++k) pstore(out[i].data() + k * kPacket, sum[i][k]);
+  } else {
+    Lane sum[kRows];
+    for (int i = 0; i < kRows; ++i) sum[i] = Lane::Zero();
+    for (int b = 0; b < cols; ++b) {
+      const Lane& xb = x[b];
+      const double* column = M + b * col_stride;
+      for (int i = 0; i < kRows; ++i) sum[i] += column[i * row_stride] * xb;
+    }
+    for (int i = 0; i < kRows; ++i) out[i] = sum[i];
   }
 }
 
@@ -248,5 +273,9 @@ inline void multiply_shared(const double* M, int rows, int cols, Eigen::Index ro
       break;
   }
 }
+
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 }  // namespace ramus::lanes
