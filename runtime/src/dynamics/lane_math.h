@@ -194,7 +194,6 @@ inline void store_transposed(const L* in, int n, double* const* rows, int count)
     for (int lane = 0; lane < count; ++lane) rows[lane][l] = in[l](lane);
 }
 
-
 /// out[a] = Σ_b M(a, b) x[b] for a < rows, b < cols: M(a, b) = M[a * row_stride + b *
 /// col_stride] is shared by the lanes, x (cols) and out (rows) are per lane. A block of kRows
 /// rows keeps 2 kRows four-lane sums in registers (independent FMA chains hide the latency);

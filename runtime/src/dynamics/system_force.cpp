@@ -9,6 +9,38 @@ SystemForceScratch::SystemForceScratch(int r)
       w6_q(Eigen::VectorXd::Zero(3 * r)),
       monomials(Eigen::VectorXd::Zero(13 + 10 * r)) {}
 
+namespace {
+
+// out[i] = Bᵀ.col(first + i) · z for i < 4: four independent FMA chains per packet of z, each
+// packet of z loaded once into a register (one dot product at a time was one chain, bound by
+// the FMA latency: 2.6 % of the oak's step in the branches' r = 20 system force).
+void four_dot_products(const Eigen::MatrixXd& Bt, Eigen::Index first, const double* z,
+                       double* out) noexcept {
+  using namespace Eigen::internal;
+  using Packet = packet_traits<double>::type;
+  constexpr int kPacket = packet_traits<double>::size;
+  const Eigen::Index n = Bt.rows();
+  const double* column[4];
+  for (int i = 0; i < 4; ++i) column[i] = Bt.col(first + i).data();
+  Packet sum[4];
+  for (int i = 0; i < 4; ++i) sum[i] = pset1<Packet>(0.0);
+  Eigen::Index b = 0;
+  for (; b + kPacket <= n; b += kPacket) {
+    Packet zb = ploadu<Packet>(z + b);
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+    asm("" : "+x"(zb));  // (GCC would load it again for each FMA)
+#endif
+    for (int i = 0; i < 4; ++i) sum[i] = pmadd(ploadu<Packet>(column[i] + b), zb, sum[i]);
+  }
+  for (int i = 0; i < 4; ++i) {
+    double total = predux(sum[i]);
+    for (Eigen::Index c = b; c < n; ++c) total += column[i][c] * z[c];
+    out[i] = total;
+  }
+}
+
+}  // namespace
+
 // Eq. 14, term by term, with v_l the 3-block l of a 3r vector v:
 //   W1_lᵀ a, W2_lᵀ α, W3_l and qᵀ W4_l     columns / entries of W1, W2, W3 and (W4ᵀ q)
 //   ωᵀ W5_l ω                               the 3 by 3 block l of W5, directly
@@ -108,9 +140,11 @@ void SystemForceMatrix::evaluate(const Eigen::Ref<const Eigen::VectorXd>& q,
     Eigen::Map<Eigen::Vector3d>(z + 13 + r + 3 * p) = (2.0 * qdot(p)) * omega + q(p) * alpha;
     Eigen::Map<Eigen::Matrix<double, 6, 1>>(z + 13 + 4 * r + 6 * p) = q(p) * pairs;
   }
-  // f_l = (row l of B) · z: r dot products over contiguous columns of Bᵀ (faster than the
-  // matrix-vector product at a leaf's r: measured 6 % of the oak's step).
-  for (Eigen::Index l = 0; l < r; ++l) force(l) = transposed_.col(l).dot(scratch.monomials);
+  // f_l = (row l of B) · z: dot products over contiguous columns of Bᵀ (faster than the
+  // matrix-vector product at a leaf's r: measured 6 % of the oak's step), four at a time.
+  Eigen::Index l = 0;
+  for (; l + 4 <= r; l += 4) four_dot_products(transposed_, l, z, force.data() + l);
+  for (; l < r; ++l) force(l) = transposed_.col(l).dot(scratch.monomials);
 }
 
 }  // namespace ramus
