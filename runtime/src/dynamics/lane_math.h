@@ -9,6 +9,8 @@
 
 #include <vector>
 
+#include "packet_register.h"
+
 namespace ramus::lanes {
 
 constexpr int kLanes = 8;
@@ -199,17 +201,6 @@ inline void store_transposed(const L* in, int n, double* const* rows, int count)
 /// rows keeps 2 kRows four-lane sums in registers (independent FMA chains hide the latency);
 /// each x[b] is loaded once into registers for the block and each M(a, b) broadcast once for all
 /// lanes.
-// Keeps a loaded packet in its register: GCC otherwise folds the load into every FMA that
-// reads it (a load per use), and the loads, not the FMAs, bound the products.
-template <class P>
-inline void in_register(P& packet) noexcept {
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-  asm("" : "+x"(packet));
-#else
-  (void)packet;
-#endif
-}
-
 template <int kRows>
 inline void multiply_shared_rows(const double* M, int cols, Eigen::Index row_stride,
                                  Eigen::Index col_stride, const Lane* x, Lane* out) noexcept {

@@ -1,5 +1,7 @@
 #include "symmetric_panel_matrix.h"
 
+#include "packet_register.h"
+
 namespace ramus {
 
 namespace {
@@ -8,17 +10,6 @@ using Packet = Eigen::internal::packet_traits<double>::type;
 constexpr int kPacket = Eigen::internal::packet_traits<double>::size;
 // Block width: 8 columns with 512-bit packets, else 4 (measured on AVX-512 and SSE2 builds).
 constexpr int kBlock = kPacket >= 8 ? 8 : 4;
-
-// Keeps a loaded packet in its register: GCC otherwise folds the load into each FMA that uses
-// the packet (a load per use), and the loads, not the FMAs, bound the loop.
-template <class P>
-inline void in_register(P& packet) noexcept {
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-  asm("" : "+x"(packet));
-#else
-  (void)packet;
-#endif
-}
 
 }  // namespace
 

@@ -1,5 +1,7 @@
 #include "ramus/runtime/dynamics/system_force.h"
 
+#include "packet_register.h"
+
 namespace ramus {
 
 SystemForceScratch::SystemForceScratch(int r)
@@ -27,9 +29,7 @@ void four_dot_products(const Eigen::MatrixXd& Bt, Eigen::Index first, const doub
   Eigen::Index b = 0;
   for (; b + kPacket <= n; b += kPacket) {
     Packet zb = ploadu<Packet>(z + b);
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-    asm("" : "+x"(zb));  // (GCC would load it again for each FMA)
-#endif
+    in_register(zb);
     for (int i = 0; i < 4; ++i) sum[i] = pmadd(ploadu<Packet>(column[i] + b), zb, sum[i]);
   }
   for (int i = 0; i < 4; ++i) {
