@@ -152,8 +152,10 @@ inline Mat3T<L> trace_minus(const Mat3T<L>& S) {
 #pragma GCC diagnostic ignored "-Wignored-attributes"
 #endif
 
-/// out[l](lane) = rows[lane][l] for l < n: eight rows of n values into n lanes, a packet square
-/// at a time through registers (Eigen's ptranspose; n mod packet size values one by one).
+/// out[l](lane) = rows[lane][l] for l < n: one row of n values per lane of L (8 for a Lane, 4
+/// for a Half) into n lane values, a packet square at a time through registers (Eigen's
+/// ptranspose; n mod packet size values one by one). store_transposed is its inverse: the two
+/// share the loop's shape but not its direction.
 /// Scalar writes into a lane read back as a vector soon after stall the load (store
 /// forwarding): this is the way in.
 template <class L>
