@@ -81,6 +81,10 @@ void* aligned_alloc(std::size_t alignment, std::size_t size) noexcept {
   ramus::test::note_allocation();
   return __libc_memalign(alignment, size);
 }
+void* memalign(std::size_t alignment, std::size_t size) noexcept {  // libgomp's teams
+  ramus::test::note_allocation();
+  return __libc_memalign(alignment, size);
+}
 int posix_memalign(void** pointer, std::size_t alignment, std::size_t size) noexcept {
   ramus::test::note_allocation();
   *pointer = __libc_memalign(alignment, size);

@@ -42,15 +42,16 @@ class Workspace {
   /// step eight at a time in SIMD lanes when their integrator is SI, or SBDF2 after its first
   /// step (Model::childless_groups; relative kinematics, frames, system force, StVK forces and
   /// the stage's solve in lanes: src/dynamics/lane_group_step.h); off: node by node. Equal to
-  /// rounding (1e-12 relative over 200 steps, tested); 1.7-1.8x faster on the oak.
+  /// rounding (1e-12 relative over 200 steps, tested); about 2x faster on the oak.
   bool batched_evaluation = true;
 
   /// Threads a step uses (each level of Model::step_levels, the childless nodes and line 3's
   /// wind drag split among them; 1, the default: the calling thread only), clamped to [1,
   /// kMaxStepThreads]; always 1 in a build without OpenMP. Every node's arithmetic is the same on
   /// any thread: the result equals one thread's to the last bit. Allocates one scratch set per
-  /// extra thread; the first multithreaded step starts OpenMP's thread pool (later steps allocate
-  /// nothing).
+  /// extra thread; the first multithreaded step starts OpenMP's thread pool. Later steps allocate
+  /// nothing, unless a parallel region on another thread count (another Workspace's) ran since:
+  /// libgomp keeps only its last team, and such a switch allocates one (1.8 kB for two threads).
   void set_threads(int threads);
   int threads() const { return threads_; }
 
