@@ -30,9 +30,9 @@ TEST_CASE("cholesky_solve_in_place factors A = L Lt and solves A x = b for every
     // Garbage above the diagonal: only the lower triangle may be read.
     factor.triangularView<Eigen::StrictlyUpper>().setConstant(1e30);
     Eigen::VectorXd x(n);
-    long allocations = 0;
     bool ok = false;
-    allocations = test::count_allocations([&] { ok = cholesky_solve_in_place(factor, b, x); });
+    const long allocations =
+        test::count_allocations([&] { ok = cholesky_solve_in_place(factor, b, x); });
     INFO("n = " << n);
     REQUIRE(ok);
     CHECK(allocations == 0);
