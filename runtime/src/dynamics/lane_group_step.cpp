@@ -386,10 +386,9 @@ void load_lanes(const Model& model, const State& state, const WorkspaceData& w,
     L.load[static_cast<std::size_t>(l)] += L.system[static_cast<std::size_t>(l)];
 }
 
-// s g(q) and s K(q) (packed) of each lane's node at its q (ReducedStvkForces::evaluate and
-// integrate_node.cpp's scale factors).
-void stvk_lanes(const Model& model, const Prototype& proto, const int* index, LaneScratch& L) {
-  const int r = proto.r, p = num_pairs(r);
+// q̃ = s^-5/2 q and its pair monomials of each lane's node (ReducedStvkForces::evaluate and
+// integrate_node.cpp's scale factors), into L.q_tilde and L.monomials.
+void monomials_lanes(const Model& model, int r, const int* index, LaneScratch& L) {
   const Lane coordinate =
       per_node(model, index, [](const Node& n, int) { return n.scale.coordinate; });
   for (int i = 0; i < r; ++i)
@@ -400,11 +399,15 @@ void stvk_lanes(const Model& model, const Prototype& proto, const int* index, La
     m[k++] = 0.5 * q[i] * q[i];
     for (int j = i + 1; j < r; ++j) m[k++] = q[i] * q[j];
   }
+}
+
+// g(q̃) and K(q̃) (packed) from L.q_tilde and the quartic product in L.k4: the cubic product,
+// then the fused pass K = K2 + K3 + K4, g = (K2 + K3 / 2 + K4 / 3) q̃.
+void gradient_and_stiffness_lanes(const Prototype& proto, LaneScratch& L) {
+  const int r = proto.r, p = num_pairs(r);
+  const Lane* q = L.q_tilde.data();
   const ReducedStvkForces& forces = proto.forces;
   lanes::multiply_shared(forces.cubic().data(), p, r, 1, p, q, L.k3.data());
-  const Eigen::MatrixXd& quartic = *forces.quartic_full();
-  lanes::multiply_shared(quartic.data(), p, p, 1, p, m, L.k4.data());
-  // The fused pass: K = K2 + K3 + K4, g = (K2 + K3 / 2 + K4 / 3) q.
   const double* k2 = forces.quadratic().data();
   Lane* g = L.gradient.data();
   for (int i = 0; i < r; ++i) g[i] = Lane::Zero();
@@ -420,6 +423,59 @@ void stvk_lanes(const Model& model, const Prototype& proto, const int* index, La
     }
     g[i] += gi;
   }
+}
+
+// s g(q) and s K(q) (packed, before the node's factors) of each lane's node at its q, all in
+// lanes.
+void stvk_lanes(const Model& model, const Prototype& proto, const int* index, LaneScratch& L) {
+  const int p = num_pairs(proto.r);
+  monomials_lanes(model, proto.r, index, L);
+  lanes::multiply_shared(proto.forces.quartic_full()->data(), p, p, 1, p, L.monomials.data(),
+                         L.k4.data());
+  gradient_and_stiffness_lanes(proto, L);
+}
+
+// The node's stiffness scale times its scale's gradient and stiffness factors, per lane: s g and
+// s K of the node from g and K of its prototype (integrate_node.cpp's node_factors).
+void scale_gradient_and_stiffness(const Model& model, const RuntimeSettings& settings, int r,
+                                  const int* index, LaneScratch& L) {
+  const Lane gradient_factor = per_node(model, index, [&](const Node& n, int i) {
+    return settings.nodes[static_cast<std::size_t>(i)].stiffness_scale * n.scale.gradient;
+  });
+  const Lane stiffness_factor = per_node(model, index, [&](const Node& n, int i) {
+    return settings.nodes[static_cast<std::size_t>(i)].stiffness_scale * n.scale.stiffness;
+  });
+  for (int l = 0; l < r; ++l) L.gradient[static_cast<std::size_t>(l)] *= gradient_factor;
+  const int p = num_pairs(r);
+  for (int k = 0; k < p; ++k) L.stiffness[static_cast<std::size_t>(k)] *= stiffness_factor;
+}
+
+// K(i, j) of the packed stiffness in L.
+const Lane& packed_stiffness(const LaneScratch& L, int r, int i, int j) {
+  const int a = std::min(i, j), b = std::max(i, j);
+  return L.stiffness[static_cast<std::size_t>(a * r - a * (a - 1) / 2 + (b - a))];
+}
+
+// The Cholesky factor of each lane's r by r H (column-major, its lower triangle) in place, in
+// Eigen's unblocked left-looking order, with 1 / L_kk on the diagonal (one division a column;
+// the solves multiply by it). Returns each lane's smallest pivot: a lane's factor is of use only
+// where that is positive (a pivot <= 0 runs on to NaN).
+Lane cholesky_lanes(Lane* H, int r) {
+  Lane smallest_pivot = Lane::Constant(std::numeric_limits<double>::infinity());
+  for (int k = 0; k < r; ++k) {
+    Lane sum = Lane::Zero();
+    for (int j = 0; j < k; ++j) sum += H[k + r * j] * H[k + r * j];
+    const Lane x = H[k + r * k] - sum;
+    smallest_pivot = smallest_pivot.min(x);
+    const Lane inverse = x.sqrt().inverse();
+    H[k + r * k] = inverse;
+    for (int i = k + 1; i < r; ++i) {
+      Lane s = Lane::Zero();
+      for (int j = 0; j < k; ++j) s += H[i + r * j] * H[k + r * j];
+      H[i + r * k] = (H[i + r * k] - s) * inverse;
+    }
+  }
+  return smallest_pivot;
 }
 
 }  // namespace
@@ -450,10 +506,11 @@ bool lane_kinematics_fit(const Model& model, const int* nodes, int count) noexce
 }
 
 bool lane_integrators_fit(const State& state, const int* nodes, int count) noexcept {
-  for (int k = 0; k < count; ++k)
-    if (!lane_integrator(state.settings.nodes[static_cast<std::size_t>(nodes[k])].integrator,
-                         state))
-      return false;
+  // (One integrator for all: the lanes run the first node's.)
+  const Integrator first = state.settings.nodes[static_cast<std::size_t>(nodes[0])].integrator;
+  if (!lane_integrator(first, state)) return false;
+  for (int k = 1; k < count; ++k)
+    if (state.settings.nodes[static_cast<std::size_t>(nodes[k])].integrator != first) return false;
   return true;
 }
 
@@ -603,23 +660,15 @@ void advance_lane_group(const Model& model, State& state, const WorkspaceData& w
 
   // Line 9, the semi-implicit stage: s g, s K at q_n.
   stvk_lanes(model, proto, index, L);
-  // The node's settings (s, α, β) and scale factors, per lane.
+  scale_gradient_and_stiffness(model, settings, r, index, L);
+  // The node's Rayleigh α, β, per lane.
   const auto node_settings = [&settings](int i) -> const NodeSettings& {
     return settings.nodes[static_cast<std::size_t>(i)];
   };
-  const Lane gradient_factor = per_node(model, index, [&](const Node& n, int i) {
-    return node_settings(i).stiffness_scale * n.scale.gradient;
-  });
-  const Lane stiffness_factor = per_node(model, index, [&](const Node& n, int i) {
-    return node_settings(i).stiffness_scale * n.scale.stiffness;
-  });
   const Lane alpha =
       per_node(model, index, [&](const Node&, int i) { return node_settings(i).rayleigh_mass; });
   const Lane beta = per_node(
       model, index, [&](const Node&, int i) { return node_settings(i).rayleigh_stiffness; });
-  const int p = num_pairs(r);
-  for (int l = 0; l < r; ++l) L.gradient[static_cast<std::size_t>(l)] *= gradient_factor;
-  for (int k = 0; k < p; ++k) L.stiffness[static_cast<std::size_t>(k)] *= stiffness_factor;
 
   // q̂, v̂ and c: SI q̂ = q, v̂ = q̇, c = 1; SBDF2 q̂ = (4 q - q_-1) / 3, v̂ likewise, c = 2/3.
   const bool bdf2 = settings.nodes[static_cast<std::size_t>(index[0])].integrator ==
@@ -641,10 +690,7 @@ void advance_lane_group(const Model& model, State& state, const WorkspaceData& w
     }
   }
   // rhs = v̂ + c h (f - g - K (q̂ - q)); H = (c h)² K + c h β K + (1 + c h α) I (lower part).
-  const auto K = [&](int i, int j) -> const Lane& {
-    const int a = std::min(i, j), b = std::max(i, j);
-    return L.stiffness[static_cast<std::size_t>(a * r - a * (a - 1) / 2 + (b - a))];
-  };
+  const auto K = [&](int i, int j) -> const Lane& { return packed_stiffness(L, r, i, j); };
   // (SI: q̂ = q, no K (q̂ - q) term.)
   const auto stage_rhs = [&](int i) -> Lane {
     const std::size_t si = static_cast<std::size_t>(i);
@@ -664,24 +710,8 @@ void advance_lane_group(const Model& model, State& state, const WorkspaceData& w
       if (i == j) h += diagonal;
       H[i + r * j] = h;
     }
-  // Cholesky in lanes (Eigen's unblocked left-looking order); a lane whose pivot is not
-  // positive is solved with the pivoted LDLT below.
-  // The diagonal holds 1 / L_kk (one division a column; the solves multiply by it). A lane
-  // with a pivot ≤ 0 runs on to NaN and is solved again below.
-  Lane smallest_pivot = Lane::Constant(std::numeric_limits<double>::infinity());
-  for (int k = 0; k < r; ++k) {
-    Lane sum = Lane::Zero();
-    for (int j = 0; j < k; ++j) sum += H[k + r * j] * H[k + r * j];
-    const Lane x = H[k + r * k] - sum;
-    smallest_pivot = smallest_pivot.min(x);
-    const Lane inverse = x.sqrt().inverse();
-    H[k + r * k] = inverse;
-    for (int i = k + 1; i < r; ++i) {
-      Lane s = Lane::Zero();
-      for (int j = 0; j < k; ++j) s += H[i + r * j] * H[k + r * j];
-      H[i + r * k] = (H[i + r * k] - s) * inverse;
-    }
-  }
+  // Cholesky in lanes; a lane whose pivot is not positive is solved with the pivoted LDLT below.
+  const Lane smallest_pivot = cholesky_lanes(H, r);
   // L y = rhs, Lᵀ v = y (in rhs).
   Lane* y = L.rhs.data();
   for (int i = 0; i < r; ++i) {
@@ -734,6 +764,106 @@ void advance_lane_group(const Model& model, State& state, const WorkspaceData& w
                    : largest(lane) > settings.max_coordinate || norm(lane) > bound(lane)
                        ? StepStatus::kDiverged
                        : StepStatus::kOk;
+}
+
+}  // namespace ramus
+
+namespace ramus {
+
+void lane_group_stage_factors(const Model& model, const State& state, WorkspaceData& w,
+                              const int* nodes, int count, PrototypeScratch& scratch) noexcept {
+  int index[kLanes];
+  lane_nodes(nodes, count, index);
+  const Prototype& proto = model.prototype_of(index[0]);
+  const int r = proto.r, p = num_pairs(r);
+  LaneScratch& L = scratch.lanes;
+  const RuntimeSettings& settings = state.settings;
+  // Each lane's q, and its slot: g at +0, K (q̂ - q) at +r, the factor at +2r.
+  int offset[kLanes], slot[kLanes], delta_slot[kLanes], factor_slot[kLanes];
+  for (int lane = 0; lane < kLanes; ++lane) {
+    const std::size_t i = static_cast<std::size_t>(index[lane]);
+    offset[lane] = model.nodes[i].dof_offset;
+    slot[lane] = w.stage_offset[i];
+    delta_slot[lane] = slot[lane] + r;
+    factor_slot[lane] = slot[lane] + 2 * r;
+  }
+  gather(state.q.data(), offset, r, L.q.data());
+  monomials_lanes(model, r, index, L);
+
+  // The quartic product node by node in the symmetric panel kernel (as the node's integrator
+  // computes it: a group shares too few coefficients to pay for the full p by p), each into its
+  // factor slot, then into lanes; g and K in lanes.
+  for (int lane = 0; lane < count; ++lane) {
+    const Node& node = model.nodes[static_cast<std::size_t>(index[lane])];
+    scratch.scaled_q = node.scale.coordinate * state.q.segment(node.dof_offset, r);
+    proto.forces.quartic_product(scratch.scaled_q, scratch.polynomial);
+    w.stage_data.segment(factor_slot[lane], p) = scratch.polynomial.padded_k4.head(p);
+  }
+  gather(w.stage_data.data(), factor_slot, p, L.k4.data());
+  gradient_and_stiffness_lanes(proto, L);
+  scale_gradient_and_stiffness(model, settings, r, index, L);
+
+  // c h and K (q̂ - q): SI c = 1, q̂ = q; SBDF2 c = 2/3, q̂ = (4 q - q_-1) / 3 (into L.rhs).
+  const bool bdf2 = settings.nodes[static_cast<std::size_t>(index[0])].integrator ==
+                    Integrator::kSemiImplicitBdf2;
+  const double ch = (bdf2 ? 2.0 / 3.0 : 1.0) * settings.time_step;
+  Lane* K_delta = L.rhs.data();
+  if (bdf2) {
+    gather(state.q_history.col(0).data(), offset, r, L.q_hat.data());
+    for (int l = 0; l < r; ++l) {
+      const std::size_t sl = static_cast<std::size_t>(l);
+      L.q_hat[sl] = (4.0 * L.q[sl] - L.q_hat[sl]) / 3.0 - L.q[sl];
+    }
+    for (int i = 0; i < r; ++i) {
+      K_delta[i] = Lane::Zero();
+      for (int j = 0; j < r; ++j)
+        K_delta[i] += packed_stiffness(L, r, i, j) * L.q_hat[static_cast<std::size_t>(j)];
+    }
+  } else {
+    for (int i = 0; i < r; ++i) K_delta[i] = Lane::Zero();
+  }
+
+  // H = (c h)² K + c h β K + (1 + c h α) M' (lower triangle), M' column by column into lanes
+  // (L1: the model's constant; L2, L3: this step's, filled before).
+  const auto node_settings = [&settings](int i) -> const NodeSettings& {
+    return settings.nodes[static_cast<std::size_t>(i)];
+  };
+  const Lane alpha =
+      per_node(model, index, [&](const Node&, int i) { return node_settings(i).rayleigh_mass; });
+  const Lane beta = per_node(
+      model, index, [&](const Node&, int i) { return node_settings(i).rayleigh_stiffness; });
+  const Lane mass_factor = 1.0 + ch * alpha;
+  const double* mass[kLanes];
+  for (int lane = 0; lane < kLanes; ++lane) {
+    const std::size_t i = static_cast<std::size_t>(index[lane]);
+    mass[lane] = settings.lumping == InterfaceLumping::kInterface
+                     ? model.nodes[i].interface_lumped_mass.data()
+                     : w.lumping[i].mass.data();
+  }
+  Lane* H = L.factor.data();
+  Lane* mass_column = L.system.data();
+  for (int j = 0; j < r; ++j) {
+    const double* rows[kLanes];
+    for (int lane = 0; lane < kLanes; ++lane) rows[lane] = mass[lane] + j * r + j;
+    lanes::load_transposed(rows, r - j, mass_column);
+    for (int i = j; i < r; ++i) {
+      const Lane& K = packed_stiffness(L, r, i, j);
+      H[i + r * j] = (ch * ch) * K + ch * (beta * K) + mass_factor * mass_column[i - j];
+    }
+  }
+  const Lane smallest_pivot = cholesky_lanes(H, r);
+
+  // Into the slots: g, K (q̂ - q), the factor's lower triangle column by column.
+  double* data = w.stage_data.data();
+  scatter(L.gradient.data(), slot, r, count, data);
+  scatter(K_delta, delta_slot, r, count, data);
+  for (int j = 0; j < r; ++j) {
+    int column[kLanes];
+    for (int lane = 0; lane < kLanes; ++lane) column[lane] = factor_slot[lane] + j * r + j;
+    scatter(H + j + r * j, column, r - j, count, data);
+  }
+  for (int lane = 0; lane < count; ++lane)
+    w.stage_ready[static_cast<std::size_t>(index[lane])] = smallest_pivot(lane) > 0 ? 1 : 0;
 }
 
 }  // namespace ramus

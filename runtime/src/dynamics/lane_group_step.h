@@ -37,7 +37,7 @@ int polar_decomposition_lanes(const lanes::Mat3& A, lanes::Mat3& R, lanes::Mat3&
 /// (Prototype::batched).
 bool lane_kinematics_fit(const Model& model, const int* nodes, int count) noexcept;
 
-/// Whether such nodes can also step in lanes: each node's integrator SI, or SBDF2 with a
+/// Whether such nodes can also step in lanes: one integrator for all, SI, or SBDF2 with a
 /// previous step.
 bool lane_integrators_fit(const State& state, const int* nodes, int count) noexcept;
 
@@ -61,5 +61,14 @@ void lane_group_own_loads(const Model& model, const State& state, WorkspaceData&
 void advance_lane_group(const Model& model, State& state, const WorkspaceData& workspace,
                         const int* nodes, int count, PrototypeScratch& scratch,
                         StepStatus* status) noexcept;
+
+/// Before the pass, for nodes[0, count) (a group of Model::parent_lane_groups that
+/// lane_integrators_fit): s g(q), s K (q̂ - q) and the Cholesky factor of the semi-implicit stage
+/// matrix (c h)² s K + c h β s K + (1 + c h α) M' of each node at the step's start, as its
+/// integrator computes them up to rounding (the quartic product node by node, the rest in
+/// lanes), into the workspace's stage slots; stage_ready[i]: node i's matrix is positive
+/// definite.
+void lane_group_stage_factors(const Model& model, const State& state, WorkspaceData& workspace,
+                              const int* nodes, int count, PrototypeScratch& scratch) noexcept;
 
 }  // namespace ramus

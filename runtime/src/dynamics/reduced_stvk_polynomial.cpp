@@ -110,6 +110,13 @@ void ReducedStvkForces::evaluate(const Eigen::Ref<const Eigen::VectorXd>& q,
                                   });
 }
 
+void ReducedStvkForces::quartic_product(const Eigen::Ref<const Eigen::VectorXd>& q,
+                                        ReducedStvkScratch& scratch) const noexcept {
+  if (r_ == 0) return;
+  pair_monomials(q.data(), r_, scratch.padded_monomials.data());
+  quartic_panels_->multiply(scratch.padded_monomials.data(), scratch.padded_k4.data());
+}
+
 void ReducedStvkForces::evaluate_batch(const Eigen::Ref<const Eigen::MatrixXd>& q,
                                        ReducedStvkBatchScratch& scratch,
                                        Eigen::Ref<Eigen::MatrixXd> gradients,

@@ -84,6 +84,15 @@ WorkspaceData::WorkspaceData(const Model& model)
       saved_energy_at_end(Eigen::VectorXd::Zero(model.num_nodes())),
       thread_failures(1),
       thread_seconds(Eigen::MatrixXd::Zero(2, 1)) {
+  stage_offset.assign(model.nodes.size(), -1);
+  stage_ready.assign(model.nodes.size(), 0);
+  Eigen::Index stage_size = 0;
+  for (const int i : model.parent_lane_nodes) {
+    const Eigen::Index r = model.nodes[static_cast<std::size_t>(i)].r;
+    stage_offset[static_cast<std::size_t>(i)] = static_cast<int>(stage_size);
+    stage_size += 2 * r + r * r;
+  }
+  stage_data.setZero(stage_size);
   prototypes.reserve(model.prototypes.size());
   lumping.reserve(model.nodes.size());
   for (const Node& node : model.nodes)
@@ -252,9 +261,10 @@ void restore_state(const WorkspaceData& w, State& state) noexcept {
 }
 
 // Lines 5-9 for node i: its frame at k + 1 from its parent's (Eq. 10-12), f_sys (Eq. 14) and
-// its children's M_ij, f0_ij (Eq. 16), then its integrator on Eq. 17; kDiverged past the bounds.
+// its children's M_ij, f0_ij (Eq. 16), then its integrator on Eq. 17 (with `prefactored`, from
+// the stage factored before the pass where there is one); kDiverged past the bounds.
 StepStatus advance_node(const Model& model, State& state, const WorkspaceData& w, int i,
-                        std::vector<PrototypeScratch>& scratches, bool frame_done,
+                        std::vector<PrototypeScratch>& scratches, bool frame_done, bool prefactored,
                         StepTimer& timer) noexcept {
   const Node& node = model.nodes[static_cast<std::size_t>(i)];
   if (i > 0 && !frame_done) update_child_frame(model, state, i);
@@ -263,8 +273,19 @@ StepStatus advance_node(const Model& model, State& state, const WorkspaceData& w
   PrototypeScratch& scratch = scratches[static_cast<std::size_t>(node.prototype)];
   NodeEquation equation = assemble_node_equation(model, state, w, i, scratch);
   timer.lap(timer.core);
-  StepStatus status = integrate_node(equation, state.settings, node_vectors(node, state),
-                                     node_memory(node, state, i), scratch);
+  StepStatus status = StepStatus::kOk;
+  if (prefactored && w.stage_ready[static_cast<std::size_t>(i)]) {
+    const NodeVectors vectors = node_vectors(node, state);
+    status = prefactored_semi_implicit_step(
+        equation, state.settings, vectors, node_memory(node, state, i),
+        w.stage_data.data() + w.stage_offset[static_cast<std::size_t>(i)], scratch);
+    if (status == StepStatus::kOk &&
+        (!vectors.q.allFinite() || !vectors.qdot.allFinite() || !vectors.qddot.allFinite()))
+      status = StepStatus::kNonFinite;
+  } else {
+    status = integrate_node(equation, state.settings, node_vectors(node, state),
+                            node_memory(node, state, i), scratch);
+  }
   if (status == StepStatus::kOk) {
     const auto q = state.q.segment(node.dof_offset, node.r);
     if (q.lpNorm<Eigen::Infinity>() > state.settings.max_coordinate ||
@@ -289,6 +310,41 @@ void lump_all_children_inertia(const Model& model, const State& state,
       lump_children_inertia(model, state, i, w.lumping[static_cast<std::size_t>(i)]);
   };
   parallel_for(n, threads, lump);
+}
+
+// The semi-implicit stages of the nodes with children in lane groups
+// (Model::parent_lane_groups, lane_group_stage_factors), before the pass: on the workspace's
+// threads, every group's arithmetic the same on any of them. A group whose integrators do not fit
+// the lanes leaves its nodes to their integrators.
+void factor_parent_stages(const Model& model, const State& state, Workspace& workspace) noexcept {
+  WorkspaceData& w = workspace.data();
+  const int groups = static_cast<int>(model.parent_lane_groups.size()) - 1;
+  const auto factor = [&](int g, std::vector<PrototypeScratch>& scratches) {
+    const int* group = model.parent_lane_nodes.data() + model.parent_lane_groups[g];
+    const int count = model.parent_lane_groups[g + 1] - model.parent_lane_groups[g];
+    if (!lane_integrators_fit(state, group, count)) {
+      for (int k = 0; k < count; ++k) w.stage_ready[static_cast<std::size_t>(group[k])] = 0;
+      return;
+    }
+    const Node& node = model.nodes[static_cast<std::size_t>(group[0])];
+    lane_group_stage_factors(model, state, w, group, count,
+                             scratches[static_cast<std::size_t>(node.prototype)]);
+  };
+#if defined(_OPENMP)
+  if (workspace.threads() > 1 && groups > 1) {
+    // (All the workspace's threads, as the pass's lists: another team size would allocate one.)
+#pragma omp parallel num_threads(workspace.threads())
+    {
+      const int t = omp_get_thread_num();
+      std::vector<PrototypeScratch>& scratches =
+          t == 0 ? w.prototypes : w.thread_prototypes[static_cast<std::size_t>(t - 1)];
+#pragma omp for schedule(dynamic, 1)
+      for (int g = 0; g < groups; ++g) factor(g, scratches);
+    }
+    return;
+  }
+#endif
+  for (int g = 0; g < groups; ++g) factor(g, w.prototypes);
 }
 
 // The units [begin, end) of `nodes`: unit u is nodes[k] for k in [groups[u], groups[u + 1]) (one
@@ -327,7 +383,8 @@ void advance_range(const Model& model, State& state, WorkspaceData& w,
       const Node& node = model.nodes[static_cast<std::size_t>(i)];
       if (i > 0 && node.num_children == 0 && !lane_kinematics)
         compute_relative_kinematics(model, state, i, partial);
-      const StepStatus status = advance_node(model, state, w, i, scratches, lane_kinematics, timer);
+      const StepStatus status =
+          advance_node(model, state, w, i, scratches, lane_kinematics, batched, timer);
       if (status != StepStatus::kOk) {
         failure = {k, status};
         return;
@@ -440,6 +497,9 @@ StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept
   accumulate_subtree_forces(model, state, w, workspace.threads(), batched);
   // Lines 7-8, the half without frames at k + 1: M' of every node with children (threads).
   lump_all_children_inertia(model, state, workspace);
+  // Line 9's stage matrices of the nodes with children, factored in lanes (they need only the
+  // step's start and M').
+  if (batched) factor_parent_stages(model, state, workspace);
   // A free root: the whole tree as one rigid body, its frame to step k + 1.
   if (model.free_root) integrate_free_root(model, state, w, h);
   timer.lap(timer.core);

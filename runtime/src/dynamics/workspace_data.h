@@ -75,7 +75,14 @@ struct StepFailure {
 struct WorkspaceData {
   explicit WorkspaceData(const Model& model);
   std::vector<PrototypeScratch> prototypes;
-  std::vector<ChildLumping> lumping;     ///< per node (empty for a node without children)
+  std::vector<ChildLumping> lumping;  ///< per node (empty for a node without children)
+  /// The semi-implicit stages a step factors before its pass (Model::parent_lane_groups): node i
+  /// with a slot (stage_offset[i] >= 0) keeps at that offset of stage_data s g(q) (r),
+  /// s K (q̂ - q) (r) and the stage matrix's Cholesky factor (r by r, column-major, lower, 1 / L_kk
+  /// on its diagonal); stage_ready[i]: factored this step (else its integrator runs in full).
+  Eigen::VectorXd stage_data;
+  std::vector<int> stage_offset;
+  std::vector<char> stage_ready;
   Eigen::VectorXd reduced_vertex_force;  ///< num_dofs: Uᵀ R_iᵀ f of the vertex forces
   Eigen::Matrix3Xd own_force_world;      ///< 3 by N: Σ vertex forces on each node (world)
   Eigen::Matrix3Xd subtree_force;        ///< 3 by N: external force of each subtree, F_i axes

@@ -52,6 +52,38 @@ StepStatus bdf2_step(const NodeEquation& e, const RuntimeSettings& settings, boo
   return StepStatus::kOk;
 }
 
+StepStatus prefactored_semi_implicit_step(const NodeEquation& e, const RuntimeSettings& settings,
+                                          NodeVectors vectors, const NodeMemory& memory,
+                                          const double* stage, PrototypeScratch& scratch) noexcept {
+  // q̂, v̂ and c as backward_euler_step (c = 1) or bdf2_step (c = 2/3) set them.
+  const bool bdf2 = e.node.integrator == Integrator::kSemiImplicitBdf2;
+  if (bdf2 && !memory.q_previous) return bdf2_step(e, settings, false, vectors, memory, scratch);
+  const Eigen::Index r = vectors.q.size();
+  if (bdf2) {
+    const Eigen::Map<const Eigen::VectorXd> q_previous(memory.q_previous, r),
+        v_previous(memory.qdot_previous, r);
+    scratch.q_hat = (4.0 * vectors.q - q_previous) / 3.0;
+    scratch.v_stage = (4.0 * vectors.qdot - v_previous) / 3.0;
+  } else {
+    scratch.q_hat = vectors.q;
+    scratch.v_stage = vectors.qdot;
+  }
+  const double ch = (bdf2 ? 2.0 / 3.0 : 1.0) * settings.time_step;
+  // solve_stage's semi-implicit branch with g, K (q̂ - q) and the factor given.
+  const Eigen::Map<const Eigen::VectorXd> gradient(stage, r), stiffness_delta(stage + r, r);
+  multiply_mass(e, scratch.v_stage, scratch.p_hat);
+  scratch.q_blend = scratch.q_hat - vectors.q;
+  if (scratch.q_blend.isZero(0))
+    scratch.delta = scratch.p_hat + ch * (*e.load - gradient);
+  else
+    scratch.delta = scratch.p_hat + ch * (*e.load - gradient - stiffness_delta);
+  vectors.qdot = scratch.delta;
+  inverse_diagonal_cholesky_solve(stage + 2 * r, vectors.qdot);
+  vectors.q = scratch.q_hat + ch * vectors.qdot;
+  vectors.qddot = (vectors.qdot - scratch.v_stage) / ch;
+  return StepStatus::kOk;
+}
+
 // Eq. 8: the trapezoidal rule to t + h/2, u_½ = u_0 + (h/4) (F(u_0) + F(u_½)), then BDF2,
 // u_1 = (4 u_½ - u_0) / 3 + (h/3) F(u_1). The semi-implicit form linearizes each stage at its
 // start (Eq. 26a-b without the split).

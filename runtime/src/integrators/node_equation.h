@@ -64,6 +64,10 @@ void force_from_scratch(const NodeEquation& equation, const Eigen::Ref<const Eig
 bool cholesky_solve_in_place(Eigen::MatrixXd& matrix, const Eigen::VectorXd& rhs,
                              Eigen::Ref<Eigen::VectorXd> solution) noexcept;
 
+/// x = (L Lᵀ)⁻¹ x in place, L the lower triangle of `factor` (x.size() squared, column-major)
+/// with 1 / L_jj on its diagonal (the lanes' factors, lane_group_stage_factors).
+void inverse_diagonal_cholesky_solve(const double* factor, Eigen::Ref<Eigen::VectorXd> x) noexcept;
+
 /// solution = matrix⁻¹ rhs for a symmetric matrix: Cholesky in place in `scratch.factor`, else
 /// pivoted LDLT (scratch.ldlt). `matrix` may be scratch.jacobian or scratch.mass.
 void solve_symmetric(const Eigen::MatrixXd& matrix, const Eigen::VectorXd& rhs,
@@ -101,6 +105,14 @@ StepStatus backward_euler_step(const NodeEquation& equation, const RuntimeSettin
 StepStatus bdf2_step(const NodeEquation& equation, const RuntimeSettings& settings, bool implicit,
                      NodeVectors vectors, const NodeMemory& memory,
                      PrototypeScratch& scratch) noexcept;
+/// SI, or SBDF2 with a previous step (memory.q_previous), from the stage factored before the pass
+/// (lane_group_stage_factors): `stage` holds s g(q) (r), s K (q̂ - q) (r) and the stage matrix's
+/// Cholesky factor (r by r, 1 / L_jj on its diagonal). backward_euler_step / bdf2_step's
+/// semi-implicit stage with those, up to the factor's rounding.
+StepStatus prefactored_semi_implicit_step(const NodeEquation& equation,
+                                          const RuntimeSettings& settings, NodeVectors vectors,
+                                          const NodeMemory& memory, const double* stage,
+                                          PrototypeScratch& scratch) noexcept;
 /// TR-BDF2 or STR-BDF2: a trapezoidal stage to t + h/2, then BDF2.
 StepStatus tr_bdf2_step(const NodeEquation& equation, const RuntimeSettings& settings,
                         bool implicit, NodeVectors vectors, PrototypeScratch& scratch) noexcept;

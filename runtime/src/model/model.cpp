@@ -260,6 +260,25 @@ std::shared_ptr<const Model> compile_model(ReducedModel data) {
     }
   }
   m.childless_groups.push_back(static_cast<int>(m.childless_nodes.size()));
+  // The nodes with children of each batched prototype placed twice or more, in as few lane groups
+  // as fit and of even sizes (11 nodes: 6 and 5).
+  m.parent_lane_groups.push_back(0);
+  for (std::size_t p = 0; p < m.prototypes.size(); ++p) {
+    if (!m.prototypes[p].batched) continue;
+    std::vector<int> parents;
+    for (const int i : m.prototypes[p].nodes)
+      if (m.nodes[static_cast<std::size_t>(i)].num_children > 0) parents.push_back(i);
+    const int n = static_cast<int>(parents.size());
+    if (n < 2) continue;
+    const int groups =
+        (n + static_cast<int>(kLaneGroupSize) - 1) / static_cast<int>(kLaneGroupSize);
+    for (int g = 0, k = 0; g < groups; ++g) {
+      const int size = n / groups + (g < n % groups ? 1 : 0);
+      for (int end = k + size; k < end; ++k)
+        m.parent_lane_nodes.push_back(parents[static_cast<std::size_t>(k)]);
+      m.parent_lane_groups.push_back(static_cast<int>(m.parent_lane_nodes.size()));
+    }
+  }
   // L1's lumped mass, constant: once per node with children.
   for (const int i : m.parent_nodes) {
     Node& node = m.nodes[static_cast<std::size_t>(i)];

@@ -148,6 +148,13 @@ TEST_CASE("A small tree steps alike with its childless instances in SIMD lanes a
   REQUIRE(full >= 5);
   REQUIRE(partial >= 1);
   REQUIRE(scaled >= 2);
+  // And nodes with children whose stages are factored in lanes before the pass, at several
+  // scales.
+  REQUIRE(model->parent_lane_groups.size() >= 2);
+  int scaled_parents = 0;
+  for (const int i : model->parent_lane_nodes)
+    scaled_parents += model->nodes[static_cast<std::size_t>(i)].scale.identity() ? 0 : 1;
+  REQUIRE(scaled_parents >= 2);
   for (const Integrator integrator :
        {Integrator::kSemiImplicitEuler, Integrator::kSemiImplicitBdf2, Integrator::kNewmark,
         Integrator::kSiere, Integrator::kImplicitMidpointBlend}) {
@@ -232,6 +239,83 @@ TEST_CASE(
     forces.evaluate(Eigen::VectorXd(n.scale.coordinate * q), g, K);
     const Eigen::MatrixXd H =
         (1 + h * o.rayleigh_mass) * Eigen::MatrixXd::Identity(n.r, n.r) +
+        (h * h + h * o.rayleigh_stiffness) * o.stiffness_scale * n.scale.stiffness * K;
+    smallest = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(H).eigenvalues()(0);
+  }
+  REQUIRE(smallest < 0);
+  Simulator on(model, settings), off(model, settings);
+  off.set_batched_evaluation(false);
+  for (Simulator* sim : {&on, &off}) {
+    sim->set_node_state(node, {q, Eigen::VectorXd::Zero(n.r), Eigen::VectorXd::Zero(n.r)});
+    REQUIRE(sim->initialize() == StepStatus::kOk);
+  }
+  const StepStatus status = off.step();
+  CHECK(on.step() == status);
+  CHECK((on.state().q - off.state().q).norm() < 1e-12 * off.state().q.norm());
+  CHECK((on.state().q.segment(n.dof_offset, n.r) - q).norm() > 0);
+}
+
+TEST_CASE("Lane groups whose nodes run different integrators step as node by node",
+          "[precompute][mesh][tree][batch]") {
+  const auto model = compile_model(assemble(make_tree(small_tree(4, 12)), 0));
+  REQUIRE(model->parent_lane_groups.size() >= 2);
+  // SBDF2 everywhere but on the second node of every lane group of leaves and of nodes with
+  // children (SI there): the lanes run one integrator, so those groups go node by node.
+  RuntimeSettings settings = windy_settings(*model, Integrator::kSemiImplicitBdf2);
+  int mixed = 0;
+  for (const auto& [nodes, groups] :
+       {std::pair{&model->childless_nodes, &model->childless_groups},
+        std::pair{&model->parent_lane_nodes, &model->parent_lane_groups}})
+    for (std::size_t g = 0; g + 1 < groups->size(); ++g)
+      if ((*groups)[g + 1] - (*groups)[g] >= 2) {
+        const int node = (*nodes)[static_cast<std::size_t>((*groups)[g] + 1)];
+        settings.nodes[static_cast<std::size_t>(node)].integrator = Integrator::kSemiImplicitEuler;
+        ++mixed;
+      }
+  REQUIRE(mixed >= 6);
+  Simulator on(model, settings), off(model, settings);
+  off.set_batched_evaluation(false);
+  for (Simulator* sim : {&on, &off}) {
+    REQUIRE(sim->initialize() == StepStatus::kOk);
+    sim->add_vertex_force(47, 5, Eigen::Vector3d(0, 0.05, 0.1));
+  }
+  double worst = 0;
+  for (int k = 0; k < 50; ++k) {
+    REQUIRE(on.step() == StepStatus::kOk);
+    REQUIRE(off.step() == StepStatus::kOk);
+    worst = std::max(worst, (on.state().q - off.state().q).norm() / off.state().q.norm());
+  }
+  CHECK(worst < 1e-12);
+  CHECK(off.state().q.norm() > 0);
+}
+
+TEST_CASE(
+    "A node with children whose stage matrix is indefinite is solved by the pivoted LDLT, the "
+    "rest of its lane group from the lanes' factors",
+    "[precompute][mesh][tree][batch]") {
+  const auto model = compile_model(assemble(make_tree(small_tree(4, 12)), 0));
+  const RuntimeSettings settings = windy_settings(*model, Integrator::kSemiImplicitEuler);
+  REQUIRE(model->parent_lane_groups.size() >= 2);
+  REQUIRE(model->parent_lane_groups[1] >= 2);
+  const int node = model->parent_lane_nodes[1];  // the second node of the first group
+  const Node& n = model->nodes[static_cast<std::size_t>(node)];
+  const Prototype& proto = model->prototype_of(node);
+  // A q within the divergence bound where H = (1 + h α) M' + (h² + h β) s K(q) is indefinite
+  // (M' = the model's L1 lumped mass): a direction, lengthened until it is.
+  ReducedStvkForces forces = proto.forces;
+  const NodeSettings& o = settings.nodes[static_cast<std::size_t>(node)];
+  const double h = settings.time_step;
+  Eigen::VectorXd direction = Eigen::VectorXd::LinSpaced(n.r, 1.0, -0.5);
+  direction.normalize();
+  Eigen::VectorXd q, g;
+  Eigen::MatrixXd K;
+  double smallest = 1;
+  for (double length = 1e-4 * proto.divergence_norm * n.scale.moment;
+       length < proto.divergence_norm * n.scale.moment && smallest > 0; length *= 1.25) {
+    q = length * direction;
+    forces.evaluate(Eigen::VectorXd(n.scale.coordinate * q), g, K);
+    const Eigen::MatrixXd H =
+        (1 + h * o.rayleigh_mass) * n.interface_lumped_mass +
         (h * h + h * o.rayleigh_stiffness) * o.stiffness_scale * n.scale.stiffness * K;
     smallest = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(H).eigenvalues()(0);
   }

@@ -80,3 +80,36 @@ TEST_CASE("A batch of instances evaluates g, K and E as each instance alone, wit
   // Without `batched` there is no full quartic, and a batch call is a no-op.
   CHECK_FALSE(ReducedStvkForces(random_polynomial(3)).batched());
 }
+
+TEST_CASE("quartic_product is K4(q) = Q m(q) by its definition and is the quartic term of evaluate",
+          "[runtime][dynamics][batch]") {
+  for (const int r : {1, 4, 8, 20}) {
+    INFO("r = " << r);
+    const ReducedStvkPolynomial polynomial = random_polynomial(r);
+    const ReducedStvkForces forces(polynomial);
+    const int p = num_pairs(r);
+    const Eigen::VectorXd q = Eigen::VectorXd::Random(r);
+    // m(q) in pair order: q_i q_j (i < j), q_i² / 2.
+    Eigen::VectorXd m(p);
+    for (int i = 0; i < r; ++i)
+      for (int j = i; j < r; ++j) m(pair_index(i, j, r)) = i == j ? 0.5 * q(i) * q(i) : q(i) * q(j);
+    const Eigen::VectorXd expected = polynomial.quartic * m;
+    ReducedStvkScratch scratch(r);
+    const long allocations = test::count_allocations([&] { forces.quartic_product(q, scratch); });
+    CHECK(allocations == 0);
+    const Eigen::VectorXd k4 = scratch.padded_k4.head(p);
+    CHECK(relative(k4, expected) < 1e-14);
+    // K from evaluate() less K2 and the cubic term: K4 (to the rounding of that difference).
+    Eigen::VectorXd g(r);
+    Eigen::MatrixXd K(r, r);
+    forces.evaluate(q, scratch, g, K);
+    const Eigen::VectorXd k3 = polynomial.cubic * q;
+    Eigen::VectorXd rest(p);
+    for (int i = 0; i < r; ++i)
+      for (int j = i; j < r; ++j) {
+        const int k = pair_index(i, j, r);
+        rest(k) = K(i, j) - polynomial.quadratic(k) - k3(k);
+      }
+    CHECK(relative(rest, k4) < 1e-12);
+  }
+}

@@ -73,3 +73,24 @@ TEST_CASE("cholesky_solve_in_place carries a NaN entry to a NaN solution") {
   cholesky_solve_in_place(a, b, x);
   CHECK_FALSE(x.allFinite());
 }
+
+TEST_CASE(
+    "inverse_diagonal_cholesky_solve solves L Lt x = b from L with 1 / L_jj on its diagonal") {
+  std::srand(11);
+  for (Eigen::Index n = 0; n <= 24; ++n) {
+    const Eigen::MatrixXd a = positive_definite(n);
+    const Eigen::VectorXd b = Eigen::VectorXd::Random(n);
+    // The lanes' layout: L's strict lower triangle, 1 / L_jj on the diagonal, garbage above.
+    const Eigen::MatrixXd lower = a.llt().matrixL();
+    Eigen::MatrixXd factor = lower;
+    factor.diagonal() = lower.diagonal().cwiseInverse();
+    factor.triangularView<Eigen::StrictlyUpper>().setConstant(1e30);
+    Eigen::VectorXd x = b;
+    const long allocations =
+        test::count_allocations([&] { inverse_diagonal_cholesky_solve(factor.data(), x); });
+    INFO("n = " << n);
+    CHECK(allocations == 0);
+    const double scale = std::max(1.0, a.norm());
+    CHECK((a * x - b).norm() <= 1e-13 * scale * std::max(1.0, x.norm()));
+  }
+}

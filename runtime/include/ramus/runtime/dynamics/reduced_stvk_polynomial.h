@@ -97,6 +97,11 @@ class ReducedStvkForces {
                          Eigen::Ref<Eigen::VectorXd> gradient,
                          Eigen::Ref<Eigen::MatrixXd> hessian) const noexcept;
 
+  /// The quartic term alone, K4(q) = Q m(q) (packed, pair order), into the first p entries of
+  /// scratch.padded_k4: the product evaluate() computes, to the bit.
+  void quartic_product(const Eigen::Ref<const Eigen::VectorXd>& q,
+                       ReducedStvkScratch& scratch) const noexcept;
+
   /// Whether evaluate_batch may be called (constructed `batched`, r > 0).
   bool batched() const { return quartic_full_ != nullptr; }
   /// The coefficients: K2 packed (p), the cubic term's p by r, and (batched only) the quartic's

@@ -128,7 +128,13 @@ struct Model {
   /// up to kLaneGroupSize consecutive nodes of one prototype, advanced together in SIMD lanes.
   std::vector<int> childless_groups;
   std::vector<int> parent_nodes;  ///< the nodes with children, ascending
-  int num_dofs = 0;               ///< Σ r over the nodes: the length of State::q
+  /// Lane groups of nodes with children, any depth: group g is parent_lane_nodes[
+  /// parent_lane_groups[g], parent_lane_groups[g + 1]), 2 to kLaneGroupSize nodes of one batched
+  /// prototype (sizes evened out), whose semi-implicit stage matrices a step factors together in
+  /// SIMD lanes before its root-to-leaves pass.
+  std::vector<int> parent_lane_nodes;
+  std::vector<int> parent_lane_groups;
+  int num_dofs = 0;  ///< Σ r over the nodes: the length of State::q
   int max_r = 0;
   bool free_root = false;  ///< the root has no fixed vertex: the tree flies freely
   double total_mass = 0;   ///< kg
