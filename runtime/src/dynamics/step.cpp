@@ -499,7 +499,11 @@ StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept
   lump_all_children_inertia(model, state, workspace);
   // Line 9's stage matrices of the nodes with children, factored in lanes (they need only the
   // step's start and M').
-  if (batched) factor_parent_stages(model, state, workspace);
+  if (batched) {
+    timer.lap(timer.core);
+    factor_parent_stages(model, state, workspace);
+    timer.lap(timer.stepping);
+  }
   // A free root: the whole tree as one rigid body, its frame to step k + 1.
   if (model.free_root) integrate_free_root(model, state, w, h);
   timer.lap(timer.core);
