@@ -200,6 +200,16 @@ TEST_CASE("A non-finite force is reported and leaves the state untouched", "[run
   CHECK(state.q == q);
   state.forces.clear();
   CHECK(step(*model, state, workspace) == StepStatus::kOk);
+  // A split integrator switched on without its memory (prepare_integrator_memory) is refused,
+  // then steps; memory a node's integrator does not read is not checked.
+  const Integrator before = state.settings.nodes[0].integrator;
+  state.settings.nodes[0].integrator = Integrator::kSiere;
+  CHECK(step(*model, state, workspace) == StepStatus::kInvalidSettings);
+  CHECK(state.time == time + state.settings.time_step);
+  prepare_integrator_memory(*model, state);
+  CHECK(step(*model, state, workspace) == StepStatus::kOk);
+  state.settings.nodes[0].integrator = before;
+  CHECK(step(*model, state, workspace) == StepStatus::kOk);
   // Settings a step cannot use are reported, not thrown.
   state.settings.time_step = -1;
   CHECK(step(*model, state, workspace) == StepStatus::kInvalidSettings);
