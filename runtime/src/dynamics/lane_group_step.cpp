@@ -450,6 +450,18 @@ void scale_gradient_and_stiffness(const Model& model, const RuntimeSettings& set
   for (int k = 0; k < p; ++k) L.stiffness[static_cast<std::size_t>(k)] *= stiffness_factor;
 }
 
+// Each lane's node's Rayleigh α and β.
+void rayleigh_lanes(const Model& model, const RuntimeSettings& settings, const int* index,
+                    Lane& alpha, Lane& beta) {
+  const auto node_settings = [&settings](int i) -> const NodeSettings& {
+    return settings.nodes[static_cast<std::size_t>(i)];
+  };
+  alpha =
+      per_node(model, index, [&](const Node&, int i) { return node_settings(i).rayleigh_mass; });
+  beta = per_node(model, index,
+                  [&](const Node&, int i) { return node_settings(i).rayleigh_stiffness; });
+}
+
 // K(i, j) of the packed stiffness in L.
 const Lane& packed_stiffness(const LaneScratch& L, int r, int i, int j) {
   const int a = std::min(i, j), b = std::max(i, j);
@@ -661,14 +673,8 @@ void advance_lane_group(const Model& model, State& state, const WorkspaceData& w
   // Line 9, the semi-implicit stage: s g, s K at q_n.
   stvk_lanes(model, proto, index, L);
   scale_gradient_and_stiffness(model, settings, r, index, L);
-  // The node's Rayleigh α, β, per lane.
-  const auto node_settings = [&settings](int i) -> const NodeSettings& {
-    return settings.nodes[static_cast<std::size_t>(i)];
-  };
-  const Lane alpha =
-      per_node(model, index, [&](const Node&, int i) { return node_settings(i).rayleigh_mass; });
-  const Lane beta = per_node(
-      model, index, [&](const Node&, int i) { return node_settings(i).rayleigh_stiffness; });
+  Lane alpha, beta;
+  rayleigh_lanes(model, settings, index, alpha, beta);
 
   // q̂, v̂ and c: SI q̂ = q, v̂ = q̇, c = 1; SBDF2 q̂ = (4 q - q_-1) / 3, v̂ likewise, c = 2/3.
   const bool bdf2 = settings.nodes[static_cast<std::size_t>(index[0])].integrator ==
@@ -825,13 +831,8 @@ void lane_group_stage_factors(const Model& model, const State& state, WorkspaceD
 
   // H = (c h)² K + c h β K + (1 + c h α) M' (lower triangle), M' column by column into lanes
   // (L1: the model's constant; L2, L3: this step's, filled before).
-  const auto node_settings = [&settings](int i) -> const NodeSettings& {
-    return settings.nodes[static_cast<std::size_t>(i)];
-  };
-  const Lane alpha =
-      per_node(model, index, [&](const Node&, int i) { return node_settings(i).rayleigh_mass; });
-  const Lane beta = per_node(
-      model, index, [&](const Node&, int i) { return node_settings(i).rayleigh_stiffness; });
+  Lane alpha, beta;
+  rayleigh_lanes(model, settings, index, alpha, beta);
   const Lane mass_factor = 1.0 + ch * alpha;
   const double* mass[kLanes];
   for (int lane = 0; lane < kLanes; ++lane) {

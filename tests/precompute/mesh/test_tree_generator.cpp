@@ -52,6 +52,66 @@ RuntimeSettings windy_settings(const Model& model, Integrator integrator) {
   return settings;
 }
 
+// The largest |q_lanes - q_node_by_node| / |q_node_by_node| over `steps` steps of `settings`, a
+// force `pull` on vertex 5 of node 47 throughout; every step must succeed, and the tree move.
+double worst_lane_difference(const std::shared_ptr<const Model>& model,
+                             const RuntimeSettings& settings, int steps,
+                             const Eigen::Vector3d& pull) {
+  Simulator on(model, settings), off(model, settings);
+  off.set_batched_evaluation(false);
+  for (Simulator* sim : {&on, &off}) {
+    REQUIRE(sim->initialize() == StepStatus::kOk);
+    if (pull.norm() > 0) sim->add_vertex_force(47, 5, pull);
+  }
+  double worst = 0;
+  for (int k = 0; k < steps; ++k) {
+    REQUIRE(on.step() == StepStatus::kOk);
+    REQUIRE(off.step() == StepStatus::kOk);
+    worst = std::max(worst, (on.state().q - off.state().q).norm() / off.state().q.norm());
+  }
+  CHECK(off.state().q.norm() > 0);
+  return worst;
+}
+
+// Node `node`, whose stage matrix H = (1 + h α) M' + (h² + h β) s K(q) becomes indefinite at a q
+// within the divergence bound (a direction, lengthened until it does; M' = `mass`), steps from
+// that q in lanes as node by node: its lane group's other nodes in lanes, it by the LDLT.
+void check_indefinite_stage(const std::shared_ptr<const Model>& model,
+                            const RuntimeSettings& settings, int node,
+                            const Eigen::MatrixXd& mass) {
+  const Node& n = model->nodes[static_cast<std::size_t>(node)];
+  const Prototype& proto = model->prototype_of(node);
+  REQUIRE(proto.batched);
+  ReducedStvkForces forces = proto.forces;
+  const NodeSettings& o = settings.nodes[static_cast<std::size_t>(node)];
+  const double h = settings.time_step;
+  Eigen::VectorXd direction = Eigen::VectorXd::LinSpaced(n.r, 1.0, -0.5);
+  direction.normalize();
+  Eigen::VectorXd q, g;
+  Eigen::MatrixXd K;
+  double smallest = 1;
+  for (double length = 1e-4 * proto.divergence_norm * n.scale.moment;
+       length < proto.divergence_norm * n.scale.moment && smallest > 0; length *= 1.25) {
+    q = length * direction;
+    forces.evaluate(Eigen::VectorXd(n.scale.coordinate * q), g, K);
+    const Eigen::MatrixXd H =
+        (1 + h * o.rayleigh_mass) * mass +
+        (h * h + h * o.rayleigh_stiffness) * o.stiffness_scale * n.scale.stiffness * K;
+    smallest = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(H).eigenvalues()(0);
+  }
+  REQUIRE(smallest < 0);
+  Simulator on(model, settings), off(model, settings);
+  off.set_batched_evaluation(false);
+  for (Simulator* sim : {&on, &off}) {
+    sim->set_node_state(node, {q, Eigen::VectorXd::Zero(n.r), Eigen::VectorXd::Zero(n.r)});
+    REQUIRE(sim->initialize() == StepStatus::kOk);
+  }
+  const StepStatus status = off.step();
+  CHECK(on.step() == status);
+  CHECK((on.state().q - off.state().q).norm() < 1e-12 * off.state().q.norm());
+  CHECK((on.state().q.segment(n.dof_offset, n.r) - q).norm() > 0);
+}
+
 }  // namespace
 
 TEST_CASE(
@@ -193,17 +253,7 @@ TEST_CASE("A small tree steps alike with its childless instances in SIMD lanes a
     INFO("lumping " << to_string(lumping));
     RuntimeSettings settings = windy_settings(*model, Integrator::kSemiImplicitEuler);
     settings.lumping = lumping;
-    Simulator on(model, settings), off(model, settings);
-    off.set_batched_evaluation(false);
-    double worst = 0;
-    for (Simulator* sim : {&on, &off}) REQUIRE(sim->initialize() == StepStatus::kOk);
-    for (int k = 0; k < 100; ++k) {
-      REQUIRE(on.step() == StepStatus::kOk);
-      REQUIRE(off.step() == StepStatus::kOk);
-      worst = std::max(worst, (on.state().q - off.state().q).norm() / off.state().q.norm());
-    }
-    CHECK(worst < 1e-12);
-    CHECK(off.state().q.norm() > 0);
+    CHECK(worst_lane_difference(model, settings, 100, Eigen::Vector3d::Zero()) < 1e-12);
   }
 }
 
@@ -220,39 +270,8 @@ TEST_CASE(
         static_cast<int>(kLaneGroupSize))
       node = model->childless_nodes[static_cast<std::size_t>(model->childless_groups[g] + 1)];
   REQUIRE(node > 0);
-  const Node& n = model->nodes[static_cast<std::size_t>(node)];
-  const Prototype& proto = model->prototype_of(node);
-  REQUIRE(proto.batched);
-  // A q within the divergence bound where H = (1 + h α) I + (h² + h β) s K(q) is indefinite: a
-  // random direction, lengthened until it is.
-  ReducedStvkForces forces = proto.forces;
-  const NodeSettings& o = settings.nodes[static_cast<std::size_t>(node)];
-  const double h = settings.time_step;
-  Eigen::VectorXd direction = Eigen::VectorXd::LinSpaced(n.r, 1.0, -0.5);
-  direction.normalize();
-  Eigen::VectorXd q, g;
-  Eigen::MatrixXd K;
-  double smallest = 1;
-  for (double length = 1e-4 * proto.divergence_norm * n.scale.moment;
-       length < proto.divergence_norm * n.scale.moment && smallest > 0; length *= 1.25) {
-    q = length * direction;
-    forces.evaluate(Eigen::VectorXd(n.scale.coordinate * q), g, K);
-    const Eigen::MatrixXd H =
-        (1 + h * o.rayleigh_mass) * Eigen::MatrixXd::Identity(n.r, n.r) +
-        (h * h + h * o.rayleigh_stiffness) * o.stiffness_scale * n.scale.stiffness * K;
-    smallest = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(H).eigenvalues()(0);
-  }
-  REQUIRE(smallest < 0);
-  Simulator on(model, settings), off(model, settings);
-  off.set_batched_evaluation(false);
-  for (Simulator* sim : {&on, &off}) {
-    sim->set_node_state(node, {q, Eigen::VectorXd::Zero(n.r), Eigen::VectorXd::Zero(n.r)});
-    REQUIRE(sim->initialize() == StepStatus::kOk);
-  }
-  const StepStatus status = off.step();
-  CHECK(on.step() == status);
-  CHECK((on.state().q - off.state().q).norm() < 1e-12 * off.state().q.norm());
-  CHECK((on.state().q.segment(n.dof_offset, n.r) - q).norm() > 0);
+  const int r = model->nodes[static_cast<std::size_t>(node)].r;
+  check_indefinite_stage(model, settings, node, Eigen::MatrixXd::Identity(r, r));
 }
 
 TEST_CASE("Lane groups whose nodes run different integrators step as node by node",
@@ -273,20 +292,7 @@ TEST_CASE("Lane groups whose nodes run different integrators step as node by nod
         ++mixed;
       }
   REQUIRE(mixed >= 6);
-  Simulator on(model, settings), off(model, settings);
-  off.set_batched_evaluation(false);
-  for (Simulator* sim : {&on, &off}) {
-    REQUIRE(sim->initialize() == StepStatus::kOk);
-    sim->add_vertex_force(47, 5, Eigen::Vector3d(0, 0.05, 0.1));
-  }
-  double worst = 0;
-  for (int k = 0; k < 50; ++k) {
-    REQUIRE(on.step() == StepStatus::kOk);
-    REQUIRE(off.step() == StepStatus::kOk);
-    worst = std::max(worst, (on.state().q - off.state().q).norm() / off.state().q.norm());
-  }
-  CHECK(worst < 1e-12);
-  CHECK(off.state().q.norm() > 0);
+  CHECK(worst_lane_difference(model, settings, 50, Eigen::Vector3d(0, 0.05, 0.1)) < 1e-12);
 }
 
 TEST_CASE(
@@ -297,39 +303,11 @@ TEST_CASE(
   const RuntimeSettings settings = windy_settings(*model, Integrator::kSemiImplicitEuler);
   REQUIRE(model->parent_lane_groups.size() >= 2);
   REQUIRE(model->parent_lane_groups[1] >= 2);
-  const int node = model->parent_lane_nodes[1];  // the second node of the first group
-  const Node& n = model->nodes[static_cast<std::size_t>(node)];
-  const Prototype& proto = model->prototype_of(node);
-  // A q within the divergence bound where H = (1 + h α) M' + (h² + h β) s K(q) is indefinite
-  // (M' = the model's L1 lumped mass): a direction, lengthened until it is.
-  ReducedStvkForces forces = proto.forces;
-  const NodeSettings& o = settings.nodes[static_cast<std::size_t>(node)];
-  const double h = settings.time_step;
-  Eigen::VectorXd direction = Eigen::VectorXd::LinSpaced(n.r, 1.0, -0.5);
-  direction.normalize();
-  Eigen::VectorXd q, g;
-  Eigen::MatrixXd K;
-  double smallest = 1;
-  for (double length = 1e-4 * proto.divergence_norm * n.scale.moment;
-       length < proto.divergence_norm * n.scale.moment && smallest > 0; length *= 1.25) {
-    q = length * direction;
-    forces.evaluate(Eigen::VectorXd(n.scale.coordinate * q), g, K);
-    const Eigen::MatrixXd H =
-        (1 + h * o.rayleigh_mass) * n.interface_lumped_mass +
-        (h * h + h * o.rayleigh_stiffness) * o.stiffness_scale * n.scale.stiffness * K;
-    smallest = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(H).eigenvalues()(0);
-  }
-  REQUIRE(smallest < 0);
-  Simulator on(model, settings), off(model, settings);
-  off.set_batched_evaluation(false);
-  for (Simulator* sim : {&on, &off}) {
-    sim->set_node_state(node, {q, Eigen::VectorXd::Zero(n.r), Eigen::VectorXd::Zero(n.r)});
-    REQUIRE(sim->initialize() == StepStatus::kOk);
-  }
-  const StepStatus status = off.step();
-  CHECK(on.step() == status);
-  CHECK((on.state().q - off.state().q).norm() < 1e-12 * off.state().q.norm());
-  CHECK((on.state().q.segment(n.dof_offset, n.r) - q).norm() > 0);
+  // The second node of the first group; M' = the model's L1 lumped mass.
+  REQUIRE(settings.lumping == InterfaceLumping::kInterface);
+  const int node = model->parent_lane_nodes[1];
+  check_indefinite_stage(model, settings, node,
+                         model->nodes[static_cast<std::size_t>(node)].interface_lumped_mass);
 }
 
 TEST_CASE("A small tree steps on two threads as on one, to the last bit, without allocating",
