@@ -86,8 +86,9 @@ void BM_OakStep(benchmark::State& state) {
     if (sim->step() != ramus::StepStatus::kOk) state.SkipWithError("the oak's step failed");
   state.counters["domains"] = sim->num_nodes();
   state.counters["total_r"] = sim->model().num_dofs;
-  // A leaf instance's memory: its share of the State and its attachment data (the last node is
-  // a leaf).
+  // A leaf instance's memory (the last node is a leaf): its share of the State and its
+  // attachment data (the measure), and the rest of what it costs a running object: its
+  // node record in the Model and its share of the Workspace.
   const ramus::Model& model = sim->model();
   const int leaf = model.num_nodes() - 1;
   const ramus::NodeInterface& attachment = model.nodes[static_cast<std::size_t>(leaf)].interface;
@@ -96,6 +97,10 @@ void BM_OakStep(benchmark::State& state) {
   state.counters["leaf_attachment_B"] =
       static_cast<double>(sizeof(ramus::NodeInterface) +
                           sizeof(float) * static_cast<std::size_t>(attachment.bases.size()));
+  state.counters["leaf_record_B"] = static_cast<double>(ramus::node_model_bytes(model, leaf)) -
+                                    state.counters["leaf_attachment_B"];
+  state.counters["leaf_workspace_B"] =
+      static_cast<double>(ramus::node_workspace_bytes(model, sim->workspace(), leaf));
   if (profiled) {
     const auto& p = sim->profile();
     state.counters["core_us"] = 1e6 * p.core_seconds / std::max<long>(1, p.steps);

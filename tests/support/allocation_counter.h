@@ -11,10 +11,15 @@ namespace ramus::test {
 
 inline std::atomic<bool> g_counting{false};
 inline std::atomic<long> g_allocations{0};
+inline std::atomic<long> g_allocated_bytes{0};  ///< bytes asked of malloc & co. while counting
 
 inline void note_allocation() {
   if (g_counting.load(std::memory_order_relaxed))
     g_allocations.fetch_add(1, std::memory_order_relaxed);
+}
+inline void note_bytes(std::size_t bytes) {
+  if (g_counting.load(std::memory_order_relaxed))
+    g_allocated_bytes.fetch_add(static_cast<long>(bytes), std::memory_order_relaxed);
 }
 
 // Counts the allocations made by f().
@@ -25,6 +30,16 @@ inline long count_allocations(F&& f) {
   f();
   g_counting = false;
   return g_allocations.load();
+}
+
+// The bytes f() asks of malloc & co. (not net of what it frees).
+template <class F>
+inline long count_allocated_bytes(F&& f) {
+  g_allocated_bytes = 0;
+  g_counting = true;
+  f();
+  g_counting = false;
+  return g_allocated_bytes.load();
 }
 
 }  // namespace ramus::test
@@ -49,8 +64,9 @@ extern "C" int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(con
                                                                              std::size_t),
                                                          void (*free_hook)(const volatile void*));
 namespace ramus::test {
-inline void sanitizer_malloc_hook(const volatile void*, std::size_t) {
+inline void sanitizer_malloc_hook(const volatile void*, std::size_t size) {
   note_allocation();
+  note_bytes(size);
 }
 inline void sanitizer_free_hook(const volatile void*) {}
 inline const int g_sanitizer_hooks_installed =
@@ -67,26 +83,32 @@ void* __libc_memalign(std::size_t alignment, std::size_t size);
 
 void* malloc(std::size_t size) noexcept {
   ramus::test::note_allocation();
+  ramus::test::note_bytes(size);
   return __libc_malloc(size);
 }
 void* calloc(std::size_t count, std::size_t size) noexcept {
   ramus::test::note_allocation();
+  ramus::test::note_bytes(count * size);
   return __libc_calloc(count, size);
 }
 void* realloc(void* pointer, std::size_t size) noexcept {
   ramus::test::note_allocation();
+  ramus::test::note_bytes(size);
   return __libc_realloc(pointer, size);
 }
 void* aligned_alloc(std::size_t alignment, std::size_t size) noexcept {
   ramus::test::note_allocation();
+  ramus::test::note_bytes(size);
   return __libc_memalign(alignment, size);
 }
 void* memalign(std::size_t alignment, std::size_t size) noexcept {  // libgomp's teams
   ramus::test::note_allocation();
+  ramus::test::note_bytes(size);
   return __libc_memalign(alignment, size);
 }
 int posix_memalign(void** pointer, std::size_t alignment, std::size_t size) noexcept {
   ramus::test::note_allocation();
+  ramus::test::note_bytes(size);
   *pointer = __libc_memalign(alignment, size);
   return *pointer ? 0 : 12;  // ENOMEM
 }

@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "ramus/runtime/analysis/interface_diagnostics.h"
 #include "ramus/runtime/dynamics/state.h"
+#include "ramus/runtime/dynamics/step.h"
 #include "ramus/runtime/io/model_file.h"
 #include "ramus/runtime/model/model.h"
 
@@ -105,6 +106,7 @@ void run(const std::string& path) {
   // running object (its share of a State and its attachment data).
   const std::shared_ptr<const Model> compiled = compile_model(model);
   const State state = make_state(*compiled, 0);
+  const Workspace workspace(*compiled);
   const std::vector<InterfaceDiagnostics> interfaces = interface_diagnostics(model);
   std::vector<const InterfaceDiagnostics*> interface_of(model.domains.size(), nullptr);
   for (const InterfaceDiagnostics& d : interfaces)
@@ -135,9 +137,12 @@ void run(const std::string& path) {
                              f.centroid_basis.size() + f.rotation_basis.size() +
                              d.global_vertices.size();
     const int i = static_cast<int>(index);
-    std::printf(", %.1f kB of its own in the file; running: %zu B of state + %zu B attached\n",
-                8.0 * static_cast<double>(own) / 1e3, node_state_bytes(*compiled, state, i),
-                compiled->nodes[index].interface.bytes());
+    const std::size_t attached = compiled->nodes[index].interface.bytes();
+    std::printf(
+        ", %.1f kB of its own in the file; running: %zu B of state + %zu B attached (and %zu B "
+        "of node record and render surface, %zu B of step workspace)\n",
+        8.0 * static_cast<double>(own) / 1e3, node_state_bytes(*compiled, state, i), attached,
+        node_model_bytes(*compiled, i) - attached, node_workspace_bytes(*compiled, workspace, i));
     if (index < rs.nodes.size()) {
       const NodeSettings& n = rs.nodes[index];
       std::printf("    runtime: %s, Rayleigh alpha %g 1/s, beta %g s, stiffness scale %g",

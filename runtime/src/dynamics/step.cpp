@@ -477,6 +477,31 @@ void Workspace::set_threads(int threads) {
   w.thread_seconds.setZero(2, threads_);
 }
 
+std::size_t node_workspace_bytes(const Model& model, const Workspace& workspace, int i) {
+  const WorkspaceData& w = workspace.data();
+  const Node& node = model.nodes[static_cast<std::size_t>(i)];
+  const auto n = static_cast<std::size_t>(model.num_nodes());
+  const auto r = static_cast<std::size_t>(node.r);
+  // r-long slices: the reduced vertex force and the saved q, q̇ (history columns) and q̈.
+  std::size_t doubles =
+      r * static_cast<std::size_t>(1 + w.saved_q.cols() + w.saved_qdot.cols() + 1);
+  // Its columns of the 3 by N and N-long buffers.
+  for (const Eigen::Matrix3Xd* m :
+       {&w.own_force_world, &w.subtree_force, &w.subtree_torque, &w.wind_force, &w.wind_torque})
+    doubles += static_cast<std::size_t>(m->size()) / n;
+  doubles +=
+      static_cast<std::size_t>(w.saved_energy_target.size() + w.saved_energy_at_end.size()) / n;
+  // Its lumping scratch (empty but for a node with children) and its stage slot.
+  const ChildLumping& lumping = w.lumping[static_cast<std::size_t>(i)];
+  doubles += static_cast<std::size_t>(lumping.mass.size() + lumping.inertia_jacobian.size() +
+                                      lumping.transposed.size());
+  for (const auto* jacobians : {&lumping.jacobians, &lumping.rotation_jacobians})
+    for (const Eigen::MatrixXd& J : *jacobians) doubles += static_cast<std::size_t>(J.size());
+  if (w.stage_offset[static_cast<std::size_t>(i)] >= 0) doubles += 2 * r + r * r;
+  return sizeof(double) * doubles + sizeof(ChildLumping) +
+         2 * sizeof(Eigen::MatrixXd) * lumping.jacobians.size() + sizeof(int) + sizeof(char);
+}
+
 StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept {
   WorkspaceData& w = workspace.data();
   const RuntimeSettings& settings = state.settings;

@@ -106,6 +106,42 @@ std::string node_label(const Model& model, int node) {
          "')";
 }
 
+std::size_t node_model_bytes(const Model& model, int i) {
+  const Node& node = model.nodes[static_cast<std::size_t>(i)];
+  // (A name longer than the string's own buffer lives on the heap, with its terminator.)
+  const std::size_t name =
+      node.name.capacity() > std::string().capacity() ? node.name.capacity() + 1 : 0;
+  // Its entries in children, step_levels or childless_nodes, parent_nodes, its prototype's
+  // instance list and, for a node with children, the lane lists.
+  const std::size_t lists = (node.num_children > 0 ? 5 : 3) * sizeof(int);
+  // Its embedded render surface: vertices embedded in its tets (rest position, domain, tet,
+  // weights) and the triangles whose first corner is one of them.
+  const EmbeddedSurface& surface = model.embedded_surface;
+  std::size_t surface_bytes = 0;
+  for (Eigen::Index v = 0; v < surface.domain.size(); ++v)
+    if (surface.domain(v) == i) surface_bytes += 7 * sizeof(double) + 2 * sizeof(int);
+  for (Eigen::Index f = 0; f < surface.triangles.rows(); ++f)
+    if (surface.domain(surface.triangles(f, 0)) == i) surface_bytes += 3 * sizeof(int);
+  // Its global vertices' copy counts and the undivided mesh's surface triangles whose first
+  // corner it holds first (a vertex shared by an interface counts for the first node holding it).
+  std::size_t global_bytes = 0;
+  if (model.num_global_vertices > 0 && node.global_vertices.size() > 0) {
+    std::vector<char> first_held_here(static_cast<std::size_t>(model.num_global_vertices), 0);
+    for (const int g : node.global_vertices) first_held_here[static_cast<std::size_t>(g)] = 1;
+    for (int j = 0; j < i; ++j)
+      for (const int g : model.nodes[static_cast<std::size_t>(j)].global_vertices)
+        first_held_here[static_cast<std::size_t>(g)] = 0;
+    for (const char held : first_held_here) global_bytes += held ? sizeof(int) : 0;
+    for (Eigen::Index f = 0; f < model.global_surface_triangles.rows(); ++f)
+      if (first_held_here[static_cast<std::size_t>(model.global_surface_triangles(f, 0))])
+        global_bytes += 3 * sizeof(int);
+  }
+  return sizeof(Node) + node.interface.bytes() - sizeof(NodeInterface) + name + global_bytes +
+         sizeof(int) * static_cast<std::size_t>(node.global_vertices.size()) +
+         sizeof(double) * static_cast<std::size_t>(node.interface_lumped_mass.size()) +
+         sizeof(NodeSettings) + lists + surface_bytes;
+}
+
 NodeInterface compact_interface(const ParentInterface& interface) {
   NodeInterface out;
   out.centroid = interface.centroid;

@@ -40,6 +40,8 @@ class Simulator {
   const Model& model() const { return *model_; }
   const std::shared_ptr<const Model>& shared_model() const { return model_; }
   const State& state() const { return state_; }
+  /// The step's buffers (read-only: their sizes, node_workspace_bytes).
+  const Workspace& workspace() const { return workspace_; }
   const RuntimeSettings& settings() const { return state_.settings; }
   /// Replaces the settings (checked; OptionError). Takes effect at the next step.
   void set_settings(RuntimeSettings settings);

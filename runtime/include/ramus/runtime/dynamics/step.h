@@ -58,6 +58,7 @@ class Workspace {
   int threads() const { return threads_; }
 
   WorkspaceData& data() { return *data_; }
+  const WorkspaceData& data() const { return *data_; }
 
  private:
   std::unique_ptr<WorkspaceData> data_;
@@ -74,5 +75,10 @@ StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept
 /// history. Allocates nothing, never throws.
 StepStatus initialize(const Model& model, State& state, Workspace& workspace,
                       bool solve_accelerations = true) noexcept;
+
+/// Bytes `workspace` holds for node i: its share of the per-node buffers (vertex and wind
+/// forces, subtree sums, the step's saved start for a rollback), its child-lumping scratch and
+/// its slot of the parents' stage factors. (Per-prototype and per-thread scratch not counted.)
+std::size_t node_workspace_bytes(const Model& model, const Workspace& workspace, int i);
 
 }  // namespace ramus
