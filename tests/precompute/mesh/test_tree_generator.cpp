@@ -408,9 +408,9 @@ TEST_CASE("Per-node memory accounts for what eight more leaves cost a Model and 
   const auto [model_sum_a, workspace_sum_a] = node_sums(*model_a);
   const auto [model_sum_b, workspace_sum_b] = node_sums(*model_b);
   const long model_a_bytes = copy_bytes(*model_a), workspace_a_bytes = workspace_bytes(*model_a);
-  // (Up to 160 B a node apart: the padding of the heap blocks a node adds is not counted. Here
-  // the 8 leaves add 16 blocks to each, asked for 1,024 B more than the data they hold; and the
-  // added lane group's int in childless_groups.)
+  // (Up to 160 B a node apart: the padding of the heap blocks a node adds is not counted. Eigen
+  // pads each of its blocks by EIGEN_MAX_ALIGN_BYTES = 64 (the runtime's setting): the 8 leaves
+  // add 16 blocks to each, 1,024 B; and the added lane group's int in childless_groups.)
   const long model_gap = copy_bytes(*model_b) - model_a_bytes - (model_sum_b - model_sum_a);
   const long workspace_gap =
       workspace_bytes(*model_b) - workspace_a_bytes - (workspace_sum_b - workspace_sum_a);
