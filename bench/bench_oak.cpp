@@ -94,9 +94,7 @@ void BM_OakStep(benchmark::State& state) {
   const ramus::NodeInterface& attachment = model.nodes[static_cast<std::size_t>(leaf)].interface;
   state.counters["leaf_state_B"] =
       static_cast<double>(ramus::node_state_bytes(model, sim->state(), leaf));
-  state.counters["leaf_attachment_B"] =
-      static_cast<double>(sizeof(ramus::NodeInterface) +
-                          sizeof(float) * static_cast<std::size_t>(attachment.bases.size()));
+  state.counters["leaf_attachment_B"] = static_cast<double>(attachment.bytes());
   state.counters["leaf_record_B"] = static_cast<double>(ramus::node_model_bytes(model, leaf)) -
                                     state.counters["leaf_attachment_B"];
   state.counters["leaf_workspace_B"] =

@@ -246,7 +246,7 @@ double step_data_bytes(const ramus::Model& model) {
     bytes += 8 * doubles + static_cast<double>(proto.forces.coefficient_bytes());
   }
   for (const ramus::Node& node : model.nodes)
-    bytes += 4.0 * static_cast<double>(node.interface.bases.size());  // float
+    bytes += 48.0 * node.interface.bases_cols;  // 12 floats a column
   return bytes;
 }
 

@@ -27,10 +27,11 @@ void interface_motion(const Model& model, const State& state, int child,
     y_ddot.setZero();
     return;
   }
-  const Vector12d first = c.interface.bases.col(0).cast<double>();
+  const InterfaceBases bases = model.interface_bases_of(child);
+  const Vector12d first = bases.col(0).cast<double>();
   Vector12d sum = q(0) * first, sum_dot = qdot(0) * first, sum_ddot = qddot(0) * first;
   for (Eigen::Index l = 1; l < p.r; ++l) {
-    const Vector12d column = c.interface.bases.col(l).cast<double>();
+    const Vector12d column = bases.col(l).cast<double>();
     sum += q(l) * column;
     sum_dot += qdot(l) * column;
     sum_ddot += qddot(l) * column;
@@ -101,8 +102,9 @@ void relative_rotation_jacobian(const Model& model, const State& state, int chil
   // G⁻¹ = R (tr(S) I - S)⁻¹ (as in polar_rotation_derivatives).
   const Eigen::Matrix3d G_inverse =
       Rt.transpose() * (S.trace() * Eigen::Matrix3d::Identity() - S).inverse();
+  const InterfaceBases bases = model.interface_bases_of(child);
   for (int l = 0; l < r; ++l) {
-    const Eigen::Matrix3d Rt_Al = Rt * c.interface.rotation_block(l);
+    const Eigen::Matrix3d Rt_Al = Rt * rotation_block(bases, l);
     jacobian.col(l) = G_inverse * (2.0 * skew_vector(Rt_Al));
   }
 }

@@ -159,16 +159,16 @@ void add_symmetric_rank3(const Eigen::MatrixXd& A, const Eigen::MatrixXd& B, dou
 // bases). With AVX four columns at a time: each column's first four floats (the fourth times 0)
 // times f, then a 4 by 4 transpose sums the four dot products into one packet (13 ns a leaf
 // against 23 ns one column at a time).
-void add_centroid_columns_transposed(const NodeInterface& itf, const Eigen::Vector3d& f,
+void add_centroid_columns_transposed(const InterfaceBases& bases, const Eigen::Vector3d& f,
                                      Eigen::VectorXd& load) noexcept {
-  const Eigen::Index r = itf.bases.cols();
+  const Eigen::Index r = bases.cols();
   Eigen::Index l = 0;
 #if defined(__AVX__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wignored-attributes"  // PacketBlock<__m256d>, as lane_math.h
   using namespace Eigen::internal;
   const Packet4d f4 = _mm256_setr_pd(f(0), f(1), f(2), 0.0);
-  const float* columns = itf.bases.data();
+  const float* columns = bases.data();
   for (; l + 4 <= r; l += 4) {
     PacketBlock<Packet4d, 4> block;
     for (int i = 0; i < 4; ++i)
@@ -180,7 +180,7 @@ void add_centroid_columns_transposed(const NodeInterface& itf, const Eigen::Vect
   }
 #pragma GCC diagnostic pop
 #endif
-  for (; l < r; ++l) load(l) += itf.centroid_column(l).dot(f);
+  for (; l < r; ++l) load(l) += centroid_column(bases, l).dot(f);
 }
 
 }  // namespace
@@ -207,8 +207,9 @@ void lump_children_inertia(const Model& model, const State& state, int node,
       const Eigen::Vector3d Rc =
           state.relative_rotation.middleCols<3>(3 * c) * child.subtree_center_of_mass;
       relative_rotation_jacobian(model, state, c, J_omega);
+      const InterfaceBases bases = model.interface_bases_of(c);
       for (Eigen::Index l = 0; l < r; ++l)
-        J.col(l) = child.interface.centroid_column(l) - Rc.cross(Eigen::Vector3d(J_omega.col(l)));
+        J.col(l) = centroid_column(bases, l) - Rc.cross(Eigen::Vector3d(J_omega.col(l)));
       if (l3) {
         const Eigen::Matrix3d R = state.relative_rotation.middleCols<3>(3 * c);
         lumping.inertia_jacobian.noalias() = (R * child.subtree_inertia * R.transpose()) * J_omega;
@@ -255,7 +256,7 @@ void add_lumped_children_load(const Model& model, const State& state,
         2.0 * f_omega.cross(point_velocity) + point_acceleration_rest;
     const Eigen::Vector3d force = R * workspace.subtree_force.col(c) - m * point_acceleration;
     if (l1) {  // J = â, read from the interface's float columns
-      add_centroid_columns_transposed(child.interface, force, load);
+      add_centroid_columns_transposed(model.interface_bases_of(c), force, load);
     } else {
       load.noalias() += lumping.jacobians[static_cast<std::size_t>(k)].transpose() * force;
     }

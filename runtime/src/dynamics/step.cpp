@@ -12,6 +12,7 @@
 #endif
 
 #include "../integrators/node_equation.h"
+#include "../model/heap_bytes.h"
 #include "frame_kinematics.h"
 #include "free_root.h"
 #include "interface_lumping.h"
@@ -491,15 +492,18 @@ std::size_t node_workspace_bytes(const Model& model, const Workspace& workspace,
     doubles += static_cast<std::size_t>(m->size()) / n;
   doubles +=
       static_cast<std::size_t>(w.saved_energy_target.size() + w.saved_energy_at_end.size()) / n;
-  // Its lumping scratch (empty but for a node with children) and its stage slot.
-  const ChildLumping& lumping = w.lumping[static_cast<std::size_t>(i)];
-  doubles += static_cast<std::size_t>(lumping.mass.size() + lumping.inertia_jacobian.size() +
-                                      lumping.transposed.size());
-  for (const auto* jacobians : {&lumping.jacobians, &lumping.rotation_jacobians})
-    for (const Eigen::MatrixXd& J : *jacobians) doubles += static_cast<std::size_t>(J.size());
   if (w.stage_offset[static_cast<std::size_t>(i)] >= 0) doubles += 2 * r + r * r;
-  return sizeof(double) * doubles + sizeof(ChildLumping) +
-         2 * sizeof(Eigen::MatrixXd) * lumping.jacobians.size() + sizeof(int) + sizeof(char);
+  // Its lumping scratch (empty but for a node with children: blocks of its own), its stage
+  // slot's bookkeeping.
+  const ChildLumping& lumping = w.lumping[static_cast<std::size_t>(i)];
+  std::size_t lumping_bytes = eigen_heap_bytes(lumping.mass) +
+                              eigen_heap_bytes(lumping.inertia_jacobian) +
+                              eigen_heap_bytes(lumping.transposed);
+  for (const auto* jacobians : {&lumping.jacobians, &lumping.rotation_jacobians})
+    for (const Eigen::MatrixXd& J : *jacobians)
+      lumping_bytes += sizeof(Eigen::MatrixXd) + eigen_heap_bytes(J);
+  return sizeof(double) * doubles + sizeof(ChildLumping) + lumping_bytes + sizeof(int) +
+         sizeof(char);
 }
 
 StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept {

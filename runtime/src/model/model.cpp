@@ -8,6 +8,7 @@
 #include <limits>
 #include <string>
 
+#include "heap_bytes.h"
 #include "ramus/error.h"
 #include "ramus/runtime/io/model_file.h"
 #include "ramus/runtime/model/model_geometry.h"
@@ -137,20 +138,22 @@ std::size_t node_model_bytes(const Model& model, int i) {
         global_bytes += 3 * sizeof(int);
   }
   return sizeof(Node) + node.interface.bytes() - sizeof(NodeInterface) + name + global_bytes +
-         sizeof(int) * static_cast<std::size_t>(node.global_vertices.size()) +
-         sizeof(double) * static_cast<std::size_t>(node.interface_lumped_mass.size()) +
+         eigen_heap_bytes(node.global_vertices) + eigen_heap_bytes(node.interface_lumped_mass) +
          sizeof(NodeSettings) + lists + surface_bytes;
 }
 
-NodeInterface compact_interface(const ParentInterface& interface) {
+NodeInterface compact_interface(const ParentInterface& interface, Eigen::Index offset,
+                                float* bases) {
   NodeInterface out;
   out.centroid = interface.centroid;
   out.rest_rotation = interface.rest_rotation;
   const Eigen::Index r = interface.centroid_basis.cols();
-  out.bases.resize(12, r);
+  out.bases_offset = offset;
+  out.bases_cols = static_cast<int>(r);
+  Eigen::Map<Eigen::Matrix<float, 12, Eigen::Dynamic>> columns(bases, 12, r);
   for (Eigen::Index l = 0; l < r; ++l) {
-    out.bases.col(l).head<3>() = interface.centroid_basis.col(l).cast<float>();
-    out.bases.col(l).tail<9>() =
+    columns.col(l).head<3>() = interface.centroid_basis.col(l).cast<float>();
+    columns.col(l).tail<9>() =
         Eigen::Map<const Eigen::Matrix<double, 9, 1>>(interface.rotation_basis.data() + 9 * l)
             .cast<float>();
   }
@@ -185,6 +188,12 @@ std::shared_ptr<const Model> compile_model(ReducedModel data) {
         d);
   m.nodes.resize(static_cast<std::size_t>(num));
   m.prototypes.resize(static_cast<std::size_t>(num_parts));
+  // The interface bases of all nodes in one block, in node order.
+  Eigen::Index bases_size = 0;
+  for (const ReducedDomain& domain : data.domains)
+    bases_size += 12 * domain.interface.centroid_basis.cols();
+  m.interface_bases.resize(bases_size);
+  Eigen::Index bases_offset = 0;
   for (int d = 0; d < num; ++d) {
     ReducedDomain& domain = data.domains[static_cast<std::size_t>(d)];
     Node& node = m.nodes[static_cast<std::size_t>(d)];
@@ -197,7 +206,9 @@ std::shared_ptr<const Model> compile_model(ReducedModel data) {
     node.num_children = static_cast<int>(children[static_cast<std::size_t>(d)].size());
     m.children.insert(m.children.end(), children[static_cast<std::size_t>(d)].begin(),
                       children[static_cast<std::size_t>(d)].end());
-    node.interface = compact_interface(domain.interface);
+    node.interface =
+        compact_interface(domain.interface, bases_offset, m.interface_bases.data() + bases_offset);
+    bases_offset += 12 * node.interface.bases_cols;
     node.rest_origin = domain.frame_origin;
     node.rest_rotation = domain.frame_rotation;
     node.subtree_mass = domain.subtree_mass;
@@ -320,11 +331,11 @@ std::shared_ptr<const Model> compile_model(ReducedModel data) {
     Node& node = m.nodes[static_cast<std::size_t>(i)];
     node.interface_lumped_mass = Eigen::MatrixXd::Identity(node.r, node.r);
     for (int k = 0; k < node.num_children; ++k) {
-      const Node& child = m.nodes[static_cast<std::size_t>(
-          m.children[static_cast<std::size_t>(node.first_child + k)])];
-      if (node.r > 0 && child.interface.bases.cols() == node.r) {
+      const int c = m.children[static_cast<std::size_t>(node.first_child + k)];
+      const Node& child = m.nodes[static_cast<std::size_t>(c)];
+      if (node.r > 0 && child.interface.bases_cols == node.r) {
         // â in double from the float columns the step reads.
-        const Eigen::MatrixXd a = child.interface.bases.topRows<3>().cast<double>();
+        const Eigen::MatrixXd a = m.interface_bases_of(c).topRows<3>().cast<double>();
         node.interface_lumped_mass.noalias() += child.subtree_mass * (a.transpose() * a);
       }
     }

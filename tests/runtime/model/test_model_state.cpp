@@ -156,9 +156,11 @@ TEST_CASE("A node's float interface bases give the file's double interface kinem
     const Node& node = model->nodes[static_cast<std::size_t>(i)];
     const Node& parent = model->nodes[static_cast<std::size_t>(node.parent)];
     // The compact columns are the file's numbers rounded to float.
+    const InterfaceBases bases = model->interface_bases_of(i);
+    REQUIRE(bases.cols() == parent.r);
     for (Eigen::Index l = 0; l < parent.r; ++l) {
-      CHECK(node.interface.bases.col(l).head<3>() == file.centroid_basis.col(l).cast<float>());
-      CHECK(node.interface.rotation_block(l) ==
+      CHECK(bases.col(l).head<3>() == file.centroid_basis.col(l).cast<float>());
+      CHECK(rotation_block(bases, l) ==
             file.rotation_basis.block<3, 3>(0, 3 * l).cast<float>().cast<double>());
     }
     // Eq. 1-2 in double from the file: x = x̂ + â q, A = R̂ + Σ A^l q_l and its polar rotation.

@@ -67,28 +67,39 @@ constexpr std::size_t kLaneGroupSize = 8;
 /// What a step reads of a child's interface with its parent (Eq. 1-4, ParentInterface in the
 /// file): x̂_ij and R̂_ij in double, the bases â_ij and A^l_ij in float, one 12-number column per
 /// parent coordinate, read in one pass (their 7 digits lie far below the fit's and the mesh's
-/// accuracy; float halves a leaf's memory and the memory the step streams per child).
+/// accuracy; float halves a leaf's memory and the memory the step streams per child). The bases
+/// of all nodes lie back to back in Model::interface_bases (Model::interface_bases_of): one
+/// block, consecutive nodes' next to each other.
 struct NodeInterface {
   Eigen::Vector3d centroid = Eigen::Vector3d::Zero();           ///< x̂_ij (m), in F_i
   Eigen::Matrix3d rest_rotation = Eigen::Matrix3d::Identity();  ///< R̂_ij: F_j's rest axes in F_i
-  /// 12 by r_i: column l = (â_ij column l, A^l_ij column-major), so x_ij = x̂_ij + â_ij q_i and
-  /// A_ij = R̂_ij + Σ_l A^l_ij q_i^l (empty for the root).
-  Eigen::Matrix<float, 12, Eigen::Dynamic> bases;
-  /// Column l of â_ij (m per unit q_i^l) and A^l_ij, in double.
-  Eigen::Vector3d centroid_column(Eigen::Index l) const {
-    return bases.col(l).head<3>().cast<double>();
-  }
-  Eigen::Matrix3d rotation_block(Eigen::Index l) const {
-    return Eigen::Map<const Eigen::Matrix3f>(bases.col(l).data() + 3).cast<double>();
-  }
+  /// Its 12 by r_i bases start here in Model::interface_bases: column l = (â_ij column l, A^l_ij
+  /// column-major), so x_ij = x̂_ij + â_ij q_i and A_ij = R̂_ij + Σ_l A^l_ij q_i^l.
+  Eigen::Index bases_offset = 0;
+  int bases_cols = 0;  ///< r_i (0 for the root)
   /// Bytes it holds (the struct and its float bases).
   std::size_t bytes() const {
-    return sizeof(NodeInterface) + sizeof(float) * static_cast<std::size_t>(bases.size());
+    return sizeof(NodeInterface) + sizeof(float) * 12 * static_cast<std::size_t>(bases_cols);
   }
 };
 
-/// The compact form of a file's interface (ParentInterface: â 3 by r_i, A^l 3 by 3r_i).
-NodeInterface compact_interface(const ParentInterface& interface);
+/// A node's interface bases in Model::interface_bases: 12 by r_i floats.
+using InterfaceBases = Eigen::Map<const Eigen::Matrix<float, 12, Eigen::Dynamic>>;
+
+/// Column l of â_ij (m per unit q_i^l), in double.
+inline Eigen::Vector3d centroid_column(const InterfaceBases& bases, Eigen::Index l) {
+  return bases.col(l).head<3>().cast<double>();
+}
+/// A^l_ij (per unit q_i^l), in double.
+inline Eigen::Matrix3d rotation_block(const InterfaceBases& bases, Eigen::Index l) {
+  return Eigen::Map<const Eigen::Matrix3f>(bases.col(l).data() + 3).cast<double>();
+}
+
+/// The compact form of a file's interface (ParentInterface: â 3 by r_i, A^l 3 by 3r_i): x̂, R̂,
+/// and its 12 r_i floats of bases written at `bases`, which lie at `offset` of
+/// Model::interface_bases.
+NodeInterface compact_interface(const ParentInterface& interface, Eigen::Index offset,
+                                float* bases);
 
 /// One place of a prototype in the domain tree. Rest quantities are in the node's frame F_i
 /// (coordinates s X_part) except the interface's, which are in the parent's frame.
@@ -118,6 +129,8 @@ struct Model {
   std::vector<Prototype> prototypes;
   std::vector<Node> nodes;    ///< root first, parents before children
   std::vector<int> children;  ///< children of every node, grouped by parent (Node::first_child)
+  /// Every node's interface bases (NodeInterface), back to back in node order: one block.
+  Eigen::VectorXf interface_bases;
   /// The order of a step's root-to-leaves pass: the root, then the nodes with children by depth
   /// (level d: those at depth d, independent of each other), then the non-root nodes without
   /// children (nothing else in a step reads them); each list by prototype, ascending within
@@ -149,6 +162,11 @@ struct Model {
   ModelProvenance provenance;
 
   int num_nodes() const { return static_cast<int>(nodes.size()); }
+  /// Node i's interface bases, 12 by its parent's r.
+  InterfaceBases interface_bases_of(int node) const {
+    const NodeInterface& itf = nodes[static_cast<std::size_t>(node)].interface;
+    return {interface_bases.data() + itf.bases_offset, 12, itf.bases_cols};
+  }
   const Prototype& prototype_of(int node) const {
     return prototypes[static_cast<std::size_t>(nodes[static_cast<std::size_t>(node)].prototype)];
   }
