@@ -401,11 +401,11 @@ void advance_range(const Model& model, State& state, WorkspaceData& w,
 }
 
 // Nodes that do not depend on each other (one level of Model::step_levels, or the childless
-// nodes in their lane groups), in chunks of consecutive units handed to the workspace's threads
-// as they come free (their costs differ: a main branch carries more children than a twig).
-// Every node's arithmetic is the same on any thread, so the result is one thread's to the last
-// bit; the first failing node in `nodes` order gives the status (each chunk stops at its first
-// failure, every chunk runs).
+// nodes in their lane groups), in runs of consecutive units handed to the workspace's threads
+// as they come free, ever shorter towards the end (their costs differ: a main branch carries
+// more children than a twig). Every node's arithmetic is the same on any thread, so the result is
+// one thread's to the last bit; the first failing node in `nodes` order gives the status (every
+// unit runs; one thread alone stops at the first failure).
 StepStatus advance_nodes(const Model& model, State& state, Workspace& workspace,
                          const std::vector<int>& nodes, const std::vector<int>* groups,
                          bool batched, bool partial, StepTimer& timer) noexcept {
@@ -420,10 +420,8 @@ StepStatus advance_nodes(const Model& model, State& state, Workspace& workspace,
                   w.thread_failures[0]);
   } else {
 #if defined(_OPENMP)
-    // About 8 chunks per thread: enough to even out the costs, few enough to keep each
-    // thread's nodes (and their prototypes' data) together.
-    const int chunk = std::max(1, units / (8 * threads));
-    const int chunks = (units + chunk - 1) / chunk;
+    // Guided: large runs of consecutive units first (each thread's nodes and their prototypes'
+    // data together), ever smaller ones at the end, so that the threads finish together.
 #pragma omp parallel num_threads(threads)
     {
       const int t = omp_get_thread_num();
@@ -431,11 +429,11 @@ StepStatus advance_nodes(const Model& model, State& state, Workspace& workspace,
       StepFailure& first = w.thread_failures[static_cast<std::size_t>(t)];
       std::vector<PrototypeScratch>& scratches =
           t == 0 ? w.prototypes : w.thread_prototypes[static_cast<std::size_t>(t - 1)];
-#pragma omp for schedule(dynamic, 1) nowait
-      for (int c = 0; c < chunks; ++c) {
+#pragma omp for schedule(guided) nowait
+      for (int u = 0; u < units; ++u) {
         StepFailure failure{n, StepStatus::kOk};
-        advance_range(model, state, w, nodes, groups, c * chunk, std::min(units, (c + 1) * chunk),
-                      scratches, batched, partial, local, failure);
+        advance_range(model, state, w, nodes, groups, u, u + 1, scratches, batched, partial, local,
+                      failure);
         if (failure.node < first.node) first = failure;
       }
       w.thread_seconds(0, t) = local.core;
