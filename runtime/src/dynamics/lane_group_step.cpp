@@ -839,7 +839,7 @@ void lane_group_stage_factors(const Model& model, const State& state, WorkspaceD
     const std::size_t i = static_cast<std::size_t>(index[lane]);
     mass[lane] = settings.lumping == InterfaceLumping::kInterface
                      ? model.nodes[i].interface_lumped_mass.data()
-                     : w.lumping[i].mass.data();
+                     : lumping_of(w, model, index[lane]).mass.data();
   }
   Lane* H = L.factor.data();
   Lane* mass_column = L.system.data();

@@ -95,10 +95,11 @@ WorkspaceData::WorkspaceData(const Model& model)
   }
   stage_data.setZero(stage_size);
   prototypes.reserve(model.prototypes.size());
-  lumping.reserve(model.nodes.size());
-  for (const Node& node : model.nodes)
-    lumping.push_back(node.num_children > 0 ? ChildLumping(node.r, node.num_children)
-                                            : ChildLumping());
+  lumping.reserve(model.parent_nodes.size());
+  for (const int i : model.parent_nodes) {
+    const Node& node = model.nodes[static_cast<std::size_t>(i)];
+    lumping.emplace_back(node.r, node.num_children);
+  }
   for (const Prototype& p : model.prototypes) {
     prototypes.emplace_back(p.r, p.batched);
     render_blocks.emplace_back(Eigen::MatrixXd::Zero(
@@ -185,7 +186,7 @@ NodeEquation assemble_node_equation(const Model& model, const State& state,
   equation.load = &scratch.load;
   equation.node = state.settings.nodes[static_cast<std::size_t>(i)];
   if (node.num_children > 0) {
-    const ChildLumping& lumping = workspace.lumping[static_cast<std::size_t>(i)];
+    const ChildLumping& lumping = lumping_of(workspace, model, i);
     add_lumped_children_load(model, state, workspace, i, lumping, scratch.load);
     equation.mass = state.settings.lumping == InterfaceLumping::kInterface
                         ? &node.interface_lumped_mass
@@ -308,7 +309,7 @@ void lump_all_children_inertia(const Model& model, const State& state,
   const auto lump = [&](int k) {
     const int i = model.parent_nodes[static_cast<std::size_t>(k)];
     if (model.nodes[static_cast<std::size_t>(i)].r > 0)
-      lump_children_inertia(model, state, i, w.lumping[static_cast<std::size_t>(i)]);
+      lump_children_inertia(model, state, i, lumping_of(w, model, i));
   };
   parallel_for(n, threads, lump);
 }
@@ -491,17 +492,18 @@ std::size_t node_workspace_bytes(const Model& model, const Workspace& workspace,
   doubles +=
       static_cast<std::size_t>(w.saved_energy_target.size() + w.saved_energy_at_end.size()) / n;
   if (w.stage_offset[static_cast<std::size_t>(i)] >= 0) doubles += 2 * r + r * r;
-  // Its lumping scratch (empty but for a node with children: blocks of its own), its stage
-  // slot's bookkeeping.
-  const ChildLumping& lumping = w.lumping[static_cast<std::size_t>(i)];
-  std::size_t lumping_bytes = eigen_heap_bytes(lumping.mass) +
-                              eigen_heap_bytes(lumping.inertia_jacobian) +
-                              eigen_heap_bytes(lumping.transposed);
-  for (const auto* jacobians : {&lumping.jacobians, &lumping.rotation_jacobians})
-    for (const Eigen::MatrixXd& J : *jacobians)
-      lumping_bytes += sizeof(Eigen::MatrixXd) + eigen_heap_bytes(J);
-  return sizeof(double) * doubles + sizeof(ChildLumping) + lumping_bytes + sizeof(int) +
-         sizeof(char);
+  // A node with children: its lumping scratch (blocks of its own). Its stage slot's bookkeeping.
+  std::size_t lumping_bytes = 0;
+  if (node.num_children > 0) {
+    const ChildLumping& lumping = lumping_of(w, model, i);
+    lumping_bytes = sizeof(ChildLumping) + eigen_heap_bytes(lumping.mass) +
+                    eigen_heap_bytes(lumping.inertia_jacobian) +
+                    eigen_heap_bytes(lumping.transposed);
+    for (const auto* jacobians : {&lumping.jacobians, &lumping.rotation_jacobians})
+      for (const Eigen::MatrixXd& J : *jacobians)
+        lumping_bytes += sizeof(Eigen::MatrixXd) + eigen_heap_bytes(J);
+  }
+  return sizeof(double) * doubles + lumping_bytes + sizeof(int) + sizeof(char);
 }
 
 StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept {
@@ -597,8 +599,7 @@ StepStatus initialize(const Model& model, State& state, Workspace& workspace,
       // q̈_i from Eq. 17 at the current q, q̇ (children's kinematics with the old q̈_i: q̈
       // does not enter M_ij or f0_ij for L1, only through the lagged Jacobian for L2).
       PrototypeScratch& scratch = w.prototypes[static_cast<std::size_t>(node.prototype)];
-      if (node.num_children > 0)
-        lump_children_inertia(model, state, i, w.lumping[static_cast<std::size_t>(i)]);
+      if (node.num_children > 0) lump_children_inertia(model, state, i, lumping_of(w, model, i));
       const NodeEquation equation = assemble_node_equation(model, state, w, i, scratch);
       const StepStatus s = solve_node_acceleration(equation, node_vectors(node, state), scratch);
       if (s != StepStatus::kOk) status = s;

@@ -4,6 +4,7 @@
 
 #include <Eigen/Core>
 #include <Eigen/Dense>
+#include <algorithm>
 #include <vector>
 
 #include "../integrators/symmetric_eigen.h"
@@ -75,7 +76,7 @@ struct StepFailure {
 struct WorkspaceData {
   explicit WorkspaceData(const Model& model);
   std::vector<PrototypeScratch> prototypes;
-  std::vector<ChildLumping> lumping;  ///< per node (empty for a node without children)
+  std::vector<ChildLumping> lumping;  ///< per node with children (Model::parent_nodes order)
   /// The semi-implicit stages a step factors before its pass (Model::parent_lane_groups): node i
   /// with a slot (stage_offset[i] >= 0) keeps at that offset of stage_data s g(q) (r),
   /// s K (q̂ - q) (r) and the stage matrix's Cholesky factor (r by r, column-major, lower, 1 / L_kk
@@ -109,6 +110,18 @@ struct WorkspaceData {
   std::vector<StepFailure> thread_failures;
   Eigen::MatrixXd thread_seconds;
 };
+
+/// Node i's place in WorkspaceData::lumping: its place in Model::parent_nodes (i has children).
+inline std::size_t lumping_slot(const Model& model, int i) {
+  const auto it = std::lower_bound(model.parent_nodes.begin(), model.parent_nodes.end(), i);
+  return static_cast<std::size_t>(it - model.parent_nodes.begin());
+}
+inline ChildLumping& lumping_of(WorkspaceData& w, const Model& model, int i) {
+  return w.lumping[lumping_slot(model, i)];
+}
+inline const ChildLumping& lumping_of(const WorkspaceData& w, const Model& model, int i) {
+  return w.lumping[lumping_slot(model, i)];
+}
 
 /// Nodes whose displacements render_positions computes in one matrix product.
 constexpr int kRenderBlock = 64;
