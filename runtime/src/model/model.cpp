@@ -112,8 +112,9 @@ std::size_t node_model_bytes(const Model& model, int i) {
   // (A name longer than the string's own buffer lives on the heap, with its terminator.)
   const std::size_t name =
       node.name.capacity() > std::string().capacity() ? node.name.capacity() + 1 : 0;
-  // Its entries in children, step_levels or childless_nodes, parent_nodes, its prototype's
-  // instance list and, for a node with children, the lane lists.
+  // Its entries in children (or step_levels for the root), step_levels or childless_nodes, its
+  // prototype's instance list and, for a node with children, parent_nodes and parent_lane_nodes
+  // (counted whether or not it has a lane group).
   const std::size_t lists = (node.num_children > 0 ? 5 : 3) * sizeof(int);
   // Its embedded render surface: vertices embedded in its tets (rest position, domain, tet,
   // weights) and the triangles whose first corner is one of them.

@@ -78,7 +78,8 @@ StepStatus initialize(const Model& model, State& state, Workspace& workspace,
 
 /// Bytes `workspace` holds for node i: its share of the per-node buffers (vertex and wind
 /// forces, subtree sums, the step's saved start for a rollback), its child-lumping scratch and
-/// its slot of the parents' stage factors. (Per-prototype and per-thread scratch not counted.)
+/// its slot of the parents' stage factors: the bytes asked of the heap (Eigen's alignment
+/// padding included; per-prototype and per-thread scratch not counted).
 std::size_t node_workspace_bytes(const Model& model, const Workspace& workspace, int i);
 
 }  // namespace ramus

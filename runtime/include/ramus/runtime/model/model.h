@@ -187,7 +187,8 @@ std::string node_label(const Model& model, int node);
 /// Bytes node i holds in `model` beyond its prototype's shared data: its Node record with its
 /// interface's float bases, name, global vertex map and L1 lumped mass, its default
 /// NodeSettings, its entries in the model's node lists, and its part of the global vertex and
-/// surface tables and of the embedded render surface. O(the model's vertices): for reports.
+/// surface tables and of the embedded render surface: the bytes asked of the heap (Eigen's
+/// alignment padding included). O(the model's vertices): for reports.
 std::size_t node_model_bytes(const Model& model, int i);
 
 }  // namespace ramus
