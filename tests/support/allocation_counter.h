@@ -22,24 +22,26 @@ inline void note_bytes(std::size_t bytes) {
     g_allocated_bytes.fetch_add(static_cast<long>(bytes), std::memory_order_relaxed);
 }
 
-// Counts the allocations made by f().
+// What `counter` counted while f() ran.
 template <class F>
-inline long count_allocations(F&& f) {
-  g_allocations = 0;
+inline long count_while(std::atomic<long>& counter, F&& f) {
+  counter = 0;
   g_counting = true;
   f();
   g_counting = false;
-  return g_allocations.load();
+  return counter.load();
+}
+
+// Counts the allocations made by f().
+template <class F>
+inline long count_allocations(F&& f) {
+  return count_while(g_allocations, f);
 }
 
 // The bytes f() asks of malloc & co. (not net of what it frees).
 template <class F>
 inline long count_allocated_bytes(F&& f) {
-  g_allocated_bytes = 0;
-  g_counting = true;
-  f();
-  g_counting = false;
-  return g_allocated_bytes.load();
+  return count_while(g_allocated_bytes, f);
 }
 
 }  // namespace ramus::test
