@@ -99,7 +99,7 @@ void add_audit_command(CLI::App& app) {
       ->check(CLI::Range(0.0, 1e6))
       ->capture_default_str();
   command->add_flag("--ignore-spec", args->ignore_spec, kIgnoreSpecHelp);
-  add_reduced_run_options(command, args->run);
+  add_reduced_run_options(command, args->run, {"steps"});
   command->callback([args] { run(*args); });
 }
 

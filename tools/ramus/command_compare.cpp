@@ -151,7 +151,7 @@ void add_compare_command(CLI::App& app) {
                    "displacement, exceeds this")
       ->check(CLI::PositiveNumber);
   command->add_flag("--ignore-spec", args->ignore_spec, kIgnoreSpecHelp);
-  add_reduced_run_options(command, args->run);
+  add_reduced_run_options(command, args->run, {"steps"});
   command->callback([args] { run(*args); });
 }
 

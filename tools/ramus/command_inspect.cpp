@@ -9,10 +9,25 @@
 #include "ramus/runtime/dynamics/step.h"
 #include "ramus/runtime/io/model_file.h"
 #include "ramus/runtime/model/model.h"
+#include "ramus/runtime/model/settings_table.h"
 
 namespace ramus::cli {
 
 namespace {
+
+// The settings of one scope as "name value unit, ..." (the list's order and names; a node's for
+// the per-domain scope).
+std::string settings_text(const RuntimeSettings& settings, SettingScope scope, int node) {
+  std::string text;
+  for (const SettingInfo& info : settings_table()) {
+    if (info.scope != scope) continue;
+    const std::string name = info.member;
+    text += (text.empty() ? "" : ", ") + name + " " +
+            format_setting(info, setting_value(settings, info, node)) +
+            (info.unit[0] ? std::string(" ") + info.unit : "");
+  }
+  return text;
+}
 
 double megabytes(Eigen::Index doubles) {
   return 8.0 * static_cast<double>(doubles) / 1e6;
@@ -40,13 +55,8 @@ void run(const std::string& path) {
                 static_cast<long>(surface.triangles.rows()));
   }
   const RuntimeSettings& rs = model.settings;
-  std::printf(
-      "  runtime: h = %g s, gravity (%g, %g, %g) m/s^2, %s lumping, Newmark beta %g gamma %g, "
-      "%d Newton iteration%s; implicit methods: %d iterations per stage at most, tolerance %g; "
-      "im-blend energy tolerance %g\n",
-      rs.time_step, rs.gravity(0), rs.gravity(1), rs.gravity(2), to_string(rs.lumping),
-      rs.newmark_beta, rs.newmark_gamma, rs.newton_iterations, rs.newton_iterations == 1 ? "" : "s",
-      rs.implicit_iterations, rs.implicit_tolerance, rs.energy_tolerance);
+  std::printf("  runtime: %s\n  wind: %s\n", settings_text(rs, SettingScope::kObject, 0).c_str(),
+              settings_text(rs, SettingScope::kWind, 0).c_str());
   // Parts: each reduced once, with the domains that place it.
   std::vector<std::vector<std::size_t>> placements(model.parts.size());
   for (std::size_t index = 0; index < model.domains.size(); ++index)
@@ -144,15 +154,8 @@ void run(const std::string& path) {
         8.0 * static_cast<double>(own) / 1e3, node_state_bytes(*compiled, state, i), attached,
         node_model_bytes(*compiled, i) - attached, node_workspace_bytes(*compiled, workspace, i));
     if (index < rs.nodes.size()) {
-      const NodeSettings& n = rs.nodes[index];
-      std::printf("    runtime: %s, Rayleigh alpha %g 1/s, beta %g s, stiffness scale %g",
-                  to_string(n.integrator), n.rayleigh_mass, n.rayleigh_stiffness,
-                  n.stiffness_scale);
-      if (uses_split_modes(n.integrator))
-        std::printf(", %d split modes refreshed every %d steps (drift tolerance %g)", n.split_modes,
-                    n.split_refresh_steps, n.split_drift_tolerance);
-      if (n.integrator == Integrator::kImplicitMidpointBlend)
-        std::printf(", momentum damping %g", n.momentum_damping);
+      std::printf("    runtime: %s",
+                  settings_text(rs, SettingScope::kNode, static_cast<int>(index)).c_str());
       std::printf("\n");
     }
   }

@@ -56,7 +56,6 @@ std::string integrators_description(const RuntimeSettings& settings) {
 struct Args {
   std::string model, output;
   ReducedRunArgs run;
-  int output_every = 0;
   bool ascii = false;  ///< ASCII frames instead of binary, zlib-compressed ones
   int threads = 1;
   bool node_by_node = false;
@@ -148,10 +147,6 @@ const char* lumping_name(InterfaceLumping lumping) {
   return "";
 }
 
-bool given(const Args& args, const char* option) {
-  return args.command->get_option(option)->count() > 0;
-}
-
 void run(const Args& args) {
   if (!args.plot.empty()) {  // (its folder checked before the run, not after)
     const std::filesystem::path folder = std::filesystem::path(args.plot).parent_path();
@@ -176,11 +171,8 @@ void run(const Args& args) {
 
   RuntimeSettings& settings = scenario.settings;
   const int steps = scenario.steps;
-  int output_every = scenario.output_every;
+  const int output_every = scenario.output_every;
   const std::vector<PointForce>& forces = scenario.forces;
-  if (args.output_every > 0) output_every = args.output_every;
-  if (given(args, "--output-every") && args.output_every < 1)
-    throw OptionError("--output-every must be at least 1");
 
   // Forces: global vertex indices or rest positions, applied to the first domain holding the
   // vertex.
@@ -395,7 +387,6 @@ void add_simulate_command(CLI::App& app) {
   command->add_option("-o,--output", args->output,
                       "Output series (.pvd; a model's embedded surface: <stem>_surface.pvd); "
                       "none: timing only");
-  command->add_option("--output-every", args->output_every, "Write every n-th frame");
   command->add_flag("--ascii", args->ascii,
                     "Write ASCII frames (default: binary, zlib-compressed; ParaView reads both)");
   command->add_flag("--ignore-spec", args->ignore_spec, kIgnoreSpecHelp);
@@ -411,7 +402,7 @@ void add_simulate_command(CLI::App& app) {
                       "Write PREFIX_energy.png (elastic and kinetic energy over time), "
                       "PREFIX_vertex.png (the pulled or farthest vertex's trajectory) and "
                       "PREFIX_domains.png (each domain's lone step cost), with their CSVs");
-  add_reduced_run_options(command, args->run);
+  add_reduced_run_options(command, args->run, {"steps", "output_every"});
   command->callback([args] { run(*args); });
 }
 

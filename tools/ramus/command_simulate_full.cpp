@@ -14,6 +14,7 @@
 #include "ramus/precompute/mesh/mesh_io.h"
 #include "ramus/precompute/mesh/vtu_io.h"
 #include "ramus/precompute/model/model_spec.h"
+#include "reduced_run_options.h"
 #include "spec_mesh.h"
 
 namespace ramus::cli {
@@ -22,8 +23,8 @@ namespace {
 
 struct Args {
   std::string spec, output;
-  int steps = -1;
-  double time_step = -1;
+  ReducedRunArgs settings;  ///< --steps, --dt
+  CLI::App* command = nullptr;
   bool quiet = false;
   bool ascii = false;  ///< ASCII frames instead of binary, zlib-compressed ones
   std::string integrator = "be";
@@ -42,8 +43,12 @@ void run(const Args& args) {
     throw InputError(spec.spec_path, 0,
                      "an assembly (parts and instances) has no one-mesh full-space model yet: "
                      "`ramus simulate-full` takes a one-mesh spec");
-  if (args.steps >= 0) spec.simulation.steps = args.steps;
-  if (args.time_step > 0) spec.simulation.time_step = args.time_step;
+  if (const std::optional<SettingValue> steps =
+          given_setting(*args.command, args.settings, "steps"))
+    set_setting(spec.simulation.scenario, *find_setting("steps"), *steps);
+  if (const std::optional<SettingValue> h =
+          given_setting(*args.command, args.settings, "time_step"))
+    set_setting(spec.simulation.settings, *find_setting("time_step"), *h);
   const auto t_mesh = Clock::now();
   TetMesh mesh = read_spec_tet_mesh(spec.mesh_path, spec.tetrahedralize, spec.length_unit);
   const double mesh_seconds = seconds_since(t_mesh);
@@ -56,10 +61,10 @@ void run(const Args& args) {
   }
   const StvkFemModel model(mesh, assign_materials(mesh, spec.material, spec.materials_by_label));
   FullSpaceOptions options;
-  options.time_step = spec.simulation.time_step;
-  options.gravity = spec.simulation.gravity;
-  options.rayleigh_mass = spec.simulation.rayleigh_mass;
-  options.rayleigh_stiffness = spec.simulation.rayleigh_stiffness;
+  options.time_step = spec.simulation.settings.time_step;
+  options.gravity = spec.simulation.settings.gravity;
+  options.rayleigh_mass = spec.simulation.node.rayleigh_mass;
+  options.rayleigh_stiffness = spec.simulation.node.rayleigh_stiffness;
   if (args.integrator != "be" && args.integrator != "newmark" && args.integrator != "siere")
     throw OptionError("--integrator: \"" + args.integrator +
                       "\" is not one of the full-space integrators be, newmark, siere");
@@ -73,7 +78,7 @@ void run(const Args& args) {
               spec.mesh_path.c_str(), mesh.num_vertices(), mesh.num_tets(), fixed.size(),
               mesh_seconds);
   std::printf("model     mass %.4g kg, %d free DOFs, h = %g s, %d steps, %s\n", model.total_mass(),
-              simulator.dofs().num_free_dofs(), options.time_step, spec.simulation.steps,
+              simulator.dofs().num_free_dofs(), options.time_step, spec.simulation.scenario.steps,
               siere ? ("SIERE, s = " + std::to_string(args.modes) + " modes refreshed every " +
                        std::to_string(args.modes_refresh) + " steps")
                           .c_str()
@@ -96,8 +101,8 @@ void run(const Args& args) {
 
   int total_iterations = 0, unconverged = 0;
   double total_seconds = 0, max_displacement = 0;
-  const auto print_every = std::max(1, spec.simulation.steps / 10);
-  for (int step = 1; step <= spec.simulation.steps; ++step) {
+  const auto print_every = std::max(1, spec.simulation.scenario.steps / 10);
+  for (int step = 1; step <= spec.simulation.scenario.steps; ++step) {
     const Eigen::VectorXd forces = point_forces_at(spec.forces, mesh.num_vertices(), state.time);
     const auto t_step = Clock::now();
     NewtonReport report;
@@ -117,18 +122,18 @@ void run(const Args& args) {
     const double displacement =
         unflatten_positions(state.positions - model.rest_positions()).rowwise().norm().maxCoeff();
     max_displacement = std::max(max_displacement, displacement);
-    if (step % spec.simulation.output_every == 0) write_frame(state);
+    if (step % spec.simulation.scenario.output_every == 0) write_frame(state);
     if (!args.quiet && (step % print_every == 0 || step == 1))
       std::printf("step %5d  t = %7.4f s  Newton %2d it  %8.2f ms  max |u| = %.4g m%s\n", step,
                   state.time, report.iterations, 1e3 * step_seconds, displacement,
                   report.converged ? "" : "  (not converged)");
   }
   writer.finish();
-  const int steps = std::max(1, spec.simulation.steps);
+  const int steps = std::max(1, spec.simulation.scenario.steps);
   std::printf(
       "summary   %d steps in %.3f s: %.2f ms/step, %.2f Newton iterations/step, %d "
       "unconverged; max |u| = %.4g m\n",
-      spec.simulation.steps, total_seconds, 1e3 * total_seconds / steps,
+      spec.simulation.scenario.steps, total_seconds, 1e3 * total_seconds / steps,
       static_cast<double>(total_iterations) / steps, unconverged, max_displacement);
   std::printf("output    %s (%d frames)\n", args.output.c_str(), writer.num_frames());
 }
@@ -144,8 +149,8 @@ void add_simulate_full_command(CLI::App& app) {
                          "Sherman-Morrison-Woodbury) of a model spec; writes a .pvd series");
   command->add_option("spec", args->spec, "Model spec (JSON, see docs/SPEC.md)")->required();
   command->add_option("-o,--output", args->output, "Output series (.pvd)")->required();
-  command->add_option("--steps", args->steps, "Override simulation.steps");
-  command->add_option("--dt", args->time_step, "Override simulation.time_step (s)");
+  add_setting_option(command, args->settings, "steps", "the spec's");
+  add_setting_option(command, args->settings, "time_step", "the spec's");
   command->add_flag("--quiet", args->quiet, "Print only the summary");
   command->add_flag("--ascii", args->ascii,
                     "Write ASCII frames (default: binary, zlib-compressed; ParaView reads both)");
@@ -157,6 +162,7 @@ void add_simulate_full_command(CLI::App& app) {
       ->add_option("--modes-refresh", args->modes_refresh,
                    "siere: recompute the modes every k steps (Rayleigh-Ritz between)")
       ->capture_default_str();
+  args->command = command;
   command->callback([args] { run(*args); });
 }
 

@@ -27,6 +27,7 @@
 #include "ramus/runtime/model/model.h"
 #include "ramus/runtime/model/model_geometry.h"
 #include "ramus/runtime/simulator.h"
+#include "reduced_run_options.h"
 #include "run_progress.h"
 #include "spec_mesh.h"
 
@@ -41,7 +42,8 @@ struct Args {
   int series_every = 1;
   double bend_degrees = 45;
   double periods = 3;
-  double time_step = 0;
+  ReducedRunArgs settings;  ///< --dt
+  CLI::App* command = nullptr;
   bool gravity = false;
 };
 
@@ -151,7 +153,9 @@ void run(const Args& args) {
   const DofMap dofs(mesh.num_vertices(), fixed);
   const LinearModes modes = compute_linear_modes(fem, dofs, 1);
   const double omega1 = std::sqrt(modes.eigenvalues(0));
-  const double h = args.time_step > 0 ? args.time_step : spec.simulation.time_step;
+  const double h = given_setting(*args.command, args.settings, "time_step")
+                       .value_or(SettingValue{{spec.simulation.settings.time_step, 0, 0}})
+                       .v[0];
   const int steps = static_cast<int>(std::ceil(args.periods * 2 * M_PI / omega1 / h));
 
   // Stem: its base is the centre of the fixed vertices, its top the highest vertex within twice
@@ -204,7 +208,7 @@ void run(const Args& args) {
       static_cast<long>(b_vertex));
   std::fflush(stdout);
   const Eigen::Vector3d gravity =
-      args.gravity ? spec.simulation.gravity : Eigen::Vector3d::Zero().eval();
+      args.gravity ? spec.simulation.settings.gravity : Eigen::Vector3d::Zero().eval();
 
   // --series: each method's frames for ParaView, with the difference from the full FEM's.
   Series series(args.series, args.series_every, mesh, *model);
@@ -215,8 +219,8 @@ void run(const Args& args) {
     FullSpaceOptions options;
     options.time_step = h;
     options.gravity = gravity;
-    options.rayleigh_mass = spec.simulation.rayleigh_mass;
-    options.rayleigh_stiffness = spec.simulation.rayleigh_stiffness;
+    options.rayleigh_mass = spec.simulation.node.rayleigh_mass;
+    options.rayleigh_stiffness = spec.simulation.node.rayleigh_stiffness;
     FullSpaceSimulator full(fem, dofs, options);
     FullSpaceState state = full.rest_state();
     state.velocities = velocity;
@@ -263,8 +267,8 @@ void run(const Args& args) {
     settings.newton_iterations = 1;
     for (NodeSettings& node : settings.nodes) {
       node.integrator = Integrator::kNewmark;  // the paper's semi-implicit Newmark
-      node.rayleigh_mass = spec.simulation.rayleigh_mass;
-      node.rayleigh_stiffness = spec.simulation.rayleigh_stiffness;
+      node.rayleigh_mass = spec.simulation.node.rayleigh_mass;
+      node.rayleigh_stiffness = spec.simulation.node.rayleigh_stiffness;
       node.stiffness_scale = 1;
     }
     Simulator sim(model, settings);
@@ -397,7 +401,8 @@ void add_validate_command(CLI::App& app) {
   command->add_option("--periods", args->periods, "Duration in periods of the first mode")
       ->check(CLI::Range(0.5, 1000.0))
       ->capture_default_str();
-  command->add_option("--dt", args->time_step, "Time step (s); default: the spec's");
+  add_setting_option(command, args->settings, "time_step", "the spec's");
+  args->command = command;
   command->add_flag("--gravity", args->gravity, "Apply the spec's gravity (default: none)");
   command->callback([args] { run(*args); });
 }

@@ -23,6 +23,7 @@ void add_damping_curves_command(CLI::App& app);
 void add_energy_experiment_command(CLI::App& app);
 void add_soak_command(CLI::App& app);
 void add_view_command(CLI::App& app);
+void add_settings_command(CLI::App& app);
 
 /// load_model_spec, printing the spec's warnings ("ramus: warning: file: key: ...") to stderr.
 ModelSpec load_spec(const std::string& path);

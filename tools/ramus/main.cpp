@@ -53,6 +53,7 @@ int main(int argc, char** argv) {
   ramus::cli::add_energy_experiment_command(app);
   ramus::cli::add_soak_command(app);
   ramus::cli::add_view_command(app);
+  ramus::cli::add_settings_command(app);
   if (argc > 1 && argv[1][0] != '-') {
     bool known = false;
     for (const CLI::App* command : app.get_subcommands({})) known |= command->get_name() == argv[1];

@@ -1,5 +1,6 @@
 #include "reduced_run_options.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -30,59 +31,42 @@ std::vector<double> parse_numbers(const std::string& text, const std::string& wh
 
 }  // namespace
 
-// Help text of an option whose default is the model's (its stored settings and spec scenario),
-// and `value` only with --ignore-spec (or for a model that stores none).
-template <typename T>
-std::string model_default(const std::string& help, const T& value) {
-  std::ostringstream text;
-  text << help << " [default: the model's; " << value << " with --ignore-spec]";
-  return text.str();
+// Help text of a setting's option: its doc, unit and bounds, then where its default comes from.
+std::string option_help(const SettingInfo& info, const std::string& default_note) {
+  std::string help = info.doc;
+  if (info.unit[0]) help += std::string(" (") + info.unit + ")";
+  return help + "; " + bounds_text(info) + " [default: " + default_note + "]";
+}
+// The note of an option whose default is the model's (its stored settings and spec scenario),
+// and the list's default only with --ignore-spec (or for a model that stores none).
+std::string model_default(const SettingInfo& info) {
+  return "the model's; " + format_setting(info, info.default_value) + " with --ignore-spec";
 }
 
-void add_reduced_run_options(CLI::App* command, ReducedRunArgs& args) {
-  command->add_option("--steps", args.steps, model_default("Number of time steps", args.steps));
-  command->add_option("--dt", args.time_step, model_default("Time step (s)", args.time_step));
-  command->add_option("--gravity", args.gravity,
-                      model_default("Gravity gx,gy,gz (m/s^2)", args.gravity));
-  command->add_option("--damping-mass", args.rayleigh_mass,
-                      model_default("Rayleigh alpha (1/s)", args.rayleigh_mass));
-  command->add_option("--damping-stiffness", args.rayleigh_stiffness,
-                      model_default("Rayleigh beta (s)", args.rayleigh_stiffness));
-  command->add_option("--newton", args.newton_iterations,
-                      model_default("Newmark's Newton iterations per step (1: semi-implicit)",
-                                    args.newton_iterations));
-  command->add_option(
-      "--integrator", args.integrator,
-      model_default("Integrator of every domain: " + integrator_names() + " (docs/INTEGRATORS.md)",
-                    args.integrator));
-  command->add_option(
-      "--modes", args.split_modes,
-      model_default("siere, sbdf2ere, str-sbdf2ere: s, the lowest modes treated exponentially",
-                    args.split_modes));
-  command->add_option(
-      "--modes-refresh", args.split_refresh_steps,
-      model_default("... recompute those modes every k steps (1: exact; tracked in between)",
-                    args.split_refresh_steps));
-  command->add_option(
-      "--modes-drift", args.split_drift_tolerance,
-      model_default("... and when a tracking step moves them more than this (0: never)",
-                    args.split_drift_tolerance));
-  command->add_option(
-      "--implicit-iterations", args.implicit_iterations,
-      model_default("be, bdf2, tr-bdf2, sdirk, im-blend: Newton iterations per stage at most",
-                    args.implicit_iterations));
-  command->add_option("--energy-tolerance", args.energy_tolerance,
-                      model_default("im-blend: relative energy error the blend aims within",
-                                    args.energy_tolerance));
-  command->add_option(
-      "--momentum-damping", args.momentum_damping,
-      model_default("im-blend: share k of the non-rigid velocity removed per step, in [0, 1]",
-                    args.momentum_damping));
-  command->add_option(
-      "--lumping", args.lumping,
-      model_default("Subtree inertia: L1 (mass at the interface), L2 (mass at the subtree's "
-                    "centre of mass) or L3 (the subtree as a rigid body)",
-                    args.lumping));
+// The value of the option of `info` given on the line (OptionError naming it when malformed or out
+// of bounds), or nullopt.
+std::optional<SettingValue> given_value(const CLI::App& command, const ReducedRunArgs& args,
+                                        const SettingInfo& info) {
+  if (command.get_option(info.cli_flag)->count() == 0) return std::nullopt;
+  const std::string& text = args.values.at(info.name);
+  std::string problem;
+  const std::optional<SettingValue> value = parse_setting_text(info, text, problem);
+  if (!value) throw OptionError(std::string(info.cli_flag) + ": " + problem);
+  if (problem = setting_value_problem(info, *value); !problem.empty())
+    throw OptionError(std::string(info.cli_flag) + ": " + problem);
+  return value;
+}
+
+void add_reduced_run_options(CLI::App* command, ReducedRunArgs& args,
+                             std::initializer_list<const char*> scenario) {
+  for (const SettingInfo& info : settings_table()) {
+    if (info.scope == SettingScope::kScenario &&
+        std::none_of(scenario.begin(), scenario.end(),
+                     [&](const char* name) { return std::string_view(name) == info.name; }))
+      continue;
+    command->add_option(info.cli_flag, args.values[info.name],
+                        option_help(info, model_default(info)));
+  }
   command->add_option("--force", args.forces,
                       "Vertex force vertex,fx,fy,fz[,start,end] in N and s (repeatable; replaces "
                       "the spec's forces)");
@@ -90,48 +74,30 @@ void add_reduced_run_options(CLI::App* command, ReducedRunArgs& args) {
 
 void apply_run_options(const CLI::App& command, const ReducedRunArgs& args, bool all,
                        RuntimeSettings& settings) {
-  const auto given = [&](const char* option) {
-    return all || command.get_option(option)->count() > 0;
-  };
-  if (args.steps < 0) throw OptionError("--steps must not be negative");
-  if (given("--dt")) settings.time_step = args.time_step;
-  if (given("--gravity")) {
-    const std::vector<double> g = parse_numbers(args.gravity, "--gravity");
-    if (g.size() != 3) throw OptionError("--gravity needs 3 numbers, got \"" + args.gravity + "\"");
-    settings.gravity = {g[0], g[1], g[2]};
-  }
-  if (given("--newton")) settings.newton_iterations = args.newton_iterations;
-  if (given("--implicit-iterations")) settings.implicit_iterations = args.implicit_iterations;
-  if (given("--energy-tolerance")) settings.energy_tolerance = args.energy_tolerance;
-  if (given("--lumping")) {
-    const std::optional<InterfaceLumping> lumping = lumping_from_string(args.lumping);
-    if (!lumping)
-      throw OptionError(
-          "--lumping: expected L1 (interface), L2 (center_of_mass) or L3 "
-          "(rigid_subtree), got \"" +
-          args.lumping + "\"");
-    settings.lumping = *lumping;
-  }
-  std::optional<Integrator> integrator;
-  if (given("--integrator")) {
-    integrator = integrator_from_string(args.integrator);
-    if (!integrator)
-      throw OptionError("--integrator: unknown integrator \"" + args.integrator +
-                        "\" (known: " + integrator_names() + ")");
-  }
-  for (NodeSettings& node : settings.nodes) {
-    if (given("--damping-mass")) node.rayleigh_mass = args.rayleigh_mass;
-    if (given("--damping-stiffness")) node.rayleigh_stiffness = args.rayleigh_stiffness;
-    if (integrator) node.integrator = *integrator;
-    if (given("--modes")) node.split_modes = args.split_modes;
-    if (given("--modes-refresh")) node.split_refresh_steps = args.split_refresh_steps;
-    if (given("--modes-drift")) node.split_drift_tolerance = args.split_drift_tolerance;
-    if (given("--momentum-damping")) node.momentum_damping = args.momentum_damping;
+  for (const SettingInfo& info : settings_table()) {
+    if (info.scope == SettingScope::kScenario) continue;
+    if (const std::optional<SettingValue> value = given_value(command, args, info))
+      set_setting(settings, info, *value);
+    else if (all)
+      set_setting(settings, info, info.default_value);
   }
   if (const std::string problem =
           find_settings_problem(settings, static_cast<int>(settings.nodes.size()));
       !problem.empty())
     throw OptionError(problem);
+}
+
+void add_setting_option(CLI::App* command, ReducedRunArgs& args, const char* name,
+                        const std::string& default_note) {
+  const SettingInfo& info = *find_setting(name);
+  command->add_option(info.cli_flag, args.values[info.name], option_help(info, default_note));
+}
+
+std::optional<SettingValue> given_setting(const CLI::App& command, const ReducedRunArgs& args,
+                                          const char* name) {
+  const SettingInfo* info = find_setting(name);
+  if (!info || !command.get_option_no_throw(info->cli_flag)) return std::nullopt;
+  return given_value(command, args, *info);
 }
 
 std::vector<PointForce> point_forces(const ReducedRunArgs& args) {
@@ -177,14 +143,18 @@ RunScenario model_scenario(const CLI::App& command, const ReducedRunArgs& args,
   run.settings = model.settings;
   run.settings.nodes.resize(model.domains.size());
   apply_run_options(command, args, ignore_spec, run.settings);
-  run.steps = args.steps;
+  // The scenario: the list's defaults, the stored spec's, then the command line's.
+  ScenarioSettings scenario;
   if (spec) {
-    if (command.get_option("--steps")->count() == 0) run.steps = spec->simulation.steps;
-    run.output_every = spec->simulation.output_every;
+    scenario = spec->simulation.scenario;
     run.forces = spec->forces;
   }
+  for (const char* name : {"steps", "output_every"})
+    if (const std::optional<SettingValue> value = given_setting(command, args, name))
+      set_setting(scenario, *find_setting(name), *value);
+  run.steps = scenario.steps;
+  run.output_every = scenario.output_every;
   if (!args.forces.empty()) run.forces = point_forces(args);
-  if (run.steps < 0) throw OptionError("--steps must not be negative");
   return run;
 }
 

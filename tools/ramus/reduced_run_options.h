@@ -3,13 +3,15 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <initializer_list>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "ramus/precompute/model/model_spec.h"
 #include "ramus/runtime/model/reduced_model.h"
-#include "ramus/runtime/model/runtime_settings.h"
+#include "ramus/runtime/model/settings_table.h"
 
 namespace ramus::cli {
 
@@ -18,31 +20,30 @@ inline constexpr const char* kIgnoreSpecHelp =
     "Do not take the scenario (steps, forces) from the spec stored in the model nor its runtime "
     "settings: the command line's defaults instead";
 
+/// The run options: one per setting of the list (settings_list.h) as the text given, and the
+/// vertex forces.
 struct ReducedRunArgs {
-  int steps = 100;
-  double time_step = 1.0 / 60.0;
-  std::string gravity = "0,0,-9.81";
-  double rayleigh_mass = 0, rayleigh_stiffness = 0;
-  int newton_iterations = 1;
-  std::string integrator = to_string(NodeSettings{}.integrator);
-  int split_modes = NodeSettings{}.split_modes;
-  int split_refresh_steps = NodeSettings{}.split_refresh_steps;
-  double split_drift_tolerance = NodeSettings{}.split_drift_tolerance;
-  int implicit_iterations = RuntimeSettings{}.implicit_iterations;
-  double energy_tolerance = RuntimeSettings{}.energy_tolerance;
-  double momentum_damping = NodeSettings{}.momentum_damping;
-  std::vector<std::string> forces;  ///< "vertex,fx,fy,fz[,start,end]"
-  std::string lumping = to_string(RuntimeSettings{}.lumping);
+  std::map<std::string, std::string> values;  ///< by setting name
+  std::vector<std::string> forces;            ///< "vertex,fx,fy,fz[,start,end]"
 };
 
-/// Registers --steps, --dt, --gravity, --damping-mass, --damping-stiffness, --newton,
-/// --integrator, --modes, --modes-refresh, --modes-drift, --implicit-iterations,
-/// --energy-tolerance, --momentum-damping, --force, --lumping.
-void add_reduced_run_options(CLI::App* command, ReducedRunArgs& args);
+/// Registers an option for every setting of the list (their flags: --dt, --gravity, --integrator,
+/// --modes, ...; `docs/SPEC.md` "Settings") but the scenario settings not in `scenario` (e.g.
+/// {"steps"}), and --force.
+void add_reduced_run_options(CLI::App* command, ReducedRunArgs& args,
+                             std::initializer_list<const char*> scenario);
 /// Overrides `settings` (whose nodes must be sized) with the options given on `command`'s line,
-/// or with every option (defaults included) when `all`; throws OptionError for malformed values.
+/// or with every setting's default where none is given when `all`; throws OptionError naming the
+/// option for a malformed or out-of-range value.
 void apply_run_options(const CLI::App& command, const ReducedRunArgs& args, bool all,
                        RuntimeSettings& settings);
+/// Registers the option of setting `name` alone (its flag, doc, bounds and `default_note`).
+void add_setting_option(CLI::App* command, ReducedRunArgs& args, const char* name,
+                        const std::string& default_note);
+/// The value of setting `name` as given on `command`'s line (OptionError naming the option when
+/// malformed or out of bounds), or nullopt when the option was not given or not registered.
+std::optional<SettingValue> given_setting(const CLI::App& command, const ReducedRunArgs& args,
+                                          const char* name);
 /// Point forces from the --force values (throws OptionError naming the malformed one).
 std::vector<PointForce> point_forces(const ReducedRunArgs& args);
 

@@ -102,6 +102,46 @@ class SpecReader {
       }
     }
   }
+  void only_keys(const json& object, const std::string& key,
+                 const std::vector<std::string>& allowed) const {
+    if (!object.is_object()) fail(key, "expected an object");
+    for (const auto& item : object.items()) {
+      if (std::find(allowed.begin(), allowed.end(), item.key()) == allowed.end()) {
+        std::string list;
+        for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
+        fail(key, "unknown key \"" + item.key() + "\" (allowed: " + list + ")");
+      }
+    }
+  }
+  /// A setting of the one list (settings_table.h) at `key`: its type, then its bounds.
+  SettingValue setting(const json& j, const SettingInfo& info, const std::string& key) const {
+    SettingValue value;
+    switch (info.type) {
+      case SettingType::kReal:
+        value.v[0] = number(j, key);
+        break;
+      case SettingType::kInteger:
+        value.v[0] = integer(j, key);
+        break;
+      case SettingType::kVector3: {
+        const Eigen::Vector3d x = vector3(j, key);
+        value.v = {x(0), x(1), x(2)};
+        break;
+      }
+      case SettingType::kIntegrator:
+      case SettingType::kLumping: {
+        std::string problem;
+        const std::optional<SettingValue> named =
+            j.is_string() ? parse_setting_text(info, j.get<std::string>(), problem) : std::nullopt;
+        if (!named) fail(key, problem.empty() ? "expected a name, got " + shown(j) : problem);
+        value = *named;
+        break;
+      }
+    }
+    if (const std::string problem = setting_value_problem(info, value); !problem.empty())
+      fail(key, problem);
+    return value;
+  }
   /// A number in [lo, hi] (a physical range: outside it the solvers lose every digit).
   double in_range(const json& j, const std::string& key, double lo, double hi,
                   const char* unit) const {
@@ -443,36 +483,18 @@ DomainsSpec parse_domains(const SpecReader& r, const json& d, const std::string&
   if (d.contains("min_r")) domains.min_r = r.bounded(d["min_r"], key + ".min_r", 0, kMaxSpecModes);
   if (d.contains("max_r")) domains.max_r = r.bounded(d["max_r"], key + ".max_r", 0, kMaxSpecModes);
   if (domains.min_r < 0 || domains.max_r < domains.min_r) r.fail(key, "need 0 <= min_r <= max_r");
-  if (d.contains("lumping")) {
-    // The names, or L1, L2, L3 as on the command line (--lumping).
-    const json& l = d["lumping"];
-    const std::pair<const char*, const char*> names[] = {
-        {"interface", "L1"}, {"center_of_mass", "L2"}, {"rigid_subtree", "L3"}};
-    bool known = false;
-    for (const auto& [name, alias] : names) {
-      if (l == name || l == alias) {
-        domains.lumping = name;
-        known = true;
-      }
-    }
-    if (!known)
-      r.fail(key + ".lumping",
-             "expected \"interface\" (L1), \"center_of_mass\" (L2) or \"rigid_subtree\" (L3), "
-             "got " +
-                 shown(l));
-  }
   if (d.contains("per_domain")) {
     const json& per = d["per_domain"];
     if (!per.is_object()) r.fail(key + ".per_domain", "expected an object {\"name\": {...}}");
     for (const auto& item : per.items()) {
       const std::string entry = key + ".per_domain." + item.key();
       const json& v = item.value();
-      if (use == DomainsUse::kPart)
-        r.only_keys(v, entry, {"r", "linear_modes"});  // (runtime tuning: top-level "domains")
-      else
-        r.only_keys(v, entry,
-                    {"r", "linear_modes", "rayleigh_mass", "rayleigh_stiffness", "stiffness_scale",
-                     "integrator", "split_modes"});
+      // (A part's domains take no runtime tuning: the top-level "domains" gives it.)
+      std::vector<std::string> allowed = {"r", "linear_modes"};
+      if (use != DomainsUse::kPart)
+        for (const SettingInfo& info : settings_table())
+          if (info.scope == SettingScope::kNode) allowed.emplace_back(json_key_in_block(info));
+      r.only_keys(v, entry, allowed);
       DomainSettings settings;
       if (use == DomainsUse::kAssembly && (v.contains("r") || v.contains("linear_modes")))
         r.fail(entry,
@@ -482,22 +504,11 @@ DomainsSpec parse_domains(const SpecReader& r, const json& d, const std::string&
       if (v.contains("linear_modes"))
         settings.linear_modes =
             r.bounded(v["linear_modes"], entry + ".linear_modes", 1, kMaxSpecModes);
-      if (v.contains("rayleigh_mass")) {
-        settings.rayleigh_mass = r.number(v["rayleigh_mass"], entry + ".rayleigh_mass");
-        if (*settings.rayleigh_mass < 0) r.fail(entry + ".rayleigh_mass", "must not be negative");
+      for (const SettingInfo& info : settings_table()) {
+        const std::string name(json_key_in_block(info));
+        if (info.scope == SettingScope::kNode && v.contains(name))
+          settings.runtime.emplace_back(&info, r.setting(v[name], info, entry + "." + name));
       }
-      if (v.contains("rayleigh_stiffness")) {
-        settings.rayleigh_stiffness =
-            r.number(v["rayleigh_stiffness"], entry + ".rayleigh_stiffness");
-        if (*settings.rayleigh_stiffness < 0)
-          r.fail(entry + ".rayleigh_stiffness", "must not be negative");
-      }
-      if (v.contains("stiffness_scale"))
-        settings.stiffness_scale = r.positive(v["stiffness_scale"], entry + ".stiffness_scale");
-      if (v.contains("integrator"))
-        settings.integrator = r.integrator(v["integrator"], entry + ".integrator");
-      if (v.contains("split_modes"))
-        settings.split_modes = r.split_modes(v["split_modes"], entry + ".split_modes");
       domains.per_domain[item.key()] = settings;
     }
   }
@@ -682,6 +693,38 @@ AssemblySpec parse_assembly(const SpecReader& r, const json& root, const std::st
 
 }  // namespace
 
+// The "simulation" block: every setting of the list whose key is in it, the wind in its own
+// object (settings_table.h: types, bounds and messages).
+void parse_simulation(const SpecReader& r, const json& s, SimulationSpec& sim) {
+  std::vector<std::string> allowed = {"wind"}, wind_allowed;
+  for (const SettingInfo& info : settings_table()) {
+    const std::string key = info.json_key;
+    if (info.scope == SettingScope::kWind)
+      wind_allowed.emplace_back(json_key_in_block(info));
+    else if (key.rfind("simulation.", 0) == 0)
+      allowed.emplace_back(json_key_in_block(info));
+  }
+  r.only_keys(s, "simulation", allowed);
+  const json no_wind = json::object();
+  const json& wind = s.contains("wind") ? s["wind"] : no_wind;
+  r.only_keys(wind, "simulation.wind", wind_allowed);
+  for (const SettingInfo& info : settings_table()) {
+    const std::string key = info.json_key;
+    if (key.rfind("simulation.", 0) != 0) continue;
+    const json& block = info.scope == SettingScope::kWind ? wind : s;
+    const std::string name(json_key_in_block(info));
+    if (!block.contains(name)) continue;
+    const SettingValue value = r.setting(block[name], info, key);
+    if (info.scope == SettingScope::kScenario)
+      set_setting(sim.scenario, info, value);
+    else if (info.scope == SettingScope::kNode)
+      set_setting(sim.node, info, value);
+    else
+      set_setting(sim.settings, info, value);
+    if (std::string_view(info.name) == "rayleigh_stiffness") sim.rayleigh_stiffness_given = true;
+  }
+}
+
 ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec_path) {
   const SpecReader r(spec_path);
   json root;
@@ -758,81 +801,16 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
       spec.forces.push_back(f);
     }
   }
-  if (root.contains("simulation")) {
-    const json& s = root["simulation"];
-    r.only_keys(s, "simulation",
-                {"time_step", "steps", "gravity", "rayleigh_mass", "rayleigh_stiffness",
-                 "output_every", "integrator", "newton_iterations", "implicit_iterations",
-                 "energy_tolerance", "split_modes", "split_refresh_steps", "split_drift_tolerance",
-                 "momentum_damping", "wind"});
-    SimulationSpec& sim = spec.simulation;
-    if (s.contains("time_step")) sim.time_step = r.positive(s["time_step"], "simulation.time_step");
-    if (s.contains("steps")) sim.steps = r.bounded(s["steps"], "simulation.steps", 0, 1000000000);
-    if (s.contains("gravity")) sim.gravity = r.vector3(s["gravity"], "simulation.gravity");
-    if (s.contains("rayleigh_mass"))
-      sim.rayleigh_mass = r.number(s["rayleigh_mass"], "simulation.rayleigh_mass");
-    if (s.contains("rayleigh_stiffness")) {
-      sim.rayleigh_stiffness = r.number(s["rayleigh_stiffness"], "simulation.rayleigh_stiffness");
-      sim.rayleigh_stiffness_given = true;
-    }
-    if (sim.rayleigh_mass < 0 || sim.rayleigh_stiffness < 0)
-      r.fail("simulation", "Rayleigh damping coefficients must not be negative");
-    if (s.contains("output_every"))
-      sim.output_every = r.bounded(s["output_every"], "simulation.output_every", 1, 1000000000);
-    if (s.contains("integrator"))
-      sim.integrator = r.integrator(s["integrator"], "simulation.integrator");
-    if (s.contains("newton_iterations"))
-      sim.newton_iterations = r.integer(s["newton_iterations"], "simulation.newton_iterations");
-    if (sim.newton_iterations < 1 || sim.newton_iterations > 100)
-      r.fail("simulation.newton_iterations", "must be between 1 and 100");
-    if (s.contains("implicit_iterations"))
-      sim.implicit_iterations =
-          r.integer(s["implicit_iterations"], "simulation.implicit_iterations");
-    if (sim.implicit_iterations < 1 || sim.implicit_iterations > 1000)
-      r.fail("simulation.implicit_iterations", "must be between 1 and 1000");
-    if (s.contains("energy_tolerance"))
-      sim.energy_tolerance = r.positive(s["energy_tolerance"], "simulation.energy_tolerance");
-    if (sim.energy_tolerance > 1) r.fail("simulation.energy_tolerance", "must not exceed 1");
-    if (s.contains("split_modes"))
-      sim.split_modes = r.split_modes(s["split_modes"], "simulation.split_modes");
-    if (s.contains("split_refresh_steps"))
-      sim.split_refresh_steps =
-          r.bounded(s["split_refresh_steps"], "simulation.split_refresh_steps", 1, 1000000000);
-    if (s.contains("split_drift_tolerance"))
-      sim.split_drift_tolerance =
-          r.number(s["split_drift_tolerance"], "simulation.split_drift_tolerance");
-    if (sim.split_drift_tolerance < 0)
-      r.fail("simulation.split_drift_tolerance", "must not be negative");
-    if (s.contains("momentum_damping"))
-      sim.momentum_damping = r.number(s["momentum_damping"], "simulation.momentum_damping");
-    if (sim.momentum_damping < 0 || sim.momentum_damping > 1)
-      r.fail("simulation.momentum_damping", "must lie in [0, 1]");
-    if (s.contains("wind")) {
-      const json& w = s["wind"];
-      const std::string key = "simulation.wind";
-      r.only_keys(
-          w, key,
-          {"velocity", "gust", "gust_period", "turbulence", "turbulence_length", "seed", "drag"});
-      WindSettings& wind = sim.wind;
-      if (w.contains("velocity")) wind.mean_velocity = r.vector3(w["velocity"], key + ".velocity");
-      if (wind.mean_velocity.norm() > 1e3) r.fail(key + ".velocity", "must not exceed 1000 m/s");
-      if (w.contains("gust")) wind.gust = r.in_range(w["gust"], key + ".gust", 0, 10, "");
-      if (w.contains("gust_period"))
-        wind.gust_period = r.positive(w["gust_period"], key + ".gust_period");
-      if (w.contains("turbulence"))
-        wind.turbulence = r.in_range(w["turbulence"], key + ".turbulence", 0, 1e3, " m/s");
-      if (w.contains("turbulence_length"))
-        wind.turbulence_length = r.positive(w["turbulence_length"], key + ".turbulence_length");
-      if (w.contains("seed"))
-        wind.seed = r.bounded(w["seed"], key + ".seed", 0, std::numeric_limits<int>::max());
-      if (w.contains("drag")) wind.drag = r.in_range(w["drag"], key + ".drag", 0, 1e3, " kg/m^3");
-    }
-  }
+  if (root.contains("simulation")) parse_simulation(r, root["simulation"], spec.simulation);
   if (root.contains("reduction"))
     spec.reduction = parse_reduction(r, root["reduction"], "reduction");
-  if (root.contains("domains"))
+  if (root.contains("domains")) {
     spec.domains = parse_domains(r, root["domains"], "domains", spec_path,
                                  spec.assembly ? DomainsUse::kAssembly : DomainsUse::kOneMesh);
+    if (const SettingInfo* lumping = find_setting("lumping"); root["domains"].contains("lumping"))
+      set_setting(spec.simulation.settings, *lumping,
+                  r.setting(root["domains"]["lumping"], *lumping, lumping->json_key));
+  }
   if (root.contains("units")) {
     spec.length_unit = r.length_unit(root["units"], "units");
     convert_mesh_units(spec.length_unit, spec.fixed, spec.tetrahedralize);
@@ -986,38 +964,19 @@ namespace ramus {
 
 RuntimeSettings spec_runtime_settings(const ModelSpec& spec,
                                       const std::vector<std::string>& domain_names) {
-  RuntimeSettings settings;
+  // The simulation block for every domain, then each domain's own (domains.per_domain).
   const SimulationSpec& sim = spec.simulation;
-  settings.time_step = sim.time_step;
-  settings.gravity = sim.gravity;
-  settings.newton_iterations = sim.newton_iterations;
-  settings.implicit_iterations = sim.implicit_iterations;
-  settings.energy_tolerance = sim.energy_tolerance;
-  settings.wind = sim.wind;
-  NodeSettings all;
-  all.integrator = integrator_from_string(sim.integrator).value_or(all.integrator);
-  all.rayleigh_mass = sim.rayleigh_mass;
-  all.rayleigh_stiffness = sim.rayleigh_stiffness;
+  RuntimeSettings settings = sim.settings;
+  NodeSettings all = sim.node;
   if (!sim.rayleigh_stiffness_given && domain_names.size() > 1)
     all.rayleigh_stiffness = kTreeStiffnessDamping;
-  all.split_modes = sim.split_modes;
-  all.split_refresh_steps = sim.split_refresh_steps;
-  all.split_drift_tolerance = sim.split_drift_tolerance;
-  all.momentum_damping = sim.momentum_damping;
   settings.nodes.assign(domain_names.size(), all);
   if (!spec.domains) return settings;
-  settings.lumping =
-      lumping_from_string(spec.domains->lumping).value_or(InterfaceLumping::kInterface);
   for (std::size_t d = 0; d < domain_names.size(); ++d) {
     const auto it = spec.domains->per_domain.find(domain_names[d]);
     if (it == spec.domains->per_domain.end()) continue;
-    NodeSettings& n = settings.nodes[d];
-    if (it->second.rayleigh_mass) n.rayleigh_mass = *it->second.rayleigh_mass;
-    if (it->second.rayleigh_stiffness) n.rayleigh_stiffness = *it->second.rayleigh_stiffness;
-    if (it->second.stiffness_scale) n.stiffness_scale = *it->second.stiffness_scale;
-    if (it->second.integrator)
-      n.integrator = integrator_from_string(*it->second.integrator).value_or(n.integrator);
-    if (it->second.split_modes) n.split_modes = *it->second.split_modes;
+    for (const auto& [info, value] : it->second.runtime)
+      set_setting(settings.nodes[d], *info, value);
   }
   return settings;
 }

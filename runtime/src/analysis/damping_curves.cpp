@@ -2,6 +2,7 @@
 
 #include <Eigen/Eigenvalues>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -59,7 +60,11 @@ struct TestEquation {
     if (!(omega_h > 0) || !std::isfinite(omega_h))
       throw OptionError("damping curves: omega h = " + std::to_string(omega_h) +
                         " must be positive");
-    state.settings.time_step = omega_h;
+    // ω h from h at ω = 1 up to the time step's bound of 1 s, beyond it from ω = sqrt(scale) at
+    // h = 1 s, velocities scaled by ω in and out (the curves depend on the product only).
+    state.settings.time_step = std::min(omega_h, 1.0);
+    omega = std::max(omega_h, 1.0);
+    state.settings.nodes[0].stiffness_scale = omega * omega;
     state.settings.gravity.setZero();
     state.settings.implicit_tolerance = 1e-15;
     state.settings.implicit_iterations = 100;
@@ -71,13 +76,13 @@ struct TestEquation {
   // Sets (q, q̇) and, for two-step methods, the step before; then one step.
   Eigen::Vector4d step_from(const Eigen::Vector4d& u, bool two_step) {
     state.q(0) = u(0);
-    state.qdot(0) = u(1);
-    state.qddot(0) = -u(0);
+    state.qdot(0) = omega * u(1);
+    state.qddot(0) = -omega * omega * u(0);
     if (initialize(*model, state, workspace, true) != StepStatus::kOk)
       throw OptionError("damping curves: the test equation did not initialize");
     if (two_step) {
       state.q_history(0, 0) = u(2);
-      state.qdot_history(0, 0) = u(3);
+      state.qdot_history(0, 0) = omega * u(3);
       state.history_size = 1;
     }
     const StepStatus status = ramus::step(*model, state, workspace);
@@ -85,8 +90,9 @@ struct TestEquation {
       throw OptionError(std::string("damping curves: ") +
                         to_string(state.settings.nodes[0].integrator) +
                         " failed on the test equation: " + to_string(status));
-    return {state.q(0), state.qdot(0), u(0), u(1)};
+    return {state.q(0), state.qdot(0) / omega, u(0), u(1)};
   }
+  double omega = 1;  ///< rad/s: the test equation's frequency
   std::shared_ptr<const Model> model;
   State state;
   Workspace workspace;
@@ -124,7 +130,8 @@ double simulated_damping(Integrator integrator, double omega_h, int steps) {
     if (status != StepStatus::kOk)
       throw OptionError(std::string("damping curves: ") + to_string(integrator) +
                         " failed on the test equation: " + to_string(status));
-    const double log_amplitude = std::log(std::hypot(equation.state.q(0), equation.state.qdot(0)));
+    const double log_amplitude =
+        std::log(std::hypot(equation.state.q(0), equation.state.qdot(0) / equation.omega));
     if (k == steps / 2) start = log_amplitude;
     if (k > steps / 2) {
       const double i = k - steps / 2;

@@ -4,16 +4,19 @@
 
 #include <Eigen/Core>
 #include <Eigen/LU>
+#include <algorithm>
 #include <cmath>
 #include <exception>
 #include <limits>
 #include <memory>
 #include <new>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ramus/error.h"
 #include "ramus/runtime/model/model.h"
+#include "ramus/runtime/model/settings_table.h"
 #include "ramus/runtime/simulator.h"
 #include "ramus/runtime/version.h"
 
@@ -143,6 +146,37 @@ ramus_status surface_positions(ramus_object* o, Scalar* out, size_t count) {
     to_world(*o, out, S);
     return RAMUS_OK;
   });
+}
+
+// The object setting `name` and the checks of its arguments shared by get and set: it exists and
+// is the object's (not a run's scenario), the buffer fits it, the domain exists.
+ramus_status find_object_setting(const ramus_object* object, const char* name, int node,
+                                 const double* values, size_t count, bool every_node_allowed,
+                                 const ramus::SettingInfo*& info) {
+  if (!object || !name || !values)
+    return fail(RAMUS_INVALID_ARGUMENT, "setting: NULL object, name or values");
+  info = ramus::find_setting(name);
+  if (!info || info->scope == ramus::SettingScope::kScenario)
+    return fail(RAMUS_INVALID_ARGUMENT, std::string("setting \"") + name +
+                                            "\": no such setting (docs/SPEC.md, \"Settings\")");
+  const long expected = info->type == ramus::SettingType::kVector3 ? 3 : 1;
+  if (ramus_status s = check_size(count, expected, info->name); s != RAMUS_OK) return s;
+  const int n = object->simulator.model().num_nodes();
+  if (info->scope == ramus::SettingScope::kNode && !(node >= 0 && node < n) &&
+      !(every_node_allowed && node == -1))
+    return fail(RAMUS_INVALID_ARGUMENT, std::string(info->name) + ": domain " +
+                                            std::to_string(node) + " does not exist (" +
+                                            std::to_string(n) + " domains" +
+                                            (every_node_allowed ? "; -1: every domain)" : ")"));
+  return RAMUS_OK;
+}
+
+// The world-axes vector of the object that a setting is kept as (gravity, the wind), or null.
+template <typename Object>
+auto world_vector(Object& o, const ramus::SettingInfo& info) -> decltype(&o.world_gravity) {
+  if (std::string_view(info.name) == "gravity") return &o.world_gravity;
+  if (std::string_view(info.name) == "wind.mean_velocity") return &o.world_wind;
+  return nullptr;
 }
 
 }  // namespace
@@ -293,14 +327,61 @@ ramus_status ramus_object_set_placement(ramus_object* object, const double rotat
 }
 
 ramus_status ramus_object_set_time_step(ramus_object* object, double time_step) {
-  if (!object) return fail(RAMUS_INVALID_ARGUMENT, "time step: object is NULL");
-  if (!(time_step > 0 && time_step <= 1))
-    return fail(RAMUS_INVALID_ARGUMENT,
-                "time step: " + std::to_string(time_step) + " s (must be in (0, 1])");
+  return ramus_object_set_setting(object, "time_step", -1, &time_step, 1);
+}
+
+int ramus_setting_count(void) {
+  return static_cast<int>(ramus::settings_table().size());
+}
+
+const char* ramus_setting_name(int index) {
+  const auto table = ramus::settings_table();
+  if (index < 0 || index >= static_cast<int>(table.size())) return nullptr;
+  return table[static_cast<std::size_t>(index)].name;
+}
+
+ramus_status ramus_object_get_setting(const ramus_object* object, const char* name, int node,
+                                      double* values, size_t count) {
+  const ramus::SettingInfo* info = nullptr;
+  if (ramus_status s = find_object_setting(object, name, node, values, count, false, info);
+      s != RAMUS_OK)
+    return s;
+  return guarded([&] {
+    ramus::SettingValue value = ramus::setting_value(object->simulator.settings(), *info, node);
+    if (const Eigen::Vector3d* w = world_vector(*object, *info))
+      value.v = {(*w)(0), (*w)(1), (*w)(2)};
+    std::copy_n(value.v.begin(), count, values);
+    return RAMUS_OK;
+  });
+}
+
+ramus_status ramus_object_set_setting(ramus_object* object, const char* name, int node,
+                                      const double* values, size_t count) {
+  const ramus::SettingInfo* info = nullptr;
+  if (ramus_status s = find_object_setting(object, name, node, values, count, true, info);
+      s != RAMUS_OK)
+    return s;
+  ramus::SettingValue value;
+  std::copy_n(values, count, value.v.begin());
+  if (const std::string problem = ramus::setting_value_problem(*info, value); !problem.empty())
+    return fail(RAMUS_INVALID_ARGUMENT, std::string(info->name) + ": " + problem);
   return guarded([&] {
     ramus::RuntimeSettings settings = object->simulator.settings();
-    settings.time_step = time_step;
-    object->simulator.set_settings(std::move(settings));
+    Eigen::Vector3d* world = world_vector(*object, *info);
+    if (!world) {
+      ramus::set_setting(settings, *info, value, node);
+      object->simulator.set_settings(std::move(settings));
+      return RAMUS_OK;
+    }
+    // Gravity and the wind are kept in world axes and turned into the model's.
+    const Eigen::Vector3d before = *world;
+    *world = Eigen::Vector3d(value.v[0], value.v[1], value.v[2]);
+    try {
+      apply_world_vectors(*object, std::move(settings));
+    } catch (...) {
+      *world = before;
+      throw;
+    }
     return RAMUS_OK;
   });
 }

@@ -11,9 +11,9 @@
 #include <cmath>
 #include <limits>
 
-#include "../model/vector_sine.h"
 #include "frame_kinematics.h"
 #include "ramus/runtime/dynamics/polar_decomposition.h"
+#include "vector_sine.h"
 #include "workspace_data.h"
 
 namespace ramus {

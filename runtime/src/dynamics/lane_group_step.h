@@ -9,6 +9,7 @@
 #include "lane_math.h"
 #include "ramus/runtime/dynamics/state.h"
 #include "ramus/runtime/dynamics/step.h"
+#include "ramus/runtime/dynamics/wind_field.h"
 #include "ramus/runtime/model/model.h"
 
 namespace ramus {

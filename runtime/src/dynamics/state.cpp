@@ -93,7 +93,7 @@ bool integrator_memory_fits(const Model& model, const State& state) noexcept {
     return false;
   // Only the split integrators read the modes: the other nodes' need no check (and the walk
   // stays in the settings, not the 0.5 kB Node structs: 0.5 % of the oak's step).
-  if (static_cast<int>(state.settings.nodes.size()) != n) return true;  // (settings_usable's)
+  if (static_cast<int>(state.settings.nodes.size()) != n) return true;  // (settings_within_bounds')
   for (int i = 0; i < n; ++i) {
     if (!uses_split_modes(state.settings.nodes[static_cast<std::size_t>(i)].integrator)) continue;
     const SplitModes& modes = state.split_modes[static_cast<std::size_t>(i)];

@@ -1,6 +1,8 @@
 // Algorithm 1 of the substructuring paper, one line of it per labelled block.
 #include "ramus/runtime/dynamics/step.h"
 
+#include "ramus/runtime/model/settings_table.h"
+
 #include <Eigen/Geometry>
 
 #include <algorithm>
@@ -133,26 +135,6 @@ struct StepTimer {
 
 bool lumping_needs_partial_alpha(const RuntimeSettings& settings) {
   return settings.lumping != InterfaceLumping::kInterface;
-}
-
-// The checks of find_settings_problem that a step cannot do without: cheap, no allocation.
-bool settings_usable(const RuntimeSettings& s, int num_nodes) noexcept {
-  if (!(s.time_step > 0) || !std::isfinite(s.time_step) || !s.gravity.allFinite() ||
-      !(s.newmark_beta > 0) || !(s.newmark_gamma > 0) || s.newton_iterations < 1 ||
-      s.implicit_iterations < 1 || !(s.energy_tolerance > 0) ||
-      static_cast<int>(s.nodes.size()) != num_nodes)
-    return false;
-  for (const NodeSettings& n : s.nodes)
-    if (static_cast<int>(n.integrator) < 1 || static_cast<int>(n.integrator) > kNumIntegrators ||
-        n.split_refresh_steps < 1)
-      return false;
-  switch (s.lumping) {
-    case InterfaceLumping::kInterface:
-    case InterfaceLumping::kCenterOfMass:
-    case InterfaceLumping::kRigidSubtree:
-      return true;
-  }
-  return false;
 }
 
 // Lines 6-8 for node i (its frame already at t + h): f = Uᵀ R_iᵀ f_vertices + G R_iᵀ g + f_sys
@@ -510,7 +492,7 @@ StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept
   WorkspaceData& w = workspace.data();
   const RuntimeSettings& settings = state.settings;
   const int num_nodes = model.num_nodes();
-  if (!settings_usable(settings, num_nodes) || !integrator_memory_fits(model, state))
+  if (!settings_within_bounds(settings, num_nodes) || !integrator_memory_fits(model, state))
     return StepStatus::kInvalidSettings;
   StepTimer timer(workspace.profiling);
   const Eigen::Vector3d root_velocity = state.frame_velocity.col(0),
@@ -584,7 +566,8 @@ StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept
 StepStatus initialize(const Model& model, State& state, Workspace& workspace,
                       bool solve_accelerations) noexcept {
   WorkspaceData& w = workspace.data();
-  if (!settings_usable(state.settings, model.num_nodes())) return StepStatus::kInvalidSettings;
+  if (!settings_within_bounds(state.settings, model.num_nodes()))
+    return StepStatus::kInvalidSettings;
   const bool partial = lumping_needs_partial_alpha(state.settings);
   // Placement first (frames and kinematics from q), then the forces on it, then the free root's
   // motion from its momenta and those forces.

@@ -194,38 +194,34 @@ void visit_embedded_surface(Surface& s, V& v) {
   v.dataset("barycentric", s.barycentric, {S, 4});
 }
 
-/// The attributes and datasets of /runtime for a model of `num_domains` domains.
+/// One setting of /runtime as the file stores it: a vector as a 3-entry dataset, the lumping as
+/// its name, any other as a scalar attribute.
+template <class V, class T>
+void visit_setting_field(V& v, const char* name, T& value) {
+  using Plain = std::remove_const_t<T>;
+  if constexpr (std::is_same_v<Plain, Eigen::Vector3d>)
+    v.dataset(name, value, {3});
+  else if constexpr (std::is_same_v<Plain, InterfaceLumping>)
+    v.lumping(name, value);
+  else
+    v.attribute(name, value);
+}
+
+/// The attributes and datasets of /runtime for a model of `num_domains` domains: the settings
+/// list's (settings_list.h) whole-object settings, its wind in wind/, its per-domain settings as
+/// columns nodes/<member>.
 template <class Settings, class V>
 void visit_runtime_settings(Settings& s, int num_domains, V& v) {
-  v.attribute("time_step", s.time_step);
-  v.dataset("gravity", s.gravity, {3});
-  v.lumping("lumping", s.lumping);
-  v.attribute("newmark_beta", s.newmark_beta);
-  v.attribute("newmark_gamma", s.newmark_gamma);
-  v.attribute("newton_iterations", s.newton_iterations);
-  v.attribute("newton_tolerance", s.newton_tolerance);
-  v.attribute("max_coordinate", s.max_coordinate);
-  v.attribute("implicit_iterations", s.implicit_iterations);
-  v.attribute("implicit_tolerance", s.implicit_tolerance);
-  v.attribute("energy_tolerance", s.energy_tolerance);
-  v.group("wind", {true, true}, [&] {
-    v.dataset("mean_velocity", s.wind.mean_velocity, {3});
-    v.attribute("gust", s.wind.gust);
-    v.attribute("gust_period", s.wind.gust_period);
-    v.attribute("turbulence", s.wind.turbulence);
-    v.attribute("turbulence_length", s.wind.turbulence_length);
-    v.attribute("seed", s.wind.seed);
-    v.attribute("drag", s.wind.drag);
-  });
-  v.column("nodes/integrator", s.nodes, &NodeSettings::integrator, num_domains);
-  v.column("nodes/rayleigh_mass", s.nodes, &NodeSettings::rayleigh_mass, num_domains);
-  v.column("nodes/rayleigh_stiffness", s.nodes, &NodeSettings::rayleigh_stiffness, num_domains);
-  v.column("nodes/stiffness_scale", s.nodes, &NodeSettings::stiffness_scale, num_domains);
-  v.column("nodes/split_modes", s.nodes, &NodeSettings::split_modes, num_domains);
-  v.column("nodes/split_refresh_steps", s.nodes, &NodeSettings::split_refresh_steps, num_domains);
-  v.column("nodes/split_drift_tolerance", s.nodes, &NodeSettings::split_drift_tolerance,
-           num_domains);
-  v.column("nodes/momentum_damping", s.nodes, &NodeSettings::momentum_damping, num_domains);
+#define RAMUS_FILE_OBJECT(Type, member, ...) visit_setting_field(v, #member, s.member);
+#define RAMUS_FILE_WIND(Type, member, ...) visit_setting_field(v, #member, s.wind.member);
+#define RAMUS_FILE_NODE(Type, member, ...) \
+  v.column("nodes/" #member, s.nodes, &NodeSettings::member, num_domains);
+  RAMUS_OBJECT_SETTINGS(RAMUS_FILE_OBJECT)
+  v.group("wind", {true, true}, [&] { RAMUS_WIND_SETTINGS(RAMUS_FILE_WIND) });
+  RAMUS_NODE_SETTINGS(RAMUS_FILE_NODE)
+#undef RAMUS_FILE_OBJECT
+#undef RAMUS_FILE_WIND
+#undef RAMUS_FILE_NODE
 }
 
 }  // namespace ramus::model_fields

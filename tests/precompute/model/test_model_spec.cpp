@@ -36,9 +36,9 @@ TEST_CASE("A complete spec parses with every field", "[precompute][model]") {
   CHECK(spec.forces[0].end == 0.2);
   CHECK(!spec.forces[0].at);
   CHECK(spec.forces[1].at->x() == 0.5);
-  CHECK(spec.simulation.steps == 20);
-  CHECK(spec.simulation.gravity.y() == -9.8);
-  CHECK(spec.simulation.output_every == 2);
+  CHECK(spec.simulation.scenario.steps == 20);
+  CHECK(spec.simulation.settings.gravity.y() == -9.8);
+  CHECK(spec.simulation.scenario.output_every == 2);
 }
 
 TEST_CASE("Spec errors name the file, the key and the problem", "[precompute][model]") {
@@ -226,16 +226,17 @@ TEST_CASE("Point forces act only inside their time window", "[precompute][model]
 
 TEST_CASE("domains.lumping takes the names or L1, L2, L3 as the command line does",
           "[precompute][model]") {
-  const std::pair<const char*, const char*> cases[] = {{"L1", "interface"},
-                                                       {"L2", "center_of_mass"},
-                                                       {"L3", "rigid_subtree"},
-                                                       {"rigid_subtree", "rigid_subtree"}};
+  const std::pair<const char*, InterfaceLumping> cases[] = {
+      {"L1", InterfaceLumping::kInterface},
+      {"L2", InterfaceLumping::kCenterOfMass},
+      {"L3", InterfaceLumping::kRigidSubtree},
+      {"rigid_subtree", InterfaceLumping::kRigidSubtree}};
   for (const auto& [given, name] : cases) {
     const std::string json =
         std::string(R"({"mesh": "m.msh", "domains": {"lumping": ")") + given + "\"}}";
     const ModelSpec spec = parse_model_spec(json, "spec.json");
     REQUIRE(spec.domains);
-    CHECK(spec.domains->lumping == name);
+    CHECK(spec.simulation.settings.lumping == name);
   }
   CHECK_THROWS_AS(parse_model_spec(R"({"mesh": "m.msh", "domains": {"lumping": "L4"}})", "s.json"),
                   InputError);

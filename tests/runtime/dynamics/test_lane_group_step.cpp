@@ -93,7 +93,7 @@ TEST_CASE("Polar decompositions of near rotations settle in lanes without the sc
   }
 }
 
-TEST_CASE("Rows into lanes and back by packet transposes") {
+TEST_CASE("Rows into lanes and back by packet transposes", "[runtime][dynamics]") {
   // Every length (packet squares and a remainder) and every lane count: each value lands in its
   // lane and row, and the rows past `count` are left as they were.
   constexpr int kMax = 13;

@@ -412,13 +412,15 @@ TEST_CASE("Simulator: bad settings and models are clear errors", "[runtime][dyna
   const auto compiled = compile_model(*model);
   RuntimeSettings options = compiled->settings;
   options.time_step = -1;
-  CHECK_THROWS_WITH(Simulator(compiled, options), Contains("time_step = -1 must be positive"));
+  CHECK_THROWS_WITH(Simulator(compiled, options),
+                    Contains("time_step: must lie in (0, 1] s, got -1"));
   options.time_step = 0.01;
   options.nodes.resize(5);
   CHECK_THROWS_WITH(Simulator(compiled, options), Contains("for a model of 2 nodes"));
   options.nodes.resize(2);
   options.nodes[1].rayleigh_mass = -1;
-  CHECK_THROWS_WITH(Simulator(compiled, options), Contains("nodes[1].rayleigh_mass = -1"));
+  CHECK_THROWS_WITH(Simulator(compiled, options),
+                    Contains("nodes[1].rayleigh_mass: must not be negative, got -1"));
   options.nodes[1].rayleigh_mass = 0;
   ReducedModel broken = *model;
   broken.domains[1].parent = 1;

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "ramus/precompute/fem/full_space_simulator.h"
+#include "ramus/runtime/dynamics/wind_field.h"
 #include "ramus/runtime/simulator.h"
 #include "support/reduced_beams.h"
 
@@ -33,6 +34,7 @@ Eigen::MatrixX3d wind_vertex_forces(const ReducedPart& part, const WindSettings&
 RuntimeSettings damped(const Model& model) {
   RuntimeSettings s = model.settings;
   s.time_step = 0.01;
+  s.gravity.setZero();  // (the wind alone)
   s.nodes[0].integrator = Integrator::kSemiImplicitEuler;
   s.nodes[0].rayleigh_mass = 8;
   return s;

@@ -21,7 +21,8 @@ Eigen::MatrixXd positive_definite(Eigen::Index n) {
 
 }  // namespace
 
-TEST_CASE("cholesky_solve_in_place factors A = L Lt and solves A x = b for every size up to 41") {
+TEST_CASE("cholesky_solve_in_place factors A = L Lt and solves A x = b for every size up to 41",
+          "[runtime][integrators]") {
   std::srand(7);
   for (Eigen::Index n = 0; n <= 41; ++n) {
     const Eigen::MatrixXd a = positive_definite(n);
@@ -47,7 +48,8 @@ TEST_CASE("cholesky_solve_in_place factors A = L Lt and solves A x = b for every
   }
 }
 
-TEST_CASE("cholesky_solve_in_place refuses an indefinite or singular matrix and keeps x") {
+TEST_CASE("cholesky_solve_in_place refuses an indefinite or singular matrix and keeps x",
+          "[runtime][integrators]") {
   // Indefinite: A = L D Lᵀ with D = diag(1, ..., 1, -1), so the last pivot is -L_55².
   const Eigen::MatrixXd l = positive_definite(6).llt().matrixL();
   Eigen::VectorXd d = Eigen::VectorXd::Ones(6);
@@ -65,7 +67,8 @@ TEST_CASE("cholesky_solve_in_place refuses an indefinite or singular matrix and 
   }
 }
 
-TEST_CASE("cholesky_solve_in_place carries a NaN entry to a NaN solution") {
+TEST_CASE("cholesky_solve_in_place carries a NaN entry to a NaN solution",
+          "[runtime][integrators]") {
   Eigen::MatrixXd a = positive_definite(5);
   a(3, 1) = a(1, 3) = std::numeric_limits<double>::quiet_NaN();
   const Eigen::VectorXd b = Eigen::VectorXd::Ones(5);

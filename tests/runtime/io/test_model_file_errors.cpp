@@ -490,12 +490,12 @@ TEST_CASE("bad runtime settings in a file are named", "[runtime][io][model_file]
   });
   CHECK_THAT(
       read_error(path),
-      Contains("settings.h5: group /runtime: nodes[1].stiffness_scale = -1 must be positive"));
+      Contains("settings.h5: group /runtime: nodes[1].stiffness_scale: must be positive, got -1"));
   write_model_file(make_model(), path);
   edit(path, [](const hdf5::Group& root) {
     root.group("runtime").write_double_attribute("time_step", 0.0);
   });
-  CHECK_THAT(read_error(path), Contains("group /runtime: time_step = 0 must be positive"));
+  CHECK_THAT(read_error(path), Contains("group /runtime: time_step: must lie in (0, 1] s, got 0"));
   write_model_file(make_model(), path);
   edit(path, [](const hdf5::Group& root) { root.remove("runtime"); });
   CHECK_THAT(read_error(path), Contains("settings.h5: missing group /runtime"));

@@ -2,7 +2,7 @@
 // which material, which vertices are fixed, which loads, which time stepping. See docs/SPEC.md.
 #pragma once
 
-#include "ramus/runtime/model/runtime_settings.h"
+#include "ramus/runtime/model/settings_table.h"
 
 #include <Eigen/Core>
 #include <map>
@@ -45,24 +45,14 @@ struct PointForce {
   double end = 1e300;
 };
 
+/// The "simulation" block (and "domains.lumping"): every setting of the one list
+/// (settings_list.h) a spec may give, parsed through settings_table.h.
 struct SimulationSpec {
-  double time_step = 0.01;  ///< s
-  int steps = 100;
-  Eigen::Vector3d gravity = Eigen::Vector3d(0, 0, -9.81);
-  double rayleigh_mass = 0;
-  double rayleigh_stiffness = 0;
-  bool rayleigh_stiffness_given =
-      false;                         ///< the spec set it (else a tree gets kTreeStiffnessDamping)
-  int output_every = 1;              ///< write every n-th frame
-  std::string integrator = "sbdf2";  ///< per-node integrator (RuntimeSettings, docs/SPEC.md)
-  int newton_iterations = 1;         ///< Newmark's per step (1: semi-implicit)
-  int implicit_iterations = 20;      ///< other fully implicit methods: per stage at most
-  double energy_tolerance = 0.01;    ///< im-blend: ε
-  int split_modes = 5;               ///< SIERE & siblings: s
-  int split_refresh_steps = 60;      ///< ... modes recomputed every k steps
-  double split_drift_tolerance = 0.05;  ///< ... or when tracking moves them more than this
-  double momentum_damping = 0;          ///< im-blend: k of Eq. 32-33
-  WindSettings wind;                    ///< "wind": drag of a wind field (docs/WIND.md)
+  ScenarioSettings scenario;  ///< steps, output cadence
+  RuntimeSettings settings;   ///< whole-object settings and the wind (nodes empty)
+  NodeSettings node;          ///< the per-domain settings "simulation" gives every domain
+  /// The spec set rayleigh_stiffness (else a tree gets kTreeStiffnessDamping).
+  bool rayleigh_stiffness_given = false;
 };
 
 /// How to reduce a domain: linear modes, modal derivatives, basis size.
@@ -78,14 +68,12 @@ enum class ModeDistribution {
   kLogarithmic,   ///< r_i ∝ log(#tets(i))
 };
 
-/// Per-domain settings by domain name: reduction overrides and runtime tuning.
+/// Per-domain settings by domain name: reduction overrides and runtime tuning (any per-domain
+/// setting of the list, as the setting and its value).
 struct DomainSettings {
-  std::optional<int> r;                                     ///< basis size (0: a rigid domain)
-  std::optional<int> linear_modes;                          ///< r1
-  std::optional<double> rayleigh_mass, rayleigh_stiffness;  ///< runtime damping
-  std::optional<double> stiffness_scale;                    ///< runtime frequency scaling
-  std::optional<std::string> integrator;                    ///< this domain's integrator
-  std::optional<int> split_modes;                           ///< its s (SIERE & siblings)
+  std::optional<int> r;             ///< basis size (0: a rigid domain)
+  std::optional<int> linear_modes;  ///< r1
+  std::vector<std::pair<const SettingInfo*, SettingValue>> runtime;
 };
 
 /// Substructuring (the "domains" key): how the mesh is cut into a tree of domains and how the
@@ -101,9 +89,6 @@ struct DomainsSpec {
   ModeDistribution distribution = ModeDistribution::kLogarithmic;
   int min_r = 4;  ///< bounds of the distributed r_i
   int max_r = 60;
-  /// Runtime subtree lumping: "interface" (L1, the paper's default), "center_of_mass" (L2) or
-  /// "rigid_subtree" (L3: the subtree's mass and rotational inertia as one rigid body).
-  std::string lumping = "interface";
   std::map<std::string, DomainSettings> per_domain;
 };
 

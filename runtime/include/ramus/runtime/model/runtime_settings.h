@@ -1,7 +1,8 @@
 // How a model is stepped: time step, gravity, lumping and, per node, the integrator, Rayleigh
-// damping and stiffness scale. Stored in the model file (/runtime, docs/FORMAT.md) as the model's
-// defaults; every simulated object (State) carries its own copy, which the CLI and the API may
-// override. Plain data: validate with find_settings_problem before stepping.
+// damping and stiffness scale (the one list: settings_list.h). Stored in the model file
+// (/runtime, docs/FORMAT.md) as the model's defaults; every simulated object (State) carries its
+// own copy, which the CLI and the API may override. Plain data: validate with
+// find_settings_problem before stepping.
 #pragma once
 
 #include <Eigen/Core>
@@ -9,6 +10,8 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "ramus/runtime/model/settings_list.h"
 
 namespace ramus {
 
@@ -63,106 +66,45 @@ std::optional<Integrator> integrator_from_string(const std::string& name);
 /// All integrator names, comma separated, in enum order (for messages and --help).
 std::string integrator_names();
 
-/// Per-node material tuning and integrator (paper §5).
+// The settings' members are made from the one list, settings_list.h (type, default, bounds,
+// spec key, CLI flag and doc of each); docs/SPEC.md "Settings" tabulates them.
+#define RAMUS_SETTING_MEMBER(Type, member, value, ...) Type member = value;
+
+/// Per-node settings (paper §5): the integrator, Rayleigh damping, stiffness scale, and the
+/// exponential split's and im-blend's tuning. SBDF2 by default: one linear solve per step as
+/// semi-implicit Newmark, second order, and it never gained energy in the 10,000-step soft-object
+/// audit where semi-implicit Newmark gains 2-4 % (docs/INTEGRATORS.md, "The default").
 struct NodeSettings {
-  /// SBDF2 by default: one linear solve per step as semi-implicit Newmark, second order, and it
-  /// never gained energy in the 10,000-step soft-object audit where semi-implicit Newmark gains
-  /// 2-4 % (docs/INTEGRATORS.md, "The default").
-  Integrator integrator = Integrator::kSemiImplicitBdf2;
-  double rayleigh_mass = 0;       ///< alpha (1/s): damping alpha M'
-  double rayleigh_stiffness = 0;  ///< beta (s): damping beta K(q)
-  double stiffness_scale = 1;     ///< scales the reduced internal forces: frequencies by sqrt
-  /// SIERE and siblings: s, the lowest modes of K(q) treated exponentially (min(s, r) are used;
-  /// 0: the method's semi-implicit parent).
-  int split_modes = 5;
-  /// Recompute those modes by a full decomposition every k steps (1: every step, the exact
-  /// method; 60: once a second at 60 Hz, 1.4x SI's cost instead of 6x at r = 20). In between
-  /// they are kept while their Rayleigh quotients move by at most a tenth of the drift
-  /// tolerance, else tracked by one step of subspace iteration (Z = K⁻¹ M' X Λ, Rayleigh-Ritz
-  /// in span Z).
-  int split_refresh_steps = 60;
-  /// Also recompute them when a tracking step moved a mode more than this: max_j |z_j - x_j|_M'
-  /// (the angle it turned plus the relative change of its eigenvalue; 0: only every k steps,
-  /// tracking every step).
-  double split_drift_tolerance = 0.05;
-  /// im-blend: k of the momentum-preserving damping (stabilizing-integrators Eq. 32-33), in
-  /// [0, 1] per step: the share of the non-rigid velocity removed.
-  double momentum_damping = 0;
+  RAMUS_NODE_SETTINGS(RAMUS_SETTING_MEMBER)
 };
 
-/// Everything that decides how a model is stepped (defaults: SBDF2 at 60 Hz, no gravity, L1).
-/// Wind (docs/WIND.md): a spatially coherent, time-varying velocity field acting on every node as
-/// drag on its surface. w(x, t) = mean (1 + gust(t)) + turbulence(x, t): a deterministic gust of
-/// relative amplitude `gust` and period `gust_period`, and four frozen sinusoidal eddies of
+/// The wind (docs/WIND.md): w(x, t) = mean (1 + gust(t)) + turbulence(x, t), a deterministic gust
+/// of relative amplitude `gust` and period `gust_period`, and four frozen sinusoidal eddies of
 /// wavelength `turbulence_length` carried along by the mean wind, of speed `turbulence`, with
-/// directions and phases from `seed`. Off when mean and turbulence are zero.
+/// directions and phases from `seed`; drag |w| (n nᵀ) w on a surface element of normal n.
 struct WindSettings {
-  Eigen::Vector3d mean_velocity = Eigen::Vector3d::Zero();  ///< world (m/s)
-  double gust = 0;                                          ///< relative gust amplitude, in [0, 10]
-  double gust_period = 4;                                   ///< s
-  double turbulence = 0;                                    ///< m/s
-  double turbulence_length = 2;                             ///< m
-  int seed = 1;                                             ///< >= 0
-  /// ½ ρ_air C_d (kg/m³): the traction on a surface element of normal n at wind w is
-  /// drag |w| (n nᵀ) w (air 1.2 kg/m³, C_d 1: 0.6).
-  double drag = 0.6;
+  RAMUS_WIND_SETTINGS(RAMUS_SETTING_MEMBER)
   bool active() const { return mean_velocity.squaredNorm() > 0 || turbulence > 0; }
 };
 
-/// A WindSettings' field with its eddies drawn once (cheap to evaluate at many points).
-class WindField {
- public:
-  explicit WindField(const WindSettings& wind) noexcept;
-  /// The wind velocity (m/s, world) at world point x and time t.
-  Eigen::Vector3d velocity(const Eigen::Vector3d& x, double t) const noexcept;
-  /// What the field is at one time t everywhere: the gusty mean velocity (m/s) and the air's
-  /// drift since t = 0 (m); velocity(x, at(t)) = velocity(x, t), the gusts computed once.
-  struct Instant {
-    Eigen::Vector3d mean = Eigen::Vector3d::Zero(), drift = Eigen::Vector3d::Zero();
-  };
-  Instant at(double t) const noexcept;
-  Eigen::Vector3d velocity(const Eigen::Vector3d& x, const Instant& instant) const noexcept;
-
-  /// The eddies (docs/WIND.md): wave vectors κ_k (1/m, world) and unit directions e_k (columns,
-  /// 3 by 4), phases φ_k (rad); eddy k adds turbulence/2 sin(κ_k·(x - drift) + φ_k) e_k.
-  const Eigen::Matrix<double, 3, 4>& wave_vectors() const { return wave_vectors_; }
-  const Eigen::Matrix<double, 3, 4>& directions() const { return directions_; }
-  const Eigen::Vector4d& phases() const { return phases_; }
-  const WindSettings& settings() const { return wind_; }
-
- private:
-  WindSettings wind_;
-  Eigen::Matrix<double, 3, 4> wave_vectors_, directions_;  ///< κ_k, e_k
-  Eigen::Vector4d phases_;
-};
-
-/// WindField(wind).velocity(x, t).
-Eigen::Vector3d wind_velocity(const WindSettings& wind, const Eigen::Vector3d& x,
-                              double t) noexcept;
-
+/// Everything that decides how a model is stepped (defaults: SBDF2 at 60 Hz, Earth's gravity
+/// along -z, L1 lumping, no wind).
 struct RuntimeSettings {
-  double time_step = 1.0 / 60.0;                      ///< h (s)
-  Eigen::Vector3d gravity = Eigen::Vector3d::Zero();  ///< world (m/s^2)
-  InterfaceLumping lumping = InterfaceLumping::kInterface;
-  double newmark_beta = 0.25;  ///< Newmark beta (trapezoidal rule)
-  double newmark_gamma = 0.5;  ///< Newmark gamma
-  int newton_iterations = 1;   ///< Newmark's per step; 1: semi-implicit (linearized at q_n)
-  double newton_tolerance =
-      0;  ///< Newmark: stop early when |residual|_inf <= this (0: all iterations)
-  double max_coordinate = 1e6;  ///< |q|_inf beyond this counts as divergence
-  /// Fully implicit methods other than Newmark (be, bdf2, tr-bdf2, sdirk, im-blend): Newton
-  /// iterations at most per stage, and the relative step |Δq|_inf / max(|q|_inf, 1e-12) below
-  /// which a stage has converged.
-  int implicit_iterations = 20;
-  double implicit_tolerance = 1e-10;
-  /// im-blend: the blend stops within this fraction of the tracked total energy (ε of Eq. 24).
-  double energy_tolerance = 0.01;
+  RAMUS_OBJECT_SETTINGS(RAMUS_SETTING_MEMBER)
   WindSettings wind;                ///< none by default
   std::vector<NodeSettings> nodes;  ///< one per node of the model's domain tree
 };
 
-/// The first problem of `settings` for a model of `num_nodes` nodes ("time_step = -1 must be
-/// positive and finite", "nodes[3].stiffness_scale = 0 must be positive"), or "".
+/// What a run of a model does besides its forces (the tools' runs, not the step).
+struct ScenarioSettings {
+  RAMUS_SCENARIO_SETTINGS(RAMUS_SETTING_MEMBER)
+};
+
+#undef RAMUS_SETTING_MEMBER
+
+/// The first problem of `settings` for a model of `num_nodes` nodes, by the list's bounds
+/// ("time_step: must lie in (0, 1] s, got -1", "nodes[3].stiffness_scale: must be positive, got
+/// 0"), or "" (settings_table.h).
 std::string find_settings_problem(const RuntimeSettings& settings, int num_nodes);
 
 }  // namespace ramus

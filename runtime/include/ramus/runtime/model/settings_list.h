@@ -1,0 +1,92 @@
+// The one list of Ramus's settings, in the spirit of MuJoCo's mjxmacro.h: for each setting its
+// type, member name, default, bounds, spec (JSON) key, command-line flag, unit and a one-line
+// doc. Everything else is made from it: the members of RuntimeSettings / WindSettings /
+// NodeSettings / ScenarioSettings (runtime_settings.h), the validation (find_settings_problem and
+// the step's own check), the model file's /runtime fields, the spec parser, the CLI options,
+// `ramus inspect`, the C API's get/set by name and the settings tables of docs/SPEC.md (checked by
+// a test). Adding a setting is one line here plus its use.
+//
+// X(Type, member, default, bounds, json_key, cli_flag, unit, doc)
+//   bounds:   SettingBounds made by positive(), at_least(lo), closed(lo, hi), open_closed(lo, hi)
+//             or named() (an enumeration: any of its names); for a vector, on its norm
+//   json_key: where the spec gives it ("simulation.time_step"); a per-domain setting may also be
+//             given per domain ("domains.per_domain.<name>.<last part of the key>")
+//   cli_flag: the option of `ramus simulate`, `compare`, `audit` (and `simulate-full` for the
+//             scenario and time step)
+// Values are stored in model files by member name: never rename one.
+#pragma once
+
+/// Whole-object settings (RuntimeSettings): how the object is stepped.
+#define RAMUS_OBJECT_SETTINGS(X)                                                                   \
+  X(double, time_step, 1.0 / 60.0, open_closed(0, 1), "simulation.time_step", "--dt", "s",         \
+    "time step h")                                                                                 \
+  X(Eigen::Vector3d, gravity, Eigen::Vector3d(0, 0, -9.81), closed(0, 1e4), "simulation.gravity",  \
+    "--gravity", "m/s^2", "gravity, world axes")                                                   \
+  X(InterfaceLumping, lumping, InterfaceLumping::kInterface, named(), "domains.lumping",           \
+    "--lumping", "",                                                                               \
+    "subtree inertia: L1 at the interface, L2 at the subtree's centre of mass, L3 the subtree "    \
+    "as a rigid body")                                                                             \
+  X(double, newmark_beta, 0.25, open_closed(0, 1), "simulation.newmark_beta", "--newmark-beta",    \
+    "", "newmark: beta (0.25: trapezoidal rule)")                                                  \
+  X(double, newmark_gamma, 0.5, open_closed(0, 1), "simulation.newmark_gamma", "--newmark-gamma",  \
+    "", "newmark: gamma")                                                                          \
+  X(int, newton_iterations, 1, closed(1, 100), "simulation.newton_iterations", "--newton", "",     \
+    "newmark: Newton iterations per step (1: semi-implicit, linearized at q_n)")                   \
+  X(double, newton_tolerance, 0, at_least(0), "simulation.newton_tolerance", "--newton-tolerance", \
+    "", "newmark: stop early when |residual|_inf <= this (0: never)")                              \
+  X(double, max_coordinate, 1e6, positive(), "simulation.max_coordinate", "--max-coordinate", "",  \
+    "|q|_inf beyond this counts as divergence")                                                    \
+  X(int, implicit_iterations, 20, closed(1, 1000), "simulation.implicit_iterations",               \
+    "--implicit-iterations", "",                                                                   \
+    "be, bdf2, tr-bdf2, sdirk, im-blend: Newton iterations per stage")                             \
+  X(double, implicit_tolerance, 1e-10, at_least(0), "simulation.implicit_tolerance",               \
+    "--implicit-tolerance", "",                                                                    \
+    "... a stage has converged when |dq|_inf / max(|q|_inf, 1e-12) is below this")                 \
+  X(double, energy_tolerance, 0.01, open_closed(0, 1), "simulation.energy_tolerance",              \
+    "--energy-tolerance", "", "im-blend: relative energy error the blend aims within")
+
+/// The wind (RuntimeSettings::wind, docs/WIND.md): a mean velocity with gusts and four eddies,
+/// acting as drag on every node's surface; off while mean and turbulence are zero.
+#define RAMUS_WIND_SETTINGS(X)                                                                    \
+  X(Eigen::Vector3d, mean_velocity, Eigen::Vector3d::Zero(), closed(0, 1e3),                      \
+    "simulation.wind.velocity", "--wind", "m/s", "mean wind velocity, world axes")                \
+  X(double, gust, 0, closed(0, 10), "simulation.wind.gust", "--wind-gust", "",                    \
+    "relative gust amplitude")                                                                    \
+  X(double, gust_period, 4, positive(), "simulation.wind.gust_period", "--wind-gust-period", "s", \
+    "gust period")                                                                                \
+  X(double, turbulence, 0, closed(0, 1e3), "simulation.wind.turbulence", "--wind-turbulence",     \
+    "m/s", "eddy speed")                                                                          \
+  X(double, turbulence_length, 2, positive(), "simulation.wind.turbulence_length",                \
+    "--wind-turbulence-length", "m", "eddy wavelength")                                           \
+  X(int, seed, 1, closed(0, 2147483647), "simulation.wind.seed", "--wind-seed", "",               \
+    "draws the eddies' directions and phases")                                                    \
+  X(double, drag, 0.6, closed(0, 1e3), "simulation.wind.drag", "--wind-drag", "kg/m^3",           \
+    "1/2 rho_air C_d: traction drag |w| (n n^T) w")
+
+/// Per-domain settings (NodeSettings, RuntimeSettings::nodes): one value per domain.
+#define RAMUS_NODE_SETTINGS(X)                                                                     \
+  X(Integrator, integrator, Integrator::kSemiImplicitBdf2, named(), "simulation.integrator",       \
+    "--integrator", "", "the domain's time integrator (docs/INTEGRATORS.md)")                      \
+  X(double, rayleigh_mass, 0, at_least(0), "simulation.rayleigh_mass", "--damping-mass", "1/s",    \
+    "Rayleigh damping alpha M'")                                                                   \
+  X(double, rayleigh_stiffness, 0, at_least(0), "simulation.rayleigh_stiffness",                   \
+    "--damping-stiffness", "s",                                                                    \
+    "Rayleigh damping beta K(q) (a spec's tree of 2+ domains: 0.003 unless given)")                \
+  X(double, stiffness_scale, 1, positive(), "simulation.stiffness_scale", "--stiffness-scale", "", \
+    "scales the reduced internal forces (frequencies by its square root)")                         \
+  X(int, split_modes, 5, closed(0, 32), "simulation.split_modes", "--modes", "",                   \
+    "siere, sbdf2ere, str-sbdf2ere: s, the lowest modes treated exponentially")                    \
+  X(int, split_refresh_steps, 60, closed(1, 1000000000), "simulation.split_refresh_steps",         \
+    "--modes-refresh", "", "... recomputed every k steps (1: exact; tracked in between)")          \
+  X(double, split_drift_tolerance, 0.05, at_least(0), "simulation.split_drift_tolerance",          \
+    "--modes-drift", "", "... and when a tracking step moves them more than this (0: never)")      \
+  X(double, momentum_damping, 0, closed(0, 1), "simulation.momentum_damping",                      \
+    "--momentum-damping", "", "im-blend: share of the non-rigid velocity removed per step")
+
+/// The scenario a run takes (ScenarioSettings): what `ramus simulate`, `compare`, `audit` and
+/// `simulate-full` do with a model, besides its forces.
+#define RAMUS_SCENARIO_SETTINGS(X)                                                                \
+  X(int, steps, 100, closed(0, 1000000000), "simulation.steps", "--steps", "",                    \
+    "time steps of a run")                                                                        \
+  X(int, output_every, 1, closed(1, 1000000000), "simulation.output_every", "--output-every", "", \
+    "write every n-th frame")

@@ -1,0 +1,441 @@
+#include "ramus/runtime/model/settings_table.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <vector>
+
+namespace ramus {
+
+namespace {
+
+// The value type of each C++ type of the list.
+template <typename T>
+constexpr SettingType type_of();
+template <>
+constexpr SettingType type_of<double>() {
+  return SettingType::kReal;
+}
+template <>
+constexpr SettingType type_of<int>() {
+  return SettingType::kInteger;
+}
+template <>
+constexpr SettingType type_of<Eigen::Vector3d>() {
+  return SettingType::kVector3;
+}
+template <>
+constexpr SettingType type_of<Integrator>() {
+  return SettingType::kIntegrator;
+}
+template <>
+constexpr SettingType type_of<InterfaceLumping>() {
+  return SettingType::kLumping;
+}
+
+// A member's value as a SettingValue and back.
+SettingValue to_value(double x) {
+  return {{x, 0, 0}};
+}
+SettingValue to_value(int x) {
+  return {{static_cast<double>(x), 0, 0}};
+}
+SettingValue to_value(const Eigen::Vector3d& x) {
+  return {{x(0), x(1), x(2)}};
+}
+SettingValue to_value(Integrator x) {
+  return {{static_cast<double>(x), 0, 0}};
+}
+SettingValue to_value(InterfaceLumping x) {
+  return {{static_cast<double>(x), 0, 0}};
+}
+void from_value(const SettingValue& v, double& x) {
+  x = v.v[0];
+}
+void from_value(const SettingValue& v, int& x) {
+  x = static_cast<int>(v.v[0]);
+}
+void from_value(const SettingValue& v, Eigen::Vector3d& x) {
+  x = {v.v[0], v.v[1], v.v[2]};
+}
+void from_value(const SettingValue& v, Integrator& x) {
+  x = static_cast<Integrator>(static_cast<int>(v.v[0]));
+}
+void from_value(const SettingValue& v, InterfaceLumping& x) {
+  x = static_cast<InterfaceLumping>(static_cast<int>(v.v[0]));
+}
+
+// Whether a value lies within its bounds: the one rule, used by the step's noexcept check and by
+// the messages alike.
+bool within(double x, const SettingBounds& b) noexcept {
+  if (!std::isfinite(x)) return false;
+  const bool above = b.lo_open ? x > b.lo : x >= b.lo;
+  const bool below = b.hi_open ? x < b.hi : x <= b.hi;
+  return above && below;
+}
+bool within(int x, const SettingBounds& b) noexcept {
+  return within(static_cast<double>(x), b);
+}
+bool within(const Eigen::Vector3d& x, const SettingBounds& b) noexcept {
+  return x.allFinite() && within(x.norm(), b);
+}
+bool within(Integrator x, const SettingBounds&) noexcept {
+  return static_cast<int>(x) >= 1 && static_cast<int>(x) <= kNumIntegrators;
+}
+bool within(InterfaceLumping x, const SettingBounds&) noexcept {
+  return static_cast<int>(x) >= 1 && static_cast<int>(x) <= 3;
+}
+
+// The table's rows, made from the list.
+#define RAMUS_OBJECT_ROW(Type, member, value, bounds, json_key, flag, unit, doc)                \
+  SettingInfo{#member, #member, SettingScope::kObject, type_of<Type>(), bounds, json_key, flag, \
+              unit,    doc,     to_value(Type(value))},
+#define RAMUS_WIND_ROW(Type, member, value, bounds, json_key, flag, unit, doc) \
+  SettingInfo{"wind." #member,                                                 \
+              #member,                                                         \
+              SettingScope::kWind,                                             \
+              type_of<Type>(),                                                 \
+              bounds,                                                          \
+              json_key,                                                        \
+              flag,                                                            \
+              unit,                                                            \
+              doc,                                                             \
+              to_value(Type(value))},
+#define RAMUS_NODE_ROW(Type, member, value, bounds, json_key, flag, unit, doc)                 \
+  SettingInfo{#member, #member, SettingScope::kNode,  type_of<Type>(), bounds, json_key, flag, \
+              unit,    doc,     to_value(Type(value))},
+#define RAMUS_SCENARIO_ROW(Type, member, value, bounds, json_key, flag, unit, doc)                \
+  SettingInfo{#member, #member, SettingScope::kScenario, type_of<Type>(), bounds, json_key, flag, \
+              unit,    doc,     to_value(Type(value))},
+
+const std::vector<SettingInfo>& table() {
+  static const std::vector<SettingInfo> rows = {
+      RAMUS_OBJECT_SETTINGS(RAMUS_OBJECT_ROW) RAMUS_WIND_SETTINGS(RAMUS_WIND_ROW)
+          RAMUS_NODE_SETTINGS(RAMUS_NODE_ROW) RAMUS_SCENARIO_SETTINGS(RAMUS_SCENARIO_ROW)};
+  return rows;
+}
+
+// The member a row names, read or written through one visitor call: f(member&).
+#define RAMUS_VISIT_FIELD(Type, field, ...) \
+  if (std::string_view(info.member) == #field) return f(holder.field);
+template <typename S, typename F>
+void with_object_member(S& s, const SettingInfo& info, F&& f) {
+  if (info.scope == SettingScope::kObject) {
+    auto& holder = s;
+    RAMUS_OBJECT_SETTINGS(RAMUS_VISIT_FIELD)
+  } else if (info.scope == SettingScope::kWind) {
+    auto& holder = s.wind;
+    RAMUS_WIND_SETTINGS(RAMUS_VISIT_FIELD)
+  }
+}
+template <typename N, typename F>
+void with_node_member(N& holder, const SettingInfo& info, F&& f) {
+  RAMUS_NODE_SETTINGS(RAMUS_VISIT_FIELD)
+}
+template <typename S, typename F>
+void with_scenario_member(S& holder, const SettingInfo& info,
+                          F&& f){RAMUS_SCENARIO_SETTINGS(RAMUS_VISIT_FIELD)}
+#undef RAMUS_VISIT_FIELD
+
+std::string number(double x) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.9g", x);
+  return text;
+}
+
+// An integer setting's value or bound in full (2147483647, not 2.14748365e+09).
+std::string integer(double x) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.0f", x);
+  return text;
+}
+
+std::string lumping_names() {
+  return "L1, L2, L3 (or interface, center_of_mass, rigid_subtree)";
+}
+
+}  // namespace
+
+std::span<const SettingInfo> settings_table() {
+  return table();
+}
+
+const SettingInfo* find_setting(std::string_view name) {
+  for (const SettingInfo& info : table())
+    if (name == info.name) return &info;
+  return nullptr;
+}
+const SettingInfo* find_setting_by_json_key(std::string_view json_key) {
+  for (const SettingInfo& info : table())
+    if (json_key == info.json_key) return &info;
+  return nullptr;
+}
+const SettingInfo* find_setting_by_flag(std::string_view flag) {
+  for (const SettingInfo& info : table())
+    if (flag == info.cli_flag) return &info;
+  return nullptr;
+}
+
+SettingValue setting_value(const RuntimeSettings& settings, const SettingInfo& info, int node) {
+  SettingValue value;
+  const auto read = [&](const auto& member) { value = to_value(member); };
+  if (info.scope == SettingScope::kNode)
+    with_node_member(settings.nodes.at(static_cast<std::size_t>(node)), info, read);
+  else
+    with_object_member(settings, info, read);
+  return value;
+}
+SettingValue setting_value(const ScenarioSettings& scenario, const SettingInfo& info) {
+  SettingValue value;
+  with_scenario_member(scenario, info, [&](const auto& member) { value = to_value(member); });
+  return value;
+}
+
+SettingValue setting_value(const NodeSettings& node, const SettingInfo& info) {
+  SettingValue value;
+  with_node_member(node, info, [&](const auto& member) { value = to_value(member); });
+  return value;
+}
+void set_setting(NodeSettings& node, const SettingInfo& info, const SettingValue& value) {
+  with_node_member(node, info, [&](auto& member) { from_value(value, member); });
+}
+
+std::string_view json_key_in_block(const SettingInfo& info) {
+  const std::string_view key(info.json_key);
+  return key.substr(key.rfind('.') + 1);
+}
+
+void set_setting(RuntimeSettings& settings, const SettingInfo& info, const SettingValue& value,
+                 int node) {
+  const auto write = [&](auto& member) { from_value(value, member); };
+  if (info.scope != SettingScope::kNode) return with_object_member(settings, info, write);
+  if (node >= 0)
+    return with_node_member(settings.nodes.at(static_cast<std::size_t>(node)), info, write);
+  for (NodeSettings& n : settings.nodes) with_node_member(n, info, write);
+}
+void set_setting(ScenarioSettings& scenario, const SettingInfo& info, const SettingValue& value) {
+  with_scenario_member(scenario, info, [&](auto& member) { from_value(value, member); });
+}
+
+std::string bounds_text(const SettingInfo& info) {
+  const SettingBounds& b = info.bounds;
+  if (info.type == SettingType::kIntegrator) return "a name: " + integrator_names();
+  if (info.type == SettingType::kLumping) return "a name: L1, L2, L3";
+  const bool whole = info.type == SettingType::kInteger;
+  const std::string lo = whole ? integer(b.lo) : number(b.lo);
+  const std::string hi = whole && std::isfinite(b.hi) ? integer(b.hi) : number(b.hi);
+  if (info.type == SettingType::kVector3) return "|v| <= " + hi;
+  if (std::isinf(b.hi)) {
+    if (b.lo == 0) return b.lo_open ? "> 0" : ">= 0";
+    return (b.lo_open ? "> " : ">= ") + lo;
+  }
+  return (b.lo_open ? "(" : "[") + lo + ", " + hi + (b.hi_open ? ")" : "]");
+}
+
+std::string setting_value_problem(const SettingInfo& info, const SettingValue& value) {
+  const SettingBounds& b = info.bounds;
+  const std::string got = ", got " + format_setting(info, value);
+  const std::string unit = info.unit[0] ? std::string(" ") + info.unit : "";
+  switch (info.type) {
+    case SettingType::kIntegrator: {
+      Integrator x;
+      from_value(value, x);
+      if (within(x, b)) return "";
+      return "expected one of " + integrator_names() + "; got " + number(value.v[0]);
+    }
+    case SettingType::kLumping: {
+      InterfaceLumping x;
+      from_value(value, x);
+      if (within(x, b)) return "";
+      return "expected one of " + lumping_names() + "; got " + number(value.v[0]);
+    }
+    case SettingType::kVector3: {
+      Eigen::Vector3d x;
+      from_value(value, x);
+      if (within(x, b)) return "";
+      return "must be finite, of length at most " + number(b.hi) + unit + got;
+    }
+    case SettingType::kInteger:
+      if (value.v[0] != std::floor(value.v[0])) return "must be an integer" + got;
+      if (within(value.v[0], b)) return "";
+      if (std::isinf(b.hi)) return "must be at least " + integer(b.lo) + got;
+      return "must be between " + integer(b.lo) + " and " + integer(b.hi) + got;
+    case SettingType::kReal:
+      if (within(value.v[0], b)) return "";
+      if (std::isinf(b.hi)) {
+        if (b.lo == 0) return (b.lo_open ? "must be positive" : "must not be negative") + got;
+        return "must be " + bounds_text(info) + unit + got;
+      }
+      return "must lie in " + bounds_text(info) + unit + got;
+  }
+  return "unknown setting type";
+}
+
+std::optional<SettingValue> parse_setting_text(const SettingInfo& info, const std::string& text,
+                                               std::string& problem) {
+  SettingValue value;
+  // A finite number, the whole text.
+  const auto parse_number = [&](const std::string& item, double& x) {
+    char* end = nullptr;
+    x = std::strtod(item.c_str(), &end);
+    return !item.empty() && end == item.c_str() + item.size() && std::isfinite(x);
+  };
+  switch (info.type) {
+    case SettingType::kIntegrator:
+      if (const std::optional<Integrator> i = integrator_from_string(text)) return to_value(*i);
+      problem = "expected one of " + integrator_names() + "; got \"" + text + "\"";
+      return std::nullopt;
+    case SettingType::kLumping:
+      if (const std::optional<InterfaceLumping> l = lumping_from_string(text)) return to_value(*l);
+      problem = "expected one of " + lumping_names() + "; got \"" + text + "\"";
+      return std::nullopt;
+    case SettingType::kVector3: {
+      std::stringstream in(text);
+      std::string item;
+      int count = 0;
+      while (std::getline(in, item, ',')) {
+        if (count == 3 || !parse_number(item, value.v[static_cast<std::size_t>(count)])) {
+          count = -1;
+          break;
+        }
+        ++count;
+      }
+      if (count == 3) return value;
+      problem = "expected three finite numbers x,y,z; got \"" + text + "\"";
+      return std::nullopt;
+    }
+    case SettingType::kInteger:
+    case SettingType::kReal:
+      if (parse_number(text, value.v[0]) &&
+          (info.type == SettingType::kReal || value.v[0] == std::floor(value.v[0])))
+        return value;
+      problem = std::string("expected ") +
+                (info.type == SettingType::kReal ? "a finite number" : "an integer") + "; got \"" +
+                text + "\"";
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::string format_setting(const SettingInfo& info, const SettingValue& value) {
+  switch (info.type) {
+    case SettingType::kIntegrator: {
+      Integrator x;
+      from_value(value, x);
+      return to_string(x);
+    }
+    case SettingType::kLumping: {
+      InterfaceLumping x;
+      from_value(value, x);
+      return to_string(x);
+    }
+    case SettingType::kVector3:
+      return number(value.v[0]) + "," + number(value.v[1]) + "," + number(value.v[2]);
+    case SettingType::kInteger:
+      return value.v[0] == std::floor(value.v[0]) && std::abs(value.v[0]) < 1e18
+                 ? integer(value.v[0])
+                 : number(value.v[0]);
+    case SettingType::kReal:
+      return number(value.v[0]);
+  }
+  return "";
+}
+
+bool settings_within_bounds(const RuntimeSettings& s, int num_nodes) noexcept {
+  // The list's bounds written out member by member: comparisons only, nothing allocated.
+#define RAMUS_CHECK_OBJECT(Type, field, value, bounds, ...) \
+  if (!within(s.field, bounds)) return false;
+#define RAMUS_CHECK_WIND(Type, field, value, bounds, ...) \
+  if (!within(s.wind.field, bounds)) return false;
+#define RAMUS_CHECK_NODE(Type, field, value, bounds, ...) \
+  if (!within(n.field, bounds)) return false;
+  RAMUS_OBJECT_SETTINGS(RAMUS_CHECK_OBJECT)
+  RAMUS_WIND_SETTINGS(RAMUS_CHECK_WIND)
+  if (static_cast<int>(s.nodes.size()) != num_nodes) return false;
+  for (const NodeSettings& n : s.nodes) {
+    RAMUS_NODE_SETTINGS(RAMUS_CHECK_NODE)
+  }
+#undef RAMUS_CHECK_OBJECT
+#undef RAMUS_CHECK_WIND
+#undef RAMUS_CHECK_NODE
+  return true;
+}
+
+std::string find_settings_problem(const RuntimeSettings& settings, int num_nodes) {
+  // Whole-object settings and the wind first, then the node count, then each node's.
+  for (const SettingInfo& info : table()) {
+    if (info.scope != SettingScope::kObject && info.scope != SettingScope::kWind) continue;
+    const std::string problem = setting_value_problem(info, setting_value(settings, info));
+    if (!problem.empty()) return std::string(info.name) + ": " + problem;
+  }
+  if (static_cast<int>(settings.nodes.size()) != num_nodes)
+    return std::to_string(settings.nodes.size()) + " node settings given for a model of " +
+           std::to_string(num_nodes) + " nodes";
+  for (int i = 0; i < num_nodes; ++i) {
+    for (const SettingInfo& info : table()) {
+      if (info.scope != SettingScope::kNode) continue;
+      const std::string problem = setting_value_problem(info, setting_value(settings, info, i));
+      if (!problem.empty()) return "nodes[" + std::to_string(i) + "]." + info.name + ": " + problem;
+    }
+  }
+  return "";
+}
+
+namespace {
+
+// Text as a Markdown table cell: its pipes escaped.
+std::string cell(const std::string& text) {
+  std::string escaped;
+  for (char c : text) escaped += c == '|' ? std::string("\\|") : std::string(1, c);
+  return escaped;
+}
+
+}  // namespace
+
+std::string settings_markdown_table() {
+  const std::pair<SettingScope, const char*> sections[] = {
+      {SettingScope::kObject, "Whole object (`RuntimeSettings`)"},
+      {SettingScope::kWind, "Wind (`RuntimeSettings::wind`, docs/WIND.md)"},
+      {SettingScope::kNode,
+       "Per domain (`NodeSettings`; also `domains.per_domain.<name>.<key>` for one domain)"},
+      {SettingScope::kScenario, "Scenario of a run (`ScenarioSettings`)"}};
+  std::string text;
+  for (const auto& [scope, title] : sections) {
+    text += "\n" + std::string(title) + ":\n\n";
+    text += "| setting | spec key | CLI flag | default | allowed | unit | meaning |\n";
+    text += "|---|---|---|---|---|---|---|\n";
+    for (const SettingInfo& info : table()) {
+      if (info.scope != scope) continue;
+      text += "| `" + std::string(info.name) + "` | `" + info.json_key + "` | `" + info.cli_flag +
+              "` | " + format_setting(info, info.default_value) + " | " + cell(bounds_text(info)) +
+              " | " + info.unit + " | " + cell(info.doc) + " |\n";
+    }
+  }
+  return text;
+}
+
+std::string runtime_fields_markdown_table() {
+  std::string text =
+      "\n| path under `/runtime` | kind | type | shape | unit | allowed | meaning |\n"
+      "|---|---|---|---|---|---|---|\n";
+  for (const SettingInfo& info : table()) {
+    if (info.scope == SettingScope::kScenario) continue;
+    const bool node = info.scope == SettingScope::kNode;
+    const std::string path =
+        node ? std::string("nodes/") + info.member
+             : (info.scope == SettingScope::kWind ? "wind/" : "") + std::string(info.member);
+    std::string kind = node || info.type == SettingType::kVector3 ? "dataset" : "attribute";
+    std::string type = "float64";
+    if (info.type == SettingType::kInteger || info.type == SettingType::kIntegrator) type = "int32";
+    if (info.type == SettingType::kIntegrator) type += " (Integrator's number)";
+    if (info.type == SettingType::kLumping) type = "string \"L1\", \"L2\" or \"L3\"";
+    const std::string shape =
+        node ? "(num_domains)" : (info.type == SettingType::kVector3 ? "(3)" : "scalar");
+    text += "| `" + path + "` | " + kind + " | " + type + " | " + shape + " | " + info.unit +
+            " | " + cell(bounds_text(info)) + " | " + cell(info.doc) + " |\n";
+  }
+  return text;
+}
+
+}  // namespace ramus
