@@ -192,6 +192,61 @@ static void check_surface(const char* path) {
   free(xf);
 }
 
+/* Every setting by name: listed, read, written back within its bounds, refused outside them; a
+ * per-domain one domain by domain; gravity in world axes under a rotated placement. */
+static void check_settings(const ramus_model* model) {
+  ramus_object* object = ramus_object_create(model, NULL);
+  const int n = ramus_setting_count(), domains = ramus_model_num_domains(model);
+  const double quarter[9] = {0, -1, 0, 1, 0, 0, 0, 0, 1}, origin[3] = {0, 0, 0};
+  const double sideways[3] = {1, 0, 0}, huge[3] = {1e9, 0, 0};
+  double value[3] = {0, 0, 0}, h = 0.004, two = 2, alpha = 0, scale = 0;
+  int i, listed = 0, readable = 0;
+  CHECK(n >= 28);
+  CHECK(ramus_setting_name(-1) == NULL && ramus_setting_name(n) == NULL);
+  for (i = 0; i < n; ++i) {
+    const char* name = ramus_setting_name(i);
+    listed += name != NULL;
+    if (!name) continue;
+    /* A vector takes 3 values, anything else 1; the scenario is a run's, not an object's. */
+    if (ramus_object_get_setting(object, name, 0, value, 1) == RAMUS_OK ||
+        ramus_object_get_setting(object, name, 0, value, 3) == RAMUS_OK)
+      ++readable;
+  }
+  CHECK(listed == n);
+  CHECK(readable == n - 2);
+  CHECK(ramus_object_get_setting(object, "steps", 0, value, 1) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_get_setting(object, "no_such", 0, value, 1) == RAMUS_INVALID_ARGUMENT);
+  CHECK(strstr(ramus_last_error(), "no such setting") != NULL);
+  /* Whole object: written, read back; refused outside its bounds, naming it, and kept. */
+  CHECK(ramus_object_set_setting(object, "time_step", -1, &h, 1) == RAMUS_OK);
+  CHECK(ramus_object_get_setting(object, "time_step", 0, value, 1) == RAMUS_OK && value[0] == h);
+  CHECK(ramus_object_set_setting(object, "time_step", -1, &two, 1) == RAMUS_INVALID_ARGUMENT);
+  CHECK(strstr(ramus_last_error(), "time_step: must lie in (0, 1] s, got 2") != NULL);
+  CHECK(ramus_object_get_setting(object, "time_step", 0, value, 1) == RAMUS_OK && value[0] == h);
+  CHECK(ramus_object_set_setting(object, "time_step", -1, &h, 3) == RAMUS_INVALID_ARGUMENT);
+  /* Per domain: one domain, then every domain (-1); a domain that does not exist. */
+  CHECK(ramus_object_set_setting(object, "stiffness_scale", 1, &two, 1) == RAMUS_OK);
+  CHECK(ramus_object_get_setting(object, "stiffness_scale", 0, &scale, 1) == RAMUS_OK);
+  CHECK(scale == 1);
+  CHECK(ramus_object_get_setting(object, "stiffness_scale", 1, &scale, 1) == RAMUS_OK);
+  CHECK(scale == 2);
+  CHECK(ramus_object_set_setting(object, "rayleigh_mass", -1, &two, 1) == RAMUS_OK);
+  CHECK(ramus_object_get_setting(object, "rayleigh_mass", domains - 1, &alpha, 1) == RAMUS_OK);
+  CHECK(alpha == 2);
+  CHECK(ramus_object_get_setting(object, "rayleigh_mass", domains, &alpha, 1) ==
+        RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_get_setting(object, "rayleigh_mass", -1, &alpha, 1) ==
+        RAMUS_INVALID_ARGUMENT);
+  /* Gravity is the world's: read back as given under a rotated placement; bounded. */
+  CHECK(ramus_object_set_placement(object, quarter, origin) == RAMUS_OK);
+  CHECK(ramus_object_set_setting(object, "gravity", -1, sideways, 3) == RAMUS_OK);
+  CHECK(ramus_object_get_setting(object, "gravity", 0, value, 3) == RAMUS_OK);
+  CHECK(value[0] == 1 && value[1] == 0 && value[2] == 0);
+  CHECK(ramus_object_set_setting(object, "gravity", -1, huge, 3) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_step(object) == RAMUS_OK);
+  ramus_object_free(object);
+}
+
 int main(int argc, char** argv) {
   ramus_status status = RAMUS_OK;
   ramus_model* model;
@@ -224,6 +279,7 @@ int main(int argc, char** argv) {
   CHECK(in_range);
   free(triangles);
   check_object(model);
+  check_settings(model);
   {
     /* Surface positions into a buffer of the wrong size (or of a model without one). */
     ramus_object* object = ramus_object_create(model, NULL);
