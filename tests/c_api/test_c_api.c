@@ -235,8 +235,7 @@ static void check_settings(const ramus_model* model) {
   CHECK(alpha == 2);
   CHECK(ramus_object_get_setting(object, "rayleigh_mass", domains, &alpha, 1) ==
         RAMUS_INVALID_ARGUMENT);
-  CHECK(ramus_object_get_setting(object, "rayleigh_mass", -1, &alpha, 1) ==
-        RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_get_setting(object, "rayleigh_mass", -1, &alpha, 1) == RAMUS_INVALID_ARGUMENT);
   /* Gravity is the world's: read back as given under a rotated placement; bounded. */
   CHECK(ramus_object_set_placement(object, quarter, origin) == RAMUS_OK);
   CHECK(ramus_object_set_setting(object, "gravity", -1, sideways, 3) == RAMUS_OK);

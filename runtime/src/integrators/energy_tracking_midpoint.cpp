@@ -13,7 +13,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "../io/model_fields.h"
 #include "node_equation.h"
 
 namespace ramus {
@@ -71,7 +70,7 @@ void momentum_preserving_damping(const NodeEquation& e, const Eigen::Ref<const E
   const Prototype& p = *e.prototype;
   const SystemForceIntegrals& w = p.system_force;
   const Eigen::Index r = q.size();
-  if (model_fields::system_force_empty(w) || !(p.mass > 0)) {
+  if (w.empty() || !(p.mass > 0)) {
     v *= 1 - k;
     return;
   }

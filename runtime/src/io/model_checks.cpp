@@ -480,15 +480,6 @@ std::string part_group_path(int k) {
   return "/parts/part_" + std::to_string(k);
 }
 
-bool has_system_force(const ReducedPart& domain) {
-  const Eigen::Index r = domain.basis.cols();
-  const SystemForceIntegrals& w = domain.system_force;
-  return w.w1.rows() == 3 && w.w1.cols() == r && w.w2.rows() == 3 && w.w2.cols() == r &&
-         w.w3.size() == r && w.w4.rows() == r && w.w4.cols() == r && w.w5.rows() == 3 &&
-         w.w5.cols() == 3 * r && w.w6.rows() == r && w.w6.cols() == 3 * r && w.w7.rows() == 3 * r &&
-         w.w7.cols() == 3 * r;
-}
-
 std::string find_model_inconsistency(const ReducedModel& model) {
   if (model.domains.empty()) return "attribute 'num_domains' of /domains: the model has no domain";
   const ModelProvenance& p = model.provenance;

@@ -68,12 +68,6 @@ class InMemoryGroups {
   std::string prefix_;
 };
 
-/// True when the system-force integrals were not computed (every W empty).
-inline bool system_force_empty(const SystemForceIntegrals& w) {
-  return w.w1.size() == 0 && w.w2.size() == 0 && w.w3.size() == 0 && w.w4.size() == 0 &&
-         w.w5.size() == 0 && w.w6.size() == 0 && w.w7.size() == 0;
-}
-
 /// The attributes of /provenance.
 template <class Provenance, class V>
 void visit_provenance(Provenance& p, V& v) {
@@ -124,17 +118,16 @@ void visit_part(Part& d, int num_domains, Visitor& v) {
   // W1..W7: may be absent in a single-domain model or for a rigid part (r = 0); a rigid part's
   // are written in their empty shapes.
   const bool rigid = d.polynomial.r == 0;
-  v.group("system_force", {false, !system_force_empty(d.system_force) || rigid || num_domains > 1},
-          [&] {
-            auto& w = d.system_force;
-            v.dataset("w1", w.w1, {3, r});
-            v.dataset("w2", w.w2, {3, r});
-            v.dataset("w3", w.w3, {r});
-            v.dataset("w4", w.w4, {r, r});
-            v.dataset("w5", w.w5, {3, r < 0 ? -1 : 3 * r});
-            v.dataset("w6", w.w6, {r, r < 0 ? -1 : 3 * r});
-            v.dataset("w7", w.w7, {r < 0 ? -1 : 3 * r, r < 0 ? -1 : 3 * r});
-          });
+  v.group("system_force", {false, !d.system_force.empty() || rigid || num_domains > 1}, [&] {
+    auto& w = d.system_force;
+    v.dataset("w1", w.w1, {3, r});
+    v.dataset("w2", w.w2, {3, r});
+    v.dataset("w3", w.w3, {r});
+    v.dataset("w4", w.w4, {r, r});
+    v.dataset("w5", w.w5, {3, r < 0 ? -1 : 3 * r});
+    v.dataset("w6", w.w6, {r, r < 0 ? -1 : 3 * r});
+    v.dataset("w7", w.w7, {r < 0 ? -1 : 3 * r, r < 0 ? -1 : 3 * r});
+  });
 }
 
 /// The fields of /domains/domain_<k> for domain `d`; `part_vertices(i)` is #V of part i and

@@ -10,7 +10,6 @@
 
 #include "heap_bytes.h"
 #include "ramus/error.h"
-#include "ramus/runtime/io/model_file.h"
 #include "ramus/runtime/model/model_geometry.h"
 
 namespace ramus {
@@ -390,10 +389,6 @@ std::shared_ptr<const Model> compile_model(ReducedModel data) {
   if (const std::string problem = find_settings_problem(m.settings, num); !problem.empty())
     throw OptionError("runtime settings: " + problem);
   return model;
-}
-
-std::shared_ptr<const Model> load_model(const std::string& path) {
-  return compile_model(read_model_file(path));
 }
 
 }  // namespace ramus

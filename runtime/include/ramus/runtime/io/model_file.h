@@ -30,10 +30,6 @@ ReducedModel read_model_file(const std::string& path);
 /// subtree_mass 0 (not computed).
 std::string find_model_inconsistency(const ReducedModel& model);
 
-/// True when the part's system-force integrals W1..W7 are all shaped for its r (3 by r, ...,
-/// 3r by 3r); false when they were not computed (all empty, allowed for a single-domain model).
-bool has_system_force(const ReducedPart& part);
-
 /// Group of domain k in a model file: "/domains/domain_<k>".
 std::string domain_group_path(int k);
 /// Group of part k in a model file: "/parts/part_<k>".

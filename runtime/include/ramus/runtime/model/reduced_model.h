@@ -30,6 +30,11 @@ struct SystemForceIntegrals {
   Eigen::MatrixXd w6;  ///< r by 3r: block l (columns 3l..3l+2) = W6_l = ∫ρ Uᵀ U_l~ dV
   Eigen::MatrixXd
       w7;  ///< 3r by 3r: block (l, p) (rows 3l.., columns 3p..) = W7_lp = ∫ρ U_l U_pᵀ dV
+  /// True when they were not computed (every W empty).
+  bool empty() const {
+    return w1.size() == 0 && w2.size() == 0 && w3.size() == 0 && w4.size() == 0 && w5.size() == 0 &&
+           w6.size() == 0 && w7.size() == 0;
+  }
 };
 
 /// The interface of a child domain j with its parent i (Eq. 1-4), stored on the child. Rest
@@ -76,6 +81,10 @@ struct ReducedPart {
   ReducedStvkPolynomial polynomial;         ///< exact reduced StVK forces
   SystemForceIntegrals system_force;        ///< W1..W7 (Appendix B), in the part's frame
 };
+
+/// True when the part's system-force integrals W1..W7 are all shaped for its r (3 by r, ...,
+/// 3r by 3r); false when they were not computed (all empty, allowed for a single-domain model).
+bool has_system_force(const ReducedPart& part);
 
 /// The uniform scales a domain may give its part (a scale outside is a corrupt file or spec).
 constexpr double kMinPartScale = 1e-3;
