@@ -8,11 +8,12 @@
 #include <iostream>
 
 #include "commands.h"
+#include "printing_listener.h"
 #include "ramus/error.h"
 #include "ramus/precompute/mesh/mesh_checks.h"
 #include "ramus/precompute/mesh/mesh_io.h"
 #include "ramus/precompute/mesh/vtu_io.h"
-#include "spec_mesh.h"
+#include "ramus/precompute/pipeline/spec_mesh.h"
 
 namespace ramus::cli {
 
@@ -75,7 +76,8 @@ void check_spec(const Args& args) {
                     placed);
         continue;
       }
-      TetMesh mesh = read_spec_tet_mesh(part.mesh_path, part.tetrahedralize, part.length_unit);
+      TetMesh mesh = read_spec_tet_mesh(part.mesh_path, part.tetrahedralize, part.length_unit,
+                                        printing_listener());
       const std::vector<int> base = select_vertices(mesh, part.base);
       std::printf("part      %-16s %s: %d vertices, %d tets, base %zu vertices, placed %zu times\n",
                   part.name.c_str(), part.mesh_path.c_str(), mesh.num_vertices(), mesh.num_tets(),
@@ -84,13 +86,13 @@ void check_spec(const Args& args) {
     std::printf("ok\n");
     return;
   }
-  const auto [mesh, fixed] = load_spec_mesh(spec);
+  const auto [mesh, fixed] = load_spec_mesh(spec, printing_listener());
   std::printf("mesh      %s: %d vertices, %d tets\n", spec.mesh_path.c_str(), mesh.num_vertices(),
               mesh.num_tets());
-  check_spec_forces(spec, mesh);
+  check_spec_forces(spec, mesh, printing_listener());
   const bool anchors_hold = print_anchors(mesh, fixed);
   // The domains precompute would reduce, root first.
-  const DomainTree tree = spec_domain_tree(spec.domains, mesh, fixed);
+  const DomainTree tree = spec_domain_tree(spec.domains, mesh, fixed, printing_listener());
   int depth = 0;
   for (int d : tree.depth) depth = std::max(depth, d);
   std::printf("domains   %d, tree depth %d\n", tree.num_domains, depth);
@@ -142,7 +144,7 @@ void add_check_command(CLI::App& app) {
     if (args->input.size() > 5 && args->input.substr(args->input.size() - 5) == ".json")
       return check_spec(*args);
     const TetMesh mesh = read_tet_mesh(args->input);
-    print_read_notes(mesh, args->input);
+    report_read_notes(mesh, args->input, printing_listener());
     const MeshReport report = check_tet_mesh(mesh);
     std::cout << args->input << ":\n" << summarize(report);
     if (!report.ok(args->allow_disconnected)) {

@@ -5,10 +5,11 @@
 
 #include "commands.h"
 #include "mesh_files.h"
+#include "printing_listener.h"
 #include "ramus/error.h"
 #include "ramus/precompute/mesh/mesh_checks.h"
 #include "ramus/precompute/mesh/mesh_io.h"
-#include "spec_mesh.h"
+#include "ramus/precompute/pipeline/spec_mesh.h"
 
 namespace ramus::cli {
 
@@ -40,7 +41,7 @@ void run_convert(const ConvertArgs& args, bool surface_only) {
                        "tetrahedralize needs a closed surface (.obj, .off, .ply, .stl)");
   }
   const TetMesh mesh = read_tet_mesh(args.input, args.tetgen);
-  print_read_notes(mesh, args.input);
+  report_read_notes(mesh, args.input, printing_listener());
   validate_tet_mesh(mesh, args.input, args.allow_disconnected);
   write_tet_mesh_by_extension(mesh, args.output);
   const MeshReport report = check_tet_mesh(mesh);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "commands.h"
+#include "printing_listener.h"
 #include "ramus/error.h"
 #include "ramus/precompute/fem/full_space_siere.h"
 #include "ramus/precompute/fem/full_space_simulator.h"
@@ -14,8 +15,8 @@
 #include "ramus/precompute/mesh/mesh_io.h"
 #include "ramus/precompute/mesh/vtu_io.h"
 #include "ramus/precompute/model/model_spec.h"
+#include "ramus/precompute/pipeline/spec_mesh.h"
 #include "reduced_run_options.h"
-#include "spec_mesh.h"
 
 namespace ramus::cli {
 
@@ -50,7 +51,8 @@ void run(const Args& args) {
           given_setting(*args.command, args.settings, "time_step"))
     set_setting(spec.simulation.settings, *find_setting("time_step"), *h);
   const auto t_mesh = Clock::now();
-  TetMesh mesh = read_spec_tet_mesh(spec.mesh_path, spec.tetrahedralize, spec.length_unit);
+  TetMesh mesh = read_spec_tet_mesh(spec.mesh_path, spec.tetrahedralize, spec.length_unit,
+                                    printing_listener());
   const double mesh_seconds = seconds_since(t_mesh);
   std::vector<int> fixed;
   try {

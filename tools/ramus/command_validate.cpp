@@ -13,15 +13,17 @@
 #include <fstream>
 #include <limits>
 #include <memory>
-#include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "printing_listener.h"
 #include "ramus/error.h"
 #include "ramus/precompute/fem/full_space_simulator.h"
 #include "ramus/precompute/mesh/mesh_checks.h"
 #include "ramus/precompute/mesh/mesh_io.h"
 #include "ramus/precompute/mesh/vtu_io.h"
 #include "ramus/precompute/model/model_spec.h"
+#include "ramus/precompute/pipeline/spec_mesh.h"
+#include "ramus/precompute/reduction/lumping_experiment.h"
 #include "ramus/precompute/reduction/modal_analysis.h"
 #include "ramus/runtime/io/model_file.h"
 #include "ramus/runtime/model/model.h"
@@ -29,7 +31,6 @@
 #include "ramus/runtime/simulator.h"
 #include "reduced_run_options.h"
 #include "run_progress.h"
-#include "spec_mesh.h"
 
 namespace ramus::cli {
 
@@ -54,31 +55,10 @@ struct Trajectory {
   double seconds_per_step = 0;
 };
 
-// Lowest frequency (Hz) from the zero crossings of s(t) - mean(s), over whole half-periods.
-double zero_crossing_frequency(const std::vector<double>& s, double h) {
-  if (s.size() < 3) return std::numeric_limits<double>::quiet_NaN();
-  double mean = 0;
-  for (double v : s) mean += v / static_cast<double>(s.size());
-  std::vector<double> crossings;
-  for (std::size_t k = 1; k < s.size(); ++k) {
-    const double p = s[k - 1] - mean, c = s[k] - mean;
-    if ((p > 0) != (c > 0)) crossings.push_back(h * (static_cast<double>(k) - 1 + p / (p - c)));
-  }
-  // A whole period needs three crossings; fewer: not measurable (NaN, printed "n/a").
-  if (crossings.size() < 3) return std::numeric_limits<double>::quiet_NaN();
-  return static_cast<double>(crossings.size() - 1) / (2.0 * (crossings.back() - crossings.front()));
-}
-
 std::string format_number(double value, const char* format) {
   char text[32];
   std::snprintf(text, sizeof text, format, value);
   return text;
-}
-
-double bend_angle_degrees(const Eigen::Vector3d& base, const Eigen::Vector3d& rest_top,
-                          const Eigen::Vector3d& top) {
-  const Eigen::Vector3d a = rest_top - base, b = top - base;
-  return std::atan2(a.cross(b).norm(), a.dot(b)) * 180.0 / M_PI;
 }
 
 // --series PREFIX: PREFIX_full.pvd, PREFIX_L1.pvd, PREFIX_L2.pvd and PREFIX_L3.pvd over the
@@ -131,7 +111,8 @@ void run(const Args& args) {
                      "an assembly (parts and instances) has no one-mesh full-space model yet: "
                      "`ramus validate` takes a one-mesh spec");
   const auto model = load_model(args.model);
-  const TetMesh mesh = read_spec_tet_mesh(spec.mesh_path, spec.tetrahedralize, spec.length_unit);
+  const TetMesh mesh = read_spec_tet_mesh(spec.mesh_path, spec.tetrahedralize, spec.length_unit,
+                                          printing_listener());
   std::vector<int> fixed;
   try {
     fixed = select_vertices(mesh, spec.fixed);
@@ -307,13 +288,8 @@ void run(const Args& args) {
   Eigen::Vector3d direction = velocity.segment<3>(3 * a_vertex);
   direction /= std::max(1e-300, direction.norm());
   const Eigen::Vector3d a_rest = rest.row(a_vertex).transpose();
-  nlohmann::json summary;
-  summary["spec"] = args.spec;
-  summary["model"] = args.model;
-  summary["time_step"] = h;
-  summary["steps"] = steps;
-  summary["first_eigenmode_hz"] = omega1 / (2 * M_PI);
-  summary["domains"] = model->num_nodes();
+  LumpingExperimentSummary summary{args.spec,           args.model,         h, steps,
+                                   omega1 / (2 * M_PI), model->num_nodes(), {}};
   std::printf("\n%-22s %10s %9s %14s %16s %14s\n", "method", "f1 (Hz)", "f1 / G", "max bend (deg)",
               "max |A - A_G| (m)", "per step");
   double ground_truth_frequency = 0;
@@ -334,13 +310,7 @@ void run(const Args& args) {
                 std::isfinite(f) ? format_number(f, "%.4g").c_str() : "n/a",
                 std::isfinite(ratio) ? format_number(ratio, "%.3g").c_str() : "n/a", bend,
                 deviation, 1e3 * t.seconds_per_step);
-    summary["methods"].push_back(
-        {{"name", t.name},
-         {"frequency_hz", std::isfinite(f) ? nlohmann::json(f) : nullptr},
-         {"frequency_ratio", std::isfinite(ratio) ? nlohmann::json(ratio) : nullptr},
-         {"max_bend_degrees", bend},
-         {"max_deviation_a_m", deviation},
-         {"ms_per_step", 1e3 * t.seconds_per_step}});
+    summary.methods.push_back({t.name, f, ratio, bend, deviation, 1e3 * t.seconds_per_step});
     unmeasured |= !std::isfinite(f);
   }
   if (unmeasured)
@@ -373,7 +343,7 @@ void run(const Args& args) {
   series.finish();
   if (!args.summary.empty()) {
     std::ofstream out(args.summary);
-    out << summary.dump(2) << '\n';
+    out << summary_json(summary) << '\n';
     std::printf("summary      %s\n", args.summary.c_str());
   }
 }

@@ -1,10 +1,12 @@
-#include "precompute_progress.h"
+#include "ramus/precompute/pipeline/precompute_progress.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-namespace ramus::cli {
+#include "printf_text.h"
+
+namespace ramus {
 
 namespace {
 
@@ -45,10 +47,23 @@ std::string human_duration(double seconds) {
   return text;
 }
 
-PrecomputeProgress::PrecomputeProgress(std::map<std::string, double> work, double interval_s)
-    : work_(std::move(work)), interval_s_(interval_s) {
+std::string progress_line(const PrecomputeProgressReport& progress) {
+  const std::string running = progress.running.empty() ? "" : ", now " + progress.running;
+  if (progress.left_s >= 0)
+    return printf_text("progress     %3.0f %%, %s spent, about %s left%s",
+                       100 * progress.fraction_done, human_duration(progress.spent_s).c_str(),
+                       human_duration(progress.left_s).c_str(), running.c_str());
+  return printf_text("progress     %s spent, no estimate yet%s",
+                     human_duration(progress.spent_s).c_str(), running.c_str());
+}
+
+PrecomputeProgress::PrecomputeProgress(std::map<std::string, double> work,
+                                       const PrecomputeListener& listener)
+    : work_(std::move(work)),
+      interval_s_(listener.progress_interval_s),
+      on_progress_(listener.on_progress) {
   for (const auto& [name, w] : work_) total_work_ += std::max(0.0, w);
-  if (interval_s_ > 0) ticker_ = std::thread([this] { tick(); });
+  if (interval_s_ > 0 && on_progress_) ticker_ = std::thread([this] { tick(); });
 }
 
 PrecomputeProgress::~PrecomputeProgress() {
@@ -99,17 +114,11 @@ void PrecomputeProgress::tick() {
     const auto now = Clock::now();
     const double spent = std::chrono::duration<double>(now - start_).count();
     const double fraction = total_work_ > 0 ? done_work_locked(now) / total_work_ : 0.0;
-    const std::string running = running_stage_.empty() ? "" : ", now " + running_stage_;
     // (Until 2 % is done the pace is unknown: the first stages are the mesh's, a few ms.)
-    if (finished_work_ > 0.02 * total_work_)
-      std::printf("progress     %3.0f %%, %s spent, about %s left%s\n", 100 * fraction,
-                  human_duration(spent).c_str(),
-                  human_duration(spent * (1 - fraction) / fraction).c_str(), running.c_str());
-    else
-      std::printf("progress     %s spent, no estimate yet%s\n", human_duration(spent).c_str(),
-                  running.c_str());
-    std::fflush(stdout);
+    PrecomputeProgressReport report{fraction, spent, -1.0, running_stage_};
+    if (finished_work_ > 0.02 * total_work_) report.left_s = spent * (1 - fraction) / fraction;
+    on_progress_(report);
   }
 }
 
-}  // namespace ramus::cli
+}  // namespace ramus

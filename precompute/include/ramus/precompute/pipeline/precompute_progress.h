@@ -1,4 +1,4 @@
-// Progress of a long precompute: a line every few seconds with the share done, the time spent and
+// Progress of a long precompute: a report every few seconds with the share done, the time spent and
 // an estimate of the time left, from the stages finished so far and a model of what each costs.
 #pragma once
 
@@ -9,14 +9,16 @@
 #include <string>
 #include <thread>
 
-namespace ramus::cli {
+#include "ramus/precompute/pipeline/precompute_listener.h"
+
+namespace ramus {
 
 class PrecomputeProgress {
  public:
   /// `work`: each domain's (or part's) name and its share of the work (its tets; any scale);
-  /// `interval_s`: seconds between lines (the first after that long: short runs print nothing;
-  /// 0: no lines).
-  explicit PrecomputeProgress(std::map<std::string, double> work, double interval_s = 5.0);
+  /// the listener's on_progress gets a report every progress_interval_s (the first after that
+  /// long: short runs get none; 0 or no on_progress: none).
+  PrecomputeProgress(std::map<std::string, double> work, const PrecomputeListener& listener);
   ~PrecomputeProgress();  ///< stops the ticker
   PrecomputeProgress(const PrecomputeProgress&) = delete;
   PrecomputeProgress& operator=(const PrecomputeProgress&) = delete;
@@ -39,6 +41,7 @@ class PrecomputeProgress {
   double running_work_ = 0;    // its expected work
   Clock::time_point start_ = Clock::now(), last_event_ = start_;
   double interval_s_;
+  std::function<void(const PrecomputeProgressReport&)> on_progress_;
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   bool stopping_ = false;
@@ -47,5 +50,7 @@ class PrecomputeProgress {
 
 /// "1 min 20 s", "45 s", "2 h 5 min": a duration for people.
 std::string human_duration(double seconds);
+/// "progress     40 %, 12 s spent, about 18 s left, now trunk: basis": the report as a line.
+std::string progress_line(const PrecomputeProgressReport& progress);
 
-}  // namespace ramus::cli
+}  // namespace ramus

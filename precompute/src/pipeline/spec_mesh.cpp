@@ -1,20 +1,21 @@
-#include "spec_mesh.h"
+#include "ramus/precompute/pipeline/spec_mesh.h"
 
 #include <cstdio>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "printf_text.h"
 #include "ramus/error.h"
 #include "ramus/precompute/mesh/mesh_checks.h"
 #include "ramus/precompute/mesh/mesh_io.h"
 #include "ramus/precompute/mesh/tet_label_file.h"
 
-namespace ramus::cli {
+namespace ramus {
 
 // The domain tree a "domains" block asks for: one domain, the labels, or an automatic partition.
 DomainTree spec_domain_tree(const std::optional<DomainsSpec>& domains, const TetMesh& mesh,
-                            const std::vector<int>& fixed) {
+                            const std::vector<int>& fixed, const PrecomputeListener& listener) {
   if (!domains) {
     const Eigen::VectorXi one = Eigen::VectorXi::Zero(mesh.num_tets());
     return build_domain_tree(mesh, one, fixed, {{0, "body"}});
@@ -23,7 +24,7 @@ DomainTree spec_domain_tree(const std::optional<DomainsSpec>& domains, const Tet
     return domain_tree_from_labels(mesh, fixed);  // (a label file's labels are the mesh's now)
   std::vector<std::string> notes;
   DomainTree tree = partition_branching_mesh(mesh, fixed, domains->automatic, &notes);
-  for (const std::string& note : notes) std::fprintf(stderr, "ramus: note: %s\n", note.c_str());
+  for (const std::string& note : notes) listener.note(note);
   return tree;
 }
 
@@ -46,7 +47,8 @@ std::vector<PointForce> resolved_spec_forces(const ModelSpec& spec, const TetMes
 // The spec's forces on `mesh` (vertex numbering of the whole model): each vertex exists; a force
 // given by position says which vertex it snapped to and how far that is (a warning beyond 5 % of
 // the model's size).
-std::vector<PointForce> check_spec_forces(const ModelSpec& spec, const TetMesh& mesh) {
+std::vector<PointForce> check_spec_forces(const ModelSpec& spec, const TetMesh& mesh,
+                                          const PrecomputeListener& listener) {
   std::vector<PointForce> forces = resolved_spec_forces(spec, mesh);
   const Eigen::MatrixX3d& X = mesh.rest_positions;
   const double size = X.rows() ? (X.colwise().maxCoeff() - X.colwise().minCoeff()).norm() : 0.0;
@@ -54,14 +56,15 @@ std::vector<PointForce> check_spec_forces(const ModelSpec& spec, const TetMesh& 
     if (!forces[i].at) continue;
     const Eigen::Vector3d at = *forces[i].at;
     const double distance = (X.row(forces[i].vertex).transpose() - at).norm();
-    std::printf("force        forces[%zu].at (%g, %g, %g) acts at vertex %d, %.3g m away\n", i,
-                at(0), at(1), at(2), forces[i].vertex, distance);
+    listener.report(
+        printf_text("force        forces[%zu].at (%g, %g, %g) acts at vertex %d, %.3g m away", i,
+                    at(0), at(1), at(2), forces[i].vertex, distance));
     if (distance > 0.05 * size)
-      std::fprintf(stderr,
-                   "ramus: warning: %s: forces[%zu].at is %.3g m from the nearest vertex (%d), "
-                   "%.0f %% of the model's size: is the position in the mesh's units and "
-                   "axes?\n",
-                   spec.spec_path.c_str(), i, distance, forces[i].vertex, 100 * distance / size);
+      listener.warning(printf_text(
+          "%s: forces[%zu].at is %.3g m from the nearest vertex (%d), "
+          "%.0f %% of the model's size: is the position in the mesh's units and "
+          "axes?",
+          spec.spec_path.c_str(), i, distance, forces[i].vertex, 100 * distance / size));
   }
   return forces;
 }
@@ -96,36 +99,37 @@ void check_spec_against_mesh(const ModelSpec& spec, const TetMesh& mesh) {
   resolved_spec_forces(spec, mesh);
 }
 
-void warn_if_size_implausible(const TetMesh& mesh, const std::string& path, double length_unit) {
+void warn_if_size_implausible(const TetMesh& mesh, const std::string& path, double length_unit,
+                              const PrecomputeListener& listener) {
   if (mesh.num_vertices() == 0) return;
   const Eigen::MatrixX3d& X = mesh.rest_positions;
   const double size = (X.colwise().maxCoeff() - X.colwise().minCoeff()).norm();
   const char* guess = size > 200 ? "millimetres or centimetres" : size < 5e-3 ? "kilometres" : "";
   if (*guess == '\0') return;
   if (length_unit == 1.0)
-    std::fprintf(stderr,
-                 "ramus: warning: %s is %.3g m across: Ramus reads coordinates in metres (is it in "
-                 "%s? give the spec \"units\", e.g. \"units\": \"mm\")\n",
-                 path.c_str(), size, guess);
+    listener.warning(
+        printf_text("%s is %.3g m across: Ramus reads coordinates in metres (is it in "
+                    "%s? give the spec \"units\", e.g. \"units\": \"mm\")",
+                    path.c_str(), size, guess));
   else
-    std::fprintf(stderr,
-                 "ramus: warning: %s is %.3g m across with \"units\" %g m per unit: is that its "
-                 "unit?\n",
-                 path.c_str(), size, length_unit);
+    listener.warning(
+        printf_text("%s is %.3g m across with \"units\" %g m per unit: is that its "
+                    "unit?",
+                    path.c_str(), size, length_unit));
 }
 
-void print_read_notes(const TetMesh& mesh, const std::string& path) {
-  for (const std::string& note : mesh.read_notes)
-    std::fprintf(stderr, "ramus: note: %s: %s\n", path.c_str(), note.c_str());
+void report_read_notes(const TetMesh& mesh, const std::string& path,
+                       const PrecomputeListener& listener) {
+  for (const std::string& note : mesh.read_notes) listener.note(path + ": " + note);
 }
 
 TetMesh read_spec_tet_mesh(const std::string& path, const TetrahedralizeOptions& tetrahedralize,
-                           double length_unit) {
+                           double length_unit, const PrecomputeListener& listener) {
   TetMesh mesh = read_tet_mesh(path, tetrahedralize);
-  print_read_notes(mesh, path);
+  report_read_notes(mesh, path, listener);
   mesh.rest_positions *= length_unit;
   validate_tet_mesh(mesh, path);
-  warn_if_size_implausible(mesh, path, length_unit);
+  warn_if_size_implausible(mesh, path, length_unit, listener);
   return mesh;
 }
 
@@ -135,9 +139,9 @@ SurfaceMesh read_spec_surface(const std::string& path, double length_unit) {
   return surface;
 }
 
-SpecMesh load_spec_mesh(const ModelSpec& spec) {
+SpecMesh load_spec_mesh(const ModelSpec& spec, const PrecomputeListener& listener) {
   SpecMesh loaded;
-  loaded.mesh = read_spec_tet_mesh(spec.mesh_path, spec.tetrahedralize, spec.length_unit);
+  loaded.mesh = read_spec_tet_mesh(spec.mesh_path, spec.tetrahedralize, spec.length_unit, listener);
   apply_label_file(spec.domains, loaded.mesh);
   check_spec_against_mesh(spec, loaded.mesh);
   try {
@@ -148,4 +152,4 @@ SpecMesh load_spec_mesh(const ModelSpec& spec) {
   return loaded;
 }
 
-}  // namespace ramus::cli
+}  // namespace ramus

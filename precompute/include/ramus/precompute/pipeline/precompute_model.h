@@ -1,0 +1,34 @@
+// The precompute pipeline as one library call: a model spec (model_spec.h) becomes a reduced
+// model ready for write_model_file (model_file_writer.h). `ramus precompute` is this call with
+// its report printed.
+#pragma once
+
+#include "ramus/precompute/model/model_spec.h"
+#include "ramus/precompute/pipeline/precompute_listener.h"
+#include "ramus/runtime/model/reduced_model.h"
+
+namespace ramus {
+
+/// Overrides of a one-mesh spec's "reduction" block (the CLI's -r, --linear-modes,
+/// --no-modal-derivatives); an assembly gives them per part and refuses these.
+struct ReductionOverrides {
+  int linear_modes = -1;  ///< > 0: replaces reduction.linear_modes
+  int r = -1;             ///< > 0: replaces reduction.r
+  bool no_modal_derivatives = false;
+  bool any() const { return linear_modes > 0 || r > 0 || no_modal_derivatives; }
+};
+
+/// The spec's model: its mesh (or each assembly part's) read and checked, cut into domains, each
+/// distinct part reduced once on all cores (modes, modal derivatives, basis, cubic polynomial,
+/// system-force integrals), placed, its render surfaces embedded, the spec's settings and
+/// scenario and the provenance recorded; then its interfaces and energy checked (report and
+/// warnings only). Errors name the spec's file and key (InputError) or the override
+/// (OptionError). The listener gets the report, warnings, notes and progress.
+ReducedModel precompute_model(const ModelSpec& spec, const ReductionOverrides& overrides,
+                              const PrecomputeListener& listener);
+
+/// The time of writing as "2026-11-26T23:10:26Z", or SOURCE_DATE_EPOCH (seconds) where set, so
+/// that the same inputs give byte-identical model files.
+std::string provenance_time_utc();
+
+}  // namespace ramus

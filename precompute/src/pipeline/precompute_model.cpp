@@ -1,0 +1,250 @@
+#include "ramus/precompute/pipeline/precompute_model.h"
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "precompute_checks.h"
+#include "precompute_stages.h"
+#include "printf_text.h"
+#include "ramus/error.h"
+#include "ramus/precompute/mesh/surface_mesh.h"
+#include "ramus/precompute/pipeline/precompute_progress.h"
+#include "ramus/precompute/pipeline/spec_mesh.h"
+#include "ramus/precompute/reduction/reduced_domain_builder.h"
+#include "ramus/precompute/substructuring/substructured_model_builder.h"
+#include "ramus/precompute/substructuring/surface_embedding.h"
+#include "ramus/runtime/model/model_geometry.h"
+#include "ramus/runtime/version.h"
+
+namespace ramus {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The rendering surface: the spec's "render_surface", else the mesh when it is a surface file
+// (tetrahedralized by TetGen); empty: none.
+std::string render_surface_path(const ModelSpec& spec) {
+  if (!spec.render_surface_path.empty()) return spec.render_surface_path;
+  std::string ext = std::filesystem::path(spec.mesh_path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
+  return ext == ".obj" || ext == ".off" || ext == ".ply" || ext == ".stl" ? spec.mesh_path : "";
+}
+
+// embed_surface with its errors naming the surface file.
+EmbeddedSurface embed_render_surface(const ReducedModel& model, const SurfaceMesh& surface,
+                                     const std::string& path, SurfaceEmbeddingStats* stats) {
+  try {
+    return embed_surface(model, surface.vertices, surface.triangles, {}, stats);
+  } catch (const MeshError& e) {
+    throw InputError(path, 0, e.what());
+  }
+}
+
+// The render surface read and tried on the undivided mesh: one that does not fit fails here,
+// before the reduction.
+SurfaceMesh read_render_surface(const ModelSpec& spec, const std::string& path,
+                                const TetMesh& mesh) {
+  SurfaceMesh surface = read_spec_surface(path, spec.length_unit);
+  ReducedPart undivided;
+  undivided.rest_positions = mesh.rest_positions;
+  undivided.tets = mesh.tets;
+  embed_render_surface(single_domain_model(std::move(undivided)), surface, path, nullptr);
+  return surface;
+}
+
+// The reduction (r and modes) or the domain tree, one line per domain.
+void report_domains(const DomainTree& tree, const std::vector<ReductionSpec>& reductions,
+                    const ModelSpec& spec, bool free_body, const PrecomputeListener& listener) {
+  int total_r = 0;
+  for (const ReductionSpec& red : reductions) total_r += red.r;
+  if (tree.num_domains == 1) {
+    listener.report(printf_text(
+        "reduction    %d linear modes%s -> r = %d", reductions[0].linear_modes,
+        spec.reduction.modal_derivatives ? " + modal derivatives" : "", reductions[0].r));
+    return;
+  }
+  int depth = 0;
+  for (int dd : tree.depth) depth = std::max(depth, dd);
+  listener.report(printf_text("domains      %d in a tree of depth %d, total r = %d%s",
+                              tree.num_domains, depth, total_r,
+                              free_body ? ", free-flying root" : ""));
+  for (int k = 0; k < tree.num_domains; ++k)
+    listener.report(printf_text(
+        "  %-14s parent %-14s %6zu tets %4zu interface vertices  r = %d (%d linear)",
+        tree.names[k].c_str(), tree.parent[k] < 0 ? "-" : tree.names[tree.parent[k]].c_str(),
+        tree.domain_tets[k].size(), tree.interface_vertices[k].size(), reductions[k].r,
+        reductions[k].r > 0 ? reductions[k].linear_modes : 0));
+}
+
+// Every domain reduced (all cores), with progress and the stages' seconds reported.
+ReducedModel reduce_domains(const ModelSpec& spec, const TetMesh& mesh, const DomainTree& tree,
+                            const std::vector<int>& fixed,
+                            const std::vector<ReductionSpec>& reductions,
+                            const PrecomputeListener& listener) {
+  const auto start = Clock::now();
+  StageTimes times;
+  ReducedModel reduced;
+  try {
+    std::map<std::string, double> work;
+    for (int k = 0; k < tree.num_domains; ++k)
+      work[tree.names[static_cast<std::size_t>(k)]] =
+          static_cast<double>(tree.domain_tets[static_cast<std::size_t>(k)].size());
+    PrecomputeProgress progress(std::move(work), listener);
+    reduced = build_substructured_model(
+        mesh, assign_materials(mesh, spec.material, spec.materials_by_label), tree, fixed,
+        reductions, [&](const std::string& stage, double seconds) {
+          progress.stage_done(stage);
+          times.add(stage, seconds);
+        });
+  } catch (const OptionError& e) {
+    // Mode counts a domain cannot have: name the spec and the block that asked for them.
+    throw InputError(spec.spec_path, 0,
+                     std::string(spec.domains ? "domains" : "reduction") + ": " + e.what());
+  }
+  times.report(listener, 19, "");
+  listener.report(printf_text("  %-19s %8.3f s", "reduction total", seconds_since(start)));
+  return reduced;
+}
+
+// A one-mesh spec's model.
+ReducedModel precompute_one_mesh(ModelSpec spec, const ReductionOverrides& overrides,
+                                 const PrecomputeListener& listener) {
+  const auto start = Clock::now();
+  if (overrides.linear_modes > 0) spec.reduction.linear_modes = overrides.linear_modes;
+  if (overrides.r > 0) spec.reduction.r = overrides.r;
+  if (overrides.no_modal_derivatives) spec.reduction.modal_derivatives = false;
+  const auto [mesh, fixed] = load_spec_mesh(spec, listener);
+  listener.report(
+      printf_text("mesh         %s: %d vertices, %d tets, %zu fixed vertices%s (%.2f s)",
+                  spec.mesh_path.c_str(), mesh.num_vertices(), mesh.num_tets(), fixed.size(),
+                  fixed.empty() ? " (free body)" : "", seconds_since(start)));
+  const std::vector<PointForce> forces = check_spec_forces(spec, mesh, listener);
+  const std::string surface_path = render_surface_path(spec);
+  SurfaceMesh render_surface;
+  if (!surface_path.empty()) render_surface = read_render_surface(spec, surface_path, mesh);
+  const DomainTree tree = spec_domain_tree(spec.domains, mesh, fixed, listener);
+  const std::vector<ReductionSpec> reductions =
+      domain_reductions(spec.reduction, spec.domains, tree, spec.spec_path, "domains");
+  report_domains(tree, reductions, spec, fixed.empty(), listener);
+
+  ReducedModel reduced = reduce_domains(spec, mesh, tree, fixed, reductions, listener);
+  if (!surface_path.empty()) {
+    const auto embed_start = Clock::now();
+    SurfaceEmbeddingStats stats;
+    reduced.embedded_surface = embed_render_surface(reduced, render_surface, surface_path, &stats);
+    listener.report(printf_text(
+        "surface      %s: %d vertices, %d triangles embedded, at most %.3g m outside a tet (%d "
+        "clamped) (%.3f s)",
+        surface_path.c_str(), render_surface.num_vertices(), render_surface.num_triangles(),
+        stats.max_distance, stats.clamped, seconds_since(embed_start)));
+  }
+  std::vector<std::string> names;
+  for (const ReducedDomain& domain : reduced.domains) names.push_back(domain.name);
+  const std::string options =
+      nlohmann::json{{"linear_modes", spec.reduction.linear_modes},
+                     {"r", spec.reduction.r},
+                     {"modal_derivatives", spec.reduction.modal_derivatives}}
+          .dump();
+  finish_model(reduced, spec, names, spec.mesh_path, read_file_bytes(spec.mesh_path), options,
+               forces, listener);
+  return reduced;
+}
+
+}  // namespace
+
+std::vector<ReductionSpec> domain_reductions(const ReductionSpec& base,
+                                             const std::optional<DomainsSpec>& domains,
+                                             const DomainTree& tree, const std::string& spec_path,
+                                             const std::string& key) {
+  const int d = tree.num_domains;
+  std::vector<int> r(static_cast<size_t>(d), base.r);
+  if (domains && domains->total_r > 0) {
+    std::vector<int> sizes;
+    for (const auto& tets : tree.domain_tets) sizes.push_back(static_cast<int>(tets.size()));
+    try {
+      r = distribute_modes(sizes, domains->total_r, domains->distribution, domains->min_r,
+                           domains->max_r);
+    } catch (const OptionError& e) {
+      throw InputError(spec_path, 0, key + ".total_r: " + e.what());
+    }
+  }
+  std::vector<ReductionSpec> reductions;
+  for (int k = 0; k < d; ++k) reductions.push_back(domains ? scaled_reduction(base, r[k]) : base);
+  if (!domains) return reductions;
+  // The per-domain overrides, by name.
+  for (const auto& [name, settings] : domains->per_domain) {
+    const auto it = std::find(tree.names.begin(), tree.names.end(), name);
+    if (it == tree.names.end()) {
+      std::string names;
+      for (const std::string& n : tree.names) names += (names.empty() ? "" : ", ") + n;
+      throw InputError(spec_path, 0,
+                       key + ".per_domain: no domain is named \"" + name +
+                           "\" (the domains are: " + names + ")");
+    }
+    ReductionSpec& reduction = reductions[static_cast<size_t>(it - tree.names.begin())];
+    if (settings.r) reduction = scaled_reduction(base, *settings.r);
+    if (settings.linear_modes) reduction.linear_modes = *settings.linear_modes;
+  }
+  return reductions;
+}
+
+void StageTimes::add(const std::string& stage, double seconds) {
+  const auto colon = stage.rfind(": ");
+  seconds_[colon == std::string::npos ? stage : stage.substr(colon + 2)] += seconds;
+}
+
+void StageTimes::report(const PrecomputeListener& listener, int name_width,
+                        const char* summed_note) const {
+  for (const auto& [stage, seconds] : seconds_)
+    listener.report(printf_text("  %-*s %8.3f s%s", name_width, stage.c_str(), seconds,
+                                stage == "placement" ? "" : summed_note));
+}
+
+std::string provenance_time_utc() {
+  std::time_t now = std::time(nullptr);
+  if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH")) {
+    char* end = nullptr;
+    const long long seconds = std::strtoll(epoch, &end, 10);
+    if (end != epoch && *end == '\0' && seconds >= 0) now = static_cast<std::time_t>(seconds);
+  }
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return text;
+}
+
+void finish_model(ReducedModel& model, const ModelSpec& spec, const std::vector<std::string>& names,
+                  const std::string& mesh_path, const std::string& input_bytes,
+                  const std::string& options_json, const std::vector<PointForce>& forces,
+                  const PrecomputeListener& listener) {
+  model.settings = spec_runtime_settings(spec, names);
+  ModelProvenance& p = model.provenance;
+  p.tool_version = version_string();
+  p.created_utc = provenance_time_utc();
+  p.spec_path = spec.spec_path;
+  p.spec_json = read_file_bytes(spec.spec_path);
+  p.mesh_path = mesh_path;
+  p.input_hash = fnv1a_hash(input_bytes, fnv1a_hash(p.spec_json));
+  p.options_json = options_json;
+  report_interfaces(model, listener);
+  report_energy(model, forces, listener);
+}
+
+ReducedModel precompute_model(const ModelSpec& spec, const ReductionOverrides& overrides,
+                              const PrecomputeListener& listener) {
+  if (!spec.assembly) return precompute_one_mesh(spec, overrides, listener);
+  if (overrides.any())
+    throw OptionError(
+        "-r, --linear-modes and --no-modal-derivatives apply to a one-mesh spec; an assembly "
+        "gives them per part (parts.<name>.reduction in " +
+        spec.spec_path + ")");
+  return precompute_assembly(spec, listener);
+}
+
+}  // namespace ramus

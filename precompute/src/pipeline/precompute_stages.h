@@ -1,0 +1,52 @@
+// Stages the one-mesh and the assembly pipelines of precompute_model share.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ramus/precompute/model/model_spec.h"
+#include "ramus/precompute/pipeline/precompute_listener.h"
+#include "ramus/precompute/substructuring/domain_tree.h"
+#include "ramus/runtime/model/reduced_model.h"
+
+namespace ramus {
+
+/// The reduction of every tree domain: r from the "domains" block at `key` (total r̂
+/// distributed, or base.r each), then the per-domain overrides by name; errors name the spec and
+/// the key.
+std::vector<ReductionSpec> domain_reductions(const ReductionSpec& base,
+                                             const std::optional<DomainsSpec>& domains,
+                                             const DomainTree& tree, const std::string& spec_path,
+                                             const std::string& key);
+
+/// Seconds per stage summed over the domains (stages come as "<domain>: <stage>"), reported as
+/// "  <stage>  0.123 s" lines in the order of their names.
+class StageTimes {
+ public:
+  void add(const std::string& stage, double seconds);
+  void report(const PrecomputeListener& listener, int name_width, const char* summed_note) const;
+
+ private:
+  std::map<std::string, double> seconds_;
+};
+
+/// The model's runtime settings from the spec (domains by `names`), its provenance (this Ramus,
+/// the time, the spec's text, `mesh_path`, the hash of the inputs' bytes, `options_json`); then
+/// its interfaces and energy checked under `forces`.
+void finish_model(ReducedModel& model, const ModelSpec& spec, const std::vector<std::string>& names,
+                  const std::string& mesh_path, const std::string& input_bytes,
+                  const std::string& options_json, const std::vector<PointForce>& forces,
+                  const PrecomputeListener& listener);
+
+/// An assembly spec's model (precompute_model's assembly half, precompute_assembly.cpp).
+ReducedModel precompute_assembly(const ModelSpec& spec, const PrecomputeListener& listener);
+
+/// Seconds since `start`.
+inline double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace ramus

@@ -1,0 +1,22 @@
+#include "printf_text.h"
+
+#include <cstdarg>
+#include <cstdio>
+
+namespace ramus {
+
+std::string printf_text(const char* format, ...) {
+  // Measure first, then write into a string of that size.
+  va_list args;
+  va_start(args, format);
+  va_list copy;
+  va_copy(copy, args);
+  const int size = std::vsnprintf(nullptr, 0, format, copy);
+  va_end(copy);
+  std::string text(size > 0 ? static_cast<std::size_t>(size) : 0, '\0');
+  if (size > 0) std::vsnprintf(text.data(), text.size() + 1, format, args);
+  va_end(args);
+  return text;
+}
+
+}  // namespace ramus

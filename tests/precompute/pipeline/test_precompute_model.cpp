@@ -1,0 +1,122 @@
+// The precompute pipeline as a library call: spec -> reduced model, its report, its overrides,
+// its provenance and its progress.
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <cstdlib>
+#include <thread>
+
+#include "ramus/error.h"
+#include "ramus/precompute/model/model_spec.h"
+#include "ramus/precompute/pipeline/precompute_model.h"
+#include "ramus/precompute/pipeline/precompute_progress.h"
+
+using namespace ramus;
+using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
+
+namespace {
+
+// A listener that keeps what it is told.
+struct Recorded {
+  std::vector<std::string> report, warnings, notes;
+  PrecomputeListener listener() {
+    PrecomputeListener l;
+    l.on_report = [this](const std::string& s) { report.push_back(s); };
+    l.on_warning = [this](const std::string& s) { warnings.push_back(s); };
+    l.on_note = [this](const std::string& s) { notes.push_back(s); };
+    l.progress_interval_s = 0;
+    return l;
+  }
+  bool reported(const std::string& start) const {
+    for (const std::string& line : report)
+      if (line.rfind(start, 0) == 0) return true;
+    return false;
+  }
+};
+
+const std::string kSpecs = RAMUS_TEST_DATA_DIR "/specs/";
+
+}  // namespace
+
+TEST_CASE("precompute_model reduces a two-domain spec and reports each stage",
+          "[precompute][pipeline]") {
+  ::setenv("SOURCE_DATE_EPOCH", "0", 1);
+  const ModelSpec spec = load_model_spec(kSpecs + "small_beam_two_domains.json");
+  Recorded recorded;
+  const ReducedModel model = precompute_model(spec, {}, recorded.listener());
+  ::unsetenv("SOURCE_DATE_EPOCH");
+  REQUIRE(model.domains.size() == 2);
+  CHECK(model.settings.nodes.size() == 2);
+  CHECK(model.settings.time_step == spec.simulation.settings.time_step);
+  CHECK(model.settings.lumping == spec.simulation.settings.lumping);
+  CHECK(model.provenance.spec_path == spec.spec_path);
+  CHECK(model.provenance.created_utc == "1970-01-01T00:00:00Z");
+  CHECK_THAT(model.provenance.options_json, Contains("\"r\""));
+  CHECK(model.embedded_surface.rest_positions.rows() == 8);
+  for (const char* line : {"mesh ", "domains ", "  reduction total", "surface ", "interfaces "})
+    CHECK(recorded.reported(line));
+}
+
+TEST_CASE("precompute_model applies the overrides to a one-mesh spec and refuses them for an "
+          "assembly",
+          "[precompute][pipeline]") {
+  const ModelSpec spec = load_model_spec(kSpecs + "small_beam.json");
+  Recorded recorded;
+  ReductionOverrides overrides;
+  overrides.r = 5;
+  overrides.no_modal_derivatives = true;
+  const ReducedModel model = precompute_model(spec, overrides, recorded.listener());
+  REQUIRE(model.domains.size() == 1);
+  CHECK(part_of(model, 0).polynomial.r == 5);
+  CHECK(recorded.reported("reduction    10 linear modes -> r = 5"));
+  // The force given by position says where it acts.
+  CHECK(recorded.reported("force        forces[0].at (0.4, 0.1, 0.1) acts at vertex"));
+
+  const ModelSpec assembly = parse_model_spec(R"({
+    "parts": {"leaf": {"mesh": "leaf.node", "material": {"youngs_modulus": 1e6,
+              "poisson_ratio": 0.3, "density": 500}, "base": [{"flag": 1}]}},
+    "instances": [{"name": "a", "part": "leaf"}]
+  })",
+                                              "/nowhere/assembly.json");
+  REQUIRE(assembly.assembly);
+  CHECK_THROWS_WITH(precompute_model(assembly, overrides, recorded.listener()),
+                    Contains("parts.<name>.reduction in /nowhere/assembly.json"));
+}
+
+TEST_CASE("precompute_model's errors name the spec and its key", "[precompute][pipeline]") {
+  const ModelSpec spec = load_model_spec(kSpecs + "too_many_modes.json");
+  Recorded recorded;
+  CHECK_THROWS_WITH(precompute_model(spec, {}, recorded.listener()),
+                    StartsWith(spec.spec_path) && Contains("reduction"));
+}
+
+TEST_CASE("Progress reports come at the listener's interval, with a share done in [0, 1]",
+          "[precompute][pipeline]") {
+  std::vector<PrecomputeProgressReport> reports;
+  std::mutex mutex;
+  PrecomputeListener listener;
+  listener.progress_interval_s = 0.01;
+  listener.on_progress = [&](const PrecomputeProgressReport& p) {
+    const std::lock_guard<std::mutex> lock(mutex);
+    reports.push_back(p);
+  };
+  {
+    PrecomputeProgress progress({{"a", 10}, {"b", 30}}, listener);
+    progress.stage_done("a: mesh");
+    progress.stage_done("a: linear modes");
+    std::this_thread::sleep_for(std::chrono::milliseconds(80));
+    CHECK(progress.fraction_done() > 0);
+    CHECK(progress.fraction_done() < 1);
+  }
+  const std::lock_guard<std::mutex> lock(mutex);
+  REQUIRE(!reports.empty());
+  for (const PrecomputeProgressReport& p : reports) {
+    CHECK(p.fraction_done >= 0);
+    CHECK(p.fraction_done <= 1);
+  }
+  CHECK(reports.back().running == "a: modal derivatives");
+  CHECK_THAT(progress_line(reports.back()), StartsWith("progress     "));
+  CHECK(progress_line({0.5, 10, -1, ""}) == "progress     10 s spent, no estimate yet");
+  CHECK(progress_line({0.5, 70, 70, "b: basis"}) ==
+        "progress      50 %, 1 min 10 s spent, about 1 min 10 s left, now b: basis");
+}
