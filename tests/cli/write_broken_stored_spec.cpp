@@ -1,5 +1,5 @@
 // Test helper: copies a model file with its stored spec replaced by text that does not parse, for
-// the CLI test that `ramus simulate` refuses it instead of dropping the scenario silently.
+// the CLI test that `ramus simulate` still runs the model's stored scenario (no JSON at run time).
 //   write_broken_stored_spec <model.h5> <out.h5>
 #include <cstdio>
 #include <exception>

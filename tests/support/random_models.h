@@ -230,6 +230,14 @@ inline ReducedModel make_model(unsigned seed = 1) {
   for (std::size_t k = 0; k < model.domains.size(); ++k)
     rs.nodes.push_back({Integrator::kNewmark, random.between(1, 0, 1)(0),
                         random.between(1, 0, 1e-3)(0), random.between(1, 0.5, 2)(0)});
+  // A scenario away from the defaults: 3 forces, one without a window's end.
+  ScenarioSettings& scenario = model.scenario;
+  scenario.steps = 77;
+  scenario.output_every = 7;
+  scenario.force_vertices = random.indices(3, 1, model.num_global_vertices);
+  scenario.forces = random.between(9, -5, 5).reshaped(3, 3);
+  scenario.force_windows.resize(3, 2);
+  scenario.force_windows << 0, 0.5, 0.25, 1e300, 0.1, 0.1;
   return model;
 }
 
@@ -346,8 +354,9 @@ inline FieldRecorder::Fields model_fields_of(const ReducedModel& model) {
   }
   recorder.group("embedded_surface", {false, model.embedded_surface.rest_positions.rows() > 0},
                  [&] { model_fields::visit_embedded_surface(model.embedded_surface, recorder); });
-  recorder.group("runtime", {true, true},
-                 [&] { model_fields::visit_runtime_settings(model.settings, num, recorder); });
+  recorder.group("runtime", {true, true}, [&] {
+    model_fields::visit_runtime_settings(model.settings, model.scenario, num, recorder);
+  });
   return recorder.fields;
 }
 

@@ -31,8 +31,7 @@ struct Args {
 
 void run(const Args& args) {
   auto model = std::make_shared<const ReducedModel>(read_model_file(args.model));
-  const RunScenario scenario =
-      model_scenario(*args.command, args.run, *model, args.model, args.ignore_spec);
+  const RunScenario scenario = model_scenario(*args.command, args.run, *model, args.ignore_spec);
   const int num_domains = static_cast<int>(model->domains.size());
   std::printf("audit     %s: %d domain%s, %d steps of %g s (%g s)%s\n", args.model.c_str(),
               num_domains, num_domains == 1 ? "" : "s", scenario.steps, scenario.settings.time_step,

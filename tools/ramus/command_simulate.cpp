@@ -1,7 +1,7 @@
 // `ramus simulate model.h5 -o out.pvd`: the runtime (Algorithm 1 over the model's domain tree,
 // each domain's integrator, docs/INTEGRATORS.md) on a model file. The scenario (time step, steps,
-// gravity, damping, forces, lumping, per-domain tuning) comes from the spec stored in the model;
-// command line options override it.
+// gravity, damping, forces, lumping, per-domain tuning) is the model's stored settings and
+// scenario; command line options override it.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -154,10 +154,9 @@ void run(const Args& args) {
       throw OptionError("--plot: folder '" + folder.string() + "' does not exist");
   }
   ReducedModel data = read_model_file(args.model);
-  // The model's settings and the scenario (steps, forces, output cadence) of its stored spec,
+  // The model's settings and its stored scenario (steps, forces, output cadence),
   // then the options given on the command line.
-  RunScenario scenario =
-      model_scenario(*args.command, args.run, data, args.model, args.ignore_spec);
+  RunScenario scenario = model_scenario(*args.command, args.run, data, args.ignore_spec);
   // (--plot measures each part alone afterwards: its parts and domains kept)
   ReducedModel kept;
   if (!args.plot.empty()) {

@@ -37,8 +37,8 @@ std::string option_help(const SettingInfo& info, const std::string& default_note
   if (info.unit[0]) help += std::string(" (") + info.unit + ")";
   return help + "; " + bounds_text(info) + " [default: " + default_note + "]";
 }
-// The note of an option whose default is the model's (its stored settings and spec scenario),
-// and the list's default only with --ignore-spec (or for a model that stores none).
+// The note of an option whose default is the model's (its stored settings and scenario), and the
+// list's default only with --ignore-spec.
 std::string model_default(const SettingInfo& info) {
   return "the model's; " + format_setting(info, info.default_value) + " with --ignore-spec";
 }
@@ -125,29 +125,31 @@ std::vector<PointForce> point_forces(const ReducedRunArgs& args) {
   return forces;
 }
 
-std::optional<ModelSpec> stored_spec(const ReducedModel& model, const std::string& model_path) {
-  if (model.provenance.spec_json.empty()) return std::nullopt;
-  try {
-    return parse_model_spec(model.provenance.spec_json, model.provenance.spec_path);
-  } catch (const Error& e) {
-    throw Error(model_path + ": the spec stored in the model does not parse (" + e.what() +
-                "); re-run precompute, or pass --ignore-spec to run without its scenario");
+// The point forces of a stored scenario.
+std::vector<PointForce> scenario_point_forces(const ScenarioSettings& scenario) {
+  std::vector<PointForce> forces;
+  for (Eigen::Index k = 0; k < scenario.force_vertices.size(); ++k) {
+    PointForce f;
+    f.vertex = scenario.force_vertices(k);
+    f.force = scenario.forces.row(k).transpose();
+    f.start = scenario.force_windows(k, 0);
+    f.end = scenario.force_windows(k, 1);
+    forces.push_back(f);
   }
+  return forces;
 }
 
 RunScenario model_scenario(const CLI::App& command, const ReducedRunArgs& args,
-                           const ReducedModel& model, const std::string& model_path,
-                           bool ignore_spec) {
-  const std::optional<ModelSpec> spec = ignore_spec ? std::nullopt : stored_spec(model, model_path);
+                           const ReducedModel& model, bool ignore_spec) {
   RunScenario run;
   run.settings = model.settings;
   run.settings.nodes.resize(model.domains.size());
   apply_run_options(command, args, ignore_spec, run.settings);
-  // The scenario: the list's defaults, the stored spec's, then the command line's.
+  // The scenario: the list's defaults, the model's stored one, then the command line's.
   ScenarioSettings scenario;
-  if (spec) {
-    scenario = spec->simulation.scenario;
-    run.forces = spec->forces;
+  if (!ignore_spec) {
+    scenario = model.scenario;
+    run.forces = scenario_point_forces(model.scenario);
   }
   for (const char* name : {"steps", "output_every"})
     if (const std::optional<SettingValue> value = given_setting(command, args, name))

@@ -17,7 +17,7 @@ namespace ramus::cli {
 
 /// The --ignore-spec flag's help, the same for every command that runs a model's scenario.
 inline constexpr const char* kIgnoreSpecHelp =
-    "Do not take the scenario (steps, forces) from the spec stored in the model nor its runtime "
+    "Do not take the model's stored scenario (steps, forces, output cadence) nor its runtime "
     "settings: the command line's defaults instead";
 
 /// The run options: one per setting of the list (settings_list.h) as the text given, and the
@@ -47,11 +47,10 @@ std::optional<SettingValue> given_setting(const CLI::App& command, const Reduced
 /// Point forces from the --force values (throws OptionError naming the malformed one).
 std::vector<PointForce> point_forces(const ReducedRunArgs& args);
 
-/// The spec the model was made from, when one is stored; one that no longer parses is an Error
-/// naming the model (its time step, forces and cadence would silently be lost).
-std::optional<ModelSpec> stored_spec(const ReducedModel& model, const std::string& model_path);
+/// The point forces of a stored scenario (/runtime/scenario), each at its global vertex.
+std::vector<PointForce> scenario_point_forces(const ScenarioSettings& scenario);
 
-/// What a run of a model does: its stored runtime settings and the scenario of its stored spec
+/// What a run of a model does: its stored runtime settings and its stored scenario
 /// (steps, forces, output cadence; neither with `ignore_spec`, the options' defaults instead),
 /// then the options given on `command`'s line.
 struct RunScenario {
@@ -61,7 +60,6 @@ struct RunScenario {
   std::vector<PointForce> forces;
 };
 RunScenario model_scenario(const CLI::App& command, const ReducedRunArgs& args,
-                           const ReducedModel& model, const std::string& model_path,
-                           bool ignore_spec);
+                           const ReducedModel& model, bool ignore_spec);
 
 }  // namespace ramus::cli

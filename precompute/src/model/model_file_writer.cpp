@@ -129,7 +129,7 @@ void write_contents(const hdf5::File& file, const ReducedModel& model) {
     model_fields::visit_embedded_surface(model.embedded_surface, surface);
   }
   FieldWriter runtime(root.create_group("runtime"));
-  model_fields::visit_runtime_settings(model.settings, num_domains, runtime);
+  model_fields::visit_runtime_settings(model.settings, model.scenario, num_domains, runtime);
 }
 
 // The temporary being written, for remove_model_file_in_progress (a signal handler): the path is

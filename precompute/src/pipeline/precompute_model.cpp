@@ -207,6 +207,22 @@ void StageTimes::report(const PrecomputeListener& listener, int name_width,
                                 stage == "placement" ? "" : summed_note));
 }
 
+ScenarioSettings stored_scenario(const ScenarioSettings& scenario,
+                                 const std::vector<PointForce>& forces) {
+  ScenarioSettings stored = scenario;
+  const auto F = static_cast<Eigen::Index>(forces.size());
+  stored.force_vertices.resize(F);
+  stored.forces.resize(F, 3);
+  stored.force_windows.resize(F, 2);
+  for (Eigen::Index k = 0; k < F; ++k) {
+    const PointForce& f = forces[static_cast<std::size_t>(k)];
+    stored.force_vertices(k) = f.vertex;
+    stored.forces.row(k) = f.force.transpose();
+    stored.force_windows.row(k) << f.start, f.end;
+  }
+  return stored;
+}
+
 std::string provenance_time_utc() {
   std::time_t now = std::time(nullptr);
   if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH")) {
@@ -224,6 +240,7 @@ void finish_model(ReducedModel& model, const ModelSpec& spec, const std::vector<
                   const std::string& options_json, const std::vector<PointForce>& forces,
                   const PrecomputeListener& listener) {
   model.settings = spec_runtime_settings(spec, names);
+  model.scenario = stored_scenario(spec.simulation.scenario, forces);
   ModelProvenance& p = model.provenance;
   p.tool_version = version_string();
   p.created_utc = provenance_time_utc();

@@ -526,6 +526,12 @@ std::string find_model_inconsistency(const ReducedModel& model) {
   if (std::string problem = find_settings_problem(settings, static_cast<int>(model.domains.size()));
       !problem.empty())
     return "group /runtime: " + problem;
+  // The run's scenario: its forces at vertices of the whole model (a one-domain model without
+  // a global map numbers them as its part does).
+  const int vertices =
+      identity ? static_cast<int>(model.parts[0].rest_positions.rows()) : model.num_global_vertices;
+  if (std::string problem = find_scenario_problem(model.scenario, vertices); !problem.empty())
+    return "group /runtime/scenario: " + problem;
   return "";
 }
 

@@ -200,11 +200,24 @@ void visit_setting_field(V& v, const char* name, T& value) {
     v.attribute(name, value);
 }
 
+/// The attributes and datasets of /runtime/scenario: the list's scenario settings and the point
+/// forces as three datasets of one row per force.
+template <class Scenario, class V>
+void visit_scenario(Scenario& s, V& v) {
+#define RAMUS_FILE_SCENARIO(Type, member, ...) visit_setting_field(v, #member, s.member);
+  RAMUS_SCENARIO_SETTINGS(RAMUS_FILE_SCENARIO)
+#undef RAMUS_FILE_SCENARIO
+  v.dataset("force_vertices", s.force_vertices, {-1});
+  const Eigen::Index F = s.force_vertices.size();
+  v.dataset("forces", s.forces, {F, 3});
+  v.dataset("force_windows", s.force_windows, {F, 2});
+}
+
 /// The attributes and datasets of /runtime for a model of `num_domains` domains: the settings
 /// list's (settings_list.h) whole-object settings, its wind in wind/, its per-domain settings as
-/// columns nodes/<member>.
-template <class Settings, class V>
-void visit_runtime_settings(Settings& s, int num_domains, V& v) {
+/// columns nodes/<member>, and the scenario of a run in scenario/.
+template <class Settings, class Scenario, class V>
+void visit_runtime_settings(Settings& s, Scenario& scenario, int num_domains, V& v) {
 #define RAMUS_FILE_OBJECT(Type, member, ...) visit_setting_field(v, #member, s.member);
 #define RAMUS_FILE_WIND(Type, member, ...) visit_setting_field(v, #member, s.wind.member);
 #define RAMUS_FILE_NODE(Type, member, ...) \
@@ -212,6 +225,7 @@ void visit_runtime_settings(Settings& s, int num_domains, V& v) {
   RAMUS_OBJECT_SETTINGS(RAMUS_FILE_OBJECT)
   v.group("wind", {true, true}, [&] { RAMUS_WIND_SETTINGS(RAMUS_FILE_WIND) });
   RAMUS_NODE_SETTINGS(RAMUS_FILE_NODE)
+  v.group("scenario", {true, true}, [&] { visit_scenario(scenario, v); });
 #undef RAMUS_FILE_OBJECT
 #undef RAMUS_FILE_WIND
 #undef RAMUS_FILE_NODE

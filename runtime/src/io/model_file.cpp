@@ -215,7 +215,7 @@ ReducedModel read_model_file(const std::string& path) {
     model_fields::visit_embedded_surface(model.embedded_surface, surface);
   }
   FieldReader runtime(root.group("runtime"));
-  model_fields::visit_runtime_settings(model.settings, num_domains, runtime);
+  model_fields::visit_runtime_settings(model.settings, model.scenario, num_domains, runtime);
   if (const std::string problem = find_settings_problem(model.settings, num_domains);
       !problem.empty())
     throw InputError(path, 0, "group /runtime: " + problem);

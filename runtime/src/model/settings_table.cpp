@@ -382,6 +382,32 @@ std::string find_settings_problem(const RuntimeSettings& settings, int num_nodes
   return "";
 }
 
+std::string find_scenario_problem(const ScenarioSettings& scenario, int num_global_vertices) {
+  // The list's scenario settings, then the forces' shapes, vertices and windows.
+  for (const SettingInfo& info : table()) {
+    if (info.scope != SettingScope::kScenario) continue;
+    const std::string problem = setting_value_problem(info, setting_value(scenario, info));
+    if (!problem.empty()) return std::string(info.name) + ": " + problem;
+  }
+  const Eigen::Index F = scenario.force_vertices.size();
+  if (scenario.forces.rows() != F || scenario.force_windows.rows() != F)
+    return "forces: " + std::to_string(F) + " vertices, " + std::to_string(scenario.forces.rows()) +
+           " forces and " + std::to_string(scenario.force_windows.rows()) + " windows";
+  for (Eigen::Index k = 0; k < F; ++k) {
+    const std::string force = "forces[" + std::to_string(k) + "]: ";
+    const int vertex = scenario.force_vertices(k);
+    if (vertex < 0 || vertex >= num_global_vertices)
+      return force + "vertex " + std::to_string(vertex) + " does not exist (the model has " +
+             std::to_string(num_global_vertices) + " vertices)";
+    if (!scenario.forces.row(k).allFinite()) return force + "its force is not finite";
+    const double start = scenario.force_windows(k, 0), end = scenario.force_windows(k, 1);
+    if (!(start <= end))
+      return force + "its window starts at " + number(start) + " s, after its end " + number(end) +
+             " s";
+  }
+  return "";
+}
+
 namespace {
 
 // Text as a Markdown table cell: its pipes escaped.
@@ -420,11 +446,11 @@ std::string runtime_fields_markdown_table() {
       "\n| path under `/runtime` | kind | type | shape | unit | allowed | meaning |\n"
       "|---|---|---|---|---|---|---|\n";
   for (const SettingInfo& info : table()) {
-    if (info.scope == SettingScope::kScenario) continue;
     const bool node = info.scope == SettingScope::kNode;
-    const std::string path =
-        node ? std::string("nodes/") + info.member
-             : (info.scope == SettingScope::kWind ? "wind/" : "") + std::string(info.member);
+    const char* group = info.scope == SettingScope::kWind       ? "wind/"
+                        : info.scope == SettingScope::kScenario ? "scenario/"
+                                                                : "";
+    const std::string path = (node ? "nodes/" : group) + std::string(info.member);
     std::string kind = node || info.type == SettingType::kVector3 ? "dataset" : "attribute";
     std::string type = "float64";
     if (info.type == SettingType::kInteger || info.type == SettingType::kIntegrator) type = "int32";
@@ -435,6 +461,14 @@ std::string runtime_fields_markdown_table() {
     text += "| `" + path + "` | " + kind + " | " + type + " | " + shape + " | " + info.unit +
             " | " + cell(bounds_text(info)) + " | " + cell(info.doc) + " |\n";
   }
+  // The scenario's point forces (not settings: a run's data, resolved at precompute).
+  text +=
+      "| `scenario/force_vertices` | dataset | int32 | (F) | | [0, num_global_vertices) | the "
+      "global vertex each point force pushes |\n"
+      "| `scenario/forces` | dataset | float64 | (F, 3) | N | finite | each force, world axes "
+      "|\n"
+      "| `scenario/force_windows` | dataset | float64 | (F, 2) | s | start <= end | each force "
+      "acts from its start to its end |\n";
   return text;
 }
 

@@ -81,41 +81,47 @@ TEST_CASE("reading a model of another schema version asks to re-run precompute",
   });
   CHECK_THAT(read_error(path),
              Contains("old.h5: model schema version 1 was written by an older Ramus; re-run "
-                      "`ramus precompute` (this Ramus reads schema version 6)"));
+                      "`ramus precompute` (this Ramus reads schema version 7)"));
   // Version 2: no runtime settings yet.
   edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 2); });
   CHECK_THAT(read_error(path),
              Contains("old.h5: model schema version 2 was written by an older Ramus; re-run "
-                      "`ramus precompute` (this Ramus reads schema version 6)"));
+                      "`ramus precompute` (this Ramus reads schema version 7)"));
 
   // Version 3: the Newmark-only runtime settings.
   edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 3); });
   CHECK_THAT(read_error(path),
              Contains("old.h5: model schema version 3 was written by an older Ramus; re-run "
-                      "`ramus precompute` (this Ramus reads schema version 6)"));
+                      "`ramus precompute` (this Ramus reads schema version 7)"));
   // Version 4: variable-length strings, no checksums. The version is read before any string.
   edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 4); });
   CHECK_THAT(read_error(path),
              Contains("old.h5: model schema version 4 was written by an older Ramus; re-run "
-                      "`ramus precompute` (this Ramus reads schema version 6)"));
+                      "`ramus precompute` (this Ramus reads schema version 7)"));
   // Version 5: every domain its own mesh and basis (no parts).
   edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 5); });
   CHECK_THAT(read_error(path),
              Contains("old.h5: model schema version 5 was written by an older Ramus; re-run "
-                      "`ramus precompute` (this Ramus reads schema version 6)"));
+                      "`ramus precompute` (this Ramus reads schema version 7)"));
+
+  // Version 6: the run's scenario (steps, forces) in the stored spec, not in /runtime/scenario.
+  edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 6); });
+  CHECK_THAT(read_error(path),
+             Contains("old.h5: model schema version 6 was written by an older Ramus; re-run "
+                      "`ramus precompute` (this Ramus reads schema version 7)"));
 
   edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 0); });
   CHECK_THAT(read_error(path), Contains("old.h5: model schema version 0 does not exist; re-run "
                                         "`ramus precompute`"));
 
   edit(path, [](const hdf5::Group& root) {
-    root.write_int_attribute("format_version", 7);
+    root.write_int_attribute("format_version", 8);
     root.write_string_attribute("ramus_version", "9.0.0");
   });
   CHECK_THAT(read_error(path),
-             Contains("old.h5: model schema version 7 was written by a newer Ramus (9.0.0); "
+             Contains("old.h5: model schema version 8 was written by a newer Ramus (9.0.0); "
                       "upgrade Ramus, or re-run `ramus precompute` with this one (this Ramus "
-                      "reads schema version 6)"));
+                      "reads schema version 7)"));
 }
 
 TEST_CASE("reading an inconsistent model names the dataset", "[runtime][io][model_file]") {
@@ -504,6 +510,43 @@ TEST_CASE("bad runtime settings in a file are named", "[runtime][io][model_file]
   model.settings.nodes.resize(2);
   CHECK_THROWS_WITH(write_model_file(model, path),
                     Contains("group /runtime: 2 node settings given for a model of 4 nodes"));
+}
+
+TEST_CASE("a bad scenario in a file is named", "[runtime][io][model_file]") {
+  const TempDir dir("model_file");
+  const std::string path = dir.file("scenario.h5");
+  const ReducedModel model = make_model();
+  const auto broken = [&](const std::function<void(const hdf5::Group&)>& change) {
+    write_model_file(model, path);
+    edit(path, change);
+    return read_error(path);
+  };
+  CHECK_THAT(broken([](const hdf5::Group& root) {
+               root.group("runtime/scenario").write_int_attribute("steps", -3);
+             }),
+             Contains("scenario.h5: group /runtime/scenario: steps: must be between 0 and "
+                      "1000000000, got -3"));
+  CHECK_THAT(
+      broken([&](const hdf5::Group& root) {
+        Eigen::VectorXi vertices = model.scenario.force_vertices;
+        vertices(1) = model.num_global_vertices;
+        root.remove("runtime/scenario/force_vertices");
+        root.write_vector("runtime/scenario/force_vertices", vertices);
+      }),
+      Contains("group /runtime/scenario: forces[1]: vertex " +
+               std::to_string(model.num_global_vertices) + " does not exist (the model has " +
+               std::to_string(model.num_global_vertices) + " vertices)"));
+  CHECK_THAT(broken([&](const hdf5::Group& root) {
+               Eigen::MatrixX2d windows = model.scenario.force_windows;
+               windows(2, 0) = 2;
+               root.remove("runtime/scenario/force_windows");
+               root.write_matrix("runtime/scenario/force_windows", windows);
+             }),
+             Contains("forces[2]: its window starts at 2 s, after its end 0.1 s"));
+  CHECK_THAT(broken([](const hdf5::Group& root) { root.remove("runtime/scenario/forces"); }),
+             Contains("scenario.h5") && Contains("forces"));
+  CHECK_THAT(broken([](const hdf5::Group& root) { root.remove("runtime/scenario"); }),
+             Contains("scenario.h5: missing group /runtime/scenario"));
 }
 
 TEST_CASE("a file that reads differently from what was written is refused, naming the dataset",

@@ -27,6 +27,11 @@ struct ReductionOverrides {
 ReducedModel precompute_model(const ModelSpec& spec, const ReductionOverrides& overrides,
                               const PrecomputeListener& listener);
 
+/// The scenario a model file stores: the spec's steps and output cadence with its `forces`
+/// resolved to global vertices (check_spec_forces).
+ScenarioSettings stored_scenario(const ScenarioSettings& scenario,
+                                 const std::vector<PointForce>& forces);
+
 /// The time of writing as "2026-11-26T23:10:26Z", or SOURCE_DATE_EPOCH (seconds) where set, so
 /// that the same inputs give byte-identical model files.
 std::string provenance_time_utc();

@@ -17,7 +17,7 @@
 namespace ramus {
 
 /// Version of the model-file schema this build writes and reads.
-constexpr int kModelFormatVersion = 6;
+constexpr int kModelFormatVersion = 7;
 
 /// System-force integrals of one domain with r modes (Appendix B, Eq. 20-23), with X the rest
 /// position in the domain's frame and U_l the l-th mode; f_sys of Eq. 14 is built from them.
@@ -142,6 +142,9 @@ struct ReducedModel {
   EmbeddedSurface embedded_surface;           ///< empty (0 vertices) when the model has none
   /// How the runtime steps it by default (/runtime): settings.nodes has one entry per domain.
   RuntimeSettings settings;
+  /// What a run of it does unless told otherwise (/runtime/scenario): steps, output cadence,
+  /// point forces at global vertices.
+  ScenarioSettings scenario;
 };
 
 /// The model of one part placed once, at unit scale in the world frame, named after it.

@@ -95,9 +95,14 @@ struct RuntimeSettings {
   std::vector<NodeSettings> nodes;  ///< one per node of the model's domain tree
 };
 
-/// What a run of a model does besides its forces (the tools' runs, not the step).
+/// What a run of a model does unless told otherwise (the tools' runs, not the step): its steps,
+/// its output cadence and its point forces, stored in the file's /runtime/scenario.
 struct ScenarioSettings {
   RAMUS_SCENARIO_SETTINGS(RAMUS_SETTING_MEMBER)
+  /// #F: force k pushes global vertex force_vertices(k) (the model's global numbering).
+  Eigen::VectorXi force_vertices;
+  Eigen::MatrixX3d forces;         ///< #F by 3: force k, N, in world axes
+  Eigen::MatrixX2d force_windows;  ///< #F by 2: it acts from column 0 to column 1, s
 };
 
 #undef RAMUS_SETTING_MEMBER
@@ -106,5 +111,10 @@ struct ScenarioSettings {
 /// ("time_step: must lie in (0, 1] s, got -1", "nodes[3].stiffness_scale: must be positive, got
 /// 0"), or "" (settings_table.h).
 std::string find_settings_problem(const RuntimeSettings& settings, int num_nodes);
+
+/// The first problem of `scenario` for a model of `num_global_vertices` vertices ("steps: must
+/// lie in [0, 1000000000], got -1", "forces[2]: vertex 90 does not exist (the model has 80)",
+/// "forces[0]: its window starts at 2 s, after its end 1 s"), or "".
+std::string find_scenario_problem(const ScenarioSettings& scenario, int num_global_vertices);
 
 }  // namespace ramus
