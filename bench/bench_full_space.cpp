@@ -4,7 +4,7 @@
 #include <benchmark/benchmark.h>
 
 #include "ramus/precompute/fem/full_space_simulator.h"
-#include "ramus/precompute/mesh/mesh_generators.h"
+#include "ramus/precompute/generators/mesh_generators.h"
 
 namespace {
 

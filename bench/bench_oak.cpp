@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "ramus/precompute/mesh/tree_generator.h"
+#include "ramus/precompute/generators/tree_generator.h"
 #include "ramus/precompute/model/model_file_writer.h"
 #include "ramus/precompute/substructuring/assembly_builder.h"
 #include "ramus/ramus.h"

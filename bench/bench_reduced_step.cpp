@@ -11,7 +11,7 @@
 #include <memory>
 #include <string>
 
-#include "ramus/precompute/mesh/mesh_generators.h"
+#include "ramus/precompute/generators/mesh_generators.h"
 #include "ramus/precompute/reduction/modal_analysis.h"
 #include "ramus/precompute/reduction/reduced_domain_builder.h"
 #include "ramus/precompute/reduction/reduced_stvk_coefficients.h"

@@ -11,7 +11,7 @@
 #include <random>
 
 #include "ramus/precompute/fem/stvk_fem_model.h"
-#include "ramus/precompute/mesh/mesh_generators.h"
+#include "ramus/precompute/generators/mesh_generators.h"
 #include "ramus/precompute/reduction/reduced_stvk_coefficients.h"
 #include "ramus/runtime/dynamics/reduced_stvk_polynomial.h"
 

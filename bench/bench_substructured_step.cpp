@@ -44,7 +44,7 @@
 #include <vector>
 
 #include "ramus/error.h"
-#include "ramus/precompute/mesh/mesh_generators.h"
+#include "ramus/precompute/generators/mesh_generators.h"
 #include "ramus/precompute/model/model_spec.h"
 #include "ramus/precompute/substructuring/domain_tree.h"
 #include "ramus/precompute/substructuring/interface_fit.h"

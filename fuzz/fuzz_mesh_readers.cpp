@@ -7,9 +7,9 @@
 
 #include "fuzz_target.h"
 #include "ramus/error.h"
+#include "ramus/precompute/formats/mesh_io.h"
+#include "ramus/precompute/formats/surface_mesh_io.h"
 #include "ramus/precompute/mesh/mesh_checks.h"
-#include "ramus/precompute/mesh/mesh_io.h"
-#include "ramus/precompute/mesh/surface_mesh.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;

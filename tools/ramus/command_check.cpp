@@ -10,9 +10,9 @@
 #include "commands.h"
 #include "printing_listener.h"
 #include "ramus/error.h"
+#include "ramus/precompute/formats/mesh_io.h"
+#include "ramus/precompute/formats/vtu_io.h"
 #include "ramus/precompute/mesh/mesh_checks.h"
-#include "ramus/precompute/mesh/mesh_io.h"
-#include "ramus/precompute/mesh/vtu_io.h"
 #include "ramus/precompute/pipeline/spec_mesh.h"
 
 namespace ramus::cli {

@@ -10,7 +10,7 @@
 #include "atomic_output.h"
 #include "commands.h"
 #include "ramus/error.h"
-#include "ramus/precompute/mesh/vtu_io.h"
+#include "ramus/precompute/formats/vtu_io.h"
 #include "ramus/precompute/reduction/reduced_vs_full.h"
 #include "ramus/runtime/io/model_file.h"
 #include "ramus/runtime/model/model_geometry.h"

@@ -7,8 +7,8 @@
 #include "mesh_files.h"
 #include "printing_listener.h"
 #include "ramus/error.h"
+#include "ramus/precompute/formats/mesh_io.h"
 #include "ramus/precompute/mesh/mesh_checks.h"
-#include "ramus/precompute/mesh/mesh_io.h"
 #include "ramus/precompute/pipeline/spec_mesh.h"
 
 namespace ramus::cli {

@@ -20,7 +20,7 @@
 #include "plot_script.h"
 #include "ramus/error.h"
 #include "ramus/precompute/fem/full_space_simulator.h"
-#include "ramus/precompute/mesh/mesh_generators.h"
+#include "ramus/precompute/generators/mesh_generators.h"
 #include "ramus/precompute/mesh/tetrahedralize.h"
 #include "ramus/precompute/reduction/reduced_domain_builder.h"
 #include "ramus/runtime/model/model.h"

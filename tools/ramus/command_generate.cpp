@@ -7,8 +7,9 @@
 #include "commands.h"
 #include "mesh_files.h"
 #include "ramus/error.h"
-#include "ramus/precompute/mesh/mesh_generators.h"
-#include "ramus/precompute/mesh/tree_generator.h"
+#include "ramus/precompute/formats/surface_mesh_io.h"
+#include "ramus/precompute/generators/mesh_generators.h"
+#include "ramus/precompute/generators/tree_generator.h"
 
 namespace ramus::cli {
 

@@ -14,7 +14,7 @@
 #include "commands.h"
 #include "plot_script.h"
 #include "ramus/error.h"
-#include "ramus/precompute/mesh/vtu_io.h"
+#include "ramus/precompute/formats/vtu_io.h"
 #include "ramus/precompute/model/model_spec.h"
 #include "ramus/runtime/io/model_file.h"
 #include "ramus/runtime/model/model.h"

@@ -4,10 +4,11 @@
 #include <filesystem>
 
 #include "ramus/error.h"
+#include "ramus/precompute/formats/gmsh_io.h"
+#include "ramus/precompute/formats/surface_mesh_io.h"
+#include "ramus/precompute/formats/tetgen_io.h"
+#include "ramus/precompute/formats/vtu_io.h"
 #include "ramus/precompute/mesh/boundary_surface.h"
-#include "ramus/precompute/mesh/gmsh_io.h"
-#include "ramus/precompute/mesh/tetgen_io.h"
-#include "ramus/precompute/mesh/vtu_io.h"
 
 namespace ramus::cli {
 

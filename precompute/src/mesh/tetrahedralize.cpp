@@ -20,8 +20,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "../formats/text_io.h"
 #include "ramus/error.h"
-#include "text_io.h"
 
 namespace ramus {
 

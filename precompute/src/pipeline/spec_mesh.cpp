@@ -7,9 +7,10 @@
 
 #include "printf_text.h"
 #include "ramus/error.h"
+#include "ramus/precompute/formats/mesh_io.h"
+#include "ramus/precompute/formats/surface_mesh_io.h"
+#include "ramus/precompute/formats/tet_label_file.h"
 #include "ramus/precompute/mesh/mesh_checks.h"
-#include "ramus/precompute/mesh/mesh_io.h"
-#include "ramus/precompute/mesh/tet_label_file.h"
 
 namespace ramus {
 

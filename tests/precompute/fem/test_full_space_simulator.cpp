@@ -5,7 +5,7 @@
 
 #include "ramus/error.h"
 #include "ramus/precompute/fem/full_space_simulator.h"
-#include "ramus/precompute/mesh/mesh_io.h"
+#include "ramus/precompute/formats/mesh_io.h"
 #include "support/test_meshes.h"
 
 using namespace ramus;

@@ -5,8 +5,8 @@
 #include <string>
 
 #include "ramus/error.h"
+#include "ramus/precompute/formats/tetgen_io.h"
 #include "ramus/precompute/mesh/mesh_checks.h"
-#include "ramus/precompute/mesh/tetgen_io.h"
 
 using namespace ramus;
 

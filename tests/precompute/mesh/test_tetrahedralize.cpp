@@ -4,9 +4,9 @@
 #include <string>
 
 #include "ramus/error.h"
+#include "ramus/precompute/formats/mesh_io.h"
+#include "ramus/precompute/formats/surface_mesh_io.h"
 #include "ramus/precompute/mesh/mesh_checks.h"
-#include "ramus/precompute/mesh/mesh_io.h"
-#include "ramus/precompute/mesh/surface_mesh.h"
 #include "ramus/precompute/mesh/tetrahedralize.h"
 
 using namespace ramus;

@@ -11,7 +11,7 @@
 #include "ramus/error.h"
 #include "ramus/precompute/fem/stvk_energy.h"
 #include "ramus/precompute/fem/stvk_fem_model.h"
-#include "ramus/precompute/mesh/mesh_generators.h"
+#include "ramus/precompute/generators/mesh_generators.h"
 #include "ramus/precompute/reduction/modal_analysis.h"
 #include "ramus/runtime/dynamics/reduced_stvk_polynomial.h"
 #include "support/finite_differences.h"

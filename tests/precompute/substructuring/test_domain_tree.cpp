@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "ramus/error.h"
-#include "ramus/precompute/mesh/mesh_generators.h"
+#include "ramus/precompute/generators/mesh_generators.h"
 #include "ramus/precompute/mesh/tet_mesh.h"
 #include "ramus/precompute/substructuring/domain_tree.h"
 #include "support/test_meshes.h"

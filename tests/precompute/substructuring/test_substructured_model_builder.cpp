@@ -13,8 +13,8 @@
 
 #include "ramus/error.h"
 #include "ramus/precompute/fem/stvk_fem_model.h"
+#include "ramus/precompute/generators/mesh_generators.h"
 #include "ramus/precompute/mesh/boundary_surface.h"
-#include "ramus/precompute/mesh/mesh_generators.h"
 #include "ramus/precompute/substructuring/domain_tree.h"
 #include "ramus/precompute/substructuring/substructured_model_builder.h"
 #include "ramus/runtime/dynamics/reduced_stvk_polynomial.h"

@@ -14,8 +14,8 @@
 #include <string>
 
 #include "ramus/error.h"
+#include "ramus/precompute/formats/vtu_io.h"
 #include "ramus/precompute/mesh/boundary_surface.h"
-#include "ramus/precompute/mesh/vtu_io.h"
 #include "ramus/precompute/model/model_spec.h"
 #include "ramus/precompute/substructuring/domain_tree.h"
 #include "ramus/precompute/substructuring/substructured_model_builder.h"

@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include "ramus/precompute/mesh/tree_generator.h"
+#include "ramus/precompute/generators/tree_generator.h"
 #include "ramus/precompute/substructuring/assembly_builder.h"
 #include "ramus/runtime/simulator.h"
 #include "support/allocation_counter.h"

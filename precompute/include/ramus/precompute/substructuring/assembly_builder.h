@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "ramus/precompute/fem/material.h"
+#include "ramus/precompute/generators/tree_generator.h"
 #include "ramus/precompute/mesh/surface_mesh.h"
 #include "ramus/precompute/mesh/tet_mesh.h"
-#include "ramus/precompute/mesh/tree_generator.h"
 #include "ramus/precompute/model/model_spec.h"
 #include "ramus/precompute/reduction/reduced_domain_builder.h"
 #include "ramus/precompute/substructuring/domain_tree.h"

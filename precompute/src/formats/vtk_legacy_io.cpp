@@ -1,4 +1,4 @@
-#include "ramus/precompute/mesh/vtk_legacy_io.h"
+#include "ramus/precompute/formats/vtk_legacy_io.h"
 
 #include <algorithm>
 #include <bit>

@@ -1,4 +1,4 @@
-#include "ramus/precompute/mesh/tetgen_io.h"
+#include "ramus/precompute/formats/tetgen_io.h"
 
 #include <algorithm>
 #include <cmath>

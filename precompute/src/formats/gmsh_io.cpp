@@ -1,4 +1,4 @@
-#include "ramus/precompute/mesh/gmsh_io.h"
+#include "ramus/precompute/formats/gmsh_io.h"
 
 #include <algorithm>
 #include <array>

@@ -1,4 +1,4 @@
-#include "ramus/precompute/mesh/mesh_generators.h"
+#include "ramus/precompute/generators/mesh_generators.h"
 
 #include <Eigen/Dense>
 #include <algorithm>

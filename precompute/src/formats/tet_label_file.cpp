@@ -1,4 +1,4 @@
-#include "ramus/precompute/mesh/tet_label_file.h"
+#include "ramus/precompute/formats/tet_label_file.h"
 
 #include <limits>
 #include <set>

@@ -1,4 +1,4 @@
-#include "ramus/precompute/mesh/tree_generator.h"
+#include "ramus/precompute/generators/tree_generator.h"
 
 #include <Eigen/Geometry>
 #include <algorithm>
@@ -8,7 +8,7 @@
 #include <random>
 
 #include "ramus/error.h"
-#include "ramus/precompute/mesh/mesh_generators.h"
+#include "ramus/precompute/generators/mesh_generators.h"
 #include "ramus/precompute/substructuring/surface_embedding.h"
 
 namespace ramus {

@@ -1,4 +1,4 @@
-#include "ramus/precompute/mesh/vega_io.h"
+#include "ramus/precompute/formats/vega_io.h"
 
 #include <algorithm>
 #include <cmath>

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "ramus/error.h"
-#include "ramus/precompute/mesh/mesh_generators.h"
+#include "ramus/precompute/generators/mesh_generators.h"
 #include "ramus/precompute/mesh/tet_mesh.h"
 
 namespace {
@@ -227,7 +227,7 @@ int check_plant(const TetMesh& mesh) {
 }  // namespace
 
 TEST_CASE("box mesh: counts, volume, orientation, conformity, surface",
-          "[precompute][mesh][mesh_generators]") {
+          "[precompute][generators][mesh_generators]") {
   const Eigen::Vector3d size(1.3, 0.7, 0.45);
   const Eigen::Vector3d origin(-0.2, 0.5, 3.0);
   const int nx = 5, ny = 3, nz = 4;
@@ -271,7 +271,8 @@ TEST_CASE("box mesh: counts, volume, orientation, conformity, surface",
   CHECK(off_surface == 0);
 }
 
-TEST_CASE("box mesh: single cell and invalid arguments", "[precompute][mesh][mesh_generators]") {
+TEST_CASE("box mesh: single cell and invalid arguments",
+          "[precompute][generators][mesh_generators]") {
   const TetMesh cell = ramus::make_box_tet_mesh(Eigen::Vector3d::Ones(), 1, 1, 1);
   REQUIRE(cell.num_tets() == 6);
   for (int t = 0; t < 6; ++t)
@@ -285,7 +286,8 @@ TEST_CASE("box mesh: single cell and invalid arguments", "[precompute][mesh][mes
   CHECK_THROWS_AS(ramus::make_box_tet_mesh(Eigen::Vector3d(1, -1, 1), 1, 1, 1), ramus::OptionError);
 }
 
-TEST_CASE("cantilever beam: standard size and clamped end", "[precompute][mesh][mesh_generators]") {
+TEST_CASE("cantilever beam: standard size and clamped end",
+          "[precompute][generators][mesh_generators]") {
   const TetMesh beam = ramus::make_cantilever_beam(30, 6, 6);
   REQUIRE(beam.num_tets() == 6480);
   REQUIRE(beam.num_vertices() == 31 * 7 * 7);
@@ -310,7 +312,7 @@ TEST_CASE("cantilever beam: standard size and clamped end", "[precompute][mesh][
   CHECK(small.rest_positions.col(0).maxCoeff() == Approx(2.0));
 }
 
-TEST_CASE("branching plant: default layout", "[precompute][mesh][mesh_generators]") {
+TEST_CASE("branching plant: default layout", "[precompute][generators][mesh_generators]") {
   const ramus::PlantOptions options;
   const TetMesh plant = ramus::make_branching_plant(options);
   const int k = check_plant(plant);
@@ -331,7 +333,7 @@ TEST_CASE("branching plant: default layout", "[precompute][mesh][mesh_generators
 }
 
 TEST_CASE("branching plant: refinement, branch count, straight lattice",
-          "[precompute][mesh][mesh_generators]") {
+          "[precompute][generators][mesh_generators]") {
   ramus::PlantOptions options;
   options.num_branches = 3;
   options.lean = 0.0;
@@ -369,7 +371,7 @@ TEST_CASE("branching plant: refinement, branch count, straight lattice",
   CHECK(check_plant(bushy) == 2 + 2 * 9);
 }
 
-TEST_CASE("branching plant: invalid options", "[precompute][mesh][mesh_generators]") {
+TEST_CASE("branching plant: invalid options", "[precompute][generators][mesh_generators]") {
   ramus::PlantOptions options;
   options.voxel_size = 0.0;
   CHECK_THROWS_AS(ramus::make_branching_plant(options), ramus::OptionError);

@@ -1,14 +1,14 @@
-#include "ramus/precompute/mesh/mesh_io.h"
+#include "ramus/precompute/formats/mesh_io.h"
 
 #include <filesystem>
 
 #include "ramus/error.h"
-#include "ramus/precompute/mesh/gmsh_io.h"
-#include "ramus/precompute/mesh/surface_mesh.h"
-#include "ramus/precompute/mesh/tetgen_io.h"
-#include "ramus/precompute/mesh/vega_io.h"
-#include "ramus/precompute/mesh/vtk_legacy_io.h"
-#include "ramus/precompute/mesh/vtu_io.h"
+#include "ramus/precompute/formats/gmsh_io.h"
+#include "ramus/precompute/formats/surface_mesh_io.h"
+#include "ramus/precompute/formats/tetgen_io.h"
+#include "ramus/precompute/formats/vega_io.h"
+#include "ramus/precompute/formats/vtk_legacy_io.h"
+#include "ramus/precompute/formats/vtu_io.h"
 #include "text_io.h"
 
 namespace ramus {

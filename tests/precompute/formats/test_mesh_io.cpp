@@ -11,13 +11,13 @@
 #include <vector>
 
 #include "ramus/error.h"
-#include "ramus/precompute/mesh/gmsh_io.h"
-#include "ramus/precompute/mesh/mesh_io.h"
-#include "ramus/precompute/mesh/surface_mesh.h"
-#include "ramus/precompute/mesh/tet_label_file.h"
-#include "ramus/precompute/mesh/tetgen_io.h"
-#include "ramus/precompute/mesh/vega_io.h"
-#include "ramus/precompute/mesh/vtu_io.h"
+#include "ramus/precompute/formats/gmsh_io.h"
+#include "ramus/precompute/formats/mesh_io.h"
+#include "ramus/precompute/formats/surface_mesh_io.h"
+#include "ramus/precompute/formats/tet_label_file.h"
+#include "ramus/precompute/formats/tetgen_io.h"
+#include "ramus/precompute/formats/vega_io.h"
+#include "ramus/precompute/formats/vtu_io.h"
 #include "support/temp_dir.h"
 #include "support/test_meshes.h"
 
@@ -73,7 +73,7 @@ void require_same_mesh(const TetMesh& a, const TetMesh& b) {
 
 }  // namespace
 
-TEST_CASE("read_tetgen reads two_tets from .node, .ele or the basename", "[precompute][mesh]") {
+TEST_CASE("read_tetgen reads two_tets from .node, .ele or the basename", "[precompute][formats]") {
   for (const std::string& path :
        {kMeshes + "two_tets.node", kMeshes + "two_tets.ele", kMeshes + "two_tets"}) {
     const TetMesh m = read_tetgen(path);
@@ -95,7 +95,7 @@ TEST_CASE("read_tetgen reads two_tets from .node, .ele or the basename", "[preco
 }
 
 TEST_CASE("read_gmsh reads MSH 2.2 and 4.1 with physical groups and non-contiguous tags",
-          "[precompute][mesh]") {
+          "[precompute][formats]") {
   for (const char* file : {"cube_groups_22.msh", "cube_groups_41.msh"}) {
     INFO(file);
     const TetMesh m = read_gmsh(kMeshes + file);
@@ -122,7 +122,7 @@ TEST_CASE("read_gmsh reads MSH 2.2 and 4.1 with physical groups and non-contiguo
   CHECK(a.labels == b.labels);
 }
 
-TEST_CASE("read_vega reads a .veg with materials, sets and regions", "[precompute][mesh]") {
+TEST_CASE("read_vega reads a .veg with materials, sets and regions", "[precompute][formats]") {
   const TetMesh m = read_vega(kMeshes + "cube.veg");
   REQUIRE(m.num_vertices() == 8);
   REQUIRE(m.num_tets() == 6);
@@ -133,7 +133,7 @@ TEST_CASE("read_vega reads a .veg with materials, sets and regions", "[precomput
 }
 
 TEST_CASE("VTU keeps label names (Gmsh physical names) and string field data through a round trip",
-          "[precompute][mesh]") {
+          "[precompute][formats]") {
   TempDir dir("vtu_names");
   const TetMesh gmsh = read_gmsh(kMeshes + "cube_groups_41.msh");
   REQUIRE(gmsh.label_names.size() == 2);
@@ -151,7 +151,7 @@ TEST_CASE("VTU keeps label names (Gmsh physical names) and string field data thr
 }
 
 TEST_CASE("STL, ASCII and binary (whose header starts with 'solid'), welds the cube's corners",
-          "[precompute][mesh]") {
+          "[precompute][formats]") {
   for (const char* file : {"cube.stl", "cube_binary.stl"}) {
     INFO(file);
     const SurfaceMesh s = read_surface_mesh(kMeshes + file);
@@ -169,7 +169,7 @@ TEST_CASE("STL, ASCII and binary (whose header starts with 'solid'), welds the c
 }
 
 TEST_CASE("ASCII PLY: a face on the file's last line, with or without its newline, is read",
-          "[precompute][mesh]") {
+          "[precompute][formats]") {
   // (The list length was checked against the bytes after the line: the last face failed.)
   const SurfaceMesh tetra = read_ply(kMeshes + "tetra_last_line.ply");
   REQUIRE(tetra.num_triangles() == 4);
@@ -178,7 +178,7 @@ TEST_CASE("ASCII PLY: a face on the file's last line, with or without its newlin
 }
 
 TEST_CASE("surface readers: OBJ, OFF, ASCII and binary PLY describe the same cube",
-          "[precompute][mesh]") {
+          "[precompute][formats]") {
   const SurfaceMesh obj = read_obj(kMeshes + "cube.obj");
   const SurfaceMesh off = read_off(kMeshes + "cube.off");
   const SurfaceMesh ply = read_ply(kMeshes + "cube.ply");
@@ -203,7 +203,7 @@ TEST_CASE("surface readers: OBJ, OFF, ASCII and binary PLY describe the same cub
   CHECK(read_surface_mesh(kMeshes + "cube.off").triangles == off.triangles);
 }
 
-TEST_CASE("OBJ groups: two_boxes has a 'left' and a 'right' group", "[precompute][mesh]") {
+TEST_CASE("OBJ groups: two_boxes has a 'left' and a 'right' group", "[precompute][formats]") {
   const SurfaceMesh s = read_obj(kMeshes + "two_boxes.obj");
   CHECK(s.num_vertices() == 16);
   REQUIRE(s.num_triangles() == 24);
@@ -215,7 +215,7 @@ TEST_CASE("OBJ groups: two_boxes has a 'left' and a 'right' group", "[precompute
   CHECK(s.vertices.row(1) == s.vertices.row(8));  // but they touch: (1,0,0) twice
 }
 
-TEST_CASE("TetGen .node/.ele round trip is exact", "[precompute][mesh]") {
+TEST_CASE("TetGen .node/.ele round trip is exact", "[precompute][formats]") {
   TempDir dir("tetgen_rt");
   const TetMesh m = labelled_mesh();
   write_tetgen(m, dir / "out");
@@ -233,7 +233,7 @@ TEST_CASE("TetGen .node/.ele round trip is exact", "[precompute][mesh]") {
   CHECK(p.rest_positions == m.rest_positions);
 }
 
-TEST_CASE("Gmsh round trip, versions 2.2 and 4.1", "[precompute][mesh]") {
+TEST_CASE("Gmsh round trip, versions 2.2 and 4.1", "[precompute][formats]") {
   TempDir dir("gmsh_rt");
   TetMesh m = read_gmsh(kMeshes + "cube_groups_41.msh");
   m.rest_positions *= 1.0 / 3.0;  // non-representable decimals
@@ -260,7 +260,8 @@ TEST_CASE("Gmsh round trip, versions 2.2 and 4.1", "[precompute][mesh]") {
   CHECK_FALSE(fs::exists(dir / "neg.msh"));
 }
 
-TEST_CASE("VTU round trip keeps positions, tets, labels and fields exactly", "[precompute][mesh]") {
+TEST_CASE("VTU round trip keeps positions, tets, labels and fields exactly",
+          "[precompute][formats]") {
   TempDir dir("vtu_rt");
   const TetMesh m = labelled_mesh();
   VtuFields fields;
@@ -296,7 +297,7 @@ TEST_CASE("VTU round trip keeps positions, tets, labels and fields exactly", "[p
   CHECK_FALSE(fs::exists(dir / "bad.vtu"));
 }
 
-TEST_CASE("PVD series: relative frame paths next to the .pvd", "[precompute][mesh]") {
+TEST_CASE("PVD series: relative frame paths next to the .pvd", "[precompute][formats]") {
   TempDir dir("pvd");
   const TetMesh m = read_tetgen(kMeshes + "two_tets");
   {
@@ -324,7 +325,7 @@ TEST_CASE("PVD series: relative frame paths next to the .pvd", "[precompute][mes
   CHECK_FALSE(fs::exists(dir / "out.pvd.tmp"));
 }
 
-TEST_CASE("writers fail cleanly and never leave partial files", "[precompute][mesh]") {
+TEST_CASE("writers fail cleanly and never leave partial files", "[precompute][formats]") {
   TempDir dir("atomic");
   const TetMesh m = read_tetgen(kMeshes + "two_tets");
   const std::string missing_folder = dir / "no/such/folder/out";
@@ -341,7 +342,7 @@ TEST_CASE("writers fail cleanly and never leave partial files", "[precompute][me
   CHECK_FALSE(fs::exists(dir / "keep.vtu.tmp"));
 }
 
-TEST_CASE("read_tet_mesh dispatches on the extension", "[precompute][mesh]") {
+TEST_CASE("read_tet_mesh dispatches on the extension", "[precompute][formats]") {
   CHECK(read_tet_mesh(kMeshes + "two_tets.node").num_tets() == 2);
   CHECK(read_tet_mesh(kMeshes + "two_tets").num_tets() == 2);
   CHECK(read_tet_mesh(kMeshes + "cube_groups_41.msh").num_tets() == 6);
@@ -388,7 +389,7 @@ void surface_reader(const std::string& p) {
 
 }  // namespace
 
-TEST_CASE("malformed files give located InputErrors", "[precompute][mesh]") {
+TEST_CASE("malformed files give located InputErrors", "[precompute][formats]") {
   const std::vector<BadCase> cases = {
       {"truncated.node",
        tetgen_reader,
@@ -489,7 +490,7 @@ TEST_CASE("malformed files give located InputErrors", "[precompute][mesh]") {
 }
 
 TEST_CASE("truncated and corrupted copies of valid files never crash the readers",
-          "[precompute][mesh]") {
+          "[precompute][formats]") {
   TempDir dir("fuzz");
   struct Source {
     std::string file;
@@ -539,7 +540,7 @@ TEST_CASE("truncated and corrupted copies of valid files never crash the readers
   CHECK(successes > 0);  // ... but harmless edits (e.g. in comments) still read
 }
 
-TEST_CASE("a vtu written by write_vtu survives corruption", "[precompute][mesh]") {
+TEST_CASE("a vtu written by write_vtu survives corruption", "[precompute][formats]") {
   TempDir dir("fuzz_vtu");
   write_vtu(dir / "m.vtu", read_tetgen(kMeshes + "two_tets"));
   const std::string text = read_text(dir / "m.vtu");
@@ -556,7 +557,7 @@ TEST_CASE("a vtu written by write_vtu survives corruption", "[precompute][mesh]"
 }
 
 TEST_CASE("Second-order Gmsh tets are read by their corners and the reader says so",
-          "[precompute][mesh]") {
+          "[precompute][formats]") {
   // two_tets with the 10-node tets of Gmsh type 11 (9 mid-edge nodes), in MSH 2.2 and 4.1.
   const TetMesh linear = read_tetgen(kMeshes + "two_tets");
   for (const char* name : {"two_tets_order2_22.msh", "two_tets_order2_41.msh"}) {
@@ -573,7 +574,7 @@ TEST_CASE("Second-order Gmsh tets are read by their corners and the reader says 
 }
 
 TEST_CASE("read_vtu reads VTK's binary layouts written by an independent encoder",
-          "[precompute][mesh]") {
+          "[precompute][formats]") {
   // tests/data/meshes/vtk_binary/make_files.py (Python's zlib and base64) wrote two_tets as
   // inline binary and appended data (raw and base64), plain and zlib-compressed (blocks of 16
   // bytes), UInt32 and UInt64 headers, Float32 and Float64 points, Int32 and Int64 cells.
@@ -590,7 +591,7 @@ TEST_CASE("read_vtu reads VTK's binary layouts written by an independent encoder
 }
 
 TEST_CASE("write_vtu compressed is smaller and reads back bit for bit and corruption is named",
-          "[precompute][mesh]") {
+          "[precompute][formats]") {
   using Catch::Matchers::Contains;
   TempDir dir("compressed_vtu");
   const TetMesh mesh = test::box_mesh(6, 3, 3, 1.0, 0.3, 0.3);
@@ -638,7 +639,7 @@ TEST_CASE("write_vtu compressed is smaller and reads back bit for bit and corrup
   CHECK(errors == cuts);
 }
 
-TEST_CASE("read_tet_label_file: labels, names and located errors", "[precompute][mesh]") {
+TEST_CASE("read_tet_label_file: labels, names and located errors", "[precompute][formats]") {
   using Catch::Matchers::Contains;
   TempDir dir("labels");
   const std::string good = dir / "good.labels";

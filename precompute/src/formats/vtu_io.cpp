@@ -1,4 +1,4 @@
-#include "ramus/precompute/mesh/vtu_io.h"
+#include "ramus/precompute/formats/vtu_io.h"
 
 #include <algorithm>
 #include <bit>

@@ -7,11 +7,11 @@
 #include <map>
 #include <string>
 
-#include "ramus/precompute/mesh/gmsh_io.h"
+#include "ramus/precompute/formats/gmsh_io.h"
+#include "ramus/precompute/formats/mesh_io.h"
+#include "ramus/precompute/formats/vtk_legacy_io.h"
+#include "ramus/precompute/formats/vtu_io.h"
 #include "ramus/precompute/mesh/mesh_checks.h"
-#include "ramus/precompute/mesh/mesh_io.h"
-#include "ramus/precompute/mesh/vtk_legacy_io.h"
-#include "ramus/precompute/mesh/vtu_io.h"
 
 using namespace ramus;
 
@@ -68,7 +68,7 @@ bool has_note(const TetMesh& m, const std::string& text) {
 }  // namespace
 
 TEST_CASE("Gmsh hexahedra split into 6 conforming tets each, ASCII and binary alike",
-          "[precompute][mesh]") {
+          "[precompute][formats]") {
   // hex_beam.geo: a 0.4 x 0.1 x 0.1 m beam of 16 hexahedra in physical volumes left and right.
   const TetMesh ascii = read_gmsh(kMeshes + "hex_beam_41.msh");
   REQUIRE(ascii.num_tets() == 16 * 6);
@@ -98,7 +98,7 @@ TEST_CASE("Gmsh hexahedra split into 6 conforming tets each, ASCII and binary al
   }
 }
 
-TEST_CASE("Second-order Gmsh hexahedra are read by their corners", "[precompute][mesh]") {
+TEST_CASE("Second-order Gmsh hexahedra are read by their corners", "[precompute][formats]") {
   const TetMesh linear = read_gmsh(kMeshes + "hex_beam_41.msh");
   const TetMesh quadratic = read_gmsh(kMeshes + "hex_beam_order2_41.msh");
   CHECK(quadratic.rest_positions == linear.rest_positions);  // the 27-node hexes' extra nodes
@@ -106,7 +106,7 @@ TEST_CASE("Second-order Gmsh hexahedra are read by their corners", "[precompute]
   CHECK(has_note(quadratic, "16 higher-order hexahedra (Gmsh type 12, 27 nodes)"));
 }
 
-TEST_CASE("Gmsh prisms split into 3 conforming tets each", "[precompute][mesh]") {
+TEST_CASE("Gmsh prisms split into 3 conforming tets each", "[precompute][formats]") {
   // prism_slab.geo: a 0.3 x 0.2 m triangulated plate extruded 0.05 m in 2 layers of prisms.
   const TetMesh ascii = read_gmsh(kMeshes + "prism_slab_22.msh");
   const TetMesh binary = read_gmsh(kMeshes + "prism_slab_41_binary.msh");
@@ -126,7 +126,7 @@ TEST_CASE("Gmsh prisms split into 3 conforming tets each", "[precompute][mesh]")
 }
 
 TEST_CASE("legacy VTK: hexahedra from Gmsh, ASCII and binary, equal the .msh",
-          "[precompute][mesh]") {
+          "[precompute][formats]") {
   const TetMesh msh = read_gmsh(kMeshes + "hex_beam_41.msh");
   const TetMesh ascii = read_tet_mesh(kMeshes + "hex_beam.vtk");
   const TetMesh binary = read_vtk_legacy(kMeshes + "hex_beam_binary.vtk");
@@ -144,7 +144,7 @@ TEST_CASE("legacy VTK: hexahedra from Gmsh, ASCII and binary, equal the .msh",
 }
 
 TEST_CASE("legacy VTK 5.1: six pyramids fill a cube, with labels and vertex flags",
-          "[precompute][mesh]") {
+          "[precompute][formats]") {
   const TetMesh m = read_tet_mesh(kMeshes + "pyramid_cube.vtk");
   REQUIRE(m.num_tets() == 12);
   CHECK(total_volume(m) == Approx(1.0).epsilon(1e-12));
@@ -161,7 +161,7 @@ TEST_CASE("legacy VTK 5.1: six pyramids fill a cube, with labels and vertex flag
 }
 
 TEST_CASE("VTU: hexahedron, voxel, wedge and quadratic tet are read, the triangle skipped",
-          "[precompute][mesh]") {
+          "[precompute][formats]") {
   VtuFields fields;
   const TetMesh m = read_vtu(kMeshes + "mixed_cells.vtu", &fields);
   REQUIRE(m.num_tets() == 6 + 6 + 3 + 1);

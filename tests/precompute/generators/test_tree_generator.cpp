@@ -7,8 +7,8 @@
 #include <map>
 #include <set>
 
+#include "ramus/precompute/generators/tree_generator.h"
 #include "ramus/precompute/mesh/mesh_checks.h"
-#include "ramus/precompute/mesh/tree_generator.h"
 #include "ramus/precompute/substructuring/assembly_builder.h"
 #include "ramus/precompute/substructuring/surface_embedding.h"
 #include "ramus/runtime/io/model_file.h"
@@ -117,7 +117,7 @@ void check_indefinite_stage(const std::shared_ptr<const Model>& model,
 TEST_CASE(
     "The generated oak has the paper's counts: 41 branches of 5 meshes at scales 0.6-1.4, "
     "1,394 leaves of one mesh",
-    "[precompute][mesh][tree]") {
+    "[precompute][generators][tree]") {
   const Tree tree = make_tree();
   REQUIRE(tree.parts.size() == 7);
   std::map<std::string, int> placed;
@@ -154,7 +154,7 @@ TEST_CASE(
 TEST_CASE(
     "The small generated tree assembles on any number of threads alike and steps without "
     "allocating",
-    "[precompute][mesh][tree]") {
+    "[precompute][generators][tree]") {
   const Tree tree = make_tree(small_tree(3, 4));
   const ReducedModel one = assemble(tree, 1), two = assemble(tree, 2);
   REQUIRE(find_model_inconsistency(two).empty());
@@ -185,7 +185,7 @@ TEST_CASE(
 }
 
 TEST_CASE("A small tree steps alike with its childless instances in SIMD lanes and node by node",
-          "[precompute][mesh][tree][batch]") {
+          "[precompute][generators][tree][batch]") {
   TreeOptions options = small_tree(4, 12);
   options.leaves = 42;  // five groups of eight leaves and one of two
   const auto model = compile_model(assemble(make_tree(options), 0));
@@ -260,7 +260,7 @@ TEST_CASE("A small tree steps alike with its childless instances in SIMD lanes a
 TEST_CASE(
     "A lane whose stage matrix is indefinite is solved by the pivoted LDLT as node by node, its "
     "neighbours in lanes",
-    "[precompute][mesh][tree][batch]") {
+    "[precompute][generators][tree][batch]") {
   const auto model = compile_model(assemble(make_tree(small_tree(4, 12)), 0));
   const RuntimeSettings settings = windy_settings(*model, Integrator::kSemiImplicitEuler);
   // The second node of the first full lane group of leaves.
@@ -275,7 +275,7 @@ TEST_CASE(
 }
 
 TEST_CASE("Lane groups whose nodes run different integrators step as node by node",
-          "[precompute][mesh][tree][batch]") {
+          "[precompute][generators][tree][batch]") {
   const auto model = compile_model(assemble(make_tree(small_tree(4, 12)), 0));
   REQUIRE(model->parent_lane_groups.size() >= 2);
   // SBDF2 everywhere but on the second node of every lane group of leaves and of nodes with
@@ -298,7 +298,7 @@ TEST_CASE("Lane groups whose nodes run different integrators step as node by nod
 TEST_CASE(
     "A node with children whose stage matrix is indefinite is solved by the pivoted LDLT, the "
     "rest of its lane group from the lanes' factors",
-    "[precompute][mesh][tree][batch]") {
+    "[precompute][generators][tree][batch]") {
   const auto model = compile_model(assemble(make_tree(small_tree(4, 12)), 0));
   const RuntimeSettings settings = windy_settings(*model, Integrator::kSemiImplicitEuler);
   REQUIRE(model->parent_lane_groups.size() >= 2);
@@ -311,7 +311,7 @@ TEST_CASE(
 }
 
 TEST_CASE("A small tree steps on two threads as on one, to the last bit, without allocating",
-          "[precompute][mesh][tree][threads]") {
+          "[precompute][generators][tree][threads]") {
   const auto model = compile_model(assemble(make_tree(small_tree(3, 4)), 0));
   REQUIRE(model->childless_nodes.size() >= 40);
   RuntimeSettings settings = windy_settings(*model, Integrator::kSemiImplicitBdf2);
@@ -376,7 +376,7 @@ TEST_CASE("A small tree steps on two threads as on one, to the last bit, without
 }
 
 TEST_CASE("Per-node memory accounts for what eight more leaves cost a Model and a Workspace",
-          "[precompute][mesh][tree][memory]") {
+          "[precompute][generators][tree][memory]") {
   // Two small trees alike but for 8 more leaves (each prototype's render block full at 64 in
   // both, the leaf lane groups full): what copying the Model and building a Workspace ask of the
   // heap more is exactly the accounted bytes that grew (the new leaves', and their parents' for
