@@ -1,3 +1,5 @@
+// read_vtu: a VTK XML UnstructuredGrid (ASCII, inline base64 or appended raw / base64, zlib or
+// not) as a tet mesh with its fields.
 #include "ramus/precompute/formats/vtu_io.h"
 
 #include <algorithm>
@@ -25,32 +27,6 @@ namespace {
 constexpr int kVtkTetra = 10;
 constexpr int kVtkTriangle = 5;
 
-std::string xml_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
 std::string xml_unescape(std::string_view s) {
   static const std::pair<std::string_view, char> kEntities[] = {
       {"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&apos;", '\''}};
@@ -69,58 +45,6 @@ std::string xml_unescape(std::string_view s) {
   }
   return out;
 }
-
-void check_rows(const std::string& kind, const std::string& name, Eigen::Index rows,
-                Eigen::Index expected, const std::string& what) {
-  if (rows != expected)
-    throw Error("write_vtu: " + kind + " '" + name + "' has " + std::to_string(rows) +
-                " rows but there are " + std::to_string(expected) + " " + what);
-}
-
-// One DataArray's values (`type` a VTK type of T): as text, or (`appended` given) compressed
-// into the appended data, the tag giving its offset. In ASCII `per_line` values a line (0: a
-// tuple's components, else 16); `components` 0: one, not written (the Cells arrays).
-template <typename T>
-void write_data_array(std::ostream& out, const char* type, const std::string& name,
-                      Eigen::Index components, const std::vector<T>& values, std::string* appended,
-                      std::size_t per_line = 0) {
-  out << "        <DataArray type=\"" << type << "\" Name=\"" << xml_escape(name) << '"';
-  if (components > 0)  // (0: the Cells arrays, which VTK names without it)
-    out << " NumberOfComponents=\"" << components << '"';
-  if (appended != nullptr) {
-    out << " format=\"appended\" offset=\"" << appended->size() << "\"/>\n";
-    detail::append_compressed_array(reinterpret_cast<const std::uint8_t*>(values.data()),
-                                    values.size() * sizeof(T), *appended);
-    return;
-  }
-  out << " format=\"ascii\">\n";
-  if (per_line == 0) per_line = components > 1 ? static_cast<std::size_t>(components) : 16;
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    if (i % per_line == 0) out << "         ";
-    if constexpr (std::is_floating_point_v<T>)
-      out << ' ' << detail::format_double(values[i]);
-    else
-      out << ' ' << +values[i];
-    if (i % per_line == per_line - 1 || i + 1 == values.size()) out << '\n';
-  }
-  out << "        </DataArray>\n";
-}
-
-void write_float_array(std::ostream& out, const std::string& name, const Eigen::MatrixXd& a,
-                       std::string* appended) {
-  std::vector<double> values(static_cast<std::size_t>(a.size()));
-  for (Eigen::Index i = 0; i < a.rows(); ++i)  // (row by row: the components of a point)
-    for (Eigen::Index c = 0; c < a.cols(); ++c)
-      values[static_cast<std::size_t>(i * a.cols() + c)] = a(i, c);
-  write_data_array(out, "Float64", name, a.cols(), values, appended);
-}
-
-void write_int_array(std::ostream& out, const std::string& name, const Eigen::VectorXi& a,
-                     std::string* appended) {
-  write_data_array(out, "Int32", name, 1, std::vector<std::int32_t>(a.begin(), a.end()), appended);
-}
-
-// ---- Minimal XML scanning for the files write_vtu produces (and similar ASCII files). ----
 
 struct XmlTag {
   std::string name;
@@ -305,117 +229,7 @@ std::vector<double> decode_array(const VtuParser& xml, const RawArray& a, std::s
   }
 }
 
-// Field data as VTK String arrays in ASCII: each string's characters as numbers, then a 0.
-void write_field_strings(std::ostream& out,
-                         const std::vector<std::pair<std::string, std::vector<std::string>>>& all) {
-  if (all.empty()) return;
-  out << "    <FieldData>\n";
-  for (const auto& [name, strings] : all) {
-    out << "      <Array type=\"String\" Name=\"" << name << "\" NumberOfTuples=\""
-        << strings.size() << "\" format=\"ascii\">\n";
-    for (const std::string& text : strings) {
-      out << "        ";
-      for (const char c : text) out << static_cast<int>(static_cast<unsigned char>(c)) << ' ';
-      out << "0\n";
-    }
-    out << "      </Array>\n";
-  }
-  out << "    </FieldData>\n";
-}
-
-// Cells of `Corners` vertices each (#C by Corners) of VTK type `vtk_type`; `what` names them in
-// messages ("tet", "triangle").
-template <int Corners>
-void write_vtu_cells(const std::string& path, const Eigen::MatrixX3d& positions,
-                     const Eigen::Matrix<int, Eigen::Dynamic, Corners>& cells, int vtk_type,
-                     const std::string& what, const VtuFields& fields, VtuEncoding encoding) {
-  const Eigen::Index nv = positions.rows();
-  const Eigen::Index nt = cells.rows();
-  for (Eigen::Index t = 0; t < nt; ++t)
-    for (int c = 0; c < Corners; ++c)
-      if (cells(t, c) < 0 || cells(t, c) >= nv)
-        throw Error("write_vtu: " + what + " " + std::to_string(t) + " references vertex " +
-                    std::to_string(cells(t, c)) + " but there are " + std::to_string(nv) +
-                    " vertices");
-  for (const auto& [name, a] : fields.point_data)
-    check_rows("point field", name, a.rows(), nv, "points");
-  for (const auto& [name, a] : fields.point_ints)
-    check_rows("point field", name, a.rows(), nv, "points");
-  for (const auto& [name, a] : fields.cell_data)
-    check_rows("cell field", name, a.rows(), nt, what + "s");
-  for (const auto& [name, a] : fields.cell_ints)
-    check_rows("cell field", name, a.rows(), nt, what + "s");
-  // (Int32 cells: any vertex index fits, and they take half the bytes of Int64.)
-  std::vector<std::int32_t> connectivity(static_cast<std::size_t>(nt * Corners)), offsets;
-  for (Eigen::Index t = 0; t < nt; ++t)
-    for (int c = 0; c < Corners; ++c)
-      connectivity[static_cast<std::size_t>(t * Corners + c)] = cells(t, c);
-  for (Eigen::Index t = 0; t < nt; ++t)
-    offsets.push_back(static_cast<std::int32_t>(Corners * (t + 1)));
-  const std::vector<std::uint8_t> types(static_cast<std::size_t>(nt),
-                                        static_cast<std::uint8_t>(vtk_type));
-  // Compressed: every array into one appended buffer of raw bytes (ParaView's default layout).
-  std::string appended_data;
-  std::string* appended = encoding == VtuEncoding::kCompressed ? &appended_data : nullptr;
-  detail::write_file_atomically(path, [&](std::ostream& out) {
-    out << "<?xml version=\"1.0\"?>\n"
-           "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\""
-        << (std::endian::native == std::endian::little ? "LittleEndian" : "BigEndian")
-        << "\" header_type=\"UInt64\""
-        << (appended != nullptr ? " compressor=\"vtkZLibDataCompressor\"" : "") << ">\n"
-        << "  <UnstructuredGrid>\n";
-    write_field_strings(out, fields.strings);
-    out << "    <Piece NumberOfPoints=\"" << nv << "\" NumberOfCells=\"" << nt << "\">\n";
-    out << "      <PointData>\n";
-    for (const auto& [name, a] : fields.point_data) write_float_array(out, name, a, appended);
-    for (const auto& [name, a] : fields.point_ints) write_int_array(out, name, a, appended);
-    out << "      </PointData>\n      <CellData>\n";
-    for (const auto& [name, a] : fields.cell_data) write_float_array(out, name, a, appended);
-    for (const auto& [name, a] : fields.cell_ints) write_int_array(out, name, a, appended);
-    out << "      </CellData>\n      <Points>\n";
-    write_float_array(out, "Points", positions, appended);
-    out << "      </Points>\n      <Cells>\n";
-    write_data_array(out, "Int32", "connectivity", 0, connectivity, appended,
-                     static_cast<std::size_t>(Corners));
-    write_data_array(out, "Int32", "offsets", 0, offsets, appended);
-    write_data_array(out, "UInt8", "types", 0, types, appended);
-    out << "      </Cells>\n    </Piece>\n  </UnstructuredGrid>\n";
-    if (appended != nullptr) {
-      out << "  <AppendedData encoding=\"raw\">\n   _";
-      out.write(appended_data.data(), static_cast<std::streamsize>(appended_data.size()));
-      out << "\n  </AppendedData>\n";
-    }
-    out << "</VTKFile>\n";
-  });
-}
-
 }  // namespace
-
-void write_vtu(const std::string& path, const Eigen::MatrixX3d& positions,
-               const Eigen::MatrixX4i& tets, const VtuFields& fields, VtuEncoding encoding) {
-  write_vtu_cells<4>(path, positions, tets, kVtkTetra, "tet", fields, encoding);
-}
-
-void write_vtu_triangles(const std::string& path, const Eigen::MatrixX3d& positions,
-                         const Eigen::MatrixX3i& triangles, const VtuFields& fields,
-                         VtuEncoding encoding) {
-  write_vtu_cells<3>(path, positions, triangles, kVtkTriangle, "triangle", fields, encoding);
-}
-
-void write_vtu(const std::string& path, const TetMesh& mesh, const VtuFields& fields,
-               VtuEncoding encoding) {
-  VtuFields all = fields;
-  if (mesh.has_labels()) all.cell_ints.emplace_back("label", mesh.labels);
-  if (!mesh.label_names.empty()) {  // (Gmsh physical names, OBJ groups: kept for a round trip)
-    std::vector<std::string> names;
-    for (const auto& [label, name] : mesh.label_names)
-      names.push_back(std::to_string(label) + ": " + name);
-    all.strings.emplace_back("label_names", std::move(names));
-  }
-  if (mesh.vertex_flags.size() == mesh.num_vertices() && mesh.num_vertices() > 0)
-    all.point_ints.emplace_back("vertex_flag", mesh.vertex_flags);
-  write_vtu(path, mesh.rest_positions, mesh.tets, all, encoding);
-}
 
 TetMesh read_vtu(const std::string& path, VtuFields* fields) {
   VtuParser xml(path, detail::read_file_to_string(path));
@@ -684,76 +498,5 @@ TetMesh read_vtu(const std::string& path, VtuFields* fields) {
 }
 
 // ---- PvdSeriesWriter ----
-
-PvdSeriesWriter::PvdSeriesWriter(std::string pvd_path, VtuEncoding encoding)
-    : pvd_path_(std::move(pvd_path)), encoding_(encoding) {
-  const std::filesystem::path p(pvd_path_);
-  stem_ = p.stem().string();
-  if (stem_.empty()) throw Error("PvdSeriesWriter: '" + pvd_path_ + "' has no file name");
-  folder_ = stem_;
-  std::error_code ec;
-  std::filesystem::create_directories(p.parent_path() / folder_, ec);
-  if (ec)
-    throw Error("PvdSeriesWriter: cannot create folder '" + (p.parent_path() / folder_).string() +
-                "': " + ec.message());
-}
-
-PvdSeriesWriter::~PvdSeriesWriter() {
-  try {
-    finish();
-  } catch (...) {  // destructors must not throw; finish() explicitly to see errors
-  }
-}
-
-std::string PvdSeriesWriter::frame_path(int i) const {
-  char name[32];
-  std::snprintf(name, sizeof(name), "_%05d.vtu", i);
-  return (std::filesystem::path(pvd_path_).parent_path() / folder_ / (stem_ + name)).string();
-}
-
-void PvdSeriesWriter::check_can_add(double time) const {
-  if (finished_) throw Error("PvdSeriesWriter: add_frame after finish() ('" + pvd_path_ + "')");
-  if (!std::isfinite(time)) throw Error("PvdSeriesWriter: frame time must be finite");
-}
-
-void PvdSeriesWriter::frame_added(double time) {
-  times_.push_back(time);
-  write_pvd();
-}
-
-void PvdSeriesWriter::add_frame(double time, const Eigen::MatrixX3d& positions,
-                                const Eigen::MatrixX4i& tets, const VtuFields& fields) {
-  check_can_add(time);
-  write_vtu(frame_path(num_frames()), positions, tets, fields, encoding_);
-  frame_added(time);
-}
-
-void PvdSeriesWriter::add_surface_frame(double time, const Eigen::MatrixX3d& positions,
-                                        const Eigen::MatrixX3i& triangles,
-                                        const VtuFields& fields) {
-  check_can_add(time);
-  write_vtu_triangles(frame_path(num_frames()), positions, triangles, fields, encoding_);
-  frame_added(time);
-}
-
-void PvdSeriesWriter::finish() {
-  if (finished_) return;
-  finished_ = true;
-  write_pvd();
-}
-
-void PvdSeriesWriter::write_pvd() const {
-  detail::write_file_atomically(pvd_path_, [&](std::ostream& out) {
-    out << "<?xml version=\"1.0\"?>\n"
-           "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
-           "  <Collection>\n";
-    for (int i = 0; i < num_frames(); ++i) {
-      const std::string file = std::filesystem::path(frame_path(i)).filename().string();
-      out << "    <DataSet timestep=\"" << detail::format_double(times_[i])
-          << "\" group=\"\" part=\"0\" file=\"" << xml_escape(folder_ + "/" + file) << "\"/>\n";
-    }
-    out << "  </Collection>\n</VTKFile>\n";
-  });
-}
 
 }  // namespace ramus
