@@ -1,0 +1,156 @@
+// The step's scratch: every prototype's buffers, the children's lumping, the saved state, sized
+// once when a Workspace is made for a Model (step.h), its threads and its bytes per node.
+#include <algorithm>
+
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
+#include "../model/heap_bytes.h"
+#include "lane_group_step.h"
+#include "ramus/runtime/dynamics/step.h"
+#include "workspace_data.h"
+
+namespace ramus {
+
+PrototypeScratch::PrototypeScratch(int r, bool lane_buffers)
+    : polynomial(r),
+      system(r),
+      load(Eigen::VectorXd::Zero(r)),
+      system_force(Eigen::VectorXd::Zero(r)),
+      gradient(Eigen::VectorXd::Zero(r)),
+      residual(Eigen::VectorXd::Zero(r)),
+      delta(Eigen::VectorXd::Zero(r)),
+      scratch(Eigen::VectorXd::Zero(r)),
+      q_trial(Eigen::VectorXd::Zero(r)),
+      q_predicted(Eigen::VectorXd::Zero(r)),
+      qdot_predicted(Eigen::VectorXd::Zero(r)),
+      stiffness(Eigen::MatrixXd::Zero(r, r)),
+      jacobian(Eigen::MatrixXd::Zero(r, r)),
+      factor(Eigen::MatrixXd::Zero(r, r)) {
+  // Sizes every internal buffer. (No LDLT(r) + assignment: that copies its uninitialized info.)
+  ldlt.compute(Eigen::MatrixXd::Identity(r, r));
+  for (Eigen::VectorXd* v : {&force, &q_hat, &p_hat, &q_stage, &v_stage, &q_start, &v_start,
+                             &q_blend, &v_blend, &scaled_q})
+    v->setZero(r);
+  mass_factor.setZero(r, r);
+  eigen_matrix.setZero(r, r);
+  eigenvalues.setZero(r);
+  eigen = SymmetricEigenSolver(r);
+  damping.setZero(r, r);
+  const int split = std::min(r, kMaxSplitModes);
+  split_stiffness.setZero(r, split);
+  split_mass.setZero(r, split);
+  split_basis.setZero(r, split);
+  ritz_stiffness.setIdentity(split, split);
+  ritz_mass.setIdentity(split, split);
+  ritz_vectors.setIdentity(split, split);
+  ritz_values.setZero(split);
+  modal_q.setZero(r);
+  modal_v.setZero(r);
+  rigid_basis.setZero(3, r);
+  if (lane_buffers) lanes = LaneScratch(r);
+}
+
+ChildLumping::ChildLumping(int r, int children)
+    : mass(Eigen::MatrixXd::Identity(r, r)),
+      jacobians(static_cast<std::size_t>(children), Eigen::MatrixXd::Zero(3, r)),
+      rotation_jacobians(static_cast<std::size_t>(children), Eigen::MatrixXd::Zero(3, r)),
+      inertia_jacobian(Eigen::MatrixXd::Zero(3, r)),
+      transposed(Eigen::MatrixX3d::Zero(r, 3)) {}
+
+WorkspaceData::WorkspaceData(const Model& model)
+    : reduced_vertex_force(Eigen::VectorXd::Zero(model.num_dofs)),
+      own_force_world(Eigen::Matrix3Xd::Zero(3, model.num_nodes())),
+      subtree_force(Eigen::Matrix3Xd::Zero(3, model.num_nodes())),
+      subtree_torque(Eigen::Matrix3Xd::Zero(3, model.num_nodes())),
+      wind_force(Eigen::Matrix3Xd::Zero(3, model.num_nodes())),
+      wind_torque(Eigen::Matrix3Xd::Zero(3, model.num_nodes())),
+      saved_q(Eigen::MatrixXd::Zero(model.num_dofs, kHistoryCapacity)),
+      saved_qdot(Eigen::MatrixXd::Zero(model.num_dofs, kHistoryCapacity)),
+      saved_qddot(Eigen::VectorXd::Zero(model.num_dofs)),
+      saved_root_origin(Eigen::Vector3d::Zero()),
+      saved_root_momentum(Eigen::Vector3d::Zero()),
+      saved_root_angular_momentum(Eigen::Vector3d::Zero()),
+      saved_energy_target(Eigen::VectorXd::Zero(model.num_nodes())),
+      saved_energy_at_end(Eigen::VectorXd::Zero(model.num_nodes())),
+      thread_failures(1),
+      thread_seconds(Eigen::MatrixXd::Zero(2, 1)) {
+  stage_offset.assign(model.nodes.size(), -1);
+  stage_ready.assign(model.nodes.size(), 0);
+  Eigen::Index stage_size = 0;
+  for (const int i : model.parent_lane_nodes) {
+    const Eigen::Index r = model.nodes[static_cast<std::size_t>(i)].r;
+    stage_offset[static_cast<std::size_t>(i)] = static_cast<int>(stage_size);
+    stage_size += 2 * r + r * r;
+  }
+  stage_data.setZero(stage_size);
+  prototypes.reserve(model.prototypes.size());
+  lumping.reserve(model.parent_nodes.size());
+  for (const int i : model.parent_nodes) {
+    const Node& node = model.nodes[static_cast<std::size_t>(i)];
+    lumping.emplace_back(node.r, node.num_children);
+  }
+  for (const Prototype& p : model.prototypes) {
+    prototypes.emplace_back(p.r, p.batched);
+    render_blocks.emplace_back(Eigen::MatrixXd::Zero(
+        3 * p.rest_positions.rows(),
+        std::min<Eigen::Index>(kRenderBlock, static_cast<Eigen::Index>(p.nodes.size()))));
+  }
+}
+
+Workspace::Workspace(const Model& model) : data_(std::make_unique<WorkspaceData>(model)) {}
+Workspace::~Workspace() = default;
+Workspace::Workspace(Workspace&&) noexcept = default;
+Workspace& Workspace::operator=(Workspace&&) noexcept = default;
+
+void Workspace::set_threads(int threads) {
+#if defined(_OPENMP)
+  threads_ = std::clamp(threads, 1, kMaxStepThreads);
+#else
+  threads_ = 1;
+  (void)threads;
+#endif
+  WorkspaceData& w = *data_;
+  w.thread_prototypes.clear();
+  for (int t = 1; t < threads_; ++t) {
+    std::vector<PrototypeScratch> set;
+    set.reserve(w.prototypes.size());
+    for (const PrototypeScratch& p : w.prototypes)
+      set.emplace_back(static_cast<int>(p.load.size()), !p.lanes.q.empty());
+    w.thread_prototypes.push_back(std::move(set));
+  }
+  w.thread_failures.assign(static_cast<std::size_t>(threads_), {});
+  w.thread_seconds.setZero(2, threads_);
+}
+
+std::size_t node_workspace_bytes(const Model& model, const Workspace& workspace, int i) {
+  const WorkspaceData& w = workspace.data();
+  const Node& node = model.nodes[static_cast<std::size_t>(i)];
+  const auto n = static_cast<std::size_t>(model.num_nodes());
+  const auto r = static_cast<std::size_t>(node.r);
+  // r-long slices: the reduced vertex force and the saved q, q̇ (history columns) and q̈.
+  std::size_t doubles =
+      r * static_cast<std::size_t>(1 + w.saved_q.cols() + w.saved_qdot.cols() + 1);
+  // Its columns of the 3 by N and N-long buffers.
+  for (const Eigen::Matrix3Xd* m :
+       {&w.own_force_world, &w.subtree_force, &w.subtree_torque, &w.wind_force, &w.wind_torque})
+    doubles += static_cast<std::size_t>(m->size()) / n;
+  doubles +=
+      static_cast<std::size_t>(w.saved_energy_target.size() + w.saved_energy_at_end.size()) / n;
+  if (w.stage_offset[static_cast<std::size_t>(i)] >= 0) doubles += 2 * r + r * r;
+  // A node with children: its lumping scratch (blocks of its own). Its stage slot's bookkeeping.
+  std::size_t lumping_bytes = 0;
+  if (node.num_children > 0) {
+    const ChildLumping& lumping = lumping_of(w, model, i);
+    lumping_bytes = sizeof(ChildLumping) + eigen_heap_bytes(lumping.mass) +
+                    eigen_heap_bytes(lumping.inertia_jacobian) +
+                    eigen_heap_bytes(lumping.transposed);
+    for (const auto* jacobians : {&lumping.jacobians, &lumping.rotation_jacobians})
+      for (const Eigen::MatrixXd& J : *jacobians)
+        lumping_bytes += sizeof(Eigen::MatrixXd) + eigen_heap_bytes(J);
+  }
+  return sizeof(double) * doubles + lumping_bytes + sizeof(int) + sizeof(char);
+}
+
+}  // namespace ramus
