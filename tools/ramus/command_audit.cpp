@@ -8,9 +8,9 @@
 #include <ostream>
 #include <string>
 
-#include "atomic_output.h"
 #include "commands.h"
 #include "ramus/error.h"
+#include "ramus/precompute/formats/atomic_file.h"
 #include "ramus/precompute/reduction/world_energy.h"
 #include "ramus/runtime/io/model_file.h"
 #include "reduced_run_options.h"
@@ -47,7 +47,7 @@ void run(const Args& args) {
                          "gained at most " +
                          std::to_string(audit.max_gain) + " J");
   if (!args.csv.empty())
-    write_atomically(args.csv, [&](std::ostream& out) {
+    write_stream_atomically(args.csv, [&](std::ostream& out) {
       out << "time,kinetic,elastic,gravity,total,work\n";
       out.precision(10);
       for (std::size_t k = 0; k < audit.time.size(); ++k) {

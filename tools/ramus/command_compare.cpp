@@ -7,9 +7,9 @@
 #include <filesystem>
 #include <memory>
 
-#include "atomic_output.h"
 #include "commands.h"
 #include "ramus/error.h"
+#include "ramus/precompute/formats/atomic_file.h"
 #include "ramus/precompute/formats/vtu_io.h"
 #include "ramus/precompute/reduction/reduced_vs_full.h"
 #include "ramus/runtime/io/model_file.h"
@@ -109,7 +109,7 @@ void run(const Args& args) {
               1e3 * c.full_seconds / steps, 1e6 * c.reduced_seconds / steps,
               c.reduced_seconds > 0 ? c.full_seconds / c.reduced_seconds : 0.0);
   if (!args.csv.empty()) {
-    write_atomically(args.csv, [&](std::ostream& out) {
+    write_stream_atomically(args.csv, [&](std::ostream& out) {
       out << "time,full_max_displacement,reduced_max_displacement,max_difference\n";
       for (const ComparisonFrame& f : c.frames)
         out << f.time << ',' << f.full_max_displacement << ',' << f.reduced_max_displacement << ','

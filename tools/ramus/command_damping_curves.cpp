@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "atomic_output.h"
 #include "commands.h"
 #include "plot_script.h"
 #include "ramus/error.h"
+#include "ramus/precompute/formats/atomic_file.h"
 #include "ramus/runtime/analysis/damping_curves.h"
 
 namespace ramus::cli {
@@ -59,7 +59,7 @@ void run(const Args& args) {
     }
   }
 
-  write_atomically(args.output, [&](std::ostream& out) {
+  write_stream_atomically(args.output, [&](std::ostream& out) {
     out << "omega_h";
     for (Integrator m : integrators) out << ',' << to_string(m);
     for (Integrator m : integrators) out << ',' << to_string(m) << "_simulated";

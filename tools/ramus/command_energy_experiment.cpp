@@ -15,11 +15,11 @@
 #include <utility>
 #include <vector>
 
-#include "atomic_output.h"
 #include "commands.h"
 #include "plot_script.h"
 #include "ramus/error.h"
 #include "ramus/precompute/fem/full_space_simulator.h"
+#include "ramus/precompute/formats/atomic_file.h"
 #include "ramus/precompute/generators/mesh_generators.h"
 #include "ramus/precompute/mesh/tetrahedralize.h"
 #include "ramus/precompute/reduction/reduced_domain_builder.h"
@@ -199,7 +199,7 @@ void run(const Args& args) {
   }
 
   // CSV: time, potential energy per method, then total energy per method.
-  write_atomically(args.output, [&](std::ostream& out) {
+  write_stream_atomically(args.output, [&](std::ostream& out) {
     out << "time";
     for (const Series& s : series) out << ",V " << s.name;
     for (const Series& s : series) out << ",H " << s.name;

@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "mesh_files.h"
 #include "ramus/error.h"
+#include "ramus/precompute/formats/atomic_file.h"
 #include "ramus/precompute/formats/surface_mesh_io.h"
 #include "ramus/precompute/generators/mesh_generators.h"
 #include "ramus/precompute/generators/tree_generator.h"
@@ -101,12 +102,9 @@ void add_generate_command(CLI::App& app) {
     }
     const std::string spec_path =
         (std::filesystem::path(tree_args->folder) / tree_args->name).string();
-    {
-      std::ofstream out(spec_path + ".tmp");
+    write_stream_atomically(spec_path, [&](std::ostream& out) {
       out << tree_spec_json(made, tree_args->options) << "\n";
-      if (!out) throw Error("cannot write '" + spec_path + "'");
-    }
-    std::filesystem::rename(spec_path + ".tmp", spec_path);
+    });
     int leaves = 0, branches = 0;
     for (const TreePlacement& p : made.placements) (p.part == "leaf" ? leaves : branches) += 1;
     std::cout << "wrote " << spec_path << ": " << made.parts.size() << " part meshes, "

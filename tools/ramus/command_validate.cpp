@@ -18,6 +18,7 @@
 #include "printing_listener.h"
 #include "ramus/error.h"
 #include "ramus/precompute/fem/full_space_simulator.h"
+#include "ramus/precompute/formats/atomic_file.h"
 #include "ramus/precompute/formats/mesh_io.h"
 #include "ramus/precompute/formats/vtu_io.h"
 #include "ramus/precompute/mesh/mesh_checks.h"
@@ -319,10 +320,7 @@ void run(const Args& args) {
         "tracked vertex; run longer (--periods 2 or more)\n");
 
   // CSV: time, then A and B (x y z) per method.
-  const std::string temporary = args.output + ".tmp";
-  {
-    std::ofstream out(temporary);
-    if (!out) throw Error(args.output + ": cannot write");
+  write_stream_atomically(args.output, [&](std::ostream& out) {
     out << "time";
     for (const char* tag : {"full", "L1", "L2", "L3"})
       for (const char* point : {"A", "B"})
@@ -336,14 +334,12 @@ void run(const Args& args) {
           out << ',' << p(0) << ',' << p(1) << ',' << p(2);
       out << '\n';
     }
-    if (!out) throw Error(args.output + ": write failed");
-  }
-  std::rename(temporary.c_str(), args.output.c_str());
+  });
   std::printf("\ntrajectories %s\n", args.output.c_str());
   series.finish();
   if (!args.summary.empty()) {
-    std::ofstream out(args.summary);
-    out << summary_json(summary) << '\n';
+    write_stream_atomically(args.summary,
+                            [&](std::ostream& out) { out << summary_json(summary) << '\n'; });
     std::printf("summary      %s\n", args.summary.c_str());
   }
 }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "ramus/error.h"
+#include "ramus/precompute/formats/atomic_file.h"
 #include "text_io.h"
 #include "volume_elements.h"
 
@@ -52,7 +53,7 @@ void write_gmsh(const TetMesh& mesh, const std::string& path, int version) {
     if (label > 0 && std::binary_search(distinct.begin(), distinct.end(), label))
       names.emplace_back(label, name);
 
-  detail::write_file_atomically(path, [&](std::ostream& out) {
+  write_stream_atomically(path, [&](std::ostream& out) {
     const auto fmt = [](double x) { return detail::format_double(x); };
     out << "$MeshFormat\n" << (version == 22 ? "2.2" : "4.1") << " 0 8\n$EndMeshFormat\n";
     if (!names.empty()) {

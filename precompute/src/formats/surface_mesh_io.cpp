@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "ramus/error.h"
+#include "ramus/precompute/formats/atomic_file.h"
 
 #include "surface_builder.h"
 #include "text_io.h"
@@ -225,7 +226,7 @@ SurfaceMesh read_surface_mesh(const std::string& path) {
 void write_obj(const SurfaceMesh& surface, const std::string& path) {
   const bool grouped =
       surface.groups.size() == surface.num_triangles() && surface.num_triangles() > 0;
-  detail::write_file_atomically(path, [&](std::ostream& out) {
+  write_stream_atomically(path, [&](std::ostream& out) {
     out << "# Ramus surface: " << surface.num_vertices() << " vertices, " << surface.num_triangles()
         << " triangles\n";
     for (int v = 0; v < surface.num_vertices(); ++v)

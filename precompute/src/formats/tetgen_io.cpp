@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ramus/error.h"
+#include "ramus/precompute/formats/atomic_file.h"
 #include "text_io.h"
 
 namespace ramus {
@@ -169,7 +170,7 @@ void write_tetgen(const TetMesh& mesh, const std::string& basename) {
   const int nt = mesh.num_tets();
   const bool markers = mesh.vertex_flags.size() == nv && nv > 0;
   const bool labels = mesh.has_labels();
-  detail::write_file_atomically(basename + ".node", [&](std::ostream& out) {
+  write_stream_atomically(basename + ".node", [&](std::ostream& out) {
     out << "# written by Ramus\n" << nv << " 3 0 " << (markers ? 1 : 0) << "\n";
     for (int i = 0; i < nv; ++i) {
       out << i + 1;
@@ -178,7 +179,7 @@ void write_tetgen(const TetMesh& mesh, const std::string& basename) {
       out << '\n';
     }
   });
-  detail::write_file_atomically(basename + ".ele", [&](std::ostream& out) {
+  write_stream_atomically(basename + ".ele", [&](std::ostream& out) {
     out << "# written by Ramus\n" << nt << " 4 " << (labels ? 1 : 0) << "\n";
     for (int t = 0; t < nt; ++t) {
       out << t + 1;

@@ -59,37 +59,6 @@ std::string format_double(double value) {
   return std::string(buffer, ptr);
 }
 
-void write_file_atomically(const std::string& path,
-                           const std::function<void(std::ostream&)>& write) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw Error("cannot open '" + tmp + "' for writing");
-    try {
-      write(out);
-      out.flush();
-    } catch (...) {
-      out.close();
-      std::error_code ignored;
-      std::filesystem::remove(tmp, ignored);
-      throw;
-    }
-    out.close();
-    if (!out) {
-      std::error_code ignored;
-      std::filesystem::remove(tmp, ignored);
-      throw Error("failed to write '" + tmp + "' (disk full?)");
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::error_code ignored;
-    std::filesystem::remove(tmp, ignored);
-    throw Error("cannot rename '" + tmp + "' to '" + path + "': " + ec.message());
-  }
-}
-
 std::vector<std::string_view> split_whitespace(std::string_view s) {
   std::vector<std::string_view> out;
   std::size_t i = 0;

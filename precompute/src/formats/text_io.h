@@ -1,6 +1,6 @@
 // Private helpers shared by the mesh readers and writers (not installed, not part of the API):
 // whole-file reading, a line/token reader that reports "file:line: message" errors, strict
-// number parsing, and atomic writes (write "path.tmp", then rename).
+// number parsing.
 #pragma once
 
 #include <cstddef>
@@ -25,11 +25,6 @@ bool parse_double(std::string_view token, double& value);
 
 /// Shortest text that reads back to exactly the same double (nan / inf / -inf for non-finite).
 std::string format_double(double value);
-
-/// Writes through `write` into path + ".tmp", then renames it onto path, so a failed write never
-/// leaves a half-written file at path. Throws ramus::Error naming path on any failure.
-void write_file_atomically(const std::string& path,
-                           const std::function<void(std::ostream&)>& write);
 
 /// Reads an in-memory text line by line, skipping blank lines and (if comment != 0) everything
 /// from the comment character on. Errors thrown through it carry the file name and line number.

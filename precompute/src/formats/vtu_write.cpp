@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include "ramus/error.h"
+#include "ramus/precompute/formats/atomic_file.h"
 #include "text_io.h"
 #include "volume_elements.h"
 #include "vtk_binary.h"
@@ -157,7 +158,7 @@ void write_vtu_cells(const std::string& path, const Eigen::MatrixX3d& positions,
   // Compressed: every array into one appended buffer of raw bytes (ParaView's default layout).
   std::string appended_data;
   std::string* appended = encoding == VtuEncoding::kCompressed ? &appended_data : nullptr;
-  detail::write_file_atomically(path, [&](std::ostream& out) {
+  write_stream_atomically(path, [&](std::ostream& out) {
     out << "<?xml version=\"1.0\"?>\n"
            "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\""
         << (std::endian::native == std::endian::little ? "LittleEndian" : "BigEndian")
@@ -275,7 +276,7 @@ void PvdSeriesWriter::finish() {
 }
 
 void PvdSeriesWriter::write_pvd() const {
-  detail::write_file_atomically(pvd_path_, [&](std::ostream& out) {
+  write_stream_atomically(pvd_path_, [&](std::ostream& out) {
     out << "<?xml version=\"1.0\"?>\n"
            "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
            "  <Collection>\n";

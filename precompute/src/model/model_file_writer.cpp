@@ -17,6 +17,7 @@
 #include "io/hdf5/hdf5_file.h"  // runtime internals: the HDF5 wrapper
 #include "io/model_fields.h"    // runtime internals: the one list of the file's fields
 #include "ramus/error.h"
+#include "ramus/precompute/formats/atomic_file.h"
 #include "ramus/runtime/io/model_file.h"
 #include "ramus/runtime/version.h"
 
@@ -172,15 +173,6 @@ void remove_stale_temporaries(const std::filesystem::path& path) {
   }
 }
 
-// Forces the written bytes to the disk before the rename makes them the model.
-void sync_to_disk(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY);
-  if (fd < 0) throw Error("cannot reopen '" + path + "' to flush it");
-  const bool ok = ::fsync(fd) == 0;
-  ::close(fd);
-  if (!ok) throw Error("cannot flush '" + path + "' to disk");
-}
-
 }  // namespace
 
 void write_model_file(const ReducedModel& model, const std::string& path) {
@@ -195,28 +187,18 @@ void write_model_file(const ReducedModel& model, const std::string& path) {
   }
 
   remove_stale_temporaries(path);
-  const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
-  const TemporaryInProgress in_progress(tmp);
-  const auto remove_tmp = [&tmp] {
-    std::error_code ignored;
-    std::filesystem::remove(tmp, ignored);
-  };
+  const TemporaryInProgress in_progress(atomic_temporary_path(path));
   try {
-    {
-      hdf5::File file = hdf5::File::create(tmp);
-      write_contents(file, model);  // every Group is closed on return
-      file.close();
-    }
-    hdf5::seal_file(tmp);
-    sync_to_disk(tmp);
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) throw Error("cannot rename '" + tmp + "' to '" + path + "': " + ec.message());
+    write_file_atomically(path, [&](const std::string& tmp) {
+      {
+        hdf5::File file = hdf5::File::create(tmp);
+        write_contents(file, model);  // every Group is closed on return
+        file.close();
+      }
+      hdf5::seal_file(tmp);
+    });
   } catch (const Error& e) {
-    remove_tmp();
     throw Error("cannot write model file '" + path + "': " + e.what());
-  } catch (...) {
-    remove_tmp();
-    throw;
   }
 }
 
