@@ -147,38 +147,16 @@ const char* lumping_name(InterfaceLumping lumping) {
   return "";
 }
 
-void run(const Args& args) {
-  if (!args.plot.empty()) {  // (its folder checked before the run, not after)
-    const std::filesystem::path folder = std::filesystem::path(args.plot).parent_path();
-    if (!folder.empty() && !std::filesystem::is_directory(folder))
-      throw OptionError("--plot: folder '" + folder.string() + "' does not exist");
-  }
-  ReducedModel data = read_model_file(args.model);
-  // The model's settings and its stored scenario (steps, forces, output cadence),
-  // then the options given on the command line.
-  RunScenario scenario = model_scenario(*args.command, args.run, data, args.ignore_spec);
-  // (--plot measures each part alone afterwards: its parts and domains kept)
-  ReducedModel kept;
-  if (!args.plot.empty()) {
-    kept.parts = data.parts;
-    kept.domains = data.domains;
-  }
-  const auto model = compile_model(std::move(data));
-  const Eigen::MatrixX3d rest = global_rest_positions(*model);
-  const int num_global = static_cast<int>(rest.rows());
-  const int num_domains = model->num_nodes();
+// A force at the first domain holding its vertex (global vertex indices, or the rest position
+// nearest to `at`).
+struct ResolvedForce {
+  PointForce force;
+  int domain, vertex;
+};
 
-  RuntimeSettings& settings = scenario.settings;
-  const int steps = scenario.steps;
-  const int output_every = scenario.output_every;
-  const std::vector<PointForce>& forces = scenario.forces;
-
-  // Forces: global vertex indices or rest positions, applied to the first domain holding the
-  // vertex.
-  struct ResolvedForce {
-    PointForce force;
-    int domain, vertex;
-  };
+std::vector<ResolvedForce> resolve_forces(const Model& model, const Eigen::MatrixX3d& rest,
+                                          const std::vector<PointForce>& forces) {
+  const auto num_global = static_cast<int>(rest.rows());
   std::vector<ResolvedForce> resolved;
   for (PointForce f : forces) {
     if (f.at) {
@@ -190,30 +168,19 @@ void run(const Args& args) {
       throw OptionError("force: vertex " + std::to_string(f.vertex) +
                         " does not exist (the model has " + std::to_string(num_global) +
                         " vertices)");
-    const auto [d, v] = vertex_copy(*model, f.vertex);
+    const auto [d, v] = vertex_copy(model, f.vertex);
     if (d < 0)
       throw OptionError("force: vertex " + std::to_string(f.vertex) + " belongs to no domain");
     resolved.push_back({f, d, v});
   }
+  return resolved;
+}
 
-  if (args.threads < 1 || args.threads > kMaxStepThreads)
-    throw OptionError("--threads: expected 1 to " + std::to_string(kMaxStepThreads) + ", got " +
-                      std::to_string(args.threads));
-  Simulator simulator(model, settings);
-  simulator.set_profiling(true);
-  simulator.set_threads(args.threads);
-  simulator.set_batched_evaluation(!args.node_by_node);
-  simulator.reserve_vertex_forces(static_cast<int>(resolved.size()));
-  const int total_r = model->num_dofs;
-  std::printf(
-      "model     %s: %d vertices, %d domain%s, total r = %d%s, h = %g s, %d steps, "
-      "%s%s\n",
-      args.model.c_str(), num_global, num_domains, num_domains == 1 ? "" : "s", total_r,
-      simulator.free_root() ? " (free-flying)" : "", settings.time_step, steps,
-      integrators_description(settings).c_str(),
-      num_domains == 1 ? "" : lumping_name(settings.lumping));
+// One line per force: its vector, vertex, domain and window ("throughout", "from t = a s" or
+// "t in [a, b) s").
+void report_forces(const std::vector<ResolvedForce>& resolved, const Model& model,
+                   const Eigen::MatrixX3d& rest) {
   for (const ResolvedForce& f : resolved) {
-    // Its window: "throughout", "from t = a s" or "t in [a, b) s".
     char window[96];
     if (f.force.start <= 0 && f.force.end >= 1e300)
       std::snprintf(window, sizeof window, "throughout");
@@ -228,50 +195,186 @@ void run(const Args& args) {
                     (rest.row(f.force.vertex).transpose() - *f.force.at).norm());
     std::printf("force     (%g, %g, %g) N at vertex %d%s (domain '%s'), %s\n", f.force.force(0),
                 f.force.force(1), f.force.force(2), f.force.vertex, snapped,
-                model->nodes[static_cast<size_t>(f.domain)].name.c_str(), window);
+                model.nodes[static_cast<size_t>(f.domain)].name.c_str(), window);
+  }
+}
+
+// Finite reduced coordinates can still place a vertex at infinity (a basis or frame that
+// overflows): such a frame is an error, never written.
+void check_positions(const Simulator& simulator, const Eigen::MatrixX3d& p, const char* what) {
+  if (!p.allFinite())
+    throw NumericalError("t = " + std::to_string(simulator.time()) + " s: " + what +
+                         " positions are not finite (the model's basis or frames overflow)");
+}
+
+// -o: the run as ParaView series, the undivided mesh's and (<stem>_surface.pvd) the embedded
+// surface's, each frame with its displacement (and velocity) and the domain of each tet.
+class RunSeries {
+ public:
+  RunSeries(const Args& args, const Model& model, Eigen::MatrixX3d rest)
+      : surface_(model.embedded_surface), rest_(std::move(rest)) {
+    if (args.output.empty()) return;
+    const VtuEncoding encoding = args.ascii ? VtuEncoding::kAscii : VtuEncoding::kCompressed;
+    writer_ = std::make_unique<PvdSeriesWriter>(args.output, encoding);
+    const std::filesystem::path out_path(args.output);
+    surface_output_ =
+        (out_path.parent_path() / (out_path.stem().string() + "_surface.pvd")).string();
+    if (surface_.rest_positions.rows() > 0)
+      surface_writer_ = std::make_unique<PvdSeriesWriter>(surface_output_, encoding);
+    tets_ = global_tets(model, &tet_domain_);
+    for (const auto& node : model.nodes) domain_names_.push_back(node.name);
+  }
+  void write_frame(const Simulator& simulator) {
+    if (!writer_) return;
+    simulator.global_positions(positions_);
+    check_positions(simulator, positions_, "vertex");
+    simulator.global_velocities(velocities_);
+    fields_.point_data = {{"displacement", positions_ - rest_}, {"velocity", velocities_}};
+    fields_.cell_ints = {{"domain", tet_domain_}};
+    fields_.strings = {{"domain_names", domain_names_}};  // (row i: the name of domain i)
+    writer_->add_frame(simulator.time(), positions_, tets_, fields_);
+    if (!surface_writer_) return;
+    simulator.embedded_surface_positions(surface_positions_);
+    check_positions(simulator, surface_positions_, "surface");
+    surface_fields_.point_data = {{"displacement", surface_positions_ - surface_.rest_positions}};
+    surface_writer_->add_surface_frame(simulator.time(), surface_positions_, surface_.triangles,
+                                       surface_fields_);
+  }
+  // The series' .pvd files, and a line for each.
+  void finish(const std::string& output) {
+    if (writer_) writer_->finish();
+    if (surface_writer_) surface_writer_->finish();
+    if (writer_) std::printf("output    %s (%d frames)\n", output.c_str(), writer_->num_frames());
+    if (surface_writer_)
+      std::printf("output    %s (embedded surface: %d vertices, %d triangles)\n",
+                  surface_output_.c_str(), static_cast<int>(surface_.rest_positions.rows()),
+                  static_cast<int>(surface_.triangles.rows()));
   }
 
-  std::unique_ptr<PvdSeriesWriter> writer, surface_writer;  // surface: <stem>_surface.pvd
-  const VtuEncoding encoding = args.ascii ? VtuEncoding::kAscii : VtuEncoding::kCompressed;
-  if (!args.output.empty()) writer = std::make_unique<PvdSeriesWriter>(args.output, encoding);
-  const std::filesystem::path out_path(args.output);
-  const std::string surface_output =
-      (out_path.parent_path() / (out_path.stem().string() + "_surface.pvd")).string();
-  const EmbeddedSurface& surface = model->embedded_surface;
-  if (writer && surface.rest_positions.rows() > 0)
-    surface_writer = std::make_unique<PvdSeriesWriter>(surface_output, encoding);
-  Eigen::MatrixX3d surface_positions;
-  VtuFields surface_fields;
-  Eigen::VectorXi tet_domain;
-  const Eigen::MatrixX4i tets = global_tets(*model, &tet_domain);
-  std::vector<std::string> domain_names;
-  for (const auto& node : model->nodes) domain_names.push_back(node.name);
-  Eigen::MatrixX3d positions, velocities;
-  VtuFields fields;
-  // (Finite reduced coordinates can still place a vertex at infinity: a basis or frame that
-  // overflows. Such a frame is an error, never written.)
-  auto check_positions = [&](const Eigen::MatrixX3d& p, const char* what) {
-    if (!p.allFinite())
-      throw NumericalError("t = " + std::to_string(simulator.time()) + " s: " + what +
-                           " positions are not finite (the model's basis or frames overflow)");
-  };
-  auto write_frame = [&] {
-    if (!writer) return;
-    simulator.global_positions(positions);
-    check_positions(positions, "vertex");
-    simulator.global_velocities(velocities);
-    fields.point_data = {{"displacement", positions - rest}, {"velocity", velocities}};
-    fields.cell_ints = {{"domain", tet_domain}};
-    fields.strings = {{"domain_names", domain_names}};  // (row i: the name of domain i)
-    writer->add_frame(simulator.time(), positions, tets, fields);
-    if (!surface_writer) return;
-    simulator.embedded_surface_positions(surface_positions);
-    check_positions(surface_positions, "surface");
-    surface_fields.point_data = {{"displacement", surface_positions - surface.rest_positions}};
-    surface_writer->add_surface_frame(simulator.time(), surface_positions, surface.triangles,
-                                      surface_fields);
-  };
-  auto apply_forces = [&](double t) {
+ private:
+  const EmbeddedSurface& surface_;
+  Eigen::MatrixX3d rest_;
+  std::unique_ptr<PvdSeriesWriter> writer_, surface_writer_;
+  std::string surface_output_;
+  Eigen::MatrixX4i tets_;
+  Eigen::VectorXi tet_domain_;
+  std::vector<std::string> domain_names_;
+  Eigen::MatrixX3d positions_, velocities_, surface_positions_;
+  VtuFields fields_, surface_fields_;
+};
+
+// The vertex --plot follows: the first force's, else the farthest from the root's origin.
+int followed_vertex(const std::vector<ResolvedForce>& resolved, const Model& model,
+                    const Eigen::MatrixX3d& rest) {
+  if (!resolved.empty()) return resolved.front().force.vertex;
+  if (rest.rows() == 0) return 0;
+  Eigen::Index farthest = 0;
+  (rest.rowwise() - model.nodes.front().rest_origin.transpose())
+      .rowwise()
+      .squaredNorm()
+      .maxCoeff(&farthest);
+  return static_cast<int>(farthest);
+}
+
+// What a run's summary reports beyond its last state: each step's cost, the largest displacement
+// over the frames checked and the interfaces' largest distance from a rigid motion (Eq. 5).
+struct RunRecord {
+  std::vector<double> step_us;
+  double max_displacement = 0, max_displacement_time = 0;
+  double max_nonrigidity = 0, max_nonrigidity_time = 0;
+  int max_nonrigidity_node = -1;
+
+  void interfaces(const Simulator& simulator) {
+    for (int node = 1; node < simulator.num_nodes(); ++node)
+      if (const double measure = simulator.interface_nonrigidity(node); measure > max_nonrigidity) {
+        max_nonrigidity = measure;
+        max_nonrigidity_node = node;
+        max_nonrigidity_time = simulator.time();
+      }
+  }
+  void displacement(const Simulator& simulator, const Eigen::MatrixX3d& positions,
+                    const Eigen::MatrixX3d& rest) {
+    const double u = (positions - rest).rowwise().norm().maxCoeff();
+    if (u > max_displacement) {
+      max_displacement = u;
+      max_displacement_time = simulator.time();
+    }
+  }
+};
+
+// The summary lines: cost per step with the profile's split, the final state, the interfaces.
+void report_run(const RunRecord& record, const Simulator& simulator, const Model& model,
+                const Eigen::MatrixX3d& rest) {
+  if (!record.step_us.empty()) {
+    std::vector<double> sorted = record.step_us;
+    std::sort(sorted.begin(), sorted.end());
+    double total = 0;
+    for (double us : record.step_us) total += us;
+    const Workspace::Profile& p = simulator.profile();
+    const double split = p.core_seconds + p.node_seconds;
+    std::printf(
+        "per step  mean %.2f us, median %.2f us, max %.2f us (%zu steps); "
+        "frames/coupling %.0f %%, domain steps %.0f %%\n",
+        total / static_cast<double>(sorted.size()), sorted[sorted.size() / 2], sorted.back(),
+        sorted.size(), split > 0 ? 100 * p.core_seconds / split : 0.0,
+        split > 0 ? 100 * p.node_seconds / split : 0.0);
+  }
+  Eigen::MatrixX3d positions;
+  simulator.global_positions(positions);
+  std::printf(
+      "final     t = %.4f s, max |u| = %.4g m (largest %.4g m, at t = %.4g s), elastic %.4g J\n",
+      simulator.time(), (positions - rest).rowwise().norm().maxCoeff(), record.max_displacement,
+      record.max_displacement_time, simulator.elastic_energy());
+  if (record.max_nonrigidity_node > 0)
+    std::printf("interface non-rigidity |A - R| / |A| at most %.2f %% ('%s' at t = %.4g s)\n",
+                100 * record.max_nonrigidity,
+                model.nodes[static_cast<std::size_t>(record.max_nonrigidity_node)].name.c_str(),
+                record.max_nonrigidity_time);
+}
+
+void run(const Args& args) {
+  if (!args.plot.empty()) {  // (its folder checked before the run, not after)
+    const std::filesystem::path folder = std::filesystem::path(args.plot).parent_path();
+    if (!folder.empty() && !std::filesystem::is_directory(folder))
+      throw OptionError("--plot: folder '" + folder.string() + "' does not exist");
+  }
+  ReducedModel data = read_model_file(args.model);
+  // The model's settings and its stored scenario (steps, forces, output cadence), then the
+  // options given on the command line.
+  RunScenario scenario = model_scenario(*args.command, args.run, data, args.ignore_spec);
+  // (--plot measures each part alone afterwards: its parts and domains kept)
+  ReducedModel kept;
+  if (!args.plot.empty()) {
+    kept.parts = data.parts;
+    kept.domains = data.domains;
+  }
+  const auto model = compile_model(std::move(data));
+  const Eigen::MatrixX3d rest = global_rest_positions(*model);
+  const int num_domains = model->num_nodes();
+  RuntimeSettings& settings = scenario.settings;
+  const std::vector<ResolvedForce> resolved = resolve_forces(*model, rest, scenario.forces);
+
+  // The simulator, and what it runs.
+  if (args.threads < 1 || args.threads > kMaxStepThreads)
+    throw OptionError("--threads: expected 1 to " + std::to_string(kMaxStepThreads) + ", got " +
+                      std::to_string(args.threads));
+  Simulator simulator(model, settings);
+  simulator.set_profiling(true);
+  simulator.set_threads(args.threads);
+  simulator.set_batched_evaluation(!args.node_by_node);
+  simulator.reserve_vertex_forces(static_cast<int>(resolved.size()));
+  std::printf(
+      "model     %s: %d vertices, %d domain%s, total r = %d%s, h = %g s, %d steps, "
+      "%s%s\n",
+      args.model.c_str(), static_cast<int>(rest.rows()), num_domains, num_domains == 1 ? "" : "s",
+      model->num_dofs, simulator.free_root() ? " (free-flying)" : "", settings.time_step,
+      scenario.steps, integrators_description(settings).c_str(),
+      num_domains == 1 ? "" : lumping_name(settings.lumping));
+  report_forces(resolved, *model, rest);
+
+  // The initial state, its frame and the plot's first sample.
+  RunSeries frames(args, *model, rest);
+  const auto apply_forces = [&](double t) {
     simulator.clear_vertex_forces();
     for (const ResolvedForce& f : resolved)
       if (f.force.start <= t && t < f.force.end)
@@ -281,22 +384,11 @@ void run(const Args& args) {
   if (const StepStatus status = simulator.initialize(); status != StepStatus::kOk)
     throw NumericalError("initial state: " + std::string(to_string(status)));
   simulator.reset_profile();
-  write_frame();
-
-  // --plot: the vertex followed (the first force's, else the farthest from the root's origin).
+  frames.write_frame(simulator);
   PlotSeries series;
-  int followed = 0;
-  if (!resolved.empty())
-    followed = resolved.front().force.vertex;
-  else if (num_global > 0) {
-    Eigen::Index farthest = 0;
-    (rest.rowwise() - model->nodes.front().rest_origin.transpose())
-        .rowwise()
-        .squaredNorm()
-        .maxCoeff(&farthest);
-    followed = static_cast<int>(farthest);
-  }
-  const auto record = [&] {
+  const int followed = followed_vertex(resolved, *model, rest);
+  Eigen::MatrixX3d positions;
+  const auto sample = [&] {
     if (args.plot.empty()) return;
     simulator.global_positions(positions);
     series.time.push_back(simulator.time());
@@ -304,71 +396,30 @@ void run(const Args& args) {
     series.kinetic.push_back(simulator.kinetic_energy());
     series.vertex.push_back(positions.row(followed).transpose());
   };
-  record();
+  sample();
 
-  std::vector<double> step_us;
-  step_us.reserve(static_cast<size_t>(steps));
-  double max_displacement = 0, max_displacement_time = 0;  // over the frames checked
-  // The interfaces' distance from a rigid motion (Eq. 5): the largest over the run.
-  double max_nonrigidity = 0, max_nonrigidity_time = 0;
-  int max_nonrigidity_node = -1;
-  for (int step = 1; step <= steps; ++step) {
+  // The steps: each timed, its frame written every output_every steps.
+  RunRecord record;
+  record.step_us.reserve(static_cast<size_t>(scenario.steps));
+  for (int step = 1; step <= scenario.steps; ++step) {
     apply_forces(simulator.time() + settings.time_step);
     const auto start = std::chrono::steady_clock::now();
     const StepStatus status = simulator.step();
-    step_us.push_back(
+    record.step_us.push_back(
         1e6 * std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     if (status != StepStatus::kOk)
       throw NumericalError("step " + std::to_string(step) + ": " + to_string(status));
-    record();
-    for (int node = 1; node < simulator.num_nodes(); ++node)
-      if (const double measure = simulator.interface_nonrigidity(node); measure > max_nonrigidity) {
-        max_nonrigidity = measure;
-        max_nonrigidity_node = node;
-        max_nonrigidity_time = simulator.time();
-      }
-    if (step % output_every == 0) {
+    sample();
+    record.interfaces(simulator);
+    if (step % scenario.output_every == 0) {
       simulator.global_positions(positions);
-      check_positions(positions, "vertex");
-      const double u = (positions - rest).rowwise().norm().maxCoeff();
-      if (u > max_displacement) {
-        max_displacement = u;
-        max_displacement_time = simulator.time();
-      }
-      write_frame();
+      check_positions(simulator, positions, "vertex");
+      record.displacement(simulator, positions, rest);
+      frames.write_frame(simulator);
     }
   }
-  if (writer) writer->finish();
-  if (surface_writer) surface_writer->finish();
-  if (!step_us.empty()) {
-    std::vector<double> sorted = step_us;
-    std::sort(sorted.begin(), sorted.end());
-    double total = 0;
-    for (double us : step_us) total += us;
-    const Workspace::Profile& p = simulator.profile();
-    const double split = p.core_seconds + p.node_seconds;
-    std::printf(
-        "per step  mean %.2f us, median %.2f us, max %.2f us (%zu steps); "
-        "frames/coupling %.0f %%, domain steps %.0f %%\n",
-        total / static_cast<double>(step_us.size()), sorted[sorted.size() / 2], sorted.back(),
-        step_us.size(), split > 0 ? 100 * p.core_seconds / split : 0.0,
-        split > 0 ? 100 * p.node_seconds / split : 0.0);
-  }
-  simulator.global_positions(positions);
-  std::printf(
-      "final     t = %.4f s, max |u| = %.4g m (largest %.4g m, at t = %.4g s), elastic %.4g J\n",
-      simulator.time(), (positions - rest).rowwise().norm().maxCoeff(), max_displacement,
-      max_displacement_time, simulator.elastic_energy());
-  if (max_nonrigidity_node > 0)
-    std::printf("interface non-rigidity |A - R| / |A| at most %.2f %% ('%s' at t = %.4g s)\n",
-                100 * max_nonrigidity,
-                model->nodes[static_cast<std::size_t>(max_nonrigidity_node)].name.c_str(),
-                max_nonrigidity_time);
-  if (writer) std::printf("output    %s (%d frames)\n", args.output.c_str(), writer->num_frames());
-  if (surface_writer)
-    std::printf("output    %s (embedded surface: %d vertices, %d triangles)\n",
-                surface_output.c_str(), static_cast<int>(surface.rest_positions.rows()),
-                static_cast<int>(surface.triangles.rows()));
+  report_run(record, simulator, *model, rest);
+  frames.finish(args.output);
   if (!args.plot.empty()) write_plots(args.plot, series, followed, kept, settings);
 }
 
