@@ -105,192 +105,201 @@ class Series {
   std::string prefix_;
 };
 
-void run(const Args& args) {
-  const ModelSpec spec = load_spec(args.spec);
+// The spec's mesh and anchors and the model made from it (same undivided mesh, else an error).
+struct Inputs {
+  ModelSpec spec;
+  std::shared_ptr<const Model> model;
+  TetMesh mesh;
+  std::vector<int> fixed;
+  Eigen::MatrixX3d rest;  ///< the model's global rest positions (the mesh's)
+};
+
+Inputs load_inputs(const Args& args) {
+  Inputs in;
+  in.spec = load_spec(args.spec);
+  const ModelSpec& spec = in.spec;
   if (spec.assembly)
     throw InputError(spec.spec_path, 0,
                      "an assembly (parts and instances) has no one-mesh full-space model yet: "
                      "`ramus validate` takes a one-mesh spec");
-  const auto model = load_model(args.model);
-  const TetMesh mesh = read_spec_tet_mesh(spec.mesh_path, spec.tetrahedralize, spec.length_unit,
-                                          printing_listener());
-  std::vector<int> fixed;
+  in.model = load_model(args.model);
+  in.mesh = read_spec_tet_mesh(spec.mesh_path, spec.tetrahedralize, spec.length_unit,
+                               printing_listener());
   try {
-    fixed = select_vertices(mesh, spec.fixed);
+    in.fixed = select_vertices(in.mesh, spec.fixed);
   } catch (const MeshError& e) {
     throw InputError(spec.spec_path, 0, e.what());
   }
-  if (fixed.empty())
+  if (in.fixed.empty())
     throw OptionError(spec.spec_path +
                       ": the experiment needs an anchored object (no fixed vertex)");
-  const Eigen::MatrixX3d rest = global_rest_positions(*model);
-  if (rest.rows() != mesh.num_vertices() ||
-      (rest - mesh.rest_positions).cwiseAbs().maxCoeff() > 1e-9 * (1 + rest.cwiseAbs().maxCoeff()))
+  in.rest = global_rest_positions(*in.model);
+  const Eigen::MatrixX3d& rest = in.rest;
+  if (rest.rows() != in.mesh.num_vertices() ||
+      (rest - in.mesh.rest_positions).cwiseAbs().maxCoeff() >
+          1e-9 * (1 + rest.cwiseAbs().maxCoeff()))
     throw OptionError(
         args.model + ": was not made from " + spec.spec_path +
         " (its undivided mesh differs from the spec's mesh); re-run ramus precompute");
+  return in;
+}
 
-  // Ground-truth model and the first eigenmode of the whole mesh.
-  const StvkFemModel fem(mesh, assign_materials(mesh, spec.material, spec.materials_by_label));
-  const DofMap dofs(mesh.num_vertices(), fixed);
-  const LinearModes modes = compute_linear_modes(fem, dofs, 1);
-  const double omega1 = std::sqrt(modes.eigenvalues(0));
-  const double h = given_setting(*args.command, args.settings, "time_step")
-                       .value_or(SettingValue{{spec.simulation.settings.time_step, 0, 0}})
-                       .v[0];
-  const int steps = static_cast<int>(std::ceil(args.periods * 2 * M_PI / omega1 / h));
-
-  // Stem: its base is the centre of the fixed vertices, its top the highest vertex within twice
-  // the anchor's radius of the vertical axis through the base (whatever the partition).
+// The points the experiment follows: the stem's base (the anchors' centre) and top, A (the
+// highest vertex) and B (the farthest from the stem's axis).
+struct Tracked {
   Eigen::Vector3d base = Eigen::Vector3d::Zero();
-  for (int v : fixed) base += rest.row(v).transpose() / static_cast<double>(fixed.size());
-  double anchor_radius = 0;
-  for (int v : fixed)
-    anchor_radius =
-        std::max(anchor_radius, (rest.row(v).head<2>() - base.head<2>().transpose()).norm());
-  int stem_top = fixed.front();
-  for (int v = 0; v < mesh.num_vertices(); ++v)
-    if ((rest.row(v).head<2>() - base.head<2>().transpose()).norm() <= 2 * anchor_radius &&
-        rest(v, 2) > rest(stem_top, 2))
-      stem_top = v;
-  // Tracked: A = the highest vertex, B = the vertex farthest from the stem's axis.
+  int stem_top = 0;
   Eigen::Index a_vertex = 0, b_vertex = 0;
-  rest.col(2).maxCoeff(&a_vertex);
-  (rest.leftCols<2>().rowwise() - base.head<2>().transpose())
+};
+
+Tracked tracked_points(const Inputs& in, const LinearModes& modes) {
+  const Eigen::MatrixX3d& rest = in.rest;
+  Tracked t;
+  // The stem's top: the highest vertex within twice the anchor's radius of the vertical axis
+  // through the base (whatever the partition).
+  for (int v : in.fixed) t.base += rest.row(v).transpose() / static_cast<double>(in.fixed.size());
+  double anchor_radius = 0;
+  for (int v : in.fixed)
+    anchor_radius =
+        std::max(anchor_radius, (rest.row(v).head<2>() - t.base.head<2>().transpose()).norm());
+  t.stem_top = in.fixed.front();
+  for (int v = 0; v < in.mesh.num_vertices(); ++v)
+    if ((rest.row(v).head<2>() - t.base.head<2>().transpose()).norm() <= 2 * anchor_radius &&
+        rest(v, 2) > rest(t.stem_top, 2))
+      t.stem_top = v;
+  rest.col(2).maxCoeff(&t.a_vertex);
+  (rest.leftCols<2>().rowwise() - t.base.head<2>().transpose())
       .rowwise()
       .squaredNorm()
-      .maxCoeff(&b_vertex);
-
+      .maxCoeff(&t.b_vertex);
   // An object that is no upright stem (a beam held at one end): its "stem top" is the vertex the
   // first mode moves most, as far from the anchors as the mode reaches.
   const Eigen::VectorXd mode_motion =
-      modes.modes.col(0).reshaped(3, mesh.num_vertices()).colwise().norm().transpose();
-  if (mode_motion(stem_top) < 1e-3 * mode_motion.maxCoeff()) {
+      modes.modes.col(0).reshaped(3, in.mesh.num_vertices()).colwise().norm().transpose();
+  if (mode_motion(t.stem_top) < 1e-3 * mode_motion.maxCoeff()) {
     Eigen::Index most = 0;
     mode_motion.maxCoeff(&most);
-    stem_top = static_cast<int>(most);
+    t.stem_top = static_cast<int>(most);
   }
-  if (mode_motion(a_vertex) < 1e-3 * mode_motion.maxCoeff()) a_vertex = stem_top;
+  if (mode_motion(t.a_vertex) < 1e-3 * mode_motion.maxCoeff()) t.a_vertex = t.stem_top;
+  return t;
+}
 
-  // Velocity along the first mode: the linear amplitude (v / omega1) moves the stem top by the
-  // chord of the requested bend.
-  const double height = (rest.row(stem_top).transpose() - base).norm();
-  const double chord = 2 * height * std::sin(0.5 * args.bend_degrees * M_PI / 180.0);
-  const double top_mode = modes.modes.middleRows<3>(3 * stem_top).norm();
-  const Eigen::VectorXd velocity = modes.modes.col(0) * (omega1 * chord / top_mode);
-  std::printf(
-      "experiment  %s: %d vertices, %d tets; first eigenmode %.4g Hz; h = %g s, %d steps "
-      "(%.3g periods)%s\n",
-      spec.mesh_path.c_str(), mesh.num_vertices(), mesh.num_tets(), omega1 / (2 * M_PI), h, steps,
-      args.periods, args.gravity ? ", gravity" : ", no gravity");
-  std::printf(
-      "            initial velocity along the mode, stem top %.4g m/s (linear bend %.3g "
-      "deg); tracking A = vertex %ld (highest), B = vertex %ld (farthest out)\n",
-      velocity.middleRows<3>(3 * stem_top).norm(), args.bend_degrees, static_cast<long>(a_vertex),
-      static_cast<long>(b_vertex));
-  std::fflush(stdout);
-  const Eigen::Vector3d gravity =
-      args.gravity ? spec.simulation.settings.gravity : Eigen::Vector3d::Zero().eval();
+// What every run shares: the step, its count, the start and the points followed.
+struct RunSetup {
+  double h = 0;
+  int steps = 0;
+  Eigen::VectorXd velocity;  ///< 3#V: along the first mode
+  Eigen::Vector3d gravity = Eigen::Vector3d::Zero();
+  Tracked tracked;
+};
 
-  // --series: each method's frames for ParaView, with the difference from the full FEM's.
-  Series series(args.series, args.series_every, mesh, *model);
-  std::vector<Eigen::MatrixX3d> full_frames;  // the full FEM's positions at the series' frames
-  std::vector<Trajectory> runs;
-  {  // Ground truth: full-space implicit Newmark (trapezoidal rule), solved to tolerance.
-    Trajectory t{"full FEM", {}, {}, {}, 0};
-    FullSpaceOptions options;
-    options.time_step = h;
-    options.gravity = gravity;
-    options.rayleigh_mass = spec.simulation.node.rayleigh_mass;
-    options.rayleigh_stiffness = spec.simulation.node.rayleigh_stiffness;
-    FullSpaceSimulator full(fem, dofs, options);
-    FullSpaceState state = full.rest_state();
-    state.velocities = velocity;
-    full.initialize_acceleration(state);
-    const auto record = [&] {
-      const auto x = [&](Eigen::Index v) {
-        return Eigen::Vector3d(state.positions.segment<3>(3 * v));
-      };
-      t.a.push_back(x(a_vertex));
-      t.b.push_back(x(b_vertex));
-      t.stem_top.push_back(x(stem_top));
-      if (series.on(t.a.size() - 1)) {
-        const Eigen::MatrixX3d positions = state.positions.reshaped(3, rest.rows()).transpose();
-        full_frames.push_back(positions);
-        series.add(0, h * static_cast<double>(t.a.size() - 1), positions, positions);
-      }
+// Ground truth: full-space implicit Newmark (trapezoidal rule), solved to tolerance; its
+// positions at the series' frames kept in `full_frames`.
+Trajectory run_full_fem(const Inputs& in, const StvkFemModel& fem, const DofMap& dofs,
+                        const RunSetup& run, Series& series,
+                        std::vector<Eigen::MatrixX3d>& full_frames) {
+  Trajectory t{"full FEM", {}, {}, {}, 0};
+  FullSpaceOptions options;
+  options.time_step = run.h;
+  options.gravity = run.gravity;
+  options.rayleigh_mass = in.spec.simulation.node.rayleigh_mass;
+  options.rayleigh_stiffness = in.spec.simulation.node.rayleigh_stiffness;
+  FullSpaceSimulator full(fem, dofs, options);
+  FullSpaceState state = full.rest_state();
+  state.velocities = run.velocity;
+  full.initialize_acceleration(state);
+  const auto record = [&] {
+    const auto x = [&](Eigen::Index v) {
+      return Eigen::Vector3d(state.positions.segment<3>(3 * v));
     };
+    t.a.push_back(x(run.tracked.a_vertex));
+    t.b.push_back(x(run.tracked.b_vertex));
+    t.stem_top.push_back(x(run.tracked.stem_top));
+    if (series.on(t.a.size() - 1)) {
+      const Eigen::MatrixX3d positions = state.positions.reshaped(3, in.rest.rows()).transpose();
+      full_frames.push_back(positions);
+      series.add(0, run.h * static_cast<double>(t.a.size() - 1), positions, positions);
+    }
+  };
+  record();
+  RunProgress progress("validate  full FEM");
+  const auto start = Clock::now();
+  for (int k = 0; k < run.steps; ++k) {
+    const NewtonReport report = full.step_newmark(state);
+    if (!report.converged)
+      std::fprintf(stderr, "ramus: warning: full FEM step %d did not converge\n", k + 1);
     record();
-    RunProgress progress("validate  full FEM");
+    progress(k + 1, run.steps);
+  }
+  t.seconds_per_step = std::chrono::duration<double>(Clock::now() - start).count() / run.steps;
+  return t;
+}
+
+// The model's substructured runtime with `lumping`, the paper's semi-implicit Newmark in every
+// domain, from the same start; its frames beside the full FEM's (method `method` of the series).
+Trajectory run_lumping(const Inputs& in, InterfaceLumping lumping, const RunSetup& run, int method,
+                       int series_every, Series& series,
+                       const std::vector<Eigen::MatrixX3d>& full_frames) {
+  Trajectory t{lumping == InterfaceLumping::kInterface      ? "L1 (interface)"
+               : lumping == InterfaceLumping::kCenterOfMass ? "L2 (centre of mass)"
+                                                            : "L3 (rigid subtree)",
+               {},
+               {},
+               {},
+               0};
+  RuntimeSettings settings = in.model->settings;
+  settings.time_step = run.h;
+  settings.gravity = run.gravity;
+  settings.lumping = lumping;
+  settings.newton_iterations = 1;
+  for (NodeSettings& node : settings.nodes) {
+    node.integrator = Integrator::kNewmark;
+    node.rayleigh_mass = in.spec.simulation.node.rayleigh_mass;
+    node.rayleigh_stiffness = in.spec.simulation.node.rayleigh_stiffness;
+    node.stiffness_scale = 1;
+  }
+  Simulator sim(in.model, settings);
+  const int n = in.mesh.num_vertices();
+  Eigen::MatrixX3d v(n, 3), x;
+  for (int i = 0; i < n; ++i) v.row(i) = run.velocity.segment<3>(3 * i).transpose();
+  if (sim.set_velocity_field(v) != StepStatus::kOk)
+    throw NumericalError(t.name + ": the initial state is not finite");
+  const auto record = [&] {
+    sim.global_positions(x);
+    t.a.push_back(x.row(run.tracked.a_vertex).transpose());
+    t.b.push_back(x.row(run.tracked.b_vertex).transpose());
+    t.stem_top.push_back(x.row(run.tracked.stem_top).transpose());
+    const std::size_t frame = t.a.size() - 1;
+    if (series.on(frame))
+      series.add(method, run.h * static_cast<double>(frame), x,
+                 full_frames[frame / static_cast<std::size_t>(series_every)]);
+  };
+  record();
+  double seconds = 0;
+  RunProgress progress("validate  " + t.name);
+  for (int k = 0; k < run.steps; ++k) {
     const auto start = Clock::now();
-    for (int k = 0; k < steps; ++k) {
-      const NewtonReport report = full.step_newmark(state);
-      if (!report.converged)
-        std::fprintf(stderr, "ramus: warning: full FEM step %d did not converge\n", k + 1);
-      record();
-      progress(k + 1, steps);
-    }
-    t.seconds_per_step = std::chrono::duration<double>(Clock::now() - start).count() / steps;
-    runs.push_back(std::move(t));
-  }
-  for (InterfaceLumping lumping : {InterfaceLumping::kInterface, InterfaceLumping::kCenterOfMass,
-                                   InterfaceLumping::kRigidSubtree}) {
-    Trajectory t{lumping == InterfaceLumping::kInterface      ? "L1 (interface)"
-                 : lumping == InterfaceLumping::kCenterOfMass ? "L2 (centre of mass)"
-                                                              : "L3 (rigid subtree)",
-                 {},
-                 {},
-                 {},
-                 0};
-    RuntimeSettings settings = model->settings;
-    settings.time_step = h;
-    settings.gravity = gravity;
-    settings.lumping = lumping;
-    settings.newton_iterations = 1;
-    for (NodeSettings& node : settings.nodes) {
-      node.integrator = Integrator::kNewmark;  // the paper's semi-implicit Newmark
-      node.rayleigh_mass = spec.simulation.node.rayleigh_mass;
-      node.rayleigh_stiffness = spec.simulation.node.rayleigh_stiffness;
-      node.stiffness_scale = 1;
-    }
-    Simulator sim(model, settings);
-    Eigen::MatrixX3d v(mesh.num_vertices(), 3), x;
-    for (int i = 0; i < mesh.num_vertices(); ++i) v.row(i) = velocity.segment<3>(3 * i).transpose();
-    if (sim.set_velocity_field(v) != StepStatus::kOk)
-      throw NumericalError(t.name + ": the initial state is not finite");
-    const int method = static_cast<int>(runs.size());
-    const auto record = [&] {
-      sim.global_positions(x);
-      t.a.push_back(x.row(a_vertex).transpose());
-      t.b.push_back(x.row(b_vertex).transpose());
-      t.stem_top.push_back(x.row(stem_top).transpose());
-      const std::size_t frame = t.a.size() - 1;
-      if (series.on(frame))
-        series.add(method, h * static_cast<double>(frame), x,
-                   full_frames[frame / static_cast<std::size_t>(args.series_every)]);
-    };
+    const StepStatus status = sim.step();
+    seconds += std::chrono::duration<double>(Clock::now() - start).count();
+    if (status != StepStatus::kOk)
+      throw NumericalError(t.name + ": step " + std::to_string(k + 1) + ": " + to_string(status));
     record();
-    double seconds = 0;
-    RunProgress progress("validate  " + t.name);
-    for (int k = 0; k < steps; ++k) {
-      const auto start = Clock::now();
-      const StepStatus status = sim.step();
-      seconds += std::chrono::duration<double>(Clock::now() - start).count();
-      if (status != StepStatus::kOk)
-        throw NumericalError(t.name + ": step " + std::to_string(k + 1) + ": " + to_string(status));
-      record();
-      progress(k + 1, steps);
-    }
-    t.seconds_per_step = seconds / steps;
-    runs.push_back(std::move(t));
+    progress(k + 1, run.steps);
   }
+  t.seconds_per_step = seconds / run.steps;
+  return t;
+}
 
-  // The direction A moves in most (the "x-dof" of the paper's plot): A's initial velocity.
-  Eigen::Vector3d direction = velocity.segment<3>(3 * a_vertex);
+// Each method's frequency (from A's motion along its initial velocity, the "x-dof" of the
+// paper's plot), largest bend, deviation from the full FEM and cost, as a table and the summary.
+void report_methods(const std::vector<Trajectory>& runs, const Inputs& in, const RunSetup& run,
+                    LumpingExperimentSummary& summary) {
+  const Tracked& tracked = run.tracked;
+  Eigen::Vector3d direction = run.velocity.segment<3>(3 * tracked.a_vertex);
   direction /= std::max(1e-300, direction.norm());
-  const Eigen::Vector3d a_rest = rest.row(a_vertex).transpose();
-  LumpingExperimentSummary summary{args.spec,           args.model,         h, steps,
-                                   omega1 / (2 * M_PI), model->num_nodes(), {}};
+  const Eigen::Vector3d a_rest = in.rest.row(tracked.a_vertex).transpose();
+  const Eigen::Vector3d top_rest = in.rest.row(tracked.stem_top).transpose();
   std::printf("\n%-22s %10s %9s %14s %16s %14s\n", "method", "f1 (Hz)", "f1 / G", "max bend (deg)",
               "max |A - A_G| (m)", "per step");
   double ground_truth_frequency = 0;
@@ -300,11 +309,10 @@ void run(const Args& args) {
     double bend = 0, deviation = 0;
     for (std::size_t k = 0; k < t.a.size(); ++k) {
       s.push_back(direction.dot(t.a[k] - a_rest));
-      bend =
-          std::max(bend, bend_angle_degrees(base, rest.row(stem_top).transpose(), t.stem_top[k]));
+      bend = std::max(bend, bend_angle_degrees(tracked.base, top_rest, t.stem_top[k]));
       deviation = std::max(deviation, (t.a[k] - runs[0].a[k]).norm());
     }
-    const double f = zero_crossing_frequency(s, h);
+    const double f = zero_crossing_frequency(s, run.h);
     if (&t == &runs[0]) ground_truth_frequency = f;
     const double ratio = f / ground_truth_frequency;  // (NaN where either is not measurable)
     std::printf("%-22s %10s %9s %14.3g %16.3g %11.4g ms\n", t.name.c_str(),
@@ -318,9 +326,11 @@ void run(const Args& args) {
     std::printf(
         "f1 n/a: the run holds fewer than 3 zero crossings (a whole period) of the "
         "tracked vertex; run longer (--periods 2 or more)\n");
+}
 
-  // CSV: time, then A and B (x y z) per method.
-  write_stream_atomically(args.output, [&](std::ostream& out) {
+// CSV: time, then A and B (x y z) per method.
+void write_trajectories(const std::string& path, const std::vector<Trajectory>& runs, double h) {
+  write_stream_atomically(path, [&](std::ostream& out) {
     out << "time";
     for (const char* tag : {"full", "L1", "L2", "L3"})
       for (const char* point : {"A", "B"})
@@ -335,6 +345,60 @@ void run(const Args& args) {
       out << '\n';
     }
   });
+}
+
+void run(const Args& args) {
+  const Inputs in = load_inputs(args);
+  const ModelSpec& spec = in.spec;
+  const TetMesh& mesh = in.mesh;
+
+  // Ground-truth model and the first eigenmode of the whole mesh.
+  const StvkFemModel fem(mesh, assign_materials(mesh, spec.material, spec.materials_by_label));
+  const DofMap dofs(mesh.num_vertices(), in.fixed);
+  const LinearModes modes = compute_linear_modes(fem, dofs, 1);
+  const double omega1 = std::sqrt(modes.eigenvalues(0));
+  RunSetup run;
+  run.h = given_setting(*args.command, args.settings, "time_step")
+              .value_or(SettingValue{{spec.simulation.settings.time_step, 0, 0}})
+              .v[0];
+  run.steps = static_cast<int>(std::ceil(args.periods * 2 * M_PI / omega1 / run.h));
+  run.tracked = tracked_points(in, modes);
+  const Tracked& tracked = run.tracked;
+
+  // Velocity along the first mode: the linear amplitude (v / omega1) moves the stem top by the
+  // chord of the requested bend.
+  const double height = (in.rest.row(tracked.stem_top).transpose() - tracked.base).norm();
+  const double chord = 2 * height * std::sin(0.5 * args.bend_degrees * M_PI / 180.0);
+  const double top_mode = modes.modes.middleRows<3>(3 * tracked.stem_top).norm();
+  run.velocity = modes.modes.col(0) * (omega1 * chord / top_mode);
+  std::printf(
+      "experiment  %s: %d vertices, %d tets; first eigenmode %.4g Hz; h = %g s, %d steps "
+      "(%.3g periods)%s\n",
+      spec.mesh_path.c_str(), mesh.num_vertices(), mesh.num_tets(), omega1 / (2 * M_PI), run.h,
+      run.steps, args.periods, args.gravity ? ", gravity" : ", no gravity");
+  std::printf(
+      "            initial velocity along the mode, stem top %.4g m/s (linear bend %.3g "
+      "deg); tracking A = vertex %ld (highest), B = vertex %ld (farthest out)\n",
+      run.velocity.middleRows<3>(3 * tracked.stem_top).norm(), args.bend_degrees,
+      static_cast<long>(tracked.a_vertex), static_cast<long>(tracked.b_vertex));
+  std::fflush(stdout);
+  if (args.gravity) run.gravity = spec.simulation.settings.gravity;
+
+  // The runs: the full FEM, then L1, L2 and L3; --series: each method's frames for ParaView.
+  Series series(args.series, args.series_every, mesh, *in.model);
+  std::vector<Eigen::MatrixX3d> full_frames;
+  std::vector<Trajectory> runs;
+  runs.push_back(run_full_fem(in, fem, dofs, run, series, full_frames));
+  for (InterfaceLumping lumping : {InterfaceLumping::kInterface, InterfaceLumping::kCenterOfMass,
+                                   InterfaceLumping::kRigidSubtree})
+    runs.push_back(run_lumping(in, lumping, run, static_cast<int>(runs.size()), args.series_every,
+                               series, full_frames));
+
+  // The figures, the trajectories, the series, the summary.
+  LumpingExperimentSummary summary{
+      args.spec, args.model, run.h, run.steps, omega1 / (2 * M_PI), in.model->num_nodes(), {}};
+  report_methods(runs, in, run, summary);
+  write_trajectories(args.output, runs, run.h);
   std::printf("\ntrajectories %s\n", args.output.c_str());
   series.finish();
   if (!args.summary.empty()) {
