@@ -160,15 +160,14 @@ NodeInterface compact_interface(const ParentInterface& interface, Eigen::Index o
   return out;
 }
 
-std::shared_ptr<const Model> compile_model(ReducedModel data) {
+namespace {
+
+// The domains and parts are fit to compile (each part placed, W1..W7 where needed).
+void check_model_data(const ReducedModel& data, bool free_root) {
   const int num = static_cast<int>(data.domains.size());
   const int num_parts = static_cast<int>(data.parts.size());
-  if (num == 0) throw OptionError("compile_model: the model has no domain");
-  if (num_parts == 0) throw OptionError("compile_model: the model has no part");
-  auto model = std::make_shared<Model>();
-  Model& m = *model;
   for (int d = 0; d < num; ++d) check_domain(data, d);
-  m.free_root = part_of(data, 0).fixed_vertices.size() == 0;
+  free_root = part_of(data, 0).fixed_vertices.size() == 0;
   // W1..W7 may be missing only for a part that is nothing but an anchored root.
   std::vector<int> placements(static_cast<std::size_t>(num_parts), 0);
   for (const ReducedDomain& domain : data.domains)
@@ -178,10 +177,40 @@ std::shared_ptr<const Model> compile_model(ReducedModel data) {
       throw OptionError(part_label(data, p) + " is placed by no domain");
     check_part(
         data, p,
-        !m.free_root && p == data.domains[0].part && placements[static_cast<std::size_t>(p)] == 1);
+        !free_root && p == data.domains[0].part && placements[static_cast<std::size_t>(p)] == 1);
   }
+}
 
-  // Children lists (grouped by parent) and nodes.
+// The wind's drag integrals over a part's surface (a third of each triangle's n nᵀ A per
+// corner): its area tensor, its moment about the part origin and its reduced basis (r by 3).
+void wind_integrals(const ReducedPart& part, Prototype& proto) {
+  proto.wind_basis = Eigen::MatrixXd::Zero(proto.r, 3);
+  for (Eigen::Index f = 0; f < part.surface_triangles.rows(); ++f) {
+    const Eigen::Vector3d a = part.rest_positions.row(part.surface_triangles(f, 0)).transpose();
+    const Eigen::Vector3d b = part.rest_positions.row(part.surface_triangles(f, 1)).transpose();
+    const Eigen::Vector3d c = part.rest_positions.row(part.surface_triangles(f, 2)).transpose();
+    const Eigen::Vector3d area_normal = 0.5 * (b - a).cross(c - a);
+    const double area = area_normal.norm();
+    if (!(area > 0)) continue;
+    const Eigen::Matrix3d share = area_normal * area_normal.transpose() / (3 * area);
+    for (int corner = 0; corner < 3; ++corner) {
+      const int v = part.surface_triangles(f, corner);
+      proto.wind_area += share;
+      const Eigen::Vector3d x = part.rest_positions.row(v).transpose();
+      Eigen::Matrix3d cross;
+      cross << 0, -x.z(), x.y(), x.z(), 0, -x.x(), -x.y(), x.x(), 0;
+      proto.wind_moment += cross * share;
+      if (proto.r > 0)
+        proto.wind_basis.noalias() += part.basis.middleRows(3 * v, 3).transpose() * share;
+    }
+  }
+}
+
+// The nodes from the domains: tree links, interface (bases in one block, node order), rest frame,
+// subtree inertia, global vertex map; each prototype's list of its nodes.
+void compile_nodes(ReducedModel& data, Model& m) {
+  const int num = static_cast<int>(data.domains.size());
+  const int num_parts = static_cast<int>(data.parts.size());
   std::vector<std::vector<int>> children(static_cast<std::size_t>(num));
   for (int d = 1; d < num; ++d)
     children[static_cast<std::size_t>(data.domains[static_cast<std::size_t>(d)].parent)].push_back(
@@ -222,8 +251,12 @@ std::shared_ptr<const Model> compile_model(ReducedModel data) {
     node.instance = static_cast<int>(instances.size());
     instances.push_back(d);
   }
-  // Prototypes from the parts: packed polynomial, moments; then the state layout, each
-  // prototype's nodes one contiguous r by n block.
+}
+
+// The prototypes from the parts: packed polynomial, system-force matrix, moments, divergence
+// bound, wind integrals, then the part's arrays moved in.
+void compile_prototypes(ReducedModel& data, Model& m) {
+  const int num_parts = static_cast<int>(data.parts.size());
   for (int p = 0; p < num_parts; ++p) {
     ReducedPart& part = data.parts[static_cast<std::size_t>(p)];
     Prototype& proto = m.prototypes[static_cast<std::size_t>(p)];
@@ -246,27 +279,7 @@ std::shared_ptr<const Model> compile_model(ReducedModel data) {
     proto.divergence_norm = diameter > 0 && part.mass > 0
                                 ? kDivergenceDiameters * diameter * std::sqrt(part.mass)
                                 : std::numeric_limits<double>::infinity();  // (size unknown)
-    // Wind drag integrals over the surface (a third of each triangle's n nᵀ A per corner).
-    proto.wind_basis = Eigen::MatrixXd::Zero(proto.r, 3);
-    for (Eigen::Index f = 0; f < part.surface_triangles.rows(); ++f) {
-      const Eigen::Vector3d a = part.rest_positions.row(part.surface_triangles(f, 0)).transpose();
-      const Eigen::Vector3d b = part.rest_positions.row(part.surface_triangles(f, 1)).transpose();
-      const Eigen::Vector3d c = part.rest_positions.row(part.surface_triangles(f, 2)).transpose();
-      const Eigen::Vector3d area_normal = 0.5 * (b - a).cross(c - a);
-      const double area = area_normal.norm();
-      if (!(area > 0)) continue;
-      const Eigen::Matrix3d share = area_normal * area_normal.transpose() / (3 * area);
-      for (int corner = 0; corner < 3; ++corner) {
-        const int v = part.surface_triangles(f, corner);
-        proto.wind_area += share;
-        const Eigen::Vector3d x = part.rest_positions.row(v).transpose();
-        Eigen::Matrix3d cross;
-        cross << 0, -x.z(), x.y(), x.z(), 0, -x.x(), -x.y(), x.x(), 0;
-        proto.wind_moment += cross * share;
-        if (proto.r > 0)
-          proto.wind_basis.noalias() += part.basis.middleRows(3 * v, 3).transpose() * share;
-      }
-    }
+    wind_integrals(part, proto);
     proto.rest_positions = std::move(part.rest_positions);
     proto.tets = std::move(part.tets);
     proto.surface_triangles = std::move(part.surface_triangles);
@@ -274,6 +287,12 @@ std::shared_ptr<const Model> compile_model(ReducedModel data) {
     proto.gravity_basis = std::move(part.gravity_basis);
     proto.system_force = std::move(part.system_force);
   }
+}
+
+// The step's lists: the levels of nodes with children (root first), the childless nodes, both by
+// prototype; the childless in lane groups, the parents of batched prototypes in lane groups.
+void compile_step_lists(Model& m) {
+  const int num = m.num_nodes();
   std::vector<int> depth(static_cast<std::size_t>(num), 0);
   for (int i = 0; i < num; ++i) {
     const Node& node = m.nodes[static_cast<std::size_t>(i)];
@@ -326,7 +345,11 @@ std::shared_ptr<const Model> compile_model(ReducedModel data) {
       m.parent_lane_groups.push_back(static_cast<int>(m.parent_lane_nodes.size()));
     }
   }
-  // L1's lumped mass, constant: once per node with children.
+}
+
+// L1's constant lumped mass of every node with children, and the state layout: each
+// prototype's nodes one contiguous r by n block.
+void compile_lumping_and_layout(Model& m) {
   for (const int i : m.parent_nodes) {
     Node& node = m.nodes[static_cast<std::size_t>(i)];
     node.interface_lumped_mass = Eigen::MatrixXd::Identity(node.r, node.r);
@@ -348,8 +371,10 @@ std::shared_ptr<const Model> compile_model(ReducedModel data) {
     }
     m.max_r = std::max(m.max_r, proto.r);
   }
+}
 
-  // A free root carries the whole tree's rest inertia.
+// A free root carries the whole tree's rest inertia; an anchored one its mass.
+void compile_root_inertia(Model& m) {
   if (m.free_root) {
     const Node& root = m.nodes[0];
     m.total_mass = root.subtree_mass;
@@ -364,8 +389,12 @@ std::shared_ptr<const Model> compile_model(ReducedModel data) {
   } else {
     m.total_mass = m.nodes[0].subtree_mass;
   }
+}
 
-  // C0 averaging: how many node copies each global vertex has.
+// C0 averaging (how many node copies each global vertex has), the render surfaces, provenance,
+// and the settings (the file's, one entry per node).
+void compile_globals(ReducedModel& data, Model& m) {
+  const int num = static_cast<int>(data.domains.size());
   m.num_global_vertices = data.num_global_vertices > 0
                               ? data.num_global_vertices
                               : static_cast<int>(m.prototype_of(0).rest_positions.rows());
@@ -388,6 +417,25 @@ std::shared_ptr<const Model> compile_model(ReducedModel data) {
   if (m.settings.nodes.empty()) m.settings.nodes.assign(static_cast<std::size_t>(num), {});
   if (const std::string problem = find_settings_problem(m.settings, num); !problem.empty())
     throw OptionError("runtime settings: " + problem);
+}
+
+}  // namespace
+
+std::shared_ptr<const Model> compile_model(ReducedModel data) {
+  const int num = static_cast<int>(data.domains.size());
+  const int num_parts = static_cast<int>(data.parts.size());
+  if (num == 0) throw OptionError("compile_model: the model has no domain");
+  if (num_parts == 0) throw OptionError("compile_model: the model has no part");
+  auto model = std::make_shared<Model>();
+  Model& m = *model;
+  m.free_root = part_of(data, 0).fixed_vertices.size() == 0;
+  check_model_data(data, m.free_root);
+  compile_nodes(data, m);
+  compile_prototypes(data, m);
+  compile_step_lists(m);
+  compile_lumping_and_layout(m);
+  compile_root_inertia(m);
+  compile_globals(data, m);
   return model;
 }
 
