@@ -229,17 +229,133 @@ std::vector<double> decode_array(const VtuParser& xml, const RawArray& a, std::s
   }
 }
 
-}  // namespace
-
-TetMesh read_vtu(const std::string& path, VtuFields* fields) {
-  VtuParser xml(path, detail::read_file_to_string(path));
-  const std::string& text = xml.text();
-  std::size_t pos = 0;
-  std::vector<std::string> stack;
+// The tags of a .vtu read: its arrays (appended ones decoded), field strings and sizes.
+struct VtuContent {
   std::vector<RawArray> arrays;
   std::vector<std::pair<std::string, std::vector<std::string>>> field_strings;
   long long num_points = -1;
   long long num_cells = -1;
+};
+
+// <VTKFile>: an UnstructuredGrid, and how its binary data are stored.
+void read_vtkfile_tag(VtuParser& xml, const XmlTag* tag, BinaryLayout& layout) {
+  const std::size_t tag_pos = tag->begin;
+  const auto type = tag->attributes.find("type");
+  if (type == tag->attributes.end() || type->second != "UnstructuredGrid")
+    xml.fail(tag_pos, "not a VTK UnstructuredGrid file (.vtu)");
+  const auto attribute = [&](const char* key) {
+    const auto found = tag->attributes.find(key);
+    return found == tag->attributes.end() ? std::string() : found->second;
+  };
+  const std::string compressor = attribute("compressor"), header = attribute("header_type"),
+                    order = attribute("byte_order");
+  if (!compressor.empty() && compressor != "vtkZLibDataCompressor")
+    xml.fail(tag_pos, "compressor \"" + compressor.substr(0, 40) +
+                          "\" is not supported (save with zlib compression or none)");
+  layout.compressed = !compressor.empty();
+  if (!header.empty() && header != "UInt32" && header != "UInt64")
+    xml.fail(tag_pos, "header_type \"" + header.substr(0, 40) + "\" must be UInt32 or UInt64");
+  layout.header_bytes = header == "UInt64" ? 8 : 4;
+  if (!order.empty() && order != "LittleEndian" && order != "BigEndian")
+    xml.fail(tag_pos,
+             "byte_order \"" + order.substr(0, 40) + "\" is not LittleEndian or BigEndian");
+  layout.swap = (order == "BigEndian") != (std::endian::native == std::endian::big);
+}
+
+// A FieldData String array (characters as numbers, each string ended by a 0) into `out`
+// (binary field data, e.g. ParaView's TimeValue, skipped); returns the position after it.
+std::size_t read_field_strings(
+    VtuParser& xml, const XmlTag* tag, std::size_t pos,
+    std::vector<std::pair<std::string, std::vector<std::string>>>& field_strings) {
+  const std::string& text = xml.text();
+  const std::size_t tag_pos = tag->begin;
+  const std::string name = tag->attributes.count("Name") ? tag->attributes.at("Name") : "";
+  const std::string type = tag->attributes.count("type") ? tag->attributes.at("type") : "";
+  const std::size_t close = tag->self_closing ? pos : text.find("</Array>", pos);
+  if (close == std::string::npos) xml.fail(tag_pos, "Array '" + name + "' is not closed");
+  const bool ascii = !tag->attributes.count("format") || tag->attributes.at("format") == "ascii";
+  if (type == "String" && ascii) {  // (binary field data, e.g. ParaView's TimeValue: skipped)
+    std::vector<std::string> strings(1);
+    for (std::string_view token :
+         detail::split_whitespace(std::string_view(text).substr(pos, close - pos))) {
+      long long code = 0;
+      if (!detail::parse_int(token, code) || code < 0 || code > 255)
+        xml.fail(static_cast<std::size_t>(token.data() - text.data()),
+                 "String array '" + name + "' holds '" + std::string(token.substr(0, 40)) +
+                     "', not a character code");
+      if (code == 0)
+        strings.emplace_back();
+      else
+        strings.back().push_back(static_cast<char>(code));
+    }
+    strings.pop_back();  // (what follows the last 0)
+    field_strings.emplace_back(name, std::move(strings));
+  }
+  if (!tag->self_closing) pos = close + std::string_view("</Array>").size();
+  return pos;
+}
+
+// A DataArray: its values now (ASCII, inline binary) or its offset into the appended data,
+// into `arrays`; returns the position after it.
+std::size_t read_data_array(VtuParser& xml, const XmlTag* tag, std::size_t pos,
+                            const std::vector<std::string>& stack, const BinaryLayout& layout,
+                            std::vector<RawArray>& arrays) {
+  const std::string& text = xml.text();
+  const std::size_t tag_pos = tag->begin;
+  RawArray a;
+  a.pos = tag_pos;
+  a.name = tag->attributes.count("Name") ? tag->attributes.at("Name") : "";
+  a.parent = stack.empty() ? "" : stack.back();
+  const std::string format =
+      tag->attributes.count("format") ? tag->attributes.at("format") : "ascii";
+  if (format != "ascii" && format != "binary" && format != "appended")
+    xml.fail(tag_pos, "DataArray '" + a.name + "' has format=\"" + format.substr(0, 40) +
+                          "\" (expected ascii, binary or appended)");
+  a.type = tag->attributes.count("type") ? tag->attributes.at("type") : "";
+  a.integer = a.type.find("Int") != std::string::npos;
+  if (vtk_type_size(a.type) == 0)
+    xml.fail(tag_pos,
+             "DataArray '" + a.name + "' has unsupported type \"" + a.type.substr(0, 40) + "\"");
+  a.components = static_cast<int>(xml.int_attribute(*tag, "NumberOfComponents", tag_pos, 1));
+  if (a.components < 1) xml.fail(tag_pos, "NumberOfComponents must be positive");
+  const std::size_t close = tag->self_closing ? pos : text.find("</DataArray>", pos);
+  if (close == std::string::npos) xml.fail(tag_pos, "DataArray '" + a.name + "' is not closed");
+  if (format == "appended") {
+    a.appended_offset = xml.int_attribute(*tag, "offset", tag_pos);
+  } else if (format == "binary") {
+    a.values = decode_array(xml, a, std::string_view(text).substr(pos, close - pos), false, layout);
+  }
+  if (format != "ascii") {
+    if (!tag->self_closing) pos = close + std::string_view("</DataArray>").size();
+    arrays.push_back(std::move(a));
+    return pos;
+  }
+  for (std::string_view token :
+       detail::split_whitespace(std::string_view(text).substr(pos, close - pos))) {
+    double value = 0;
+    long long integer = 0;
+    const bool ok =
+        a.integer ? detail::parse_int(token, integer) : detail::parse_double(token, value);
+    if (!ok)
+      xml.fail(
+          static_cast<std::size_t>(token.data() - text.data()),
+          "garbage value '" + std::string(token.substr(0, 40)) + "' in DataArray '" + a.name + "'");
+    a.values.push_back(a.integer ? static_cast<double>(integer) : value);
+  }
+  if (!tag->self_closing) pos = close + std::string_view("</DataArray>").size();
+  arrays.push_back(std::move(a));
+  return pos;
+}
+
+VtuContent parse_vtu(VtuParser& xml) {
+  const std::string& text = xml.text();
+  VtuContent content;
+  std::vector<RawArray>& arrays = content.arrays;
+  auto& field_strings = content.field_strings;
+  long long& num_points = content.num_points;
+  long long& num_cells = content.num_cells;
+  std::size_t pos = 0;
+  std::vector<std::string> stack;
   bool saw_vtkfile = false;
   BinaryLayout layout;
   std::size_t appended_start = std::string::npos;
@@ -254,26 +370,7 @@ TetMesh read_vtu(const std::string& path, VtuFields* fields) {
     }
     if (tag->name == "VTKFile") {
       saw_vtkfile = true;
-      const auto type = tag->attributes.find("type");
-      if (type == tag->attributes.end() || type->second != "UnstructuredGrid")
-        xml.fail(tag_pos, "not a VTK UnstructuredGrid file (.vtu)");
-      const auto attribute = [&](const char* key) {
-        const auto found = tag->attributes.find(key);
-        return found == tag->attributes.end() ? std::string() : found->second;
-      };
-      const std::string compressor = attribute("compressor"), header = attribute("header_type"),
-                        order = attribute("byte_order");
-      if (!compressor.empty() && compressor != "vtkZLibDataCompressor")
-        xml.fail(tag_pos, "compressor \"" + compressor.substr(0, 40) +
-                              "\" is not supported (save with zlib compression or none)");
-      layout.compressed = !compressor.empty();
-      if (!header.empty() && header != "UInt32" && header != "UInt64")
-        xml.fail(tag_pos, "header_type \"" + header.substr(0, 40) + "\" must be UInt32 or UInt64");
-      layout.header_bytes = header == "UInt64" ? 8 : 4;
-      if (!order.empty() && order != "LittleEndian" && order != "BigEndian")
-        xml.fail(tag_pos,
-                 "byte_order \"" + order.substr(0, 40) + "\" is not LittleEndian or BigEndian");
-      layout.swap = (order == "BigEndian") != (std::endian::native == std::endian::big);
+      read_vtkfile_tag(xml, &*tag, layout);
     } else if (tag->name == "Piece") {
       if (num_points >= 0) xml.fail(tag_pos, "files with several <Piece>s are not supported");
       num_points = xml.int_attribute(*tag, "NumberOfPoints", tag_pos);
@@ -297,80 +394,15 @@ TetMesh read_vtu(const std::string& path, VtuFields* fields) {
       stack.clear();
       break;
     } else if (tag->name == "Array" && !stack.empty() && stack.back() == "FieldData") {
-      // A String array: characters as numbers, each string ended by a 0.
-      const std::string name = tag->attributes.count("Name") ? tag->attributes.at("Name") : "";
-      const std::string type = tag->attributes.count("type") ? tag->attributes.at("type") : "";
-      const std::size_t close = tag->self_closing ? pos : text.find("</Array>", pos);
-      if (close == std::string::npos) xml.fail(tag_pos, "Array '" + name + "' is not closed");
-      const bool ascii =
-          !tag->attributes.count("format") || tag->attributes.at("format") == "ascii";
-      if (type == "String" && ascii) {  // (binary field data, e.g. ParaView's TimeValue: skipped)
-        std::vector<std::string> strings(1);
-        for (std::string_view token :
-             detail::split_whitespace(std::string_view(text).substr(pos, close - pos))) {
-          long long code = 0;
-          if (!detail::parse_int(token, code) || code < 0 || code > 255)
-            xml.fail(static_cast<std::size_t>(token.data() - text.data()),
-                     "String array '" + name + "' holds '" + std::string(token.substr(0, 40)) +
-                         "', not a character code");
-          if (code == 0)
-            strings.emplace_back();
-          else
-            strings.back().push_back(static_cast<char>(code));
-        }
-        strings.pop_back();  // (what follows the last 0)
-        field_strings.emplace_back(name, std::move(strings));
-      }
-      if (!tag->self_closing) pos = close + std::string_view("</Array>").size();
+      pos = read_field_strings(xml, &*tag, pos, field_strings);
       continue;
     } else if (tag->name == "DataArray") {
-      RawArray a;
-      a.pos = tag_pos;
-      a.name = tag->attributes.count("Name") ? tag->attributes.at("Name") : "";
-      a.parent = stack.empty() ? "" : stack.back();
-      const std::string format =
-          tag->attributes.count("format") ? tag->attributes.at("format") : "ascii";
-      if (format != "ascii" && format != "binary" && format != "appended")
-        xml.fail(tag_pos, "DataArray '" + a.name + "' has format=\"" + format.substr(0, 40) +
-                              "\" (expected ascii, binary or appended)");
-      a.type = tag->attributes.count("type") ? tag->attributes.at("type") : "";
-      a.integer = a.type.find("Int") != std::string::npos;
-      if (vtk_type_size(a.type) == 0)
-        xml.fail(tag_pos, "DataArray '" + a.name + "' has unsupported type \"" +
-                              a.type.substr(0, 40) + "\"");
-      a.components = static_cast<int>(xml.int_attribute(*tag, "NumberOfComponents", tag_pos, 1));
-      if (a.components < 1) xml.fail(tag_pos, "NumberOfComponents must be positive");
-      const std::size_t close = tag->self_closing ? pos : text.find("</DataArray>", pos);
-      if (close == std::string::npos) xml.fail(tag_pos, "DataArray '" + a.name + "' is not closed");
-      if (format == "appended") {
-        a.appended_offset = xml.int_attribute(*tag, "offset", tag_pos);
-      } else if (format == "binary") {
-        a.values =
-            decode_array(xml, a, std::string_view(text).substr(pos, close - pos), false, layout);
-      }
-      if (format != "ascii") {
-        if (!tag->self_closing) pos = close + std::string_view("</DataArray>").size();
-        arrays.push_back(std::move(a));
-        continue;
-      }
-      for (std::string_view token :
-           detail::split_whitespace(std::string_view(text).substr(pos, close - pos))) {
-        double value = 0;
-        long long integer = 0;
-        const bool ok =
-            a.integer ? detail::parse_int(token, integer) : detail::parse_double(token, value);
-        if (!ok)
-          xml.fail(static_cast<std::size_t>(token.data() - text.data()),
-                   "garbage value '" + std::string(token.substr(0, 40)) + "' in DataArray '" +
-                       a.name + "'");
-        a.values.push_back(a.integer ? static_cast<double>(integer) : value);
-      }
-      if (!tag->self_closing) pos = close + std::string_view("</DataArray>").size();
-      arrays.push_back(std::move(a));
+      pos = read_data_array(xml, &*tag, pos, stack, layout, arrays);
       continue;
     }
     if (!tag->self_closing) stack.push_back(tag->name);
   }
+  // The appended arrays' values, now that the data's start is known.
   for (RawArray& a : arrays) {
     if (a.appended_offset < 0) continue;
     if (appended_start == std::string::npos)
@@ -387,6 +419,21 @@ TetMesh read_vtu(const std::string& path, VtuFields* fields) {
   if (num_points < 0) xml.fail(text.size(), "no <Piece> element");
   if (!stack.empty()) xml.fail(text.size(), "<" + stack.back() + "> is not closed");
 
+  return content;
+}
+
+// A DataArray holds `expected` values, else an error naming it.
+void expect_size(VtuParser& xml, const RawArray& a, long long expected) {
+  if (static_cast<long long>(a.values.size()) != expected)
+    xml.fail(a.pos, "DataArray '" + a.name + "' has " + std::to_string(a.values.size()) +
+                        " values, expected " + std::to_string(expected));
+}
+
+// The tet mesh of the points and cells (other volume cells split into `cells`).
+TetMesh vtu_tet_mesh(VtuParser& xml, const VtuContent& content, detail::VtkCellTets& cells) {
+  const std::string& text = xml.text();
+  const std::vector<RawArray>& arrays = content.arrays;
+  const long long num_points = content.num_points, num_cells = content.num_cells;
   const RawArray* points = nullptr;
   const RawArray* connectivity = nullptr;
   const RawArray* offsets = nullptr;
@@ -400,15 +447,10 @@ TetMesh read_vtu(const std::string& path, VtuFields* fields) {
   if (!points) xml.fail(text.size(), "no <Points> DataArray");
   if (!connectivity || !offsets || !types)
     xml.fail(text.size(), "<Cells> needs connectivity, offsets and types arrays");
-  const auto expect_size = [&](const RawArray& a, long long expected) {
-    if (static_cast<long long>(a.values.size()) != expected)
-      xml.fail(a.pos, "DataArray '" + a.name + "' has " + std::to_string(a.values.size()) +
-                          " values, expected " + std::to_string(expected));
-  };
   if (points->components != 3) xml.fail(points->pos, "Points must have 3 components");
-  expect_size(*points, 3 * num_points);
-  expect_size(*offsets, num_cells);
-  expect_size(*types, num_cells);
+  expect_size(xml, *points, 3 * num_points);
+  expect_size(xml, *offsets, num_cells);
+  expect_size(xml, *types, num_cells);
   const int nv = static_cast<int>(num_points);
   TetMesh mesh;
   mesh.rest_positions.resize(nv, 3);
@@ -420,21 +462,33 @@ TetMesh read_vtu(const std::string& path, VtuFields* fields) {
       mesh.rest_positions(i, c) = x;
     }
   // Cells to tets: other volume cells split, higher-order nodes dropped, surfaces skipped.
-  detail::VtkCellTets cells = detail::vtk_cells_to_tets(
-      connectivity->values, offsets->values, types->values, mesh.rest_positions,
-      [&](const std::string& array, const std::string& message) {
-        xml.fail((array == "types"     ? types
-                  : array == "offsets" ? offsets
-                                       : connectivity)
-                     ->pos,
-                 message);
-      });
+  cells = detail::vtk_cells_to_tets(connectivity->values, offsets->values, types->values,
+                                    mesh.rest_positions,
+                                    [&](const std::string& array, const std::string& message) {
+                                      xml.fail((array == "types"     ? types
+                                                : array == "offsets" ? offsets
+                                                                     : connectivity)
+                                                   ->pos,
+                                               message);
+                                    });
   if (cells.tets.rows() == 0)
     xml.fail(text.size(), "no volume cells: the " + std::to_string(num_cells) +
                               " cells are points, lines or surfaces (a surface goes in as "
                               ".obj/.off/.ply/.stl to tetrahedralize)");
   mesh.tets = std::move(cells.tets);
   mesh.read_notes = std::move(cells.notes);
+  return mesh;
+}
+
+// The point and cell arrays and field strings as fields; labels, vertex flags and label names
+// into `mesh`.
+VtuFields vtu_fields(VtuParser& xml, VtuContent& content, const detail::VtkCellTets& cells,
+                     TetMesh& mesh) {
+  const std::string& text = xml.text();
+  const std::vector<RawArray>& arrays = content.arrays;
+  const long long num_points = content.num_points, num_cells = content.num_cells;
+  const int nv = static_cast<int>(num_points);
+  auto& field_strings = content.field_strings;
   // Point and cell arrays: a tet takes its cell's row, a kept vertex its own.
   const std::vector<int> kept =
       cells.dropped_nodes ? detail::drop_unused_vertices(mesh) : std::vector<int>();
@@ -443,7 +497,7 @@ TetMesh read_vtu(const std::string& path, VtuFields* fields) {
   for (const RawArray& a : arrays) {
     const bool on_points = a.parent == "PointData";
     if (!on_points && a.parent != "CellData") continue;
-    expect_size(a, (on_points ? num_points : num_cells) * a.components);
+    expect_size(xml, a, (on_points ? num_points : num_cells) * a.components);
     source_row.clear();
     if (on_points) {
       for (int v = 0; v < nv; ++v)
@@ -493,6 +547,17 @@ TetMesh read_vtu(const std::string& path, VtuFields* fields) {
       found.strings.emplace_back(name, std::move(strings));
     }
   }
+  return found;
+}
+
+}  // namespace
+
+TetMesh read_vtu(const std::string& path, VtuFields* fields) {
+  VtuParser xml(path, detail::read_file_to_string(path));
+  VtuContent content = parse_vtu(xml);
+  detail::VtkCellTets cells;
+  TetMesh mesh = vtu_tet_mesh(xml, content, cells);
+  VtuFields found = vtu_fields(xml, content, cells, mesh);
   if (fields) *fields = std::move(found);
   return mesh;
 }
