@@ -33,8 +33,8 @@ double megabytes(Eigen::Index doubles) {
   return 8.0 * static_cast<double>(doubles) / 1e6;
 }
 
-void run(const std::string& path) {
-  const ReducedModel model = read_model_file(path);
+// Where the model came from, its size, surface, settings and stored scenario.
+void print_summary(const ReducedModel& model, const std::string& path) {
   const ModelProvenance& p = model.provenance;
   std::printf("%s: Ramus model, schema version %d\n", path.c_str(), model.format_version);
   std::printf("  written by Ramus %s at %s\n", p.tool_version.c_str(), p.created_utc.c_str());
@@ -57,61 +57,118 @@ void run(const std::string& path) {
   const RuntimeSettings& rs = model.settings;
   std::printf("  runtime: %s\n  wind: %s\n", settings_text(rs, SettingScope::kObject, 0).c_str(),
               settings_text(rs, SettingScope::kWind, 0).c_str());
+  const ScenarioSettings& scenario = model.scenario;
+  std::printf("  scenario: %d steps, output every %d, %ld point force%s\n", scenario.steps,
+              scenario.output_every, static_cast<long>(scenario.force_vertices.size()),
+              scenario.force_vertices.size() == 1 ? "" : "s");
+  for (Eigen::Index k = 0; k < scenario.force_vertices.size(); ++k)
+    std::printf("    (%g, %g, %g) N at vertex %d, t in [%g, %g) s\n", scenario.forces(k, 0),
+                scenario.forces(k, 1), scenario.forces(k, 2), scenario.force_vertices(k),
+                scenario.force_windows(k, 0), scenario.force_windows(k, 1));
+}
+
+// A part: its mesh, anchors or base, placements and scales, modes, frequencies and memory.
+void print_part(const ReducedModel& model, std::size_t k, const std::vector<std::size_t>& placed) {
+  const ReducedPart& d = model.parts[k];
+  const int r = d.polynomial.r;
+  double smallest = INFINITY, largest = 0;
+  for (std::size_t index : placed) {
+    smallest = std::min(smallest, model.domains[index].scale);
+    largest = std::max(largest, model.domains[index].scale);
+  }
+  std::printf(
+      "  part %s: %ld vertices, %ld tets, %ld surface triangles, mass %.4g kg; placed %zu "
+      "time%s",
+      d.name.c_str(), static_cast<long>(d.rest_positions.rows()), static_cast<long>(d.tets.rows()),
+      static_cast<long>(d.surface_triangles.rows()), d.mass, placed.size(),
+      placed.size() == 1 ? "" : "s");
+  if (smallest != 1 || largest != 1) std::printf(" at scales %.3g to %.3g", smallest, largest);
+  std::printf("\n");
+  if (d.fixed_vertices.size() && !placed.empty() && model.domains[placed.front()].parent >= 0)
+    std::printf("    %ld fixed vertices (the base)\n", static_cast<long>(d.fixed_vertices.size()));
+  else if (d.fixed_vertices.size())
+    std::printf("    anchored at %ld vertices\n", static_cast<long>(d.fixed_vertices.size()));
+  else
+    std::printf("    free body: %d rigid modes removed from the basis\n", d.num_rigid_modes);
+  if (r == 0) {
+    std::printf("    r = 0 (rigid part)\n");
+    return;
+  }
+  std::printf("    r = %d (from %ld linear modes)\n", r,
+              static_cast<long>(d.linear_mode_eigenvalues.size()));
+  std::printf("    linear mode frequencies (Hz, at scale 1; a domain at scale s has 1/s of them):");
+  for (Eigen::Index i = 0; i < d.linear_mode_eigenvalues.size(); ++i)
+    std::printf(" %.4g", std::sqrt(std::max(0.0, d.linear_mode_eigenvalues(i))) / (2 * M_PI));
+  std::printf(
+      "\n    basis Ritz frequencies (Hz, of Uᵀ K U; the first %ld approximate the "
+      "linear modes):",
+      static_cast<long>(d.linear_mode_eigenvalues.size()));
+  for (Eigen::Index i = 0; i < d.basis_eigenvalues.size(); ++i)
+    std::printf(" %.4g", std::sqrt(std::max(0.0, d.basis_eigenvalues(i))) / (2 * M_PI));
+  const Eigen::Index poly =
+      d.polynomial.quadratic.size() + d.polynomial.cubic.size() + d.polynomial.quartic.size();
+  const SystemForceIntegrals& w = d.system_force;
+  const Eigen::Index integrals = w.w1.size() + w.w2.size() + w.w3.size() + w.w4.size() +
+                                 w.w5.size() + w.w6.size() + w.w7.size();
+  std::printf(
+      "\n    memory (once for all its domains): basis %.2f MB, polynomial %.2f MB (%ld "
+      "coefficients), W1..W7 %.3f MB\n",
+      megabytes(d.basis.size()), megabytes(poly), static_cast<long>(poly), megabytes(integrals));
+}
+
+// A domain: its part and scale, its place in the tree and interface, what it costs beyond its
+// part in the file and in a running object, its settings.
+void print_domain(const ReducedModel& model, std::size_t index, const Model& compiled,
+                  const State& state, const Workspace& workspace,
+                  const InterfaceDiagnostics* interface) {
+  const RuntimeSettings& rs = model.settings;
+  const ReducedDomain& d = model.domains[index];
+  const ReducedPart& part = part_of(model, static_cast<int>(index));
+  std::printf("  domain %s: part %s", d.name.c_str(), part.name.c_str());
+  if (d.scale != 1) std::printf(" at scale %.4g", d.scale);
+  if (d.parent < 0) {
+    std::printf(", root");
+  } else {
+    std::printf(", child of %s, interface of %ld vertices%s%s",
+                model.domains[static_cast<std::size_t>(d.parent)].name.c_str(),
+                static_cast<long>(d.interface.child_vertices.size()),
+                d.interface.parent_tets.size() ? " embedded in the parent's tets" : "",
+                d.interface.planar ? " (planar)" : "");
+    if (const InterfaceDiagnostics* itf = interface)
+      std::printf(
+          " (%.3g m², %.1f %% of its surface; non-rigidity %.2f %% at 10 %% "
+          "deformation of the parent)",
+          itf->area, 100 * itf->relative_area, 100 * itf->nonrigidity);
+  }
+  if (d.subtree_mass > 0) std::printf(", subtree mass %.4g kg", d.subtree_mass);
+  const ParentInterface& f = d.interface;
+  const Eigen::Index own = f.parent_vertices.size() + f.child_vertices.size() + f.weights.size() +
+                           f.parent_tets.size() + f.parent_barycentric.size() +
+                           f.centroid_basis.size() + f.rotation_basis.size() +
+                           d.global_vertices.size();
+  const int i = static_cast<int>(index);
+  const std::size_t attached = compiled.nodes[index].interface.bytes();
+  std::printf(
+      ", %.1f kB of its own in the file; running: %zu B of state + %zu B attached (and %zu B "
+      "of node record and render surface, %zu B of step workspace)\n",
+      8.0 * static_cast<double>(own) / 1e3, node_state_bytes(compiled, state, i), attached,
+      node_model_bytes(compiled, i) - attached, node_workspace_bytes(compiled, workspace, i));
+  if (index < rs.nodes.size()) {
+    std::printf("    runtime: %s",
+                settings_text(rs, SettingScope::kNode, static_cast<int>(index)).c_str());
+    std::printf("\n");
+  }
+}
+
+void run(const std::string& path) {
+  const ReducedModel model = read_model_file(path);
+  print_summary(model, path);
   // Parts: each reduced once, with the domains that place it.
   std::vector<std::vector<std::size_t>> placements(model.parts.size());
   for (std::size_t index = 0; index < model.domains.size(); ++index)
     placements[static_cast<std::size_t>(model.domains[index].part)].push_back(index);
   std::printf("  %zu part%s\n", model.parts.size(), model.parts.size() == 1 ? "" : "s");
-  for (std::size_t k = 0; k < model.parts.size(); ++k) {
-    const ReducedPart& d = model.parts[k];
-    const int r = d.polynomial.r;
-    double smallest = INFINITY, largest = 0;
-    for (std::size_t index : placements[k]) {
-      smallest = std::min(smallest, model.domains[index].scale);
-      largest = std::max(largest, model.domains[index].scale);
-    }
-    std::printf(
-        "  part %s: %ld vertices, %ld tets, %ld surface triangles, mass %.4g kg; placed %zu "
-        "time%s",
-        d.name.c_str(), static_cast<long>(d.rest_positions.rows()),
-        static_cast<long>(d.tets.rows()), static_cast<long>(d.surface_triangles.rows()), d.mass,
-        placements[k].size(), placements[k].size() == 1 ? "" : "s");
-    if (smallest != 1 || largest != 1) std::printf(" at scales %.3g to %.3g", smallest, largest);
-    std::printf("\n");
-    if (d.fixed_vertices.size() && !placements[k].empty() &&
-        model.domains[placements[k].front()].parent >= 0)
-      std::printf("    %ld fixed vertices (the base)\n",
-                  static_cast<long>(d.fixed_vertices.size()));
-    else if (d.fixed_vertices.size())
-      std::printf("    anchored at %ld vertices\n", static_cast<long>(d.fixed_vertices.size()));
-    else
-      std::printf("    free body: %d rigid modes removed from the basis\n", d.num_rigid_modes);
-    if (r == 0) {
-      std::printf("    r = 0 (rigid part)\n");
-      continue;
-    }
-    std::printf("    r = %d (from %ld linear modes)\n", r,
-                static_cast<long>(d.linear_mode_eigenvalues.size()));
-    std::printf(
-        "    linear mode frequencies (Hz, at scale 1; a domain at scale s has 1/s of them):");
-    for (Eigen::Index i = 0; i < d.linear_mode_eigenvalues.size(); ++i)
-      std::printf(" %.4g", std::sqrt(std::max(0.0, d.linear_mode_eigenvalues(i))) / (2 * M_PI));
-    std::printf(
-        "\n    basis Ritz frequencies (Hz, of Uᵀ K U; the first %ld approximate the "
-        "linear modes):",
-        static_cast<long>(d.linear_mode_eigenvalues.size()));
-    for (Eigen::Index i = 0; i < d.basis_eigenvalues.size(); ++i)
-      std::printf(" %.4g", std::sqrt(std::max(0.0, d.basis_eigenvalues(i))) / (2 * M_PI));
-    const Eigen::Index poly =
-        d.polynomial.quadratic.size() + d.polynomial.cubic.size() + d.polynomial.quartic.size();
-    const SystemForceIntegrals& w = d.system_force;
-    const Eigen::Index integrals = w.w1.size() + w.w2.size() + w.w3.size() + w.w4.size() +
-                                   w.w5.size() + w.w6.size() + w.w7.size();
-    std::printf(
-        "\n    memory (once for all its domains): basis %.2f MB, polynomial %.2f MB (%ld "
-        "coefficients), W1..W7 %.3f MB\n",
-        megabytes(d.basis.size()), megabytes(poly), static_cast<long>(poly), megabytes(integrals));
-  }
+  for (std::size_t k = 0; k < model.parts.size(); ++k) print_part(model, k, placements[k]);
   // Domains: placement, tree, interface; what each costs beyond its part, in the file and in a
   // running object (its share of a State and its attachment data).
   const std::shared_ptr<const Model> compiled = compile_model(model);
@@ -121,44 +178,8 @@ void run(const std::string& path) {
   std::vector<const InterfaceDiagnostics*> interface_of(model.domains.size(), nullptr);
   for (const InterfaceDiagnostics& d : interfaces)
     interface_of[static_cast<std::size_t>(d.domain)] = &d;
-  for (std::size_t index = 0; index < model.domains.size(); ++index) {
-    const ReducedDomain& d = model.domains[index];
-    const ReducedPart& part = part_of(model, static_cast<int>(index));
-    std::printf("  domain %s: part %s", d.name.c_str(), part.name.c_str());
-    if (d.scale != 1) std::printf(" at scale %.4g", d.scale);
-    if (d.parent < 0) {
-      std::printf(", root");
-    } else {
-      std::printf(", child of %s, interface of %ld vertices%s%s",
-                  model.domains[static_cast<std::size_t>(d.parent)].name.c_str(),
-                  static_cast<long>(d.interface.child_vertices.size()),
-                  d.interface.parent_tets.size() ? " embedded in the parent's tets" : "",
-                  d.interface.planar ? " (planar)" : "");
-      if (const InterfaceDiagnostics* itf = interface_of[index])
-        std::printf(
-            " (%.3g m², %.1f %% of its surface; non-rigidity %.2f %% at 10 %% "
-            "deformation of the parent)",
-            itf->area, 100 * itf->relative_area, 100 * itf->nonrigidity);
-    }
-    if (d.subtree_mass > 0) std::printf(", subtree mass %.4g kg", d.subtree_mass);
-    const ParentInterface& f = d.interface;
-    const Eigen::Index own = f.parent_vertices.size() + f.child_vertices.size() + f.weights.size() +
-                             f.parent_tets.size() + f.parent_barycentric.size() +
-                             f.centroid_basis.size() + f.rotation_basis.size() +
-                             d.global_vertices.size();
-    const int i = static_cast<int>(index);
-    const std::size_t attached = compiled->nodes[index].interface.bytes();
-    std::printf(
-        ", %.1f kB of its own in the file; running: %zu B of state + %zu B attached (and %zu B "
-        "of node record and render surface, %zu B of step workspace)\n",
-        8.0 * static_cast<double>(own) / 1e3, node_state_bytes(*compiled, state, i), attached,
-        node_model_bytes(*compiled, i) - attached, node_workspace_bytes(*compiled, workspace, i));
-    if (index < rs.nodes.size()) {
-      std::printf("    runtime: %s",
-                  settings_text(rs, SettingScope::kNode, static_cast<int>(index)).c_str());
-      std::printf("\n");
-    }
-  }
+  for (std::size_t index = 0; index < model.domains.size(); ++index)
+    print_domain(model, index, *compiled, state, workspace, interface_of[index]);
   // The rigid-interface assumption: soft or large interfaces and deep chains.
   for (const std::string& warning : interface_warnings(model, interfaces))
     std::printf("  warning: %s\n", warning.c_str());
