@@ -98,6 +98,123 @@ struct Series {
   std::string failure;
 };
 
+// One reduced integrator from rest under gravity: V and H at every step, its cost.
+Series run_reduced(const std::shared_ptr<const Model>& model, Integrator integrator,
+                   const Args& args, const Eigen::Vector3d& gravity) {
+  Series s;
+  s.name = to_string(integrator);
+  if (uses_split_modes(integrator)) s.name += " s=" + std::to_string(args.split_modes);
+  RuntimeSettings settings;
+  settings.time_step = args.time_step;
+  settings.gravity = gravity;
+  NodeSettings node;
+  node.integrator = integrator;
+  node.split_modes = args.split_modes;
+  node.split_refresh_steps = 1;  // (the survey's exact methods: the modes of every step)
+  settings.nodes = {node};
+  Simulator sim(model, settings);
+  const Eigen::VectorXd load = model->prototypes[0].gravity_basis * gravity;
+  const auto start = Clock::now();
+  for (int k = 0; k <= args.steps; ++k) {
+    if (k > 0) {
+      const StepStatus status = sim.step();
+      if (status != StepStatus::kOk) {
+        s.failure = std::string(to_string(status)) + " at step " + std::to_string(k);
+        break;
+      }
+    }
+    const double potential = sim.elastic_energy() - load.dot(sim.state().q);
+    s.potential.push_back(potential);
+    s.total.push_back(potential + sim.kinetic_energy());
+  }
+  s.seconds_per_step = std::chrono::duration<double>(Clock::now() - start).count() / args.steps;
+  return s;
+}
+
+// The full-space reference from rest: BE (minimization) or Newmark (trapezoidal), to tolerance.
+Series run_full(const StvkFemModel& fem, const DofMap& dofs, bool newmark, const Args& args,
+                const Eigen::Vector3d& gravity) {
+  const Eigen::VectorXd weight = fem.gravity_forces(gravity);
+  Series s;
+  s.name = newmark ? "full newmark" : "full be";
+  FullSpaceOptions options;
+  options.time_step = args.time_step;
+  options.gravity = gravity;
+  FullSpaceSimulator full(fem, dofs, options);
+  FullSpaceState state = full.rest_state();
+  if (newmark) full.initialize_acceleration(state);
+  const Eigen::SparseMatrix<double> mass = fem.consistent_mass_matrix();
+  const auto start = Clock::now();
+  for (int k = 0; k <= args.steps; ++k) {
+    if (k > 0) {
+      if (newmark)
+        full.step_newmark(state);
+      else
+        full.step_backward_euler(state);
+      if (!state.positions.allFinite()) {
+        s.failure = "non-finite at step " + std::to_string(k);
+        break;
+      }
+    }
+    const Eigen::VectorXd u = state.positions - fem.rest_positions();
+    const double potential = fem.elastic_energy(state.positions) - weight.dot(u);
+    s.potential.push_back(potential);
+    s.total.push_back(potential + 0.5 * state.velocities.dot(mass * state.velocities));
+  }
+  s.seconds_per_step = std::chrono::duration<double>(Clock::now() - start).count() / args.steps;
+  return s;
+}
+
+// CSV: time, potential energy per method, then total energy per method.
+void write_energies(const std::string& path, const std::vector<Series>& series, const Args& args) {
+  write_stream_atomically(path, [&](std::ostream& out) {
+    out << "time";
+    for (const Series& s : series) out << ",V " << s.name;
+    for (const Series& s : series) out << ",H " << s.name;
+    out << '\n';
+    out.precision(12);
+    for (int k = 0; k <= args.steps; ++k) {
+      out << k * args.time_step;
+      const std::size_t row = static_cast<std::size_t>(k);
+      for (const Series& s : series)
+        out << ',' << (row < s.potential.size() ? s.potential[row] : NAN);
+      for (const Series& s : series) out << ',' << (row < s.total.size() ? s.total[row] : NAN);
+      out << '\n';
+    }
+  });
+}
+
+// Summary: the static potential (the deepest V of the damped reference), how much of the
+// initial fall's oscillation is left (V's spread over the last 10 % of the run, relative to
+// |V_static|), and the largest energy gain.
+void report_energies(const std::vector<Series>& series, const Args& args) {
+  double v_static = 0;
+  for (const Series& s : series)
+    if (s.name == "be" && !s.potential.empty()) v_static = s.potential.back();
+  std::printf("%-22s %12s %14s %16s %12s\n", "method", "V end (J)", "V swing (end)", "max H gain",
+              "us/step");
+  for (const Series& s : series) {
+    if (!s.failure.empty()) {
+      std::printf("%-22s failed: %s\n", s.name.c_str(), s.failure.c_str());
+      continue;
+    }
+    const std::size_t n = s.potential.size(), tail = std::max<std::size_t>(1, n / 10);
+    double lo = s.potential[n - 1], hi = lo, gain = 0;
+    for (std::size_t k = n - tail; k < n; ++k) {
+      lo = std::min(lo, s.potential[k]);
+      hi = std::max(hi, s.potential[k]);
+    }
+    for (double h : s.total) gain = std::max(gain, h - s.total.front());
+    std::printf("%-22s %12.5g %14.3g %16.3g %12.1f\n", s.name.c_str(), s.potential.back(),
+                (hi - lo) / std::abs(v_static), gain / std::abs(v_static),
+                1e6 * s.seconds_per_step);
+  }
+  std::printf(
+      "energies %s (V: elastic + gravity potential; H = V + kinetic; gains and swings "
+      "relative to |V| at rest, %.4g J)\n",
+      args.output.c_str(), std::abs(v_static));
+}
+
 void run(const Args& args) {
   if (args.steps < 1 || args.steps > 10000000) throw OptionError("--steps must be >= 1");
   if (!(args.time_step > 0) || !std::isfinite(args.time_step))
@@ -131,118 +248,14 @@ void run(const Args& args) {
       model->num_dofs, args.time_step, args.steps);
 
   std::vector<Series> series;
-  // Every reduced integrator from rest.
-  for (int i = 1; i <= kNumIntegrators; ++i) {
-    const auto integrator = static_cast<Integrator>(i);
-    Series s;
-    s.name = to_string(integrator);
-    if (uses_split_modes(integrator)) s.name += " s=" + std::to_string(args.split_modes);
-    RuntimeSettings settings;
-    settings.time_step = args.time_step;
-    settings.gravity = gravity;
-    NodeSettings node;
-    node.integrator = integrator;
-    node.split_modes = args.split_modes;
-    node.split_refresh_steps = 1;  // (the survey's exact methods: the modes of every step)
-    settings.nodes = {node};
-    Simulator sim(model, settings);
-    const Eigen::VectorXd load = model->prototypes[0].gravity_basis * gravity;
-    const auto start = Clock::now();
-    for (int k = 0; k <= args.steps; ++k) {
-      if (k > 0) {
-        const StepStatus status = sim.step();
-        if (status != StepStatus::kOk) {
-          s.failure = std::string(to_string(status)) + " at step " + std::to_string(k);
-          break;
-        }
-      }
-      const double potential = sim.elastic_energy() - load.dot(sim.state().q);
-      s.potential.push_back(potential);
-      s.total.push_back(potential + sim.kinetic_energy());
-    }
-    s.seconds_per_step = std::chrono::duration<double>(Clock::now() - start).count() / args.steps;
-    series.push_back(std::move(s));
-  }
-  // The full-space references: BE (minimization) and Newmark (trapezoidal), to tolerance.
-  if (args.full) {
-    const Eigen::VectorXd weight = fem.gravity_forces(gravity);
-    for (const bool newmark : {false, true}) {
-      Series s;
-      s.name = newmark ? "full newmark" : "full be";
-      FullSpaceOptions options;
-      options.time_step = args.time_step;
-      options.gravity = gravity;
-      FullSpaceSimulator full(fem, dofs, options);
-      FullSpaceState state = full.rest_state();
-      if (newmark) full.initialize_acceleration(state);
-      const Eigen::SparseMatrix<double> mass = fem.consistent_mass_matrix();
-      const auto start = Clock::now();
-      for (int k = 0; k <= args.steps; ++k) {
-        if (k > 0) {
-          if (newmark)
-            full.step_newmark(state);
-          else
-            full.step_backward_euler(state);
-          if (!state.positions.allFinite()) {
-            s.failure = "non-finite at step " + std::to_string(k);
-            break;
-          }
-        }
-        const Eigen::VectorXd u = state.positions - fem.rest_positions();
-        const double potential = fem.elastic_energy(state.positions) - weight.dot(u);
-        s.potential.push_back(potential);
-        s.total.push_back(potential + 0.5 * state.velocities.dot(mass * state.velocities));
-      }
-      s.seconds_per_step = std::chrono::duration<double>(Clock::now() - start).count() / args.steps;
-      series.push_back(std::move(s));
-    }
-  }
-
-  // CSV: time, potential energy per method, then total energy per method.
-  write_stream_atomically(args.output, [&](std::ostream& out) {
-    out << "time";
-    for (const Series& s : series) out << ",V " << s.name;
-    for (const Series& s : series) out << ",H " << s.name;
-    out << '\n';
-    out.precision(12);
-    for (int k = 0; k <= args.steps; ++k) {
-      out << k * args.time_step;
-      const std::size_t row = static_cast<std::size_t>(k);
-      for (const Series& s : series)
-        out << ',' << (row < s.potential.size() ? s.potential[row] : NAN);
-      for (const Series& s : series) out << ',' << (row < s.total.size() ? s.total[row] : NAN);
-      out << '\n';
-    }
-  });
-
-  // Summary: the static potential (the deepest V of the damped reference), how much of the
-  // initial fall's oscillation is left (V's spread over the last 10 % of the run, relative to
-  // |V_static|), and the largest energy gain.
-  double v_static = 0;
-  for (const Series& s : series)
-    if (s.name == "be" && !s.potential.empty()) v_static = s.potential.back();
-  std::printf("%-22s %12s %14s %16s %12s\n", "method", "V end (J)", "V swing (end)", "max H gain",
-              "us/step");
-  for (const Series& s : series) {
-    if (!s.failure.empty()) {
-      std::printf("%-22s failed: %s\n", s.name.c_str(), s.failure.c_str());
-      continue;
-    }
-    const std::size_t n = s.potential.size(), tail = std::max<std::size_t>(1, n / 10);
-    double lo = s.potential[n - 1], hi = lo, gain = 0;
-    for (std::size_t k = n - tail; k < n; ++k) {
-      lo = std::min(lo, s.potential[k]);
-      hi = std::max(hi, s.potential[k]);
-    }
-    for (double h : s.total) gain = std::max(gain, h - s.total.front());
-    std::printf("%-22s %12.5g %14.3g %16.3g %12.1f\n", s.name.c_str(), s.potential.back(),
-                (hi - lo) / std::abs(v_static), gain / std::abs(v_static),
-                1e6 * s.seconds_per_step);
-  }
-  std::printf(
-      "energies %s (V: elastic + gravity potential; H = V + kinetic; gains and swings "
-      "relative to |V| at rest, %.4g J)\n",
-      args.output.c_str(), std::abs(v_static));
+  // Every reduced integrator from rest, then the full-space references.
+  for (int i = 1; i <= kNumIntegrators; ++i)
+    series.push_back(run_reduced(model, static_cast<Integrator>(i), args, gravity));
+  if (args.full)
+    for (const bool newmark : {false, true})
+      series.push_back(run_full(fem, dofs, newmark, args, gravity));
+  write_energies(args.output, series, args);
+  report_energies(series, args);
   write_plot(args.plot, "plot_energy_experiment.py", args.output);
 }
 
