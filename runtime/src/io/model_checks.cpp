@@ -251,45 +251,12 @@ Eigen::Index undivided_vertex_count(const ReducedModel& model) {
   return model.num_global_vertices;
 }
 
-// Domain k's part and scale, place in the tree, frame, global vertex map, interface and subtree
-// data; the parts and the domains before k are known to be consistent.
-std::string check_domain(const ReducedModel& model, int k) {
+// Domain k's global vertex map: #V distinct entries in [0, N); empty means the identity (one
+// domain only).
+void check_global_vertex_map(const ReducedModel& model, int k, Checker& c) {
   const ReducedDomain& d = model.domains[static_cast<std::size_t>(k)];
   const bool single = model.domains.size() == 1;
-  Checker c(domain_group_path(k));
-  c.attribute("name", d.name.find('\0') == std::string::npos, "contains a NUL byte");
-  c.attribute(
-      "part", d.part >= 0 && d.part < static_cast<int>(model.parts.size()),
-      std::to_string(d.part) + " (there are " + std::to_string(model.parts.size()) + " parts)");
-  c.attribute("scale",
-              std::isfinite(d.scale) && d.scale >= kMinPartScale && d.scale <= kMaxPartScale,
-              number_text(d.scale) + " (must be in [" + number_text(kMinPartScale) + ", " +
-                  number_text(kMaxPartScale) + "])");
-  if (!c.ok()) return c.problem;
-  const ReducedPart& part = model.parts[static_cast<std::size_t>(d.part)];
-  {
-    FieldChecker fields(c);
-    const auto part_vertices = [&](int p) -> Eigen::Index {
-      return model.parts[static_cast<std::size_t>(p)].rest_positions.rows();
-    };
-    const auto domain_r = [&](int i) -> Eigen::Index { return part_of(model, i).basis.cols(); };
-    model_fields::visit_domain(d, k, part_vertices, domain_r, fields);
-  }
-  const Eigen::Index V = part.rest_positions.rows();
-
-  if (k == 0) {
-    c.attribute(
-        "parent", d.parent == -1,
-        std::to_string(d.parent) + " (domain 0 is the root of the tree: its parent must be -1)");
-  } else {
-    c.attribute("parent", d.parent >= 0 && d.parent < k,
-                std::to_string(d.parent) + " (the parent of domain " + std::to_string(k) +
-                    " must be an earlier domain, 0 <= parent < " + std::to_string(k) + ")");
-  }
-
-  c.rotation("frame/rotation", d.frame_rotation);
-
-  // Global vertex map: #V distinct entries in [0, N); empty means the identity (one domain only).
+  const Eigen::Index V = model.parts[static_cast<std::size_t>(d.part)].rest_positions.rows();
   const Eigen::Index N = undivided_vertex_count(model);
   if (c.ok() && d.global_vertices.size() == 0) {
     if (!single) {
@@ -315,8 +282,13 @@ std::string check_domain(const ReducedModel& model, int k) {
       seen = v;
     }
   }
+}
 
-  // Interface with the parent: only non-root domains have one.
+// Domain k's interface with its parent (only non-root domains have one): conforming or embedded,
+// indices, weights, shared global vertices, and the child's rest frame as the interface's.
+void check_parent_interface(const ReducedModel& model, int k, Checker& c) {
+  const ReducedDomain& d = model.domains[static_cast<std::size_t>(k)];
+  const Eigen::Index V = model.parts[static_cast<std::size_t>(d.part)].rest_positions.rows();
   const ParentInterface& f = d.interface;
   const std::string fg = "interface/";
   if (c.ok() && k == 0) {
@@ -398,11 +370,14 @@ std::string check_domain(const ReducedModel& model, int k) {
              "frame_rotation interface/centroid) is " + vector_text(origin));
     }
   }
+}
 
-  // System-force integrals: their shapes (for r, or all empty when not computed for a rigid
-  // domain or the domain of a single-domain model) are model_fields.h's.
-
-  // Subtree: mass at least the domain's own; 0 (not computed) only in a single-domain model.
+// Domain k's subtree: mass at least the domain's own; 0 (not computed) only in a single-domain
+// model.
+void check_subtree(const ReducedModel& model, int k, Checker& c) {
+  const ReducedDomain& d = model.domains[static_cast<std::size_t>(k)];
+  const bool single = model.domains.size() == 1;
+  const ReducedPart& part = model.parts[static_cast<std::size_t>(d.part)];
   if (c.ok() && !(single && d.subtree_mass == 0)) {
     const std::string where = "attribute 'mass' of " + c.dataset("subtree") + ": ";
     if (!std::isfinite(d.subtree_mass) || d.subtree_mass <= 0) {
@@ -413,6 +388,48 @@ std::string check_domain(const ReducedModel& model, int k) {
              number_text(own));
     }
   }
+}
+
+// Domain k's part and scale, place in the tree, frame, global vertex map, interface and subtree
+// data; the parts and the domains before k are known to be consistent.
+std::string check_domain(const ReducedModel& model, int k) {
+  const ReducedDomain& d = model.domains[static_cast<std::size_t>(k)];
+  Checker c(domain_group_path(k));
+  c.attribute("name", d.name.find('\0') == std::string::npos, "contains a NUL byte");
+  c.attribute(
+      "part", d.part >= 0 && d.part < static_cast<int>(model.parts.size()),
+      std::to_string(d.part) + " (there are " + std::to_string(model.parts.size()) + " parts)");
+  c.attribute("scale",
+              std::isfinite(d.scale) && d.scale >= kMinPartScale && d.scale <= kMaxPartScale,
+              number_text(d.scale) + " (must be in [" + number_text(kMinPartScale) + ", " +
+                  number_text(kMaxPartScale) + "])");
+  if (!c.ok()) return c.problem;
+  {
+    FieldChecker fields(c);
+    const auto part_vertices = [&](int p) -> Eigen::Index {
+      return model.parts[static_cast<std::size_t>(p)].rest_positions.rows();
+    };
+    const auto domain_r = [&](int i) -> Eigen::Index { return part_of(model, i).basis.cols(); };
+    model_fields::visit_domain(d, k, part_vertices, domain_r, fields);
+  }
+
+  if (k == 0) {
+    c.attribute(
+        "parent", d.parent == -1,
+        std::to_string(d.parent) + " (domain 0 is the root of the tree: its parent must be -1)");
+  } else {
+    c.attribute("parent", d.parent >= 0 && d.parent < k,
+                std::to_string(d.parent) + " (the parent of domain " + std::to_string(k) +
+                    " must be an earlier domain, 0 <= parent < " + std::to_string(k) + ")");
+  }
+
+  c.rotation("frame/rotation", d.frame_rotation);
+
+  if (c.ok()) check_global_vertex_map(model, k, c);
+  if (c.ok()) check_parent_interface(model, k, c);
+  // System-force integrals: their shapes (for r, or all empty when not computed for a rigid
+  // domain or the domain of a single-domain model) are model_fields.h's.
+  if (c.ok()) check_subtree(model, k, c);
   return c.problem;
 }
 
