@@ -108,12 +108,23 @@ int domain_holding_base(const AssemblyPart& parent, const AssemblyInstance& pare
 
 }  // namespace
 
-Assembly expand_domain_parts(const Assembly& assembly) {
-  const std::vector<AssemblyPart>& parts = assembly.parts;
+// An assembly being expanded: its expanded parts and instances, and where each original part
+// and instance went.
+struct Expansion {
   Assembly out;
-  // Parts: one per domain of a part with domains, the others as they are.
-  std::vector<Pieces> pieces(parts.size());
-  std::vector<int> single(parts.size(), -1);  // expanded part of a part placed as one domain
+  std::vector<Pieces> pieces;            ///< per part with domains: its domains' parts
+  std::vector<int> single;               ///< expanded part of a part placed as one domain
+  std::vector<std::vector<int>> placed;  ///< per instance: its expanded instances, by domain
+};
+
+// The parts: one per domain of a part with domains, the others as they are; a part that is one
+// domain of another is that domain's part.
+void expand_parts(const std::vector<AssemblyPart>& parts, Expansion& e) {
+  Assembly& out = e.out;
+  std::vector<Pieces>& pieces = e.pieces;
+  std::vector<int>& single = e.single;
+  pieces.resize(parts.size());
+  single.assign(parts.size(), -1);
   for (std::size_t k = 0; k < parts.size(); ++k) {
     const AssemblyPart& part = parts[k];
     if (part.source_part >= 0) continue;
@@ -158,61 +169,92 @@ Assembly expand_domain_parts(const Assembly& assembly) {
                         part.source_domain + "' (its domains: " + names_of(names) + ")");
     single[k] = pieces[sz(part.source_part)].part[sz(it - names.begin())];
   }
+}
+
+// Instance k's parent among the expanded instances (-1: none): the placement of its parent, or
+// the domain of it that its `parent_domain` names or that holds its base.
+int expanded_parent(const Assembly& assembly, std::size_t k, const Expansion& e) {
+  const std::vector<AssemblyPart>& parts = assembly.parts;
+  const AssemblyInstance& a = assembly.instances[k];
+  const std::string who = "instance '" + a.name + "': ";
+  const Assembly& out = e.out;
+  const std::vector<Pieces>& pieces = e.pieces;
+  const std::vector<int>& single = e.single;
+  const std::vector<std::vector<int>>& placed = e.placed;
+  int parent = -1;
+  if (a.parent >= 0) {
+    const AssemblyInstance& p = assembly.instances[sz(a.parent)];
+    const AssemblyPart& parent_part = parts[sz(p.part)];
+    if (!parent_part.domains || parent_part.source_part >= 0) {
+      if (!a.parent_domain.empty())
+        throw OptionError(who + "its parent '" + p.name + "' has no domain '" + a.parent_domain +
+                          "' (it is one domain)");
+      parent = placed[sz(a.parent)][0];
+    } else {
+      const std::vector<std::string>& names = parent_part.domains->names;
+      int domain = -1;
+      if (!a.parent_domain.empty()) {
+        const auto it = std::find(names.begin(), names.end(), a.parent_domain);
+        if (it == names.end())
+          throw OptionError(who + "its parent '" + p.name + "' has no domain '" + a.parent_domain +
+                            "' (its domains: " + names_of(names) + ")");
+        domain = static_cast<int>(it - names.begin());
+      } else {
+        const AssemblyPart& own =
+            parts[sz(a.part)].domains
+                ? out.parts[sz(pieces[sz(a.part)].part[sz(parts[sz(a.part)].domains->root)])]
+                : out.parts[sz(single[sz(a.part)])];
+        if (own.base.empty())
+          throw OptionError(who + "its part has no base to attach to '" + p.name + "'");
+        domain = domain_holding_base(parent_part, p, own, a);
+      }
+      parent = placed[sz(a.parent)][sz(pieces[sz(p.part)].tree_index[sz(domain)])];
+    }
+  }
+  return parent;
+}
+
+// Instance k's render surface in the world, held by the instance's domains (the expanded
+// instances to come).
+void place_render_surface(const Assembly& assembly, std::size_t k, Expansion& e) {
+  const std::vector<AssemblyPart>& parts = assembly.parts;
+  const AssemblyInstance& a = assembly.instances[k];
+  Assembly& out = e.out;
+  const AssemblyPart& own = parts[sz(a.part)].source_part >= 0
+                                ? parts[sz(parts[sz(a.part)].source_part)]
+                                : parts[sz(a.part)];
+  if (parts[sz(a.part)].source_part < 0 && own.render_surface.num_vertices() > 0) {
+    PlacedSurface surface;
+    const auto first = static_cast<int>(out.instances.size());
+    const int count = own.domains ? own.domains->num_domains : 1;
+    for (int i = 0; i < count; ++i) surface.instances.push_back(first + i);
+    surface.vertices =
+        ((a.scale * own.render_surface.vertices) * a.rotation.transpose()).rowwise() +
+        a.translation.transpose();
+    surface.triangles = own.render_surface.triangles;
+    out.surfaces.push_back(std::move(surface));
+  }
+}
+
+Assembly expand_domain_parts(const Assembly& assembly) {
+  const std::vector<AssemblyPart>& parts = assembly.parts;
+  Expansion e;
+  Assembly& out = e.out;
+  const std::vector<Pieces>& pieces = e.pieces;
+  const std::vector<int>& single = e.single;
+  expand_parts(parts, e);
 
   // Instances: one per domain of a placement of a part with domains.
-  std::vector<std::vector<int>> placed(assembly.instances.size());  // expanded, by tree domain
+  std::vector<std::vector<int>>& placed = e.placed;
+  placed.resize(assembly.instances.size());
   for (std::size_t k = 0; k < assembly.instances.size(); ++k) {
     const AssemblyInstance& a = assembly.instances[k];
     const std::string who = "instance '" + a.name + "': ";
     if (a.part < 0 || sz(a.part) >= parts.size()) throw OptionError(who + "unknown part");
     if (a.parent < -1 || a.parent >= static_cast<int>(k))
       throw OptionError(who + "its parent must be an earlier instance");
-    // Its parent among the expanded instances.
-    int parent = -1;
-    if (a.parent >= 0) {
-      const AssemblyInstance& p = assembly.instances[sz(a.parent)];
-      const AssemblyPart& parent_part = parts[sz(p.part)];
-      if (!parent_part.domains || parent_part.source_part >= 0) {
-        if (!a.parent_domain.empty())
-          throw OptionError(who + "its parent '" + p.name + "' has no domain '" + a.parent_domain +
-                            "' (it is one domain)");
-        parent = placed[sz(a.parent)][0];
-      } else {
-        const std::vector<std::string>& names = parent_part.domains->names;
-        int domain = -1;
-        if (!a.parent_domain.empty()) {
-          const auto it = std::find(names.begin(), names.end(), a.parent_domain);
-          if (it == names.end())
-            throw OptionError(who + "its parent '" + p.name + "' has no domain '" +
-                              a.parent_domain + "' (its domains: " + names_of(names) + ")");
-          domain = static_cast<int>(it - names.begin());
-        } else {
-          const AssemblyPart& own =
-              parts[sz(a.part)].domains
-                  ? out.parts[sz(pieces[sz(a.part)].part[sz(parts[sz(a.part)].domains->root)])]
-                  : out.parts[sz(single[sz(a.part)])];
-          if (own.base.empty())
-            throw OptionError(who + "its part has no base to attach to '" + p.name + "'");
-          domain = domain_holding_base(parent_part, p, own, a);
-        }
-        parent = placed[sz(a.parent)][sz(pieces[sz(p.part)].tree_index[sz(domain)])];
-      }
-    }
-    // Its render surface, in the world, held by the instance's domains.
-    const AssemblyPart& own = parts[sz(a.part)].source_part >= 0
-                                  ? parts[sz(parts[sz(a.part)].source_part)]
-                                  : parts[sz(a.part)];
-    if (parts[sz(a.part)].source_part < 0 && own.render_surface.num_vertices() > 0) {
-      PlacedSurface surface;
-      const auto first = static_cast<int>(out.instances.size());
-      const int count = own.domains ? own.domains->num_domains : 1;
-      for (int i = 0; i < count; ++i) surface.instances.push_back(first + i);
-      surface.vertices =
-          ((a.scale * own.render_surface.vertices) * a.rotation.transpose()).rowwise() +
-          a.translation.transpose();
-      surface.triangles = own.render_surface.triangles;
-      out.surfaces.push_back(std::move(surface));
-    }
+    const int parent = expanded_parent(assembly, k, e);
+    place_render_surface(assembly, k, e);
     AssemblyInstance expanded = a;
     expanded.parent_domain.clear();
     expanded.parent = parent;
