@@ -117,6 +117,30 @@ TetMesh make_limb_mesh(const LimbShape& s) {
   return mesh;
 }
 
+namespace {
+
+// `items` spread over shares in proportion (share / total), whole numbers by largest remainders
+// (ties to the earlier share).
+std::vector<int> largest_remainders(const std::vector<double>& share, double total, int items) {
+  std::vector<int> count(share.size(), 0);
+  std::vector<std::pair<double, std::size_t>> remainder;
+  int given = 0;
+  for (std::size_t b = 0; b < share.size(); ++b) {
+    const double exact = items * share[b] / total;
+    count[b] = static_cast<int>(std::floor(exact));
+    given += count[b];
+    remainder.push_back({exact - count[b], b});
+  }
+  std::sort(remainder.begin(), remainder.end(), [](const auto& a, const auto& b) {
+    return a.first > b.first || (a.first == b.first && a.second < b.second);
+  });
+  for (int k = 0; given < items; ++k, ++given)
+    ++count[remainder[static_cast<std::size_t>(k)].second];
+  return count;
+}
+
+}  // namespace
+
 Tree make_tree(const TreeOptions& o) {
   if (o.main_branches < 1 || o.sub_branches < 0 || o.sub_branches_per_main < 0 || o.leaves < 0)
     throw OptionError(
@@ -205,20 +229,7 @@ Tree make_tree(const TreeOptions& o) {
     share.push_back(shapes[static_cast<std::size_t>(limbs[b].shape)].length * limbs[b].pose.scale);
     total += share.back();
   }
-  std::vector<int> count(share.size(), 0);
-  std::vector<std::pair<double, std::size_t>> remainder;
-  int given = 0;
-  for (std::size_t b = 0; b < share.size(); ++b) {
-    const double exact = o.leaves * share[b] / total;
-    count[b] = static_cast<int>(std::floor(exact));
-    given += count[b];
-    remainder.push_back({exact - count[b], b});
-  }
-  std::sort(remainder.begin(), remainder.end(), [](const auto& a, const auto& b) {
-    return a.first > b.first || (a.first == b.first && a.second < b.second);
-  });
-  for (int k = 0; given < o.leaves; ++k, ++given)
-    ++count[remainder[static_cast<std::size_t>(k)].second];
+  const std::vector<int> count = largest_remainders(share, total, o.leaves);
   int next = 0;
   const double petiole_t = leaf.half_thickness;
   for (std::size_t b = 0; b < count.size(); ++b) {
