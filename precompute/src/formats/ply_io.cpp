@@ -154,14 +154,17 @@ class PlyValueSource {
 
 }  // namespace
 
-SurfaceMesh read_ply(const std::string& path) {
-  const std::string text = detail::read_file_to_string(path);
-  std::size_t end = text.find("end_header");
-  if (text.compare(0, 3, "ply") != 0)
-    throw InputError(path, 1, "not a PLY file: expected 'ply' on the first line");
-  if (end == std::string::npos) throw InputError(path, 0, "PLY header has no end_header");
-  end = text.find('\n', end);
-  end = end == std::string::npos ? text.size() : end + 1;
+namespace {
+
+// The PLY header (text[0, end)): its format and its elements with their properties; line is
+// set to the header's last line.
+struct PlyHeader {
+  bool binary = false;
+  std::vector<PlyElement> elements;
+  long line = 0;
+};
+
+PlyHeader read_ply_header(const std::string& path, const std::string& text, std::size_t end) {
   detail::LineReader header(path, std::string_view(text).substr(0, end), 0);
   header.next();  // "ply"
   bool binary = false;
@@ -214,9 +217,25 @@ SurfaceMesh read_ply(const std::string& path) {
     }
   }
   if (!have_format) header.fail("PLY header has no format line");
+  return {binary, std::move(elements), header.line_number()};
+}
+
+}  // namespace
+
+SurfaceMesh read_ply(const std::string& path) {
+  const std::string text = detail::read_file_to_string(path);
+  std::size_t end = text.find("end_header");
+  if (text.compare(0, 3, "ply") != 0)
+    throw InputError(path, 1, "not a PLY file: expected 'ply' on the first line");
+  if (end == std::string::npos) throw InputError(path, 0, "PLY header has no end_header");
+  end = text.find('\n', end);
+  end = end == std::string::npos ? text.size() : end + 1;
+  const PlyHeader ply = read_ply_header(path, text, end);
+  const bool binary = ply.binary;
+  const std::vector<PlyElement>& elements = ply.elements;
 
   SurfaceBuilder b;
-  PlyValueSource source(path, std::string_view(text).substr(end), binary, header.line_number());
+  PlyValueSource source(path, std::string_view(text).substr(end), binary, ply.line);
   bool have_vertices = false;
   int num_vertices = 0;
   std::vector<int> polygon;
