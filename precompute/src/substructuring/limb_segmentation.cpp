@@ -89,16 +89,20 @@ int find(std::vector<int>& up, int x) {
 
 }  // namespace
 
-LimbDomains segment_limbs(const std::vector<SkeletonNode>& nodes, const LimbOptions& options) {
-  const int n = static_cast<int>(nodes.size());
-  std::vector<std::vector<int>> children(sz(n));
-  int root = -1;
-  for (int i = 0; i < n; ++i)
-    if (nodes[sz(i)].parent < 0)
-      root = i;
-    else
-      children[sz(nodes[sz(i)].parent)].push_back(i);
+namespace {
 
+// The slices' tree: each slice's children, and its root.
+struct SliceTree {
+  std::vector<std::vector<int>> children;
+  int root = -1;
+};
+
+// Step 1: the continuation of every slice (-1: none).
+std::vector<int> continuations(const std::vector<SkeletonNode>& nodes, const SliceTree& tree,
+                               const LimbOptions& options) {
+  const int n = static_cast<int>(nodes.size());
+  const std::vector<std::vector<int>>& children = tree.children;
+  const int root = tree.root;
   // 1. The continuation of every slice: its only child, or the child whose cross-section
   // dominates every sibling's. Labels (when given) bound limbs: a child of another label never
   // continues, and the only child of the same label always does.
@@ -158,12 +162,31 @@ LimbDomains segment_limbs(const std::vector<SkeletonNode>& nodes, const LimbOpti
     if (dominant) continuation[sz(p)] = kids[top];
   }
 
-  // 2. Limbs (chains of continuations from a slice no parent continues into), each cut where
-  // its cross-section changes abruptly: every node gets a piece.
-  std::vector<int> piece(sz(n), -1);
+  return continuation;
+}
+
+// Step 2's result: every node's piece, the pieces that may be stubs, the number of limbs.
+struct LimbPieces {
+  std::vector<int> piece;
   int num_pieces = 0;
   int num_limbs = 0;
   std::vector<int> stub_pieces;
+};
+
+// Step 2: the limbs and their cuts.
+LimbPieces cut_limbs(const std::vector<SkeletonNode>& nodes, const SliceTree& tree,
+                     const std::vector<int>& continuation, const LimbOptions& options) {
+  const int n = static_cast<int>(nodes.size());
+  const std::vector<std::vector<int>>& children = tree.children;
+  const int root = tree.root;
+  LimbPieces out;
+  std::vector<int>& piece = out.piece;
+  int& num_pieces = out.num_pieces;
+  int& num_limbs = out.num_limbs;
+  std::vector<int>& stub_pieces = out.stub_pieces;
+  // 2. Limbs (chains of continuations from a slice no parent continues into), each cut where
+  // its cross-section changes abruptly: every node gets a piece.
+  piece.assign(sz(n), -1);
   std::vector<int> heads{root};
   for (int i = 0; i < n; ++i)
     if (i != root && continuation[sz(nodes[sz(i)].parent)] != i) heads.push_back(i);
@@ -196,6 +219,28 @@ LimbDomains segment_limbs(const std::vector<SkeletonNode>& nodes, const LimbOpti
       piece[sz(seq[sz(i)])] = num_pieces - 1;
     }
   }
+
+  return out;
+}
+
+}  // namespace
+
+LimbDomains segment_limbs(const std::vector<SkeletonNode>& nodes, const LimbOptions& options) {
+  const int n = static_cast<int>(nodes.size());
+  SliceTree tree;
+  tree.children.resize(sz(n));
+  for (int i = 0; i < n; ++i)
+    if (nodes[sz(i)].parent < 0)
+      tree.root = i;
+    else
+      tree.children[sz(nodes[sz(i)].parent)].push_back(i);
+  const int root = tree.root;
+  const std::vector<int> continuation = continuations(nodes, tree, options);
+  const LimbPieces limbs = cut_limbs(nodes, tree, continuation, options);
+  const std::vector<int>& piece = limbs.piece;
+  const int num_pieces = limbs.num_pieces;
+  const int num_limbs = limbs.num_limbs;
+  const std::vector<int>& stub_pieces = limbs.stub_pieces;
 
   // The piece tree: a piece's parent is the piece of its first node's parent.
   std::vector<int> piece_parent(sz(num_pieces), -1);
