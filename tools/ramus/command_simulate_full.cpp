@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "commands.h"
@@ -24,12 +25,11 @@ namespace {
 
 struct Args {
   std::string spec, output;
-  ReducedRunArgs settings;  ///< --steps, --dt
+  ReducedRunArgs settings;  ///< --steps, --dt, --modes, --modes-refresh (the settings list's)
   CLI::App* command = nullptr;
   bool quiet = false;
   bool ascii = false;  ///< ASCII frames instead of binary, zlib-compressed ones
   std::string integrator = "be";
-  int modes = 5, modes_refresh = 1;
 };
 
 using Clock = std::chrono::steady_clock;
@@ -67,6 +67,14 @@ void run(const Args& args) {
   options.gravity = spec.simulation.settings.gravity;
   options.rayleigh_mass = spec.simulation.node.rayleigh_mass;
   options.rayleigh_stiffness = spec.simulation.node.rayleigh_stiffness;
+  // SIERE's split: the spec's number of modes, refreshed every step (the survey's exact method:
+  // the full space is the reference) unless the options say otherwise.
+  const auto given_int = [&](const char* name, int otherwise) {
+    const std::optional<SettingValue> value = given_setting(*args.command, args.settings, name);
+    return value ? static_cast<int>(value->v[0]) : otherwise;
+  };
+  const int modes = given_int("split_modes", spec.simulation.node.split_modes);
+  const int modes_refresh = given_int("split_refresh_steps", 1);
   if (args.integrator != "be" && args.integrator != "newmark" && args.integrator != "siere")
     throw OptionError("--integrator: \"" + args.integrator +
                       "\" is not one of the full-space integrators be, newmark, siere");
@@ -74,15 +82,15 @@ void run(const Args& args) {
   std::unique_ptr<FullSpaceSiere> siere;
   if (args.integrator == "siere")
     siere = std::make_unique<FullSpaceSiere>(model, DofMap(mesh.num_vertices(), fixed), options,
-                                             FullSpaceSiereOptions{args.modes, args.modes_refresh});
+                                             FullSpaceSiereOptions{modes, modes_refresh});
 
   std::printf("mesh      %s: %d vertices, %d tets, %zu fixed vertices (read in %.2f s)\n",
               spec.mesh_path.c_str(), mesh.num_vertices(), mesh.num_tets(), fixed.size(),
               mesh_seconds);
   std::printf("model     mass %.4g kg, %d free DOFs, h = %g s, %d steps, %s\n", model.total_mass(),
               simulator.dofs().num_free_dofs(), options.time_step, spec.simulation.scenario.steps,
-              siere ? ("SIERE, s = " + std::to_string(args.modes) + " modes refreshed every " +
-                       std::to_string(args.modes_refresh) + " steps")
+              siere ? ("SIERE, s = " + std::to_string(modes) + " modes refreshed every " +
+                       std::to_string(modes_refresh) + " steps")
                           .c_str()
                     : (args.integrator + ", Newton tol " +
                        std::to_string(simulator.gradient_tolerance()) + " N")
@@ -158,12 +166,9 @@ void add_simulate_full_command(CLI::App& app) {
                     "Write ASCII frames (default: binary, zlib-compressed; ParaView reads both)");
   command->add_option("--integrator", args->integrator, "be, newmark or siere")
       ->capture_default_str();
-  command->add_option("--modes", args->modes, "siere: s, the lowest modes split")
-      ->capture_default_str();
-  command
-      ->add_option("--modes-refresh", args->modes_refresh,
-                   "siere: recompute the modes every k steps (Rayleigh-Ritz between)")
-      ->capture_default_str();
+  add_setting_option(command, args->settings, "split_modes", "the spec's");
+  add_setting_option(command, args->settings, "split_refresh_steps",
+                     "1: every step, the survey's exact method (the full space is the reference)");
   args->command = command;
   command->callback([args] { run(*args); });
 }
