@@ -1,6 +1,8 @@
 # ramus_cli_cases(<table>): one CTest case "cli: <name>" per line of the table (cli/cases.tsv,
 # whose first lines say its columns), run by cli/expect_cli.cmake through ramus_cli_test.
 function(ramus_cli_cases table)
+  # (An edited table reconfigures, as an edited CMakeLists.txt does.)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${table}")
   file(READ "${table}" text)
   # Characters a CMake list would read: kept aside while the table is split.
   string(REPLACE ";" "<semicolon>" text "${text}")
