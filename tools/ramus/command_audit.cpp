@@ -9,6 +9,7 @@
 #include <string>
 
 #include "commands.h"
+#include "output_paths.h"
 #include "ramus/error.h"
 #include "ramus/precompute/formats/atomic_file.h"
 #include "ramus/precompute/reduction/world_energy.h"
@@ -30,6 +31,7 @@ struct Args {
 };
 
 void run(const Args& args) {
+  refuse_outputs_over_inputs({args.model}, {{"--csv", args.csv}});
   auto model = std::make_shared<const ReducedModel>(read_model_file(args.model));
   const RunScenario scenario = model_scenario(*args.command, args.run, *model, args.ignore_spec);
   const int num_domains = static_cast<int>(model->domains.size());

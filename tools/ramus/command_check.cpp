@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "commands.h"
+#include "output_paths.h"
 #include "printing_listener.h"
 #include "ramus/error.h"
 #include "ramus/precompute/formats/mesh_io.h"
@@ -60,6 +61,7 @@ bool print_anchors(const TetMesh& mesh, const std::vector<int>& fixed) {
 
 void check_spec(const Args& args) {
   const ModelSpec spec = load_spec(args.input);
+  refuse_outputs_over_inputs(spec_input_files(spec), {{"--output", args.output}});
   if (spec.assembly) {
     // An assembly: each part's mesh and base, and how often it is placed.
     std::printf("assembly  %s: %zu parts, %zu placements\n", args.input.c_str(),

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "output_paths.h"
 #include "ramus/error.h"
 #include "ramus/precompute/formats/atomic_file.h"
 #include "ramus/precompute/formats/vtu_io.h"
@@ -60,6 +61,7 @@ void write_series(const std::string& prefix, const ReducedModel& model, const Co
 }
 
 void run(const Args& args) {
+  refuse_outputs_over_inputs({args.model}, {{"--csv", args.csv}, {"--output", args.output}});
   if (!args.output.empty()) {  // (its folder checked before the run, not after)
     const std::filesystem::path folder = std::filesystem::path(args.output).parent_path();
     if (!folder.empty() && !std::filesystem::is_directory(folder))

@@ -5,6 +5,7 @@
 
 #include "commands.h"
 #include "mesh_files.h"
+#include "output_paths.h"
 #include "printing_listener.h"
 #include "ramus/error.h"
 #include "ramus/precompute/formats/mesh_io.h"
@@ -33,6 +34,7 @@ void add_tetgen_options(CLI::App* command, ConvertArgs& args) {
 }
 
 void run_convert(const ConvertArgs& args, bool surface_only) {
+  refuse_outputs_over_inputs({args.input}, {{"--output", args.output}});
   if (surface_only) {
     std::string ext = std::filesystem::path(args.input).extension().string();
     for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "output_paths.h"
 #include "printing_listener.h"
 #include "ramus/error.h"
 #include "ramus/precompute/model/model_file_writer.h"
@@ -60,6 +61,7 @@ void run(const Args& args) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
   const ModelSpec spec = load_spec(args.spec);
+  refuse_outputs_over_inputs(spec_input_files(spec), {{"--output", args.output}});
   check_output_folder(args.output);
   const ReducedModel model =
       precompute_model(spec, args.overrides, printing_listener(args.progress_every));

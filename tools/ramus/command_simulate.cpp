@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "output_paths.h"
 #include "plot_script.h"
 #include "ramus/error.h"
 #include "ramus/precompute/formats/vtu_io.h"
@@ -147,6 +148,13 @@ const char* lumping_name(InterfaceLumping lumping) {
   return "";
 }
 
+// The embedded surface's series beside `output` (<stem>_surface.pvd), or "" without output.
+std::string surface_series_path(const std::string& output) {
+  if (output.empty()) return "";
+  const std::filesystem::path path(output);
+  return (path.parent_path() / (path.stem().string() + "_surface.pvd")).string();
+}
+
 // A force at the first domain holding its vertex (global vertex indices, or the rest position
 // nearest to `at`).
 struct ResolvedForce {
@@ -216,9 +224,7 @@ class RunSeries {
     if (args.output.empty()) return;
     const VtuEncoding encoding = args.ascii ? VtuEncoding::kAscii : VtuEncoding::kCompressed;
     writer_ = std::make_unique<PvdSeriesWriter>(args.output, encoding);
-    const std::filesystem::path out_path(args.output);
-    surface_output_ =
-        (out_path.parent_path() / (out_path.stem().string() + "_surface.pvd")).string();
+    surface_output_ = surface_series_path(args.output);
     if (surface_.rest_positions.rows() > 0)
       surface_writer_ = std::make_unique<PvdSeriesWriter>(surface_output_, encoding);
     tets_ = global_tets(model, &tet_domain_);
@@ -333,6 +339,8 @@ void report_run(const RunRecord& record, const Simulator& simulator, const Model
 }
 
 void run(const Args& args) {
+  refuse_outputs_over_inputs(
+      {args.model}, {{"--output", args.output}, {"--output", surface_series_path(args.output)}});
   if (!args.plot.empty()) {  // (its folder checked before the run, not after)
     const std::filesystem::path folder = std::filesystem::path(args.plot).parent_path();
     if (!folder.empty() && !std::filesystem::is_directory(folder))

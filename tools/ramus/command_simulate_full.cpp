@@ -8,6 +8,7 @@
 #include <string>
 
 #include "commands.h"
+#include "output_paths.h"
 #include "printing_listener.h"
 #include "ramus/error.h"
 #include "ramus/precompute/fem/full_space_siere.h"
@@ -40,6 +41,7 @@ double seconds_since(Clock::time_point start) {
 void run(const Args& args) {
   // Everything that can be wrong with the input is checked before the output is created.
   ModelSpec spec = load_spec(args.spec);
+  refuse_outputs_over_inputs(spec_input_files(spec), {{"--output", args.output}});
   if (spec.assembly)
     throw InputError(spec.spec_path, 0,
                      "an assembly (parts and instances) has no one-mesh full-space model yet: "

@@ -15,6 +15,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "output_paths.h"
 #include "printing_listener.h"
 #include "ramus/error.h"
 #include "ramus/precompute/fem/full_space_simulator.h"
@@ -118,6 +119,9 @@ Inputs load_inputs(const Args& args) {
   Inputs in;
   in.spec = load_spec(args.spec);
   const ModelSpec& spec = in.spec;
+  std::vector<std::string> inputs = spec_input_files(spec);
+  inputs.push_back(args.model);
+  refuse_outputs_over_inputs(inputs, {{"--output", args.output}, {"--summary", args.summary}});
   if (spec.assembly)
     throw InputError(spec.spec_path, 0,
                      "an assembly (parts and instances) has no one-mesh full-space model yet: "
