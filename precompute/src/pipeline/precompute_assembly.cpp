@@ -128,21 +128,17 @@ ReducedModel reduce_and_place(const ModelSpec& spec, const std::vector<AssemblyP
                               const std::vector<AssemblyInstance>& instances,
                               const PrecomputeListener& listener) {
   const auto start = Clock::now();
-  StageTimes times;
+  std::map<std::string, double> work;
+  for (const AssemblyPart& part : parts) work[part.name] = part.mesh.num_tets();
+  StageTally stages(std::move(work), listener);
   ReducedModel reduced;
   try {
-    std::map<std::string, double> work;
-    for (const AssemblyPart& part : parts) work[part.name] = part.mesh.num_tets();
-    PrecomputeProgress progress(std::move(work), listener);
     reduced = build_assembly_model(parts, instances, spec.assembly->attachment_tolerance, 0,
-                                   [&](const std::string& stage, double seconds) {
-                                     progress.stage_done(stage);
-                                     times.add(stage, seconds);
-                                   });
+                                   stages.callback());
   } catch (const Error& e) {
     throw InputError(spec.spec_path, 0, e.what());
   }
-  times.report(listener, 22, " (summed over the parts)");
+  stages.report(listener, 22, " (summed over the parts)");
   listener.report(printf_text("  %-22s %8.3f s", "precompute total", seconds_since(start)));
   if (reduced.embedded_surface.rest_positions.rows() > 0)
     listener.report(

@@ -89,26 +89,22 @@ ReducedModel reduce_domains(const ModelSpec& spec, const TetMesh& mesh, const Do
                             const std::vector<ReductionSpec>& reductions,
                             const PrecomputeListener& listener) {
   const auto start = Clock::now();
-  StageTimes times;
+  std::map<std::string, double> work;
+  for (int k = 0; k < tree.num_domains; ++k)
+    work[tree.names[static_cast<std::size_t>(k)]] =
+        static_cast<double>(tree.domain_tets[static_cast<std::size_t>(k)].size());
+  StageTally stages(std::move(work), listener);
   ReducedModel reduced;
   try {
-    std::map<std::string, double> work;
-    for (int k = 0; k < tree.num_domains; ++k)
-      work[tree.names[static_cast<std::size_t>(k)]] =
-          static_cast<double>(tree.domain_tets[static_cast<std::size_t>(k)].size());
-    PrecomputeProgress progress(std::move(work), listener);
     reduced = build_substructured_model(
         mesh, assign_materials(mesh, spec.material, spec.materials_by_label), tree, fixed,
-        reductions, [&](const std::string& stage, double seconds) {
-          progress.stage_done(stage);
-          times.add(stage, seconds);
-        });
+        reductions, stages.callback());
   } catch (const OptionError& e) {
     // Mode counts a domain cannot have: name the spec and the block that asked for them.
     throw InputError(spec.spec_path, 0,
                      std::string(spec.domains ? "domains" : "reduction") + ": " + e.what());
   }
-  times.report(listener, 19, "");
+  stages.report(listener, 19, "");
   listener.report(printf_text("  %-19s %8.3f s", "reduction total", seconds_since(start)));
   return reduced;
 }
@@ -195,12 +191,15 @@ std::vector<ReductionSpec> domain_reductions(const ReductionSpec& base,
   return reductions;
 }
 
-void StageTimes::add(const std::string& stage, double seconds) {
-  const auto colon = stage.rfind(": ");
-  seconds_[colon == std::string::npos ? stage : stage.substr(colon + 2)] += seconds;
+StageReporter StageTally::callback() {
+  return [this](const std::string& stage, double seconds) {
+    progress_.stage_done(stage);
+    const auto colon = stage.rfind(": ");
+    seconds_[colon == std::string::npos ? stage : stage.substr(colon + 2)] += seconds;
+  };
 }
 
-void StageTimes::report(const PrecomputeListener& listener, int name_width,
+void StageTally::report(const PrecomputeListener& listener, int name_width,
                         const char* summed_note) const {
   for (const auto& [stage, seconds] : seconds_)
     listener.report(printf_text("  %-*s %8.3f s%s", name_width, stage.c_str(), seconds,

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -9,6 +10,8 @@
 
 #include "ramus/precompute/model/model_spec.h"
 #include "ramus/precompute/pipeline/precompute_listener.h"
+#include "ramus/precompute/pipeline/precompute_progress.h"
+#include "ramus/precompute/reduction/reduced_domain_builder.h"
 #include "ramus/precompute/substructuring/domain_tree.h"
 #include "ramus/runtime/model/reduced_model.h"
 
@@ -22,14 +25,20 @@ std::vector<ReductionSpec> domain_reductions(const ReductionSpec& base,
                                              const DomainTree& tree, const std::string& spec_path,
                                              const std::string& key);
 
-/// Seconds per stage summed over the domains (stages come as "<domain>: <stage>"), reported as
+/// The stages of a reduction as the builders report them ("<domain>: <stage>", seconds): the
+/// progress reports, and the seconds per stage summed over the domains, reported as
 /// "  <stage>  0.123 s" lines in the order of their names.
-class StageTimes {
+class StageTally {
  public:
-  void add(const std::string& stage, double seconds);
+  /// `work`: each domain's (or part's) share of the work (progress_line's estimate).
+  StageTally(std::map<std::string, double> work, const PrecomputeListener& listener)
+      : progress_(std::move(work), listener) {}
+  /// The callback the builders take.
+  StageReporter callback();
   void report(const PrecomputeListener& listener, int name_width, const char* summed_note) const;
 
  private:
+  PrecomputeProgress progress_;
   std::map<std::string, double> seconds_;
 };
 

@@ -11,18 +11,10 @@
 
 using namespace ramus;
 namespace fs = std::filesystem;
+using test::read_text;
 using test::TempDir;
 
-namespace {
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("An atomic write replaces its target whole or leaves it as it was",
           "[precompute][formats]") {

@@ -29,14 +29,8 @@ namespace {
 const std::string kMeshes = std::string(RAMUS_TEST_DATA_DIR) + "/meshes/";
 const std::string kBad = std::string(RAMUS_TEST_DATA_DIR) + "/bad/";
 
+using test::read_text;
 using test::TempDir;
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 void write_text(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;

@@ -57,9 +57,10 @@ TEST_CASE("precompute_model reduces a two-domain spec and reports each stage",
     CHECK(recorded.reported(line));
 }
 
-TEST_CASE("precompute_model applies the overrides to a one-mesh spec and refuses them for an "
-          "assembly",
-          "[precompute][pipeline]") {
+TEST_CASE(
+    "precompute_model applies the overrides to a one-mesh spec and refuses them for an "
+    "assembly",
+    "[precompute][pipeline]") {
   const ModelSpec spec = load_model_spec(kSpecs + "small_beam.json");
   Recorded recorded;
   ReductionOverrides overrides;

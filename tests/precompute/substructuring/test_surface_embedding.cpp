@@ -32,6 +32,8 @@ using Catch::Matchers::Contains;
 
 namespace {
 
+using test::read_text;
+
 // Beam 1 x 0.2 x 0.2 m, 16 x 2 x 2 cells, cut at x = 0.5 into 2 domains, clamped at x = 0 (or
 // free: the root's frame is then at the centre of mass), r = 6 modes per domain.
 TetMesh beam() {
@@ -74,13 +76,6 @@ Eigen::MatrixX3d rows(std::initializer_list<Eigen::RowVector3d> points) {
   Eigen::Index k = 0;
   for (const Eigen::RowVector3d& p : points) m.row(k++) = p;
   return m;
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 }  // namespace
