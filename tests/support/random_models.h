@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "io/model_fields.h"  // runtime internals: the one list of the file's fields
-#include "ramus/runtime/model/reduced_model.h"
+#include "ramus/runtime/data/reduced_model.h"
 
 namespace ramus::test {
 

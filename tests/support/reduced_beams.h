@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "ramus/precompute/reduction/reduced_domain_builder.h"
-#include "ramus/runtime/model/reduced_model.h"
+#include "ramus/runtime/data/reduced_model.h"
 #include "support/test_meshes.h"
 
 namespace ramus::test {

@@ -10,7 +10,7 @@
 
 #include "ramus/precompute/substructuring/domain_tree.h"
 #include "ramus/precompute/substructuring/substructured_model_builder.h"
-#include "ramus/runtime/model/reduced_model.h"
+#include "ramus/runtime/data/reduced_model.h"
 #include "support/reduced_beams.h"
 #include "support/test_meshes.h"
 

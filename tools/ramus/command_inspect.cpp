@@ -5,11 +5,11 @@
 
 #include "commands.h"
 #include "ramus/runtime/analysis/interface_diagnostics.h"
-#include "ramus/runtime/dynamics/state.h"
+#include "ramus/runtime/data/settings_table.h"
 #include "ramus/runtime/dynamics/step.h"
 #include "ramus/runtime/io/model_file.h"
 #include "ramus/runtime/model/model.h"
-#include "ramus/runtime/model/settings_table.h"
+#include "ramus/runtime/model/state.h"
 
 namespace ramus::cli {
 

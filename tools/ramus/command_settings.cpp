@@ -6,7 +6,7 @@
 #include <string>
 
 #include "commands.h"
-#include "ramus/runtime/model/settings_table.h"
+#include "ramus/runtime/data/settings_table.h"
 
 namespace ramus::cli {
 

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "ramus/precompute/model/model_spec.h"
-#include "ramus/runtime/model/reduced_model.h"
-#include "ramus/runtime/model/settings_table.h"
+#include "ramus/runtime/data/reduced_model.h"
+#include "ramus/runtime/data/settings_table.h"
 
 namespace ramus::cli {
 

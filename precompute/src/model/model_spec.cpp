@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "ramus/error.h"
-#include "ramus/runtime/model/reduced_model.h"
+#include "ramus/runtime/data/reduced_model.h"
 
 #include "spec_reader.h"
 

@@ -9,7 +9,7 @@
 #include <set>
 #include <sstream>
 
-#include "ramus/runtime/model/reduced_model.h"
+#include "ramus/runtime/data/reduced_model.h"
 #include "spec_reader.h"
 
 namespace ramus::spec {

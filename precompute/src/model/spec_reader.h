@@ -11,7 +11,7 @@
 
 #include "ramus/error.h"
 #include "ramus/precompute/model/model_spec.h"
-#include "ramus/runtime/model/settings_table.h"
+#include "ramus/runtime/data/settings_table.h"
 
 namespace ramus::spec {
 

@@ -18,7 +18,7 @@
 
 #include "ramus/error.h"
 #include "ramus/precompute/fem/tet_matrix_assembler.h"
-#include "ramus/runtime/dynamics/reduced_stvk_polynomial.h"
+#include "ramus/runtime/kernels/reduced_stvk_forces.h"
 
 namespace ramus {
 

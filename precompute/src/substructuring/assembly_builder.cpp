@@ -19,7 +19,7 @@
 #include "ramus/precompute/substructuring/interface_fit.h"
 #include "ramus/precompute/substructuring/surface_embedding.h"
 #include "ramus/precompute/substructuring/system_force_integrals.h"
-#include "ramus/runtime/model/uniform_scale.h"
+#include "ramus/runtime/data/uniform_scale.h"
 
 namespace ramus {
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "ramus/runtime/dynamics/polar_decomposition.h"
+#include "ramus/runtime/kernels/polar_decomposition.h"
 
 namespace ramus {
 

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "ramus/error.h"
+#include "ramus/runtime/data/settings_table.h"
 #include "ramus/runtime/model/model.h"
-#include "ramus/runtime/model/settings_table.h"
 #include "ramus/runtime/simulator.h"
 #include "ramus/runtime/version.h"
 

@@ -4,7 +4,7 @@
 
 #include <Eigen/LU>  // Matrix3d::inverse
 
-#include "ramus/runtime/dynamics/polar_decomposition.h"
+#include "ramus/runtime/kernels/polar_decomposition.h"
 
 namespace ramus {
 

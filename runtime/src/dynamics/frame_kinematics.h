@@ -2,8 +2,8 @@
 // child's frame relative to its parent from the parent's reduced state, and its world frame.
 #pragma once
 
-#include "ramus/runtime/dynamics/state.h"
 #include "ramus/runtime/model/model.h"
+#include "ramus/runtime/model/state.h"
 
 namespace ramus {
 

@@ -3,8 +3,8 @@
 // §4, "free-flying objects").
 #pragma once
 
-#include "ramus/runtime/dynamics/state.h"
 #include "ramus/runtime/model/model.h"
+#include "ramus/runtime/model/state.h"
 #include "workspace_data.h"
 
 namespace ramus {

@@ -2,8 +2,8 @@
 // paper, Eq. 15-16, lumpings L1/L2/L3 of §5; runtime internals).
 #pragma once
 
-#include "ramus/runtime/dynamics/state.h"
 #include "ramus/runtime/model/model.h"
+#include "ramus/runtime/model/state.h"
 #include "workspace_data.h"
 
 namespace ramus {

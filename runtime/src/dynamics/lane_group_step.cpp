@@ -8,11 +8,11 @@
 #include <cmath>
 #include <limits>
 
+#include "../kernels/vector_sine.h"
 #include "frame_kinematics.h"
 #include "lane_group_step.h"
 #include "lane_ops.h"
-#include "ramus/runtime/dynamics/polar_decomposition.h"
-#include "vector_sine.h"
+#include "ramus/runtime/kernels/polar_decomposition.h"
 #include "workspace_data.h"
 
 namespace ramus {

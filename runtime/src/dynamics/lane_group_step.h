@@ -7,10 +7,10 @@
 #pragma once
 
 #include "lane_math.h"
-#include "ramus/runtime/dynamics/state.h"
 #include "ramus/runtime/dynamics/step.h"
-#include "ramus/runtime/dynamics/wind_field.h"
+#include "ramus/runtime/kernels/wind_field.h"
 #include "ramus/runtime/model/model.h"
+#include "ramus/runtime/model/state.h"
 
 namespace ramus {
 

@@ -9,7 +9,7 @@
 
 #include <vector>
 
-#include "packet_register.h"
+#include "../kernels/packet_register.h"
 
 namespace ramus::lanes {
 

@@ -1,7 +1,7 @@
 // Algorithm 1 of the substructuring paper, one line of it per labelled block.
 #include "ramus/runtime/dynamics/step.h"
 
-#include "ramus/runtime/model/settings_table.h"
+#include "ramus/runtime/data/settings_table.h"
 
 #include <Eigen/Geometry>
 
@@ -13,8 +13,8 @@
 #include <omp.h>
 #endif
 
+#include "../data/heap_bytes.h"
 #include "../integrators/node_equation.h"
-#include "../model/heap_bytes.h"
 #include "frame_kinematics.h"
 #include "free_root.h"
 #include "interface_lumping.h"

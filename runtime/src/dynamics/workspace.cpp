@@ -6,7 +6,7 @@
 #include <omp.h>
 #endif
 
-#include "../model/heap_bytes.h"
+#include "../data/heap_bytes.h"
 #include "lane_group_step.h"
 #include "ramus/runtime/dynamics/step.h"
 #include "workspace_data.h"
@@ -14,41 +14,10 @@
 namespace ramus {
 
 PrototypeScratch::PrototypeScratch(int r, bool lane_buffers)
-    : polynomial(r),
+    : IntegratorScratch(r),
       system(r),
       load(Eigen::VectorXd::Zero(r)),
-      system_force(Eigen::VectorXd::Zero(r)),
-      gradient(Eigen::VectorXd::Zero(r)),
-      residual(Eigen::VectorXd::Zero(r)),
-      delta(Eigen::VectorXd::Zero(r)),
-      scratch(Eigen::VectorXd::Zero(r)),
-      q_trial(Eigen::VectorXd::Zero(r)),
-      q_predicted(Eigen::VectorXd::Zero(r)),
-      qdot_predicted(Eigen::VectorXd::Zero(r)),
-      stiffness(Eigen::MatrixXd::Zero(r, r)),
-      jacobian(Eigen::MatrixXd::Zero(r, r)),
-      factor(Eigen::MatrixXd::Zero(r, r)) {
-  // Sizes every internal buffer. (No LDLT(r) + assignment: that copies its uninitialized info.)
-  ldlt.compute(Eigen::MatrixXd::Identity(r, r));
-  for (Eigen::VectorXd* v : {&force, &q_hat, &p_hat, &q_stage, &v_stage, &q_start, &v_start,
-                             &q_blend, &v_blend, &scaled_q})
-    v->setZero(r);
-  mass_factor.setZero(r, r);
-  eigen_matrix.setZero(r, r);
-  eigenvalues.setZero(r);
-  eigen = SymmetricEigenSolver(r);
-  damping.setZero(r, r);
-  const int split = std::min(r, kMaxSplitModes);
-  split_stiffness.setZero(r, split);
-  split_mass.setZero(r, split);
-  split_basis.setZero(r, split);
-  ritz_stiffness.setIdentity(split, split);
-  ritz_mass.setIdentity(split, split);
-  ritz_vectors.setIdentity(split, split);
-  ritz_values.setZero(split);
-  modal_q.setZero(r);
-  modal_v.setZero(r);
-  rigid_basis.setZero(3, r);
+      system_force(Eigen::VectorXd::Zero(r)) {
   if (lane_buffers) lanes = LaneScratch(r);
 }
 

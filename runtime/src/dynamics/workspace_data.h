@@ -7,50 +7,23 @@
 #include <algorithm>
 #include <vector>
 
-#include "../integrators/symmetric_eigen.h"
+#include "../integrators/integrator_scratch.h"
 #include "lane_group_step.h"
-#include "ramus/runtime/dynamics/reduced_stvk_polynomial.h"
-#include "ramus/runtime/dynamics/state.h"
-#include "ramus/runtime/dynamics/system_force.h"
+#include "ramus/runtime/kernels/system_force.h"
 #include "ramus/runtime/model/model.h"
+#include "ramus/runtime/model/state.h"
 
 namespace ramus {
 
-/// Dense matrices of at most kMaxSplitModes rows and columns, stored inline (the
-/// split integrators' Ritz problems: no allocation for any s).
-using SplitMatrix =
-    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxSplitModes, kMaxSplitModes>;
-
-/// Buffers of one prototype with r coordinates; its nodes use them one after another.
-struct PrototypeScratch {
+/// Buffers of one prototype with r coordinates; its nodes use them one after another: the
+/// integrators' own (integrator_scratch.h) and the step's around them.
+struct PrototypeScratch : IntegratorScratch {
   /// `lane_buffers`: also the lanes' buffers (a prototype whose childless nodes step in lanes).
   PrototypeScratch(int r, bool lane_buffers);
-  ReducedStvkScratch polynomial;
   SystemForceScratch system;
-  Eigen::VectorXd load;                                  ///< r: right-hand side of Eq. 17
-  Eigen::VectorXd system_force;                          ///< r: f_sys (Eq. 14)
-  Eigen::VectorXd gradient;                              ///< r: s g(q)
-  Eigen::VectorXd residual, delta, scratch;              ///< r: Newton
-  Eigen::VectorXd q_trial, q_predicted, qdot_predicted;  ///< r: the integrator's unknowns
-  Eigen::MatrixXd stiffness;                             ///< r by r: s K(q)
-  Eigen::MatrixXd jacobian, factor;   ///< r by r: Newton matrix and its Cholesky factor
-  Eigen::LDLT<Eigen::MatrixXd> ldlt;  ///< fallback for an indefinite Newton matrix
-  /// r each: stages of the implicit and exponential integrators (integrators/node_equation.h).
-  Eigen::VectorXd force, q_hat, p_hat, q_stage, v_stage, q_start, v_start, q_blend, v_blend;
-  Eigen::VectorXd scaled_q;  ///< q̃ = s^-5/2 q of a scaled node (integrate_node.cpp)
-  /// Generalized eigen-decomposition K X = M' X Λ of all r modes (ERE, the split integrators'
-  /// refresh): M' = L Lᵀ, the r by r L⁻¹ K L⁻ᵀ and its eigen-solver.
-  Eigen::MatrixXd mass_factor, eigen_matrix;
-  Eigen::VectorXd eigenvalues;  ///< r
-  SymmetricEigenSolver eigen;
-  Eigen::MatrixXd damping;  ///< r by r: β K at a stage's start (damping lagged over the stage)
-  /// r by min(r, kMaxSplitModes): K X, M' X and the Ritz-updated X of the split integrators.
-  Eigen::MatrixXd split_stiffness, split_mass, split_basis;
-  SplitMatrix ritz_stiffness, ritz_mass, ritz_vectors;  ///< s by s: Zᵀ K Z, Zᵀ M' Z, eigenvectors
-  Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxSplitModes, 1> ritz_values;  ///< s
-  Eigen::VectorXd modal_q, modal_v;  ///< r: modal increments (the first s or r entries)
-  Eigen::Matrix3Xd rigid_basis;      ///< 3 by r: momentum-preserving damping (W2 - Σ q C)
-  LaneScratch lanes;                 ///< a lane group's buffers (lane_group_step.h)
+  Eigen::VectorXd load;          ///< r: right-hand side of Eq. 17
+  Eigen::VectorXd system_force;  ///< r: f_sys (Eq. 14)
+  LaneScratch lanes;             ///< a lane group's buffers (lane_group_step.h)
 };
 
 /// The lumped inertia of a node's children for L2 / L3 (interface_lumping.h), kept per node with

@@ -20,13 +20,13 @@ namespace ramus {
 namespace {
 
 double kinetic_energy(const NodeEquation& e, const Eigen::Ref<const Eigen::VectorXd>& v,
-                      PrototypeScratch& scratch) {
+                      IntegratorScratch& scratch) {
   multiply_mass(e, v, scratch.delta);
   return 0.5 * v.dot(scratch.delta);
 }
 
 double node_energy(const NodeEquation& e, const Eigen::Ref<const Eigen::VectorXd>& q,
-                   const Eigen::Ref<const Eigen::VectorXd>& v, PrototypeScratch& scratch) {
+                   const Eigen::Ref<const Eigen::VectorXd>& v, IntegratorScratch& scratch) {
   return kinetic_energy(e, v, scratch) + evaluate_internal_energy(e, q, scratch) - e.load->dot(q);
 }
 
@@ -34,7 +34,7 @@ double node_energy(const NodeEquation& e, const Eigen::Ref<const Eigen::VectorXd
 double blend(const NodeEquation& e, double alpha, double target, const Eigen::VectorXd& q_a,
              const Eigen::VectorXd& v_a, const Eigen::Ref<const Eigen::VectorXd>& q_b,
              const Eigen::Ref<const Eigen::VectorXd>& v_b, NodeVectors out,
-             PrototypeScratch& scratch) {
+             IntegratorScratch& scratch) {
   out.q = (1 - alpha) * q_a + alpha * q_b;
   out.qdot = (1 - alpha) * v_a + alpha * v_b;
   return node_energy(e, out.q, out.qdot, scratch) - target;
@@ -45,7 +45,7 @@ void bisect_blend(const NodeEquation& e, double target, double tolerance, bool p
                   const Eigen::VectorXd& q_a, const Eigen::VectorXd& v_a,
                   const Eigen::Ref<const Eigen::VectorXd>& q_b,
                   const Eigen::Ref<const Eigen::VectorXd>& v_b, NodeVectors out,
-                  PrototypeScratch& scratch) {
+                  IntegratorScratch& scratch) {
   double low = 0, high = 1, alpha = 1;
   for (int iteration = 0; iteration < 50; ++iteration) {
     alpha = 0.5 * (low + high);
@@ -65,7 +65,7 @@ void bisect_blend(const NodeEquation& e, double target, double tolerance, bool p
 // x = X + U q; then q̇ ← q̇ - k (q̇ - Uᵀ M v_rigid). Uses W1, W2, W5, W7 (C_lp = ∫ρ U_l × U_p
 // from W7) and ∫ρ X Xᵀ. A prototype without them (an anchored single domain) damps q̇ whole.
 void momentum_preserving_damping(const NodeEquation& e, const Eigen::Ref<const Eigen::VectorXd>& q,
-                                 Eigen::Ref<Eigen::VectorXd> v, PrototypeScratch& scratch) {
+                                 Eigen::Ref<Eigen::VectorXd> v, IntegratorScratch& scratch) {
   const double k = e.node.momentum_damping;
   const Prototype& p = *e.prototype;
   const SystemForceIntegrals& w = p.system_force;
@@ -79,7 +79,7 @@ void momentum_preserving_damping(const NodeEquation& e, const Eigen::Ref<const E
   const UniformScale& s = e.scale ? *e.scale : unit;
   const double mass = s.mass * p.mass;
   // B_j = W2_j - Σ_i q_i C_ji: ∫ρ x × U q̇ = B q̇, and (Uᵀ M (ω × x))_j = ωᵀ B_j.
-  Eigen::Matrix3Xd& b = scratch.rigid_basis;
+  Eigen::Matrix3Xd& b = scratch.midpoint.rigid_basis;
   b = s.moment * w.w2;
   Eigen::Matrix3d second = s.second_moment * p.second_moment;  // ∫ρ x xᵀ
   for (Eigen::Index j = 0; j < r; ++j) {
@@ -115,7 +115,7 @@ void momentum_preserving_damping(const NodeEquation& e, const Eigen::Ref<const E
 
 StepStatus energy_tracking_midpoint_step(const NodeEquation& e, const RuntimeSettings& settings,
                                          NodeVectors vectors, const NodeMemory& memory,
-                                         PrototypeScratch& scratch) noexcept {
+                                         IntegratorScratch& scratch) noexcept {
   const double h = settings.time_step;
   scratch.q_start = vectors.q;
   scratch.v_start = vectors.qdot;

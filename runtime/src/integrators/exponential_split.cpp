@@ -23,30 +23,35 @@
 #include <algorithm>
 #include <cmath>
 
+#include "../kernels/symmetric_eigen.h"
 #include "node_equation.h"
-#include "symmetric_eigen.h"
 
 namespace ramus {
 
 namespace {
 
-// All r modes of (K, M') (K in scratch.stiffness): X into scratch.eigen_matrix, Λ into
-// scratch.eigenvalues. False when M' is not positive definite or the QR iteration failed.
-bool decompose_all_modes(const NodeEquation& e, PrototypeScratch& scratch) {
-  scratch.eigen_matrix = scratch.stiffness;
+// All r modes of (K, M') (K in scratch.stiffness): X into scratch.exponential.eigen_matrix, Λ into
+// scratch.exponential.eigenvalues. False when M' is not positive definite or the QR iteration
+// failed.
+bool decompose_all_modes(const NodeEquation& e, IntegratorScratch& scratch) {
+  scratch.exponential.eigen_matrix = scratch.stiffness;
   if (e.mass) {
     // L⁻¹ K L⁻ᵀ with M' = L Lᵀ.
-    scratch.mass_factor = *e.mass;
-    if (Eigen::internal::llt_inplace<double, Eigen::Lower>::unblocked(scratch.mass_factor) >= 0)
+    scratch.exponential.mass_factor = *e.mass;
+    if (Eigen::internal::llt_inplace<double, Eigen::Lower>::unblocked(
+            scratch.exponential.mass_factor) >= 0)
       return false;
-    const auto lower = scratch.mass_factor.triangularView<Eigen::Lower>();
-    lower.solveInPlace(scratch.eigen_matrix);
-    scratch.eigen_matrix.transposeInPlace();
-    lower.solveInPlace(scratch.eigen_matrix);
+    const auto lower = scratch.exponential.mass_factor.triangularView<Eigen::Lower>();
+    lower.solveInPlace(scratch.exponential.eigen_matrix);
+    scratch.exponential.eigen_matrix.transposeInPlace();
+    lower.solveInPlace(scratch.exponential.eigen_matrix);
   }
-  if (!scratch.eigen.compute(scratch.eigen_matrix, scratch.eigenvalues)) return false;
+  if (!scratch.exponential.eigen.compute(scratch.exponential.eigen_matrix,
+                                         scratch.exponential.eigenvalues))
+    return false;
   if (e.mass)
-    scratch.mass_factor.triangularView<Eigen::Lower>().adjoint().solveInPlace(scratch.eigen_matrix);
+    scratch.exponential.mass_factor.triangularView<Eigen::Lower>().adjoint().solveInPlace(
+        scratch.exponential.eigen_matrix);
   return true;
 }
 
@@ -57,24 +62,26 @@ bool decompose_all_modes(const NodeEquation& e, PrototypeScratch& scratch) {
 // stiff mode leaking into x_j counts at its share of x_j, not weighed by its stiffness), or -1
 // when K or the Ritz pencil is not positive definite. Per call r³/3 + 5 r² s + O(r s²) flops.
 double track_split_modes(const NodeEquation& e, SplitModes& modes, bool mass_product_ready,
-                         PrototypeScratch& scratch) {
+                         IntegratorScratch& scratch) {
   const Eigen::Index s = modes.basis.cols();
   if (modes.eigenvalues.minCoeff() <= 0) return -1;
-  auto kz = scratch.split_mass.leftCols(s);  // M' X Λ = K Z (M' X left there by rayleigh_drift)
-  auto z = scratch.split_basis.leftCols(s);
-  auto mz = scratch.split_stiffness.leftCols(s);
+  auto kz = scratch.exponential.split_mass.leftCols(
+      s);  // M' X Λ = K Z (M' X left there by rayleigh_drift)
+  auto z = scratch.exponential.split_basis.leftCols(s);
+  auto mz = scratch.exponential.split_stiffness.leftCols(s);
   if (!e.mass)
     kz = modes.basis;
   else if (!mass_product_ready)
     kz.noalias() = *e.mass * modes.basis;
   kz *= modes.eigenvalues.asDiagonal();
   // Z = K⁻¹ M' X Λ by Cholesky of K.
-  scratch.mass_factor = scratch.stiffness;
-  if (Eigen::internal::llt_inplace<double, Eigen::Lower>::unblocked(scratch.mass_factor) >= 0)
+  scratch.exponential.mass_factor = scratch.stiffness;
+  if (Eigen::internal::llt_inplace<double, Eigen::Lower>::unblocked(
+          scratch.exponential.mass_factor) >= 0)
     return -1;
   z = kz;
-  scratch.mass_factor.triangularView<Eigen::Lower>().solveInPlace(z);
-  scratch.mass_factor.triangularView<Eigen::Lower>().adjoint().solveInPlace(z);
+  scratch.exponential.mass_factor.triangularView<Eigen::Lower>().solveInPlace(z);
+  scratch.exponential.mass_factor.triangularView<Eigen::Lower>().adjoint().solveInPlace(z);
   if (e.mass)
     mz.noalias() = *e.mass * z;
   else
@@ -89,33 +96,37 @@ double track_split_modes(const NodeEquation& e, SplitModes& modes, bool mass_pro
   }
   // The s by s pencil (Zᵀ K Z, Zᵀ M' Z) by Cholesky of Zᵀ M' Z; L⁻¹ Zᵀ K Z L⁻ᵀ is nearly
   // diagonal (Z nearly M'-orthogonal modes), which suits Jacobi rotations.
-  scratch.ritz_stiffness.noalias() = z.transpose().lazyProduct(kz);
-  scratch.ritz_mass.noalias() = z.transpose().lazyProduct(mz);
-  if (Eigen::internal::llt_inplace<double, Eigen::Lower>::unblocked(scratch.ritz_mass) >= 0)
+  scratch.exponential.ritz_stiffness.noalias() = z.transpose().lazyProduct(kz);
+  scratch.exponential.ritz_mass.noalias() = z.transpose().lazyProduct(mz);
+  if (Eigen::internal::llt_inplace<double, Eigen::Lower>::unblocked(
+          scratch.exponential.ritz_mass) >= 0)
     return -1;
-  const auto lower = scratch.ritz_mass.triangularView<Eigen::Lower>();
-  lower.solveInPlace(scratch.ritz_stiffness);
-  scratch.ritz_stiffness.transposeInPlace();
-  lower.solveInPlace(scratch.ritz_stiffness);
+  const auto lower = scratch.exponential.ritz_mass.triangularView<Eigen::Lower>();
+  lower.solveInPlace(scratch.exponential.ritz_stiffness);
+  scratch.exponential.ritz_stiffness.transposeInPlace();
+  lower.solveInPlace(scratch.exponential.ritz_stiffness);
   // (Z carries K's rounding, cond(K) ε: keep the symmetric part.)
-  scratch.ritz_vectors = scratch.ritz_stiffness.transpose();
-  scratch.ritz_stiffness = 0.5 * (scratch.ritz_stiffness + scratch.ritz_vectors);
-  scratch.ritz_values.resize(s);
-  scratch.ritz_vectors.resize(s, s);
-  if (!jacobi_eigen(scratch.ritz_stiffness, scratch.ritz_vectors, scratch.ritz_values)) return -1;
-  lower.adjoint().solveInPlace(scratch.ritz_vectors);  // Y: X̃ = Z Y
-  modes.basis.noalias() = z.lazyProduct(scratch.ritz_vectors);
-  modes.eigenvalues = scratch.ritz_values;
+  scratch.exponential.ritz_vectors = scratch.exponential.ritz_stiffness.transpose();
+  scratch.exponential.ritz_stiffness =
+      0.5 * (scratch.exponential.ritz_stiffness + scratch.exponential.ritz_vectors);
+  scratch.exponential.ritz_values.resize(s);
+  scratch.exponential.ritz_vectors.resize(s, s);
+  if (!jacobi_eigen(scratch.exponential.ritz_stiffness, scratch.exponential.ritz_vectors,
+                    scratch.exponential.ritz_values))
+    return -1;
+  lower.adjoint().solveInPlace(scratch.exponential.ritz_vectors);  // Y: X̃ = Z Y
+  modes.basis.noalias() = z.lazyProduct(scratch.exponential.ritz_vectors);
+  modes.eigenvalues = scratch.exponential.ritz_values;
   return std::sqrt(std::max(drift, 0.0));
 }
 
 // The largest relative change of the cached modes' Rayleigh quotients at the current (K, M'),
 // max_j |x_jᵀ K x_j / x_jᵀ M' x_j - λ_j| / λ_j: r² s flops, the cheap test of whether they moved.
-// Leaves M' X in scratch.split_mass for track_split_modes.
-double rayleigh_drift(const NodeEquation& e, const SplitModes& modes, PrototypeScratch& scratch) {
+// Leaves M' X in scratch.exponential.split_mass for track_split_modes.
+double rayleigh_drift(const NodeEquation& e, const SplitModes& modes, IntegratorScratch& scratch) {
   const Eigen::Index s = modes.basis.cols();
-  auto kx = scratch.split_stiffness.leftCols(s);
-  auto mx = scratch.split_mass.leftCols(s);
+  auto kx = scratch.exponential.split_stiffness.leftCols(s);
+  auto mx = scratch.exponential.split_mass.leftCols(s);
   kx.noalias() = scratch.stiffness * modes.basis;
   if (e.mass) mx.noalias() = *e.mass * modes.basis;
   double drift = 0;
@@ -132,7 +143,7 @@ double rayleigh_drift(const NodeEquation& e, const SplitModes& modes, PrototypeS
 // decomposition every split_refresh_steps steps; in between the cached modes are kept while
 // their Rayleigh quotients move by at most a tenth of the drift tolerance, else tracked, and
 // recomputed when tracking moves them by more than the tolerance.
-bool update_split_modes(const NodeEquation& e, SplitModes& modes, PrototypeScratch& scratch) {
+bool update_split_modes(const NodeEquation& e, SplitModes& modes, IntegratorScratch& scratch) {
   const NodeSettings& o = e.node;
   const Eigen::Index s = modes.basis.cols();
   if (s == 0) return true;
@@ -149,8 +160,8 @@ bool update_split_modes(const NodeEquation& e, SplitModes& modes, PrototypeScrat
     }
   }
   if (!decompose_all_modes(e, scratch)) return false;
-  modes.basis = scratch.eigen_matrix.leftCols(s);
-  modes.eigenvalues = scratch.eigenvalues.head(s);
+  modes.basis = scratch.exponential.eigen_matrix.leftCols(s);
+  modes.eigenvalues = scratch.exponential.eigenvalues.head(s);
   modes.age = 1;
   ++modes.decompositions;
   return true;
@@ -193,36 +204,37 @@ void modal_phi1(double lambda, double d, double tau, double b0, double b1, doubl
   out1 = exponential(1, 2);
 }
 
-// τ φ1(τ J_i) (Xᵀ M' v, Xᵀ F) for every mode of X, Λ into scratch.modal_q / modal_v, with M' v in
-// scratch.p_hat and F in scratch.force.
+// τ φ1(τ J_i) (Xᵀ M' v, Xᵀ F) for every mode of X, Λ into scratch.exponential.modal_q / modal_v,
+// with M' v in scratch.p_hat and F in scratch.force.
 void modal_exponential(const NodeEquation& e, const Eigen::Ref<const Eigen::MatrixXd>& x,
                        const Eigen::Ref<const Eigen::VectorXd>& lambda, double tau,
-                       PrototypeScratch& scratch) {
+                       IntegratorScratch& scratch) {
   const double alpha = e.node.rayleigh_mass, beta = e.node.rayleigh_stiffness;
   for (Eigen::Index i = 0; i < x.cols(); ++i)
     modal_phi1(lambda(i), alpha + beta * lambda(i), tau, x.col(i).dot(scratch.p_hat),
-               x.col(i).dot(scratch.force), scratch.modal_q(i), scratch.modal_v(i));
+               x.col(i).dot(scratch.force), scratch.exponential.modal_q(i),
+               scratch.exponential.modal_v(i));
 }
 
 // The low-mode replacement of the file comment: q, v hold u_S on entry, u_1 on return; u_b in
 // scratch.q_start / v_start; a Xᵀ M' (u_b - u_p) already added to modal_q / modal_v.
 void replace_low_modes(const NodeEquation& e, const Eigen::Ref<const Eigen::MatrixXd>& x,
-                       NodeVectors vectors, PrototypeScratch& scratch) {
+                       NodeVectors vectors, IntegratorScratch& scratch) {
   const Eigen::Index s = x.cols();
   scratch.q_blend = vectors.q - scratch.q_start;
   multiply_mass(e, scratch.q_blend, scratch.v_blend);
-  scratch.modal_q.head(s).noalias() -= x.transpose() * scratch.v_blend;
+  scratch.exponential.modal_q.head(s).noalias() -= x.transpose() * scratch.v_blend;
   scratch.q_blend = vectors.qdot - scratch.v_start;
   multiply_mass(e, scratch.q_blend, scratch.v_blend);
-  scratch.modal_v.head(s).noalias() -= x.transpose() * scratch.v_blend;
-  vectors.q.noalias() += x * scratch.modal_q.head(s);
-  vectors.qdot.noalias() += x * scratch.modal_v.head(s);
+  scratch.exponential.modal_v.head(s).noalias() -= x.transpose() * scratch.v_blend;
+  vectors.q.noalias() += x * scratch.exponential.modal_q.head(s);
+  vectors.qdot.noalias() += x * scratch.exponential.modal_v.head(s);
 }
 
 // q̈_1 = M'⁻¹ (F_b - K_b (q_1 - q_b) - D_b (v_1 - v_b)): the force of the linearized system at
 // the end of the step (K_b in scratch.stiffness, F_b in scratch.force).
 void linearized_acceleration(const NodeEquation& e, NodeVectors vectors,
-                             PrototypeScratch& scratch) {
+                             IntegratorScratch& scratch) {
   scratch.q_blend = vectors.q - scratch.q_start;
   scratch.v_blend = vectors.qdot - scratch.v_start;
   vectors.qddot = scratch.force;
@@ -240,7 +252,7 @@ void linearized_acceleration(const NodeEquation& e, NodeVectors vectors,
 
 StepStatus exponential_step(const NodeEquation& e, const RuntimeSettings& settings,
                             NodeVectors vectors, const NodeMemory& memory,
-                            PrototypeScratch& scratch) noexcept {
+                            IntegratorScratch& scratch) noexcept {
   const double h = settings.time_step;
   const Integrator method = e.node.integrator;
   const Eigen::Index r = vectors.q.size();
@@ -274,10 +286,10 @@ StepStatus exponential_step(const NodeEquation& e, const RuntimeSettings& settin
     return memory.split_modes ? StepStatus::kSolverFailed : StepStatus::kInvalidSettings;
   }
   const Eigen::Ref<const Eigen::MatrixXd> x =
-      all_modes ? Eigen::Ref<const Eigen::MatrixXd>(scratch.eigen_matrix)
+      all_modes ? Eigen::Ref<const Eigen::MatrixXd>(scratch.exponential.eigen_matrix)
                 : Eigen::Ref<const Eigen::MatrixXd>(memory.split_modes->basis);
   const Eigen::Ref<const Eigen::VectorXd> lambda =
-      all_modes ? Eigen::Ref<const Eigen::VectorXd>(scratch.eigenvalues)
+      all_modes ? Eigen::Ref<const Eigen::VectorXd>(scratch.exponential.eigenvalues)
                 : Eigen::Ref<const Eigen::VectorXd>(memory.split_modes->eigenvalues);
   const Eigen::Index s = x.cols();
 
@@ -286,8 +298,8 @@ StepStatus exponential_step(const NodeEquation& e, const RuntimeSettings& settin
   const double weight = (multistep || method == Integrator::kStrSbdf2Ere) ? 2.0 / 3.0 : 1.0;
   multiply_mass(e, vectors.qdot, scratch.p_hat);
   modal_exponential(e, x, lambda, tau, scratch);
-  scratch.modal_q.head(s) *= weight;
-  scratch.modal_v.head(s) *= weight;
+  scratch.exponential.modal_q.head(s) *= weight;
+  scratch.exponential.modal_v.head(s) *= weight;
   // The two-step methods' part a Xᵀ M' (u_b - u_p), a = 1/3.
   const bool two_step = method == Integrator::kStrSbdf2Ere || multistep;
   const Eigen::Map<const Eigen::VectorXd> q_previous(
@@ -297,15 +309,17 @@ StepStatus exponential_step(const NodeEquation& e, const RuntimeSettings& settin
   if (two_step) {
     scratch.q_blend = scratch.q_start - q_previous;
     multiply_mass(e, scratch.q_blend, scratch.v_blend);
-    scratch.modal_q.head(s).noalias() += (1.0 / 3.0) * (x.transpose() * scratch.v_blend);
+    scratch.exponential.modal_q.head(s).noalias() +=
+        (1.0 / 3.0) * (x.transpose() * scratch.v_blend);
     scratch.q_blend = scratch.v_start - v_previous;
     multiply_mass(e, scratch.q_blend, scratch.v_blend);
-    scratch.modal_v.head(s).noalias() += (1.0 / 3.0) * (x.transpose() * scratch.v_blend);
+    scratch.exponential.modal_v.head(s).noalias() +=
+        (1.0 / 3.0) * (x.transpose() * scratch.v_blend);
   }
   if (s == r) {
     // No semi-implicit remainder (ERE, or every mode split): u_1 = u_b + X Δ.
-    vectors.q.noalias() += x * scratch.modal_q.head(s);
-    vectors.qdot.noalias() += x * scratch.modal_v.head(s);
+    vectors.q.noalias() += x * scratch.exponential.modal_q.head(s);
+    vectors.qdot.noalias() += x * scratch.exponential.modal_v.head(s);
     linearized_acceleration(e, vectors, scratch);
     return StepStatus::kOk;
   }

@@ -16,7 +16,7 @@ int stage_iterations(const RuntimeSettings& settings, bool implicit) {
 
 // The last stage (q̂, v̂ in scratch, p̂ = M' v̂) from the guess in vectors.q, then q̈.
 void final_stage(const NodeEquation& e, const RuntimeSettings& settings, bool implicit, double c,
-                 bool evaluated, NodeVectors vectors, PrototypeScratch& scratch) {
+                 bool evaluated, NodeVectors vectors, IntegratorScratch& scratch) {
   const double ch = c * settings.time_step;
   multiply_mass(e, scratch.v_stage, scratch.p_hat);
   solve_stage(e, ch, stage_iterations(settings, implicit), settings.implicit_tolerance, evaluated,
@@ -29,7 +29,7 @@ void final_stage(const NodeEquation& e, const RuntimeSettings& settings, bool im
 // Eq. 5 / 6: q_1 = q_0 + h v_1, M' v_1 = M' v_0 + h F(u_1).
 StepStatus backward_euler_step(const NodeEquation& e, const RuntimeSettings& settings,
                                bool implicit, NodeVectors vectors,
-                               PrototypeScratch& scratch) noexcept {
+                               IntegratorScratch& scratch) noexcept {
   scratch.q_hat = vectors.q;
   scratch.v_stage = vectors.qdot;  // v̂
   final_stage(e, settings, implicit, 1.0, false, vectors, scratch);
@@ -39,7 +39,7 @@ StepStatus backward_euler_step(const NodeEquation& e, const RuntimeSettings& set
 // Eq. 7: u_1 = (4 u_0 - u_-1) / 3 + (2 h / 3) F(u_1).
 StepStatus bdf2_step(const NodeEquation& e, const RuntimeSettings& settings, bool implicit,
                      NodeVectors vectors, const NodeMemory& memory,
-                     PrototypeScratch& scratch) noexcept {
+                     IntegratorScratch& scratch) noexcept {
   // Without history (the first step, or after initialize()): a TR-BDF2 step, second order as
   // BDF2 (a BE start would cost BDF2 its order on stiff modes).
   if (!memory.q_previous) return tr_bdf2_step(e, settings, implicit, vectors, scratch);
@@ -54,7 +54,8 @@ StepStatus bdf2_step(const NodeEquation& e, const RuntimeSettings& settings, boo
 
 StepStatus prefactored_semi_implicit_step(const NodeEquation& e, const RuntimeSettings& settings,
                                           NodeVectors vectors, const NodeMemory& memory,
-                                          const double* stage, PrototypeScratch& scratch) noexcept {
+                                          const double* stage,
+                                          IntegratorScratch& scratch) noexcept {
   // q̂, v̂ and c as backward_euler_step (c = 1) or bdf2_step (c = 2/3) set them.
   const bool bdf2 = e.node.integrator == Integrator::kSemiImplicitBdf2;
   if (bdf2 && !memory.q_previous) return bdf2_step(e, settings, false, vectors, memory, scratch);
@@ -88,7 +89,7 @@ StepStatus prefactored_semi_implicit_step(const NodeEquation& e, const RuntimeSe
 // u_1 = (4 u_½ - u_0) / 3 + (h/3) F(u_1). The semi-implicit form linearizes each stage at its
 // start (Eq. 26a-b without the split).
 StepStatus tr_bdf2_step(const NodeEquation& e, const RuntimeSettings& settings, bool implicit,
-                        NodeVectors vectors, PrototypeScratch& scratch) noexcept {
+                        NodeVectors vectors, IntegratorScratch& scratch) noexcept {
   const double h = settings.time_step;
   scratch.q_start = vectors.q;
   scratch.v_start = vectors.qdot;
@@ -110,7 +111,7 @@ StepStatus tr_bdf2_step(const NodeEquation& e, const RuntimeSettings& settings, 
 // Eq. 9, γ = 2 - √2, β = √2 / 4: the trapezoidal rule to t + γh, then
 // u_1 = u_0 + (2β/γ) (u_γ - u_0) + (γh/2) F(u_1). Both stages fully implicit.
 StepStatus sdirk_step(const NodeEquation& e, const RuntimeSettings& settings, NodeVectors vectors,
-                      PrototypeScratch& scratch) noexcept {
+                      IntegratorScratch& scratch) noexcept {
   const double h = settings.time_step, gamma = 2.0 - std::sqrt(2.0), beta = std::sqrt(2.0) / 4.0;
   const double ch = 0.5 * gamma * h, w = 2.0 * beta / gamma;
   scratch.q_start = vectors.q;

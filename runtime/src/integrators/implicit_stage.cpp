@@ -19,7 +19,7 @@ namespace ramus {
 namespace {
 
 // ∇²Φ into scratch.factor (or scratch.jacobian for the LDLT fallback).
-void stage_hessian(const NodeEquation& e, double ch, const PrototypeScratch& scratch,
+void stage_hessian(const NodeEquation& e, double ch, const IntegratorScratch& scratch,
                    Eigen::MatrixXd& out) {
   const double alpha = e.node.rayleigh_mass;
   out = (ch * ch) * scratch.stiffness;
@@ -31,7 +31,7 @@ void stage_hessian(const NodeEquation& e, double ch, const PrototypeScratch& scr
 }
 
 // solution = ∇²Φ⁻¹ rhs: Cholesky of ∇²Φ in scratch.factor, pivoted LDLT when it is indefinite.
-void solve_stage_matrix(const NodeEquation& e, double ch, PrototypeScratch& scratch,
+void solve_stage_matrix(const NodeEquation& e, double ch, IntegratorScratch& scratch,
                         const Eigen::VectorXd& rhs, Eigen::Ref<Eigen::VectorXd> solution) {
   stage_hessian(e, ch, scratch, scratch.factor);
   if (!cholesky_solve_in_place(scratch.factor, rhs, solution)) {
@@ -43,7 +43,7 @@ void solve_stage_matrix(const NodeEquation& e, double ch, PrototypeScratch& scra
 
 // Φ at q = q̂ + Δ (Δ in scratch.q_blend) with E(q) = `energy`; scratch.v_blend is scratch.
 double stage_objective(const NodeEquation& e, double ch, double energy,
-                       const Eigen::Ref<const Eigen::VectorXd>& q, PrototypeScratch& scratch) {
+                       const Eigen::Ref<const Eigen::VectorXd>& q, IntegratorScratch& scratch) {
   const Eigen::VectorXd& delta = scratch.q_blend;
   multiply_mass(e, delta, scratch.v_blend);
   double value = (0.5 + 0.5 * ch * e.node.rayleigh_mass) * delta.dot(scratch.v_blend) -
@@ -56,7 +56,7 @@ double stage_objective(const NodeEquation& e, double ch, double energy,
 }
 
 // ∇Φ at q (g in scratch.gradient, Δ in scratch.q_blend) into scratch.residual.
-void stage_gradient(const NodeEquation& e, double ch, PrototypeScratch& scratch) {
+void stage_gradient(const NodeEquation& e, double ch, IntegratorScratch& scratch) {
   const Eigen::VectorXd& delta = scratch.q_blend;
   multiply_mass(e, delta, scratch.residual);
   scratch.residual *= 1.0 + ch * e.node.rayleigh_mass;
@@ -67,7 +67,7 @@ void stage_gradient(const NodeEquation& e, double ch, PrototypeScratch& scratch)
 }  // namespace
 
 void solve_stage(const NodeEquation& e, double ch, int iterations, double tolerance, bool evaluated,
-                 PrototypeScratch& scratch, Eigen::Ref<Eigen::VectorXd> q,
+                 IntegratorScratch& scratch, Eigen::Ref<Eigen::VectorXd> q,
                  Eigen::Ref<Eigen::VectorXd> v) noexcept {
   // g, K at the linearization point; the damping matrix lagged there.
   double energy = 0;

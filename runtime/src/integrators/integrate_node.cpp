@@ -14,7 +14,7 @@ namespace {
 // scale: no copy).
 Eigen::Ref<const Eigen::VectorXd> prototype_coordinates(const NodeEquation& equation,
                                                         const Eigen::Ref<const Eigen::VectorXd>& q,
-                                                        PrototypeScratch& scratch) noexcept {
+                                                        IntegratorScratch& scratch) noexcept {
   if (!equation.scale || equation.scale->identity()) return q;
   scratch.scaled_q = equation.scale->coordinate * q;
   return scratch.scaled_q;
@@ -35,7 +35,7 @@ double node_factors(const NodeEquation& equation, double& stiffness_factor) noex
 
 void evaluate_internal_forces(const NodeEquation& equation,
                               const Eigen::Ref<const Eigen::VectorXd>& q,
-                              PrototypeScratch& scratch) noexcept {
+                              IntegratorScratch& scratch) noexcept {
   equation.forces->evaluate(prototype_coordinates(equation, q, scratch), scratch.polynomial,
                             scratch.gradient, scratch.stiffness);
   double stiffness = 1;
@@ -46,7 +46,7 @@ void evaluate_internal_forces(const NodeEquation& equation,
 
 double evaluate_internal_energy(const NodeEquation& equation,
                                 const Eigen::Ref<const Eigen::VectorXd>& q,
-                                PrototypeScratch& scratch) noexcept {
+                                IntegratorScratch& scratch) noexcept {
   double energy =
       equation.forces->evaluate_energy(prototype_coordinates(equation, q, scratch),
                                        scratch.polynomial, scratch.gradient, scratch.stiffness);
@@ -69,7 +69,7 @@ void multiply_mass(const NodeEquation& equation, const Eigen::Ref<const Eigen::V
 }
 
 void force_from_scratch(const NodeEquation& equation, const Eigen::Ref<const Eigen::VectorXd>& v,
-                        PrototypeScratch& scratch, Eigen::Ref<Eigen::VectorXd> force) noexcept {
+                        IntegratorScratch& scratch, Eigen::Ref<Eigen::VectorXd> force) noexcept {
   const NodeSettings& o = equation.node;
   force = *equation.load - scratch.gradient;
   if (o.rayleigh_mass != 0) {
@@ -81,7 +81,7 @@ void force_from_scratch(const NodeEquation& equation, const Eigen::Ref<const Eig
   if (o.rayleigh_stiffness != 0) force.noalias() -= o.rayleigh_stiffness * (scratch.stiffness * v);
 }
 
-void solve_mass_in_place(const NodeEquation& equation, PrototypeScratch& scratch,
+void solve_mass_in_place(const NodeEquation& equation, IntegratorScratch& scratch,
                          Eigen::Ref<Eigen::VectorXd> x) noexcept {
   if (!equation.mass) return;
   scratch.residual = x;
@@ -136,7 +136,7 @@ void inverse_diagonal_cholesky_solve(const double* factor, Eigen::Ref<Eigen::Vec
 }
 
 void solve_symmetric(const Eigen::MatrixXd& matrix, const Eigen::VectorXd& rhs,
-                     PrototypeScratch& scratch, Eigen::Ref<Eigen::VectorXd> solution) noexcept {
+                     IntegratorScratch& scratch, Eigen::Ref<Eigen::VectorXd> solution) noexcept {
   scratch.factor = matrix;
   if (!cholesky_solve_in_place(scratch.factor, rhs, solution)) {
     scratch.ldlt.compute(matrix);
@@ -146,7 +146,7 @@ void solve_symmetric(const Eigen::MatrixXd& matrix, const Eigen::VectorXd& rhs,
 
 // M' q̈ = f - (α M' + β s K) q̇ - s g(q).
 StepStatus solve_node_acceleration(const NodeEquation& equation, NodeVectors vectors,
-                                   PrototypeScratch& scratch) noexcept {
+                                   IntegratorScratch& scratch) noexcept {
   evaluate_internal_forces(equation, vectors.q, scratch);
   force_from_scratch(equation, vectors.qdot, scratch, scratch.residual);
   if (equation.mass)

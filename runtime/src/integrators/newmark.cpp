@@ -9,7 +9,7 @@ namespace ramus {
 // (1 + β γ / (h β_N)) s K + (1 / (h² β_N) + α γ / (h β_N)) M' lags the damping's own dependence
 // on q.
 StepStatus newmark_step(const NodeEquation& equation, const RuntimeSettings& settings,
-                        NodeVectors vectors, PrototypeScratch& scratch) noexcept {
+                        NodeVectors vectors, IntegratorScratch& scratch) noexcept {
   const double h = settings.time_step, beta = settings.newmark_beta, gamma = settings.newmark_gamma;
   const double alpha_m = equation.node.rayleigh_mass, beta_k = equation.node.rayleigh_stiffness;
   const double a_scale = 1.0 / (h * h * beta), v_scale = gamma / (h * beta);

@@ -1,15 +1,16 @@
 // The integrator seam (Algorithm 1, line 9; runtime internals): the equation of motion of one
 // node, frozen for one step, and the integrators that advance it. Every integrator is a
-// function of the closed Integrator enum (model/runtime_settings.h), dispatched by a switch.
+// function of the closed Integrator enum (data/runtime_settings.h), dispatched by a switch.
 // docs/INTEGRATORS.md derives each method in this notation.
 #pragma once
 
 #include <Eigen/Core>
 
-#include "../dynamics/workspace_data.h"
-#include "ramus/runtime/dynamics/reduced_stvk_polynomial.h"
-#include "ramus/runtime/dynamics/state.h"
-#include "ramus/runtime/model/runtime_settings.h"
+#include "integrator_scratch.h"
+#include "ramus/runtime/data/runtime_settings.h"
+#include "ramus/runtime/kernels/reduced_stvk_forces.h"
+#include "ramus/runtime/model/model.h"
+#include "ramus/runtime/model/state.h"
 
 namespace ramus {
 
@@ -45,11 +46,11 @@ struct NodeMemory {
 /// s g(q) into scratch.gradient and s K(q) into scratch.stiffness.
 void evaluate_internal_forces(const NodeEquation& equation,
                               const Eigen::Ref<const Eigen::VectorXd>& q,
-                              PrototypeScratch& scratch) noexcept;
+                              IntegratorScratch& scratch) noexcept;
 /// As evaluate_internal_forces, and returns s E(q) (J).
 double evaluate_internal_energy(const NodeEquation& equation,
                                 const Eigen::Ref<const Eigen::VectorXd>& q,
-                                PrototypeScratch& scratch) noexcept;
+                                IntegratorScratch& scratch) noexcept;
 
 /// out = M' x (out must not alias x).
 void multiply_mass(const NodeEquation& equation, const Eigen::Ref<const Eigen::VectorXd>& x,
@@ -57,7 +58,7 @@ void multiply_mass(const NodeEquation& equation, const Eigen::Ref<const Eigen::V
 
 /// F(q, v) = f - (α M' + β K) v - g into `force`, with g and K already in scratch (at q).
 void force_from_scratch(const NodeEquation& equation, const Eigen::Ref<const Eigen::VectorXd>& v,
-                        PrototypeScratch& scratch, Eigen::Ref<Eigen::VectorXd> force) noexcept;
+                        IntegratorScratch& scratch, Eigen::Ref<Eigen::VectorXd> force) noexcept;
 
 /// solution = matrix⁻¹ rhs by Cholesky, factoring `matrix` in place (its lower triangle becomes
 /// L); false, with `solution` untouched, when it is not positive definite.
@@ -71,15 +72,15 @@ void inverse_diagonal_cholesky_solve(const double* factor, Eigen::Ref<Eigen::Vec
 /// solution = matrix⁻¹ rhs for a symmetric matrix: Cholesky in place in `scratch.factor`, else
 /// pivoted LDLT (scratch.ldlt). `matrix` may be scratch.jacobian or scratch.mass.
 void solve_symmetric(const Eigen::MatrixXd& matrix, const Eigen::VectorXd& rhs,
-                     PrototypeScratch& scratch, Eigen::Ref<Eigen::VectorXd> solution) noexcept;
+                     IntegratorScratch& scratch, Eigen::Ref<Eigen::VectorXd> solution) noexcept;
 
 /// x = M'⁻¹ x in place (nothing for the identity); uses scratch.residual and scratch.factor.
-void solve_mass_in_place(const NodeEquation& equation, PrototypeScratch& scratch,
+void solve_mass_in_place(const NodeEquation& equation, IntegratorScratch& scratch,
                          Eigen::Ref<Eigen::VectorXd> x) noexcept;
 
 /// q̈ from the equation at the current q, q̇ (for a consistent start).
 StepStatus solve_node_acceleration(const NodeEquation& equation, NodeVectors vectors,
-                                   PrototypeScratch& scratch) noexcept;
+                                   IntegratorScratch& scratch) noexcept;
 
 /// One implicit stage of the form  q = q̂ + c h v,  M' v = p̂ + c h F(q, v)  (BE: c = 1, q̂ = q_n,
 /// p̂ = M' v_n; the other methods' stages in docs/INTEGRATORS.md), q̂ and p̂ in scratch.q_hat and
@@ -89,22 +90,22 @@ StepStatus solve_node_acceleration(const NodeEquation& equation, NodeVectors vec
 /// potential with a backtracking line search (stage's relative step below `tolerance`: done).
 /// On return q, v are the stage's values. The damping matrix is lagged at the linearization point.
 void solve_stage(const NodeEquation& equation, double ch, int iterations, double tolerance,
-                 bool evaluated, PrototypeScratch& scratch, Eigen::Ref<Eigen::VectorXd> q,
+                 bool evaluated, IntegratorScratch& scratch, Eigen::Ref<Eigen::VectorXd> q,
                  Eigen::Ref<Eigen::VectorXd> v) noexcept;
 
 /// Implicit Newmark (beta, gamma of `settings`), Newton from q_n; one iteration is the
 /// substructuring paper's semi-implicit Newmark.
 StepStatus newmark_step(const NodeEquation& equation, const RuntimeSettings& settings,
-                        NodeVectors vectors, PrototypeScratch& scratch) noexcept;
+                        NodeVectors vectors, IntegratorScratch& scratch) noexcept;
 
 /// BE (fully implicit) or SI (semi-implicit): one stage, c = 1.
 StepStatus backward_euler_step(const NodeEquation& equation, const RuntimeSettings& settings,
                                bool implicit, NodeVectors vectors,
-                               PrototypeScratch& scratch) noexcept;
+                               IntegratorScratch& scratch) noexcept;
 /// BDF2 or SBDF2 (TR-BDF2 / STR-BDF2 on the first step, without history).
 StepStatus bdf2_step(const NodeEquation& equation, const RuntimeSettings& settings, bool implicit,
                      NodeVectors vectors, const NodeMemory& memory,
-                     PrototypeScratch& scratch) noexcept;
+                     IntegratorScratch& scratch) noexcept;
 /// SI, or SBDF2 with a previous step (memory.q_previous), from the stage factored before the pass
 /// (lane_group_stage_factors): `stage` holds s g(q) (r), s K (q̂ - q) (r) and the stage matrix's
 /// Cholesky factor (r by r, 1 / L_jj on its diagonal). backward_euler_step / bdf2_step's
@@ -112,29 +113,29 @@ StepStatus bdf2_step(const NodeEquation& equation, const RuntimeSettings& settin
 StepStatus prefactored_semi_implicit_step(const NodeEquation& equation,
                                           const RuntimeSettings& settings, NodeVectors vectors,
                                           const NodeMemory& memory, const double* stage,
-                                          PrototypeScratch& scratch) noexcept;
+                                          IntegratorScratch& scratch) noexcept;
 /// TR-BDF2 or STR-BDF2: a trapezoidal stage to t + h/2, then BDF2.
 StepStatus tr_bdf2_step(const NodeEquation& equation, const RuntimeSettings& settings,
-                        bool implicit, NodeVectors vectors, PrototypeScratch& scratch) noexcept;
+                        bool implicit, NodeVectors vectors, IntegratorScratch& scratch) noexcept;
 /// The 2-stage L-stable SDIRK of order 2 (Eq. 9), fully implicit.
 StepStatus sdirk_step(const NodeEquation& equation, const RuntimeSettings& settings,
-                      NodeVectors vectors, PrototypeScratch& scratch) noexcept;
+                      NodeVectors vectors, IntegratorScratch& scratch) noexcept;
 /// ERE, SIERE, SBDF2ERE or STR-SBDF2ERE (integrators/exponential_split.cpp).
 StepStatus exponential_step(const NodeEquation& equation, const RuntimeSettings& settings,
                             NodeVectors vectors, const NodeMemory& memory,
-                            PrototypeScratch& scratch) noexcept;
+                            IntegratorScratch& scratch) noexcept;
 /// Implicit midpoint blended with BE / forward Euler to track the total energy, then the
 /// momentum-preserving damping (stabilizing-integrators §4).
 StepStatus energy_tracking_midpoint_step(const NodeEquation& equation,
                                          const RuntimeSettings& settings, NodeVectors vectors,
                                          const NodeMemory& memory,
-                                         PrototypeScratch& scratch) noexcept;
+                                         IntegratorScratch& scratch) noexcept;
 
 /// Advances one node by h with its integrator. Allocates nothing, never throws; kNonFinite when
 /// the result is not finite (the caller restores the state).
 inline StepStatus integrate_node(const NodeEquation& equation, const RuntimeSettings& settings,
                                  NodeVectors vectors, const NodeMemory& memory,
-                                 PrototypeScratch& scratch) noexcept {
+                                 IntegratorScratch& scratch) noexcept {
   StepStatus status = StepStatus::kInvalidSettings;
   switch (equation.node.integrator) {
     case Integrator::kNewmark:

@@ -26,8 +26,8 @@
 #include <utility>
 #include <vector>
 
-#include "ramus/runtime/dynamics/reduced_stvk_polynomial.h"
-#include "ramus/runtime/model/reduced_model.h"
+#include "ramus/runtime/data/reduced_model.h"
+#include "ramus/runtime/data/reduced_stvk_polynomial.h"
 
 namespace ramus::model_fields {
 

@@ -8,7 +8,7 @@
 #include <limits>
 #include <string>
 
-#include "heap_bytes.h"
+#include "../data/heap_bytes.h"
 #include "ramus/error.h"
 #include "ramus/runtime/model/model_geometry.h"
 

@@ -13,7 +13,7 @@
 #include "ramus/precompute/fem/stvk_fem_model.h"
 #include "ramus/precompute/generators/mesh_generators.h"
 #include "ramus/precompute/reduction/modal_analysis.h"
-#include "ramus/runtime/dynamics/reduced_stvk_polynomial.h"
+#include "ramus/runtime/kernels/reduced_stvk_forces.h"
 #include "support/finite_differences.h"
 #include "support/test_meshes.h"
 #include "support/test_tets.h"

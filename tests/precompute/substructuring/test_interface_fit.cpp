@@ -14,7 +14,7 @@
 
 #include "ramus/error.h"
 #include "ramus/precompute/substructuring/interface_fit.h"
-#include "ramus/runtime/dynamics/polar_decomposition.h"
+#include "ramus/runtime/kernels/polar_decomposition.h"
 
 namespace {
 

@@ -17,7 +17,7 @@
 #include "ramus/precompute/mesh/boundary_surface.h"
 #include "ramus/precompute/substructuring/domain_tree.h"
 #include "ramus/precompute/substructuring/substructured_model_builder.h"
-#include "ramus/runtime/dynamics/reduced_stvk_polynomial.h"
+#include "ramus/runtime/kernels/reduced_stvk_forces.h"
 
 namespace {
 

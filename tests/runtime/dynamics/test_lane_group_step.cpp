@@ -10,7 +10,7 @@
 #include <catch2/catch.hpp>
 
 #include "dynamics/lane_group_step.h"
-#include "ramus/runtime/dynamics/polar_decomposition.h"
+#include "ramus/runtime/kernels/polar_decomposition.h"
 
 using namespace ramus;
 

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "ramus/precompute/fem/full_space_simulator.h"
-#include "ramus/runtime/dynamics/wind_field.h"
+#include "ramus/runtime/kernels/wind_field.h"
 #include "ramus/runtime/simulator.h"
 #include "support/reduced_beams.h"
 

@@ -6,12 +6,12 @@
 
 #include "ramus/error.h"
 #include "ramus/precompute/fem/stvk_fem_model.h"
-#include "ramus/runtime/dynamics/polar_decomposition.h"
 #include "ramus/runtime/dynamics/reconstruction.h"
-#include "ramus/runtime/dynamics/state.h"
 #include "ramus/runtime/dynamics/step.h"
 #include "ramus/runtime/io/model_file.h"
+#include "ramus/runtime/kernels/polar_decomposition.h"
 #include "ramus/runtime/model/model.h"
+#include "ramus/runtime/model/state.h"
 #include "ramus/runtime/simulator.h"
 #include "support/split_beams.h"
 

@@ -12,10 +12,10 @@
 
 #include "ramus/error.h"
 #include "ramus/runtime/dynamics/reconstruction.h"
-#include "ramus/runtime/dynamics/state.h"
 #include "ramus/runtime/dynamics/step.h"
 #include "ramus/runtime/io/model_file.h"
 #include "ramus/runtime/model/model.h"
+#include "ramus/runtime/model/state.h"
 #include "ramus/runtime/simulator.h"
 #include "support/allocation_counter.h"
 #include "support/finite_differences.h"

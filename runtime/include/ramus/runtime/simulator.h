@@ -8,9 +8,9 @@
 #include <memory>
 
 #include "ramus/runtime/dynamics/reconstruction.h"
-#include "ramus/runtime/dynamics/state.h"
 #include "ramus/runtime/dynamics/step.h"
 #include "ramus/runtime/model/model.h"
+#include "ramus/runtime/model/state.h"
 
 namespace ramus {
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "ramus/runtime/model/reduced_model.h"
+#include "ramus/runtime/data/reduced_model.h"
 
 namespace ramus {
 

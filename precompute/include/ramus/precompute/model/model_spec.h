@@ -2,7 +2,7 @@
 // which material, which vertices are fixed, which loads, which time stepping. See docs/SPEC.md.
 #pragma once
 
-#include "ramus/runtime/model/settings_table.h"
+#include "ramus/runtime/data/settings_table.h"
 
 #include <Eigen/Core>
 #include <map>

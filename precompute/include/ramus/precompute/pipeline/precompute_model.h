@@ -5,7 +5,7 @@
 
 #include "ramus/precompute/model/model_spec.h"
 #include "ramus/precompute/pipeline/precompute_listener.h"
-#include "ramus/runtime/model/reduced_model.h"
+#include "ramus/runtime/data/reduced_model.h"
 
 namespace ramus {
 

@@ -5,7 +5,7 @@
 #include <Eigen/Core>
 
 #include "ramus/precompute/fem/stvk_fem_model.h"
-#include "ramus/runtime/dynamics/reduced_stvk_polynomial.h"
+#include "ramus/runtime/kernels/reduced_stvk_forces.h"
 
 namespace ramus {
 

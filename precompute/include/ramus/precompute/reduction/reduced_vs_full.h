@@ -9,7 +9,7 @@
 
 #include "ramus/precompute/fem/stvk_fem_model.h"
 #include "ramus/precompute/model/model_spec.h"
-#include "ramus/runtime/model/reduced_model.h"
+#include "ramus/runtime/data/reduced_model.h"
 #include "ramus/runtime/simulator.h"
 
 namespace ramus {

@@ -5,7 +5,7 @@
 
 #include <Eigen/Core>
 
-#include "ramus/runtime/model/reduced_model.h"
+#include "ramus/runtime/data/reduced_model.h"
 
 namespace ramus {
 

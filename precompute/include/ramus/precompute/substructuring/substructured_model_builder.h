@@ -12,7 +12,7 @@
 #include "ramus/precompute/model/model_spec.h"
 #include "ramus/precompute/reduction/reduced_domain_builder.h"
 #include "ramus/precompute/substructuring/domain_tree.h"
-#include "ramus/runtime/model/reduced_model.h"
+#include "ramus/runtime/data/reduced_model.h"
 
 namespace ramus {
 

@@ -7,7 +7,7 @@
 #include <Eigen/Core>
 
 #include "ramus/precompute/fem/stvk_fem_model.h"
-#include "ramus/runtime/model/reduced_model.h"
+#include "ramus/runtime/data/reduced_model.h"
 
 namespace ramus {
 

@@ -7,8 +7,8 @@
 #include <Eigen/Core>
 #include <memory>
 
+#include "ramus/runtime/data/runtime_settings.h"
 #include "ramus/runtime/model/model.h"
-#include "ramus/runtime/model/runtime_settings.h"
 
 namespace ramus {
 

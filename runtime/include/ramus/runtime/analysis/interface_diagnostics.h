@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "ramus/runtime/dynamics/state.h"
-#include "ramus/runtime/model/reduced_model.h"
+#include "ramus/runtime/data/reduced_model.h"
+#include "ramus/runtime/model/state.h"
 
 namespace ramus {
 

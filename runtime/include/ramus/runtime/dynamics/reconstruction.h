@@ -6,9 +6,9 @@
 
 #include <Eigen/Core>
 
-#include "ramus/runtime/dynamics/state.h"
 #include "ramus/runtime/dynamics/step.h"
 #include "ramus/runtime/model/model.h"
+#include "ramus/runtime/model/state.h"
 
 namespace ramus {
 

@@ -8,8 +8,8 @@
 
 #include <memory>
 
-#include "ramus/runtime/dynamics/state.h"
 #include "ramus/runtime/model/model.h"
+#include "ramus/runtime/model/state.h"
 
 namespace ramus {
 

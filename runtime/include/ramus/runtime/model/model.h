@@ -2,7 +2,7 @@
 // simulated objects, derived once at load. A *prototype* is one reduced part (mesh, basis U,
 // gravity basis, W1..W7, the polynomial packed for evaluation); a *node* is one place of a
 // prototype in the domain tree (parent, parent-interface data, rest placement, subtree inertia,
-// global vertex map) at a uniform scale (model/uniform_scale.h). A file's parts become the
+// global vertex map) at a uniform scale (data/uniform_scale.h). A file's parts become the
 // prototypes, its domains the nodes. Per-object data lives in a State (dynamics/state.h); many
 // States may share one Model.
 #pragma once
@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "ramus/runtime/dynamics/reduced_stvk_polynomial.h"
-#include "ramus/runtime/dynamics/system_force.h"
-#include "ramus/runtime/model/reduced_model.h"
-#include "ramus/runtime/model/runtime_settings.h"
-#include "ramus/runtime/model/uniform_scale.h"
+#include "ramus/runtime/data/reduced_model.h"
+#include "ramus/runtime/data/runtime_settings.h"
+#include "ramus/runtime/data/uniform_scale.h"
+#include "ramus/runtime/kernels/reduced_stvk_forces.h"
+#include "ramus/runtime/kernels/system_force.h"
 
 namespace ramus {
 

@@ -5,8 +5,8 @@
 #include <Eigen/Core>
 #include <utility>
 
+#include "ramus/runtime/data/reduced_model.h"
 #include "ramus/runtime/model/model.h"
-#include "ramus/runtime/model/reduced_model.h"
 
 namespace ramus {
 

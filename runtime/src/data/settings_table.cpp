@@ -1,4 +1,4 @@
-#include "ramus/runtime/model/settings_table.h"
+#include "ramus/runtime/data/settings_table.h"
 
 #include <cmath>
 #include <cstdio>

@@ -9,8 +9,8 @@
 #include <Eigen/Core>
 #include <vector>
 
+#include "ramus/runtime/data/runtime_settings.h"
 #include "ramus/runtime/model/model.h"
-#include "ramus/runtime/model/runtime_settings.h"
 
 namespace ramus {
 

@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "ramus/runtime/dynamics/reduced_stvk_polynomial.h"
-#include "ramus/runtime/model/runtime_settings.h"
+#include "ramus/runtime/data/reduced_stvk_polynomial.h"
+#include "ramus/runtime/data/runtime_settings.h"
 
 namespace ramus {
 

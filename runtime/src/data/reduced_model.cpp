@@ -1,4 +1,4 @@
-#include "ramus/runtime/model/reduced_model.h"
+#include "ramus/runtime/data/reduced_model.h"
 
 namespace ramus {
 

@@ -6,8 +6,8 @@
 
 #include <Eigen/Core>
 
-#include "ramus/runtime/model/reduced_model.h"
-#include "ramus/runtime/model/uniform_scale.h"
+#include "ramus/runtime/data/reduced_model.h"
+#include "ramus/runtime/data/uniform_scale.h"
 
 namespace ramus {
 

@@ -1,4 +1,4 @@
-#include "ramus/runtime/model/runtime_settings.h"
+#include "ramus/runtime/data/runtime_settings.h"
 
 #include <algorithm>
 #include <cmath>

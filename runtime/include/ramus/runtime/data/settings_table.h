@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "ramus/runtime/model/runtime_settings.h"
+#include "ramus/runtime/data/runtime_settings.h"
 
 namespace ramus {
 

@@ -1,4 +1,4 @@
-#include "ramus/runtime/dynamics/state.h"
+#include "ramus/runtime/model/state.h"
 
 #include <algorithm>
 

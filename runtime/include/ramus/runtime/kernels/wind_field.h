@@ -5,7 +5,7 @@
 
 #include <Eigen/Core>
 
-#include "ramus/runtime/model/runtime_settings.h"
+#include "ramus/runtime/data/runtime_settings.h"
 
 namespace ramus {
 

@@ -3,7 +3,7 @@
 // nothing at any r.
 #include <catch2/catch.hpp>
 
-#include "ramus/runtime/dynamics/reduced_stvk_polynomial.h"
+#include "ramus/runtime/kernels/reduced_stvk_forces.h"
 #include "support/allocation_counter.h"
 
 using namespace ramus;
@@ -30,7 +30,7 @@ double relative(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
 }  // namespace
 
 TEST_CASE("A batch of instances evaluates g, K and E as each instance alone, without allocating",
-          "[runtime][dynamics][batch]") {
+          "[runtime][kernels][batch]") {
   for (const int r : {1, 4, 8, 20, 40}) {
     INFO("r = " << r);
     const ReducedStvkForces forces(random_polynomial(r), true);
@@ -82,7 +82,7 @@ TEST_CASE("A batch of instances evaluates g, K and E as each instance alone, wit
 }
 
 TEST_CASE("quartic_product is K4(q) = Q m(q) by its definition and is the quartic term of evaluate",
-          "[runtime][dynamics][batch]") {
+          "[runtime][kernels][batch]") {
   for (const int r : {1, 4, 8, 20}) {
     INFO("r = " << r);
     const ReducedStvkPolynomial polynomial = random_polynomial(r);

@@ -1,4 +1,4 @@
-#include "ramus/runtime/dynamics/system_force.h"
+#include "ramus/runtime/kernels/system_force.h"
 
 #include "packet_register.h"
 

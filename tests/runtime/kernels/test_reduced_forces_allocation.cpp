@@ -9,14 +9,14 @@
 
 #include "ramus/precompute/fem/stvk_fem_model.h"
 #include "ramus/precompute/reduction/reduced_stvk_coefficients.h"
-#include "ramus/runtime/dynamics/reduced_stvk_polynomial.h"
+#include "ramus/runtime/kernels/reduced_stvk_forces.h"
 #include "support/allocation_counter.h"
 #include "support/test_meshes.h"
 
 using ramus::test::count_allocations;
 
 TEST_CASE("The allocation counter sees operator new and Eigen's heap storage",
-          "[runtime][dynamics]") {
+          "[runtime][kernels]") {
   CHECK(count_allocations([] {
           int* volatile p = new int(3);
           delete p;
@@ -33,7 +33,7 @@ TEST_CASE("The allocation counter sees operator new and Eigen's heap storage",
 }
 
 TEST_CASE("ReducedStvkForces::evaluate allocates nothing after construction",
-          "[runtime][dynamics]") {
+          "[runtime][kernels]") {
   const ramus::TetMesh mesh = ramus::test::box_mesh(4, 2, 2, 0.4, 0.2, 0.2);
   const ramus::StvkFemModel model(mesh, ramus::assign_materials(mesh, {1e6, 0.45, 1000}));
   for (const int r : {1, 7, 30}) {

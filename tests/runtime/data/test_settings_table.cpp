@@ -1,7 +1,7 @@
 // The one settings list (settings_list.h) through its table: every setting's default, bounds,
 // text form and accessors, the step's check against the messages' check, and the docs' tables
 // against the list.
-#include "ramus/runtime/model/settings_table.h"
+#include "ramus/runtime/data/settings_table.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -59,7 +59,7 @@ std::optional<SettingValue> outside(const SettingInfo& info) {
 }  // namespace
 
 TEST_CASE("Every setting has one name, key and flag, a default within its bounds, a doc",
-          "[runtime][model]") {
+          "[runtime][data]") {
   std::set<std::string> names, keys, flags;
   for (const SettingInfo& info : settings_table()) {
     CAPTURE(info.name);
@@ -81,7 +81,7 @@ TEST_CASE("Every setting has one name, key and flag, a default within its bounds
 }
 
 TEST_CASE("A setting read and written by name is the struct's member, text round-trips",
-          "[runtime][model]") {
+          "[runtime][data]") {
   for (const SettingInfo& info : settings_table()) {
     CAPTURE(info.name);
     // The text form of the default parses back to it.
@@ -120,7 +120,7 @@ TEST_CASE("A setting read and written by name is the struct's member, text round
 }
 
 TEST_CASE("The step's check and the messages' check refuse the same values, naming the setting",
-          "[runtime][model]") {
+          "[runtime][data]") {
   int refused = 0;
   for (const SettingInfo& info : settings_table()) {
     if (info.scope == SettingScope::kScenario) continue;
@@ -162,12 +162,12 @@ TEST_CASE("The step's check and the messages' check refuse the same values, nami
   CHECK_THAT(problem, Contains("an integer"));
 }
 
-TEST_CASE("The split-mode bound of the list is the State's fixed storage", "[runtime][model]") {
+TEST_CASE("The split-mode bound of the list is the State's fixed storage", "[runtime][data]") {
   CHECK(find_setting("split_modes")->bounds.hi == kMaxSplitModes);
 }
 
 TEST_CASE("docs/SPEC.md and docs/FORMAT.md hold the list's tables as it makes them",
-          "[runtime][model]") {
+          "[runtime][data]") {
   // (Regenerate with `ramus settings --markdown` and `ramus settings --format-table`.)
   CHECK(generated_part(read_doc("SPEC.md"), "settings table") == settings_markdown_table());
   CHECK(generated_part(read_doc("FORMAT.md"), "runtime fields") == runtime_fields_markdown_table());

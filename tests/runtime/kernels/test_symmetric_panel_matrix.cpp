@@ -3,10 +3,10 @@
 #include <Eigen/Core>
 #include <catch2/catch.hpp>
 
-#include "dynamics/symmetric_panel_matrix.h"  // runtime internals
+#include "kernels/symmetric_panel_matrix.h"  // runtime internals
 
 TEST_CASE("SymmetricPanelMatrix::multiply equals the dense symmetric product",
-          "[runtime][dynamics]") {
+          "[runtime][kernels]") {
   for (int n : {1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 31, 55, 100, 210}) {
     INFO("n = " << n);
     const Eigen::MatrixXd B = Eigen::MatrixXd::Random(n, n);

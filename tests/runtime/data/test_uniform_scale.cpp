@@ -1,4 +1,4 @@
-// A part placed at uniform scale s (model/uniform_scale.h) against the same part reduced again at
+// A part placed at uniform scale s (data/uniform_scale.h) against the same part reduced again at
 // that size: same frequencies (1/s), same world trajectories, for an anchored chain of two domains
 // (interfaces, lumping) and a free-flying body (W1..W7, inertia, momenta), with several
 // integrators; and the scaled step still allocates nothing.
@@ -10,8 +10,8 @@
 
 #include "ramus/precompute/substructuring/domain_tree.h"
 #include "ramus/precompute/substructuring/substructured_model_builder.h"
+#include "ramus/runtime/data/uniform_scale.h"
 #include "ramus/runtime/io/model_file.h"
-#include "ramus/runtime/model/uniform_scale.h"
 #include "ramus/runtime/simulator.h"
 #include "support/allocation_counter.h"
 #include "support/reduced_beams.h"
@@ -112,7 +112,7 @@ double relative_difference(const Eigen::MatrixX3d& a, const Eigen::MatrixX3d& b,
 }  // namespace
 
 TEST_CASE("A part at uniform scale s has the frequencies of the part reduced at that size: 1/s",
-          "[runtime][model][scale]") {
+          "[runtime][data][scale]") {
   const ReducedModel unit = beam_model(1.0, 1, true, 8);
   for (const double s : {0.6, 1.4}) {
     const ReducedModel resized = beam_model(s, 1, true, 8);
@@ -134,7 +134,7 @@ TEST_CASE("A part at uniform scale s has the frequencies of the part reduced at 
 }
 
 TEST_CASE("An anchored chain placed at scale s moves as the chain reduced at that size",
-          "[runtime][model][scale]") {
+          "[runtime][data][scale]") {
   const ReducedModel unit = beam_model(1.0, 2, true, 8);
   for (const double s : {0.7, 1.3}) {
     const ReducedModel placed = placed_at_scale(unit, s);
@@ -162,7 +162,7 @@ TEST_CASE("An anchored chain placed at scale s moves as the chain reduced at tha
 }
 
 TEST_CASE("A free body placed at scale s flies as the body reduced at that size",
-          "[runtime][model][scale]") {
+          "[runtime][data][scale]") {
   const ReducedModel unit = beam_model(1.0, 1, false, 8);
   for (const double s : {0.5, 1.6}) {
     const ReducedModel placed = placed_at_scale(unit, s);
@@ -195,7 +195,7 @@ TEST_CASE("A free body placed at scale s flies as the body reduced at that size"
   }
 }
 
-TEST_CASE("A scaled node's step allocates nothing", "[runtime][model][scale]") {
+TEST_CASE("A scaled node's step allocates nothing", "[runtime][data][scale]") {
   const auto model = compile_model(placed_at_scale(beam_model(1.0, 2, false, 6), 1.2));
   RuntimeSettings settings = model->settings;
   settings.nodes[1].integrator = Integrator::kImplicitMidpointBlend;

@@ -1,15 +1,15 @@
-// The wind's vector sine (src/dynamics/vector_sine.h) against std::sin: within 4 ulp of |sin x| + a
+// The wind's vector sine (src/kernels/vector_sine.h) against std::sin: within 4 ulp of |sin x| + a
 // rounding of 1 over arguments from 1e-8 to 1e4 rad, signs and lane order kept.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 #include <limits>
 
-#include "dynamics/vector_sine.h"
+#include "kernels/vector_sine.h"
 
 using namespace ramus;
 
-TEST_CASE("sine4 equals std::sin to a few ulp in every lane", "[runtime][dynamics]") {
+TEST_CASE("sine4 equals std::sin to a few ulp in every lane", "[runtime][kernels]") {
   constexpr double kUlp = std::numeric_limits<double>::epsilon();
   double worst = 0;
   for (int k = 0; k < 4000; ++k) {

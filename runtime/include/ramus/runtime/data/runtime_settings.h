@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "ramus/runtime/model/settings_list.h"
+#include "ramus/runtime/data/settings_list.h"
 
 namespace ramus {
 

@@ -1,9 +1,9 @@
-// The runtime's allocation-free symmetric eigen-solvers (integrators/symmetric_eigen.h) against
+// The runtime's allocation-free symmetric eigen-solvers (kernels/symmetric_eigen.h) against
 // their definition A V = V Λ, Vᵀ V = I, and against Eigen's SelfAdjointEigenSolver.
 #include <Eigen/Dense>
 #include <catch2/catch.hpp>
 
-#include "integrators/symmetric_eigen.h"
+#include "kernels/symmetric_eigen.h"
 #include "support/allocation_counter.h"
 
 using namespace ramus;
@@ -35,7 +35,7 @@ void check_decomposition(const Eigen::MatrixXd& a, const Eigen::MatrixXd& vector
 }  // namespace
 
 TEST_CASE("Jacobi rotations diagonalize nearly diagonal and general symmetric matrices",
-          "[runtime][integrators]") {
+          "[runtime][kernels]") {
   std::srand(7);
   Eigen::VectorXd values(5);
   values << 2e4, 119.0, 2346.0, 182.0, 2567.0;  // unsorted, spread as a beam's
@@ -65,7 +65,7 @@ TEST_CASE("Jacobi rotations diagonalize nearly diagonal and general symmetric ma
 }
 
 TEST_CASE("The allocation-free tridiagonal QR solver matches its definition",
-          "[runtime][integrators]") {
+          "[runtime][kernels]") {
   std::srand(11);
   for (int n : {1, 2, 8, 20}) {
     INFO("n " << n);

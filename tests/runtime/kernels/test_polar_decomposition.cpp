@@ -10,7 +10,7 @@
 #include <functional>
 #include <random>
 
-#include "ramus/runtime/dynamics/polar_decomposition.h"
+#include "ramus/runtime/kernels/polar_decomposition.h"
 #include "support/finite_differences.h"
 
 using namespace ramus;
@@ -157,7 +157,7 @@ Path general_path() {
 
 }  // namespace
 
-TEST_CASE("skew_matrix is the cross product and skew_vector inverts it", "[runtime][dynamics]") {
+TEST_CASE("skew_matrix is the cross product and skew_vector inverts it", "[runtime][kernels]") {
   const Vector3d w(0.3, -1.2, 2.5), x(-0.7, 0.4, 1.1);
   CHECK((skew_matrix(w) * x - w.cross(x)).norm() < 1e-15);
   CHECK((skew_matrix(w) + skew_matrix(w).transpose()).norm() == 0);
@@ -172,7 +172,7 @@ TEST_CASE("skew_matrix is the cross product and skew_vector inverts it", "[runti
 }
 
 TEST_CASE("Polar decomposition: rotation times symmetric, exact to round-off",
-          "[runtime][dynamics]") {
+          "[runtime][kernels]") {
   std::mt19937 rng(11);
   std::normal_distribution<double> n(0, 1);
   // General matrices with positive determinant: S positive definite and unique.
@@ -228,12 +228,12 @@ TEST_CASE("Polar decomposition: rotation times symmetric, exact to round-off",
 }
 
 TEST_CASE("Polar rotation derivatives: general path (Eq. 7-9 vs exact and FD)",
-          "[runtime][dynamics]") {
+          "[runtime][kernels]") {
   const Path path = general_path();
   for (const double t : {-0.3, 0.0, 0.45}) check_path(path, t, true);
 }
 
-TEST_CASE("Polar rotation derivatives: near a rotation", "[runtime][dynamics]") {
+TEST_CASE("Polar rotation derivatives: near a rotation", "[runtime][kernels]") {
   std::mt19937 rng(5);
   Path path = general_path();
   path.S0 = Matrix3d::Identity() + random_symmetric(rng, 1e-4);
@@ -242,7 +242,7 @@ TEST_CASE("Polar rotation derivatives: near a rotation", "[runtime][dynamics]") 
   for (const double t : {0.0, 0.2}) check_path(path, t, true);
 }
 
-TEST_CASE("Polar rotation derivatives: repeated singular values", "[runtime][dynamics]") {
+TEST_CASE("Polar rotation derivatives: repeated singular values", "[runtime][kernels]") {
   std::mt19937 rng(9);
   const Matrix3d Q = random_rotation(rng);
   Path path = general_path();
@@ -261,7 +261,7 @@ TEST_CASE("Polar rotation derivatives: repeated singular values", "[runtime][dyn
   for (const double t : {t0, t0 + 0.1}) check_path(path, t, true);
 }
 
-TEST_CASE("Polar rotation derivatives: path through the identity", "[runtime][dynamics]") {
+TEST_CASE("Polar rotation derivatives: path through the identity", "[runtime][kernels]") {
   std::mt19937 rng(13);
   Path path;
   // a(0) = b(0) = 0 and R0 = I: R(0) = I; S(0) = I, so A(0) = I.
@@ -273,7 +273,7 @@ TEST_CASE("Polar rotation derivatives: path through the identity", "[runtime][dy
   for (const double t : {0.0, 1e-3}) check_path(path, t, true);
 }
 
-TEST_CASE("Polar rotation derivatives: near-singular A", "[runtime][dynamics]") {
+TEST_CASE("Polar rotation derivatives: near-singular A", "[runtime][kernels]") {
   std::mt19937 rng(17);
   const Matrix3d Q = random_rotation(rng);
   Path path = general_path();

@@ -1,4 +1,4 @@
-#include "ramus/runtime/dynamics/polar_decomposition.h"
+#include "ramus/runtime/kernels/polar_decomposition.h"
 
 #include <Eigen/Geometry>
 #include <Eigen/LU>

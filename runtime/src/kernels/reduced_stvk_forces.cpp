@@ -1,4 +1,4 @@
-#include "ramus/runtime/dynamics/reduced_stvk_polynomial.h"
+#include "ramus/runtime/kernels/reduced_stvk_forces.h"
 
 #include <algorithm>
 #include <string>

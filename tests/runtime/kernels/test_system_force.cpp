@@ -14,7 +14,7 @@
 #include "ramus/precompute/fem/stvk_fem_model.h"
 #include "ramus/precompute/reduction/modal_analysis.h"
 #include "ramus/precompute/substructuring/system_force_integrals.h"
-#include "ramus/runtime/dynamics/system_force.h"
+#include "ramus/runtime/kernels/system_force.h"
 #include "support/allocation_counter.h"
 #include "support/test_meshes.h"
 #include "support/test_tets.h"
@@ -174,7 +174,7 @@ Eigen::MatrixXd gravity_basis(const StvkFemModel& model, const Eigen::MatrixXd& 
 }  // namespace
 
 TEST_CASE("compute_system_force_integrals: each W equals its defining integral",
-          "[runtime][dynamics]") {
+          "[runtime][kernels]") {
   const StvkFemModel model = box_model();
   const Eigen::MatrixX3d X = positions_in_frame(model);
   std::mt19937 rng(3);
@@ -212,7 +212,7 @@ TEST_CASE("compute_system_force_integrals: each W equals its defining integral",
 }
 
 TEST_CASE("system_force (Eq. 14) equals -∫ρ Uᵀ a(X) dV on a moving, deformed domain",
-          "[runtime][dynamics]") {
+          "[runtime][kernels]") {
   const StvkFemModel model = box_model();
   const Eigen::MatrixX3d X = positions_in_frame(model);
   std::mt19937 rng(11);
@@ -275,7 +275,7 @@ SystemForceIntegrals random_integrals(int r, std::mt19937& rng) {
 }  // namespace
 
 TEST_CASE("SystemForceMatrix: B z equals Eq. 14 term by term, at any scale, without allocation",
-          "[runtime][dynamics]") {
+          "[runtime][kernels]") {
   std::mt19937 rng(9);
   for (const int r : {1, 8, 20}) {
     // W5, W6, W7 without their symmetries: B must place every entry (W7 is symmetric in
@@ -305,7 +305,7 @@ TEST_CASE("SystemForceMatrix: B z equals Eq. 14 term by term, at any scale, with
 }
 
 TEST_CASE("Mass-orthonormal bases: W4 = I and W1 = -Gᵀ, a free body's basis has W1 = W2 = 0",
-          "[runtime][dynamics]") {
+          "[runtime][kernels]") {
   const StvkFemModel model = box_model();
   const Eigen::MatrixX3d X = positions_in_frame(model);
   const double mass = model.total_mass();
@@ -342,7 +342,7 @@ TEST_CASE("Mass-orthonormal bases: W4 = I and W1 = -Gᵀ, a free body's basis ha
   }
 }
 
-TEST_CASE("system_force allocates nothing", "[runtime][dynamics]") {
+TEST_CASE("system_force allocates nothing", "[runtime][kernels]") {
   std::mt19937 rng(5);
   for (const int r : {1, 8, 60}) {
     // Any integrals of the right sizes will do: only the evaluation is timed for allocations.
@@ -367,7 +367,7 @@ TEST_CASE("system_force allocates nothing", "[runtime][dynamics]") {
   }
 }
 
-TEST_CASE("r = 0: empty integrals and an empty force", "[runtime][dynamics]") {
+TEST_CASE("r = 0: empty integrals and an empty force", "[runtime][kernels]") {
   const StvkFemModel model = box_model();
   const SystemForceIntegrals w = compute_system_force_integrals(
       model, Eigen::MatrixXd(3 * model.num_vertices(), 0), positions_in_frame(model));
@@ -392,7 +392,7 @@ TEST_CASE("r = 0: empty integrals and an empty force", "[runtime][dynamics]") {
 }
 
 TEST_CASE("compute_system_force_integrals: size mismatches throw OptionError",
-          "[runtime][dynamics]") {
+          "[runtime][kernels]") {
   const StvkFemModel model = box_model();
   const Eigen::MatrixX3d X = positions_in_frame(model);
   const int num_dofs = 3 * model.num_vertices();

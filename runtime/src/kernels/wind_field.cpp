@@ -1,4 +1,4 @@
-#include "ramus/runtime/dynamics/wind_field.h"
+#include "ramus/runtime/kernels/wind_field.h"
 
 #include <algorithm>
 #include <cmath>
