@@ -2,10 +2,11 @@
 // domains: a trunk, 41 branches of 5 limb meshes, 1,394 leaves of one leaf mesh; r̂ = 11,992)
 // built in memory. BM_OakPrecompute: every part reduced once and every instance placed (no file);
 // BM_OakStep: one semi-implicit step of the whole tree (the spec's settings), and its split into
-// core (frames, coupling, lumping) and node (StVK + solves) time; BM_OakRender: world positions of
-// all 54,398 vertices into a buffer (double, float), against the node-by-node global_positions.
-// BM_OakStep's arguments: batched StVK evaluation on / off, 1 or 2 threads; BM_OakLoneSum: the
-// sum over the nodes of a lone step of each node's part (the coupled step's bound).
+// core (frames, coupling, lumping) and domain (StVK + solves) time; BM_OakRender: world positions
+// of all 54,398 vertices into a buffer (double, float), against the domain-by-domain
+// global_positions. BM_OakStep's arguments: batched StVK evaluation on / off, 1 or 2 threads;
+// BM_OakLoneSum: the sum over the domains of a lone step of each domain's part (the coupled step's
+// bound).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -51,7 +52,7 @@ ramus::RuntimeSettings oak_settings(ramus::RuntimeSettings settings, bool wind_s
     settings.wind.gust_period = 3;
     settings.wind.turbulence_length = 3;
   }
-  for (ramus::NodeSettings& n : settings.nodes) {
+  for (ramus::DomainSettings& n : settings.domains) {
     n.integrator = ramus::Integrator::kSemiImplicitEuler;
     n.rayleigh_mass = 0.5;
     n.rayleigh_stiffness = 0.002;
@@ -84,25 +85,26 @@ void BM_OakStep(benchmark::State& state) {
   sim->set_threads(static_cast<int>(state.range(2)));
   for (auto _ : state)
     if (sim->step() != ramus::StepStatus::kOk) state.SkipWithError("the oak's step failed");
-  state.counters["domains"] = sim->num_nodes();
+  state.counters["domains"] = sim->num_domains();
   state.counters["total_r"] = sim->model().num_dofs;
-  // A leaf instance's memory (the last node is a leaf): its share of the State and its
+  // A leaf instance's memory (the last domain is a leaf): its share of the State and its
   // attachment data (the measure), and the rest of what it costs a running object: its
-  // node record in the Model and its share of the Workspace.
+  // domain record in the Model and its share of the Workspace.
   const ramus::Model& model = sim->model();
-  const int leaf = model.num_nodes() - 1;
-  const ramus::NodeInterface& attachment = model.nodes[static_cast<std::size_t>(leaf)].interface;
+  const int leaf = model.num_domains() - 1;
+  const ramus::DomainInterface& attachment =
+      model.domains[static_cast<std::size_t>(leaf)].interface;
   state.counters["leaf_state_B"] =
-      static_cast<double>(ramus::node_state_bytes(model, sim->state(), leaf));
+      static_cast<double>(ramus::domain_state_bytes(model, sim->state(), leaf));
   state.counters["leaf_attachment_B"] = static_cast<double>(attachment.bytes());
-  state.counters["leaf_record_B"] = static_cast<double>(ramus::node_model_bytes(model, leaf)) -
+  state.counters["leaf_record_B"] = static_cast<double>(ramus::domain_model_bytes(model, leaf)) -
                                     state.counters["leaf_attachment_B"];
   state.counters["leaf_workspace_B"] =
-      static_cast<double>(ramus::node_workspace_bytes(model, sim->workspace(), leaf));
+      static_cast<double>(ramus::domain_workspace_bytes(model, sim->workspace(), leaf));
   if (profiled) {
     const auto& p = sim->profile();
     state.counters["core_us"] = 1e6 * p.core_seconds / std::max<long>(1, p.steps);
-    state.counters["node_us"] = 1e6 * p.node_seconds / std::max<long>(1, p.steps);
+    state.counters["domain_us"] = 1e6 * p.domain_seconds / std::max<long>(1, p.steps);
   }
 }
 BENCHMARK(BM_OakStep)
@@ -112,12 +114,12 @@ BENCHMARK(BM_OakStep)
     ->ArgNames({"profiled", "batched", "threads"})
     ->Unit(benchmark::kMicrosecond);
 
-// The bound for the coupled step: every node stepped alone as the single-domain model of
+// The bound for the coupled step: every domain stepped alone as the single-domain model of
 // its part (anchored: no frames, no system force, no lumping), with the oak's settings, times
-// the part's node count, summed.
+// the part's domain count, summed.
 struct LoneParts {
   std::vector<std::unique_ptr<ramus::Simulator>> simulators;  // one per part
-  std::vector<double> placed;                                 // its node count in the oak
+  std::vector<double> placed;                                 // its domain count in the oak
   // Seconds per oak step: `steps` steps of each part, scaled by its count.
   double seconds_per_step(int steps) {
     double sum = 0;
@@ -141,7 +143,7 @@ LoneParts lone_parts() {
     ramus::RuntimeSettings settings = model->settings;
     settings.time_step = oak_settings.time_step;
     settings.gravity = oak_settings.gravity;
-    settings.nodes.assign(1, oak_settings.nodes.front());
+    settings.domains.assign(1, oak_settings.domains.front());
     lone.simulators.push_back(std::make_unique<ramus::Simulator>(model, settings));
     lone.simulators.back()->initialize();
     lone.placed.push_back(0);
@@ -152,8 +154,8 @@ LoneParts lone_parts() {
 }
 
 // The step's configurations interleaved (rounds of 10 steps each, in turn), so that a shared,
-// noisy machine loads them alike: one thread in lanes (batched), one thread node by node, two
-// threads node by node, two threads in lanes, and the lone sum (BM_OakLoneSum's, 50 steps of
+// noisy machine loads them alike: one thread in lanes (batched), one thread domain by domain, two
+// threads domain by domain, two threads in lanes, and the lone sum (BM_OakLoneSum's, 50 steps of
 // each part). Counters: µs per step of each, and the ratios.
 void BM_OakStepInterleaved(benchmark::State& state) {
   struct Config {
@@ -162,8 +164,8 @@ void BM_OakStepInterleaved(benchmark::State& state) {
     int threads;
   };
   const Config configs[] = {{"batched_1t", true, 1},
-                            {"node_1t", false, 1},
-                            {"node_2t", false, 2},
+                            {"domain_1t", false, 1},
+                            {"domain_2t", false, 2},
                             {"batched_2t", true, 2}};
   std::vector<std::unique_ptr<ramus::Simulator>> sims;
   for (const Config& c : configs) {
@@ -190,7 +192,7 @@ void BM_OakStepInterleaved(benchmark::State& state) {
   for (std::size_t c = 0; c < sims.size(); ++c)
     state.counters[std::string(configs[c].name) + "_us"] = 1e6 * seconds[c] / steps;
   state.counters["lone_sum_us"] = 1e6 * lone_seconds / steps;
-  state.counters["node_over_batched"] = seconds[1] / seconds[0];
+  state.counters["domain_over_batched"] = seconds[1] / seconds[0];
   state.counters["batched_over_lone_sum"] = seconds[0] / lone_seconds;
   state.counters["threads_speedup"] = seconds[1] / seconds[2];
   state.counters["batched_threads_speedup"] = seconds[0] / seconds[3];

@@ -54,7 +54,8 @@ void BM_ReducedNewmarkStep(benchmark::State& state) {
   settings.time_step = 1.0 / 60.0;
   settings.gravity = {0, 0, -9.81};
   // (The model's default integrator is SBDF2: this benchmark is the semi-implicit Newmark's.)
-  for (ramus::NodeSettings& node : settings.nodes) node.integrator = ramus::Integrator::kNewmark;
+  for (ramus::DomainSettings& domain : settings.domains)
+    domain.integrator = ramus::Integrator::kNewmark;
   ramus::Simulator simulator(model, settings);
   for (auto _ : state) {
     if (simulator.step() != ramus::StepStatus::kOk) state.SkipWithError("step failed");
@@ -74,10 +75,10 @@ void integrator_step(benchmark::State& state, const Eigen::Vector3d& gravity) {
   ramus::RuntimeSettings settings = model->settings;
   settings.time_step = 1.0 / 60.0;
   settings.gravity = gravity;
-  for (ramus::NodeSettings& node : settings.nodes) {
-    node.integrator = integrator;
-    node.split_modes = 5;
-    node.split_refresh_steps = static_cast<int>(state.range(2));
+  for (ramus::DomainSettings& domain : settings.domains) {
+    domain.integrator = integrator;
+    domain.split_modes = 5;
+    domain.split_refresh_steps = static_cast<int>(state.range(2));
   }
   ramus::Simulator simulator(model, settings);
   long long steps = 0;

@@ -11,8 +11,8 @@
 // (compute_parent_interface); frames, global vertex numbering (copies share only their interface
 // vertices) and subtree masses / centres / inertias are those of the instanced tree, so the
 // model passes find_model_inconsistency. Geometrically the copies overlap (irrelevant here).
-// The tree is compiled with three prototypes (R, C1, C2) shared by all copies: the polynomial
-// is packed once per prototype, so the working set no longer grows with d.
+// The tree is compiled with three parts (R, C1, C2) shared by all copies: the polynomial
+// is packed once per part, so the working set no longer grows with d.
 //   BM_SubstructuredStep/d/r             L1 lumping, profile off: the headline time per step
 //   BM_SubstructuredStepProfiled/d/r     same with options.profile: rt:core vs rt:StVK split
 //   BM_SubstructuredStepL2[Profiled]/d/r L2 (centre-of-mass) lumping
@@ -22,7 +22,7 @@
 // All runs: h = 1/60 s, gravity, Rayleigh damping, one constant vertex force on a leaf (plant:
 // the spec's time step, gravity, damping and point forces, held on), 30 warm-up steps. Counters:
 // domains, total_r, us_per_step, us_per_domain, step_MB (the model data a step reads, see
-// step_data_bytes), state_bytes_per_node (the per-object State) and, when profiled, core_percent
+// step_data_bytes), state_bytes_per_domain (the per-object State) and, when profiled, core_percent
 // (frames, polar decomposition, system and interface forces) and domain_percent (reduced StVK
 // forces + Newmark solves). Profiling reads the clock 3 times per domain and step, so take the
 // headline time from the unprofiled run.
@@ -232,12 +232,12 @@ int tip_vertex(const Eigen::MatrixX3d& rest_positions) {
   return static_cast<int>(best);
 }
 
-// Bytes of model data one step reads: per prototype the packed polynomial, W1..W7, the gravity
-// basis and the four r by r matrices of the Newmark solve; per node its interface bases
+// Bytes of model data one step reads: per part the packed polynomial, W1..W7, the gravity
+// basis and the four r by r matrices of the Newmark solve; per domain its interface bases
 // (scratch vectors and frames left out).
 double step_data_bytes(const ramus::Model& model) {
   double bytes = 0;
-  for (const ramus::Prototype& proto : model.prototypes) {
+  for (const ramus::Part& proto : model.parts) {
     const ramus::SystemForceIntegrals& w = proto.system_force;
     double doubles = 4.0 * proto.r * proto.r + static_cast<double>(w.w3.size());
     for (const Eigen::MatrixXd* m :
@@ -245,8 +245,8 @@ double step_data_bytes(const ramus::Model& model) {
       doubles += static_cast<double>(m->size());
     bytes += 8 * doubles + static_cast<double>(proto.forces.coefficient_bytes());
   }
-  for (const ramus::Node& node : model.nodes)
-    bytes += 48.0 * node.interface.bases_cols;  // 12 floats a column
+  for (const ramus::Domain& domain : model.domains)
+    bytes += 48.0 * domain.interface.bases_cols;  // 12 floats a column
   return bytes;
 }
 
@@ -269,9 +269,9 @@ double time_steps(benchmark::State& state, ramus::Simulator& simulator, bool pro
     benchmark::DoNotOptimize(simulator.state().q.data());
   }
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  const int d = simulator.num_nodes();
+  const int d = simulator.num_domains();
   state.counters["step_MB"] = step_data_bytes(simulator.model()) / 1e6;
-  state.counters["state_bytes_per_node"] =
+  state.counters["state_bytes_per_domain"] =
       static_cast<double>(ramus::state_bytes(simulator.model(), simulator.state())) / d;
   const int total_r = simulator.model().num_dofs;
   const double us = 1e6 * seconds / static_cast<double>(std::max<int64_t>(1, state.iterations()));
@@ -281,9 +281,9 @@ double time_steps(benchmark::State& state, ramus::Simulator& simulator, bool pro
   state.counters["us_per_domain"] = us / d;
   if (profile) {
     const ramus::Workspace::Profile& p = simulator.profile();
-    const double total = p.core_seconds + p.node_seconds;
+    const double total = p.core_seconds + p.domain_seconds;
     state.counters["core_percent"] = total > 0 ? 100 * p.core_seconds / total : 0;
-    state.counters["domain_percent"] = total > 0 ? 100 * p.node_seconds / total : 0;
+    state.counters["domain_percent"] = total > 0 ? 100 * p.domain_seconds / total : 0;
   }
   return us;
 }
@@ -302,15 +302,14 @@ void run_tree(benchmark::State& state, ramus::InterfaceLumping lumping, bool pro
   settings.time_step = 1.0 / 60.0;
   settings.gravity = {0, 0, -9.81};
   settings.lumping = lumping;
-  for (ramus::NodeSettings& node : settings.nodes) {
-    node.rayleigh_mass = 1.0;
-    node.rayleigh_stiffness = 1e-3;
+  for (ramus::DomainSettings& domain : settings.domains) {
+    domain.rayleigh_mass = 1.0;
+    domain.rayleigh_stiffness = 1e-3;
   }
   ramus::Simulator simulator(model, settings);
   simulator.set_profiling(profile);
   const int leaf = d - 1;  // breadth-first: the last domain is a leaf
-  simulator.add_vertex_force(leaf, tip_vertex(model->prototype_of(leaf).rest_positions),
-                             {0, 1.0, 0});
+  simulator.add_vertex_force(leaf, tip_vertex(model->part_of(leaf).rest_positions), {0, 1.0, 0});
   simulator.initialize();
   time_steps(state, simulator, profile);
 }
@@ -389,8 +388,8 @@ void run_plant(benchmark::State& state, bool profile) {
     Eigen::Index vertex = f.vertex;
     if (f.at) (rest.rowwise() - f.at->transpose()).rowwise().squaredNorm().minCoeff(&vertex);
     if (vertex < 0 || vertex >= rest.rows()) continue;
-    const auto [node, local] = ramus::vertex_copy(model, static_cast<int>(vertex));
-    simulator.add_vertex_force(node, local, f.force);
+    const auto [domain, local] = ramus::vertex_copy(model, static_cast<int>(vertex));
+    simulator.add_vertex_force(domain, local, f.force);
   }
   simulator.initialize();
   state.counters["ms_per_step"] = time_steps(state, simulator, profile) / 1000.0;

@@ -52,14 +52,14 @@ int main(int argc, char** argv) try {
     objects.back().simulation.reserve_vertex_forces(4);  // so that pulling allocates nothing
     if (objects.back().simulation.initialize() != ramus::StepStatus::kOk) return 1;
   }
-  std::printf("%s: %d domains, %d vertices; %zu objects share it\n", argv[1], model->num_nodes(),
+  std::printf("%s: %d domains, %d vertices; %zu objects share it\n", argv[1], model->num_domains(),
               model->num_global_vertices, objects.size());
 
   // 2. The loop. A real game measures the frame's wall time; here every frame lasts 1/60 s of
   //    game time so that the run is the same on any machine.
   const double frame_time = 1.0 / 60, max_frame_time = 0.25;  // (skip time after a stall)
-  const int pulled_node = model->num_nodes() - 1;             // the last domain: a tip or a leaf
-  const int pulled_vertex = model->nodes.back().global_vertices(0);  // (its index in the mesh)
+  const int pulled_domain = model->num_domains() - 1;         // the last domain: a tip or a leaf
+  const int pulled_vertex = model->domains.back().global_vertices(0);  // (its index in the mesh)
   double accumulator = 0, game_time = 0, worst_ms = 0, total_ms = 0;
   for (int frame = 1; frame <= frames; ++frame) {
     const Clock::time_point frame_start = Clock::now();
@@ -68,7 +68,7 @@ int main(int argc, char** argv) try {
 
     // Input: the player drags object 0 between 0.5 s and 1.5 s (1 N up and sideways).
     GameObject& dragged = objects[0];
-    if (frame == 30) dragged.simulation.add_vertex_force(pulled_node, 0, {0.5, 0, 1});
+    if (frame == 30) dragged.simulation.add_vertex_force(pulled_domain, 0, {0.5, 0, 1});
     if (frame == 90) dragged.simulation.clear_vertex_forces();
 
     // Fixed steps: as many as the accumulated time holds. step() never allocates or throws; a

@@ -23,51 +23,52 @@ Simulator::Simulator(std::shared_ptr<const Model> model, RuntimeSettings setting
 }
 
 void Simulator::set_settings(RuntimeSettings settings) {
-  if (settings.nodes.empty()) settings.nodes.assign(static_cast<std::size_t>(num_nodes()), {});
-  if (const std::string problem = find_settings_problem(settings, num_nodes()); !problem.empty())
+  if (settings.domains.empty())
+    settings.domains.assign(static_cast<std::size_t>(num_domains()), {});
+  if (const std::string problem = find_settings_problem(settings, num_domains()); !problem.empty())
     throw OptionError("runtime settings: " + problem);
   state_.settings = std::move(settings);
   prepare_integrator_memory(*model_, state_);
 }
 
-void Simulator::set_node_settings(int node, const NodeSettings& settings) {
-  check_node(node);
+void Simulator::set_domain_settings(int domain, const DomainSettings& settings) {
+  check_domain(domain);
   RuntimeSettings all = state_.settings;
-  all.nodes[static_cast<std::size_t>(node)] = settings;
-  if (const std::string problem = find_settings_problem(all, num_nodes()); !problem.empty())
-    throw OptionError(node_label(*model_, node) + ": " + problem);
-  state_.settings.nodes[static_cast<std::size_t>(node)] = settings;
+  all.domains[static_cast<std::size_t>(domain)] = settings;
+  if (const std::string problem = find_settings_problem(all, num_domains()); !problem.empty())
+    throw OptionError(domain_label(*model_, domain) + ": " + problem);
+  state_.settings.domains[static_cast<std::size_t>(domain)] = settings;
   prepare_integrator_memory(*model_, state_);
 }
 
-void Simulator::set_stiffness_scale(int node, double scale) {
-  check_node(node);
+void Simulator::set_stiffness_scale(int domain, double scale) {
+  check_domain(domain);
   if (!(scale > 0) || !std::isfinite(scale))
-    throw OptionError(node_label(*model_, node) + ": stiffness scale must be positive, got " +
+    throw OptionError(domain_label(*model_, domain) + ": stiffness scale must be positive, got " +
                       std::to_string(scale));
-  state_.settings.nodes[static_cast<std::size_t>(node)].stiffness_scale = scale;
+  state_.settings.domains[static_cast<std::size_t>(domain)].stiffness_scale = scale;
 }
 
-void Simulator::check_node(int node) const {
-  if (node < 0 || node >= num_nodes())
-    throw OptionError("node " + std::to_string(node) + " does not exist (the model has " +
-                      std::to_string(num_nodes()) + ")");
+void Simulator::check_domain(int domain) const {
+  if (domain < 0 || domain >= num_domains())
+    throw OptionError("domain " + std::to_string(domain) + " does not exist (the model has " +
+                      std::to_string(num_domains()) + ")");
 }
 
-NodeState Simulator::node_state(int node) const {
-  check_node(node);
-  return {node_q(*model_, state_, node), node_qdot(*model_, state_, node),
-          node_qddot(*model_, state_, node)};
+DomainState Simulator::domain_state(int domain) const {
+  check_domain(domain);
+  return {domain_q(*model_, state_, domain), domain_qdot(*model_, state_, domain),
+          domain_qddot(*model_, state_, domain)};
 }
 
-void Simulator::set_node_state(int node, const NodeState& s) {
-  check_node(node);
-  const Node& n = model_->nodes[static_cast<std::size_t>(node)];
+void Simulator::set_domain_state(int domain, const DomainState& s) {
+  check_domain(domain);
+  const Domain& n = model_->domains[static_cast<std::size_t>(domain)];
   if (s.q.size() != n.r || s.qdot.size() != n.r || s.qddot.size() != n.r)
-    throw OptionError(node_label(*model_, node) +
+    throw OptionError(domain_label(*model_, domain) +
                       ": state vectors must have r = " + std::to_string(n.r) + " entries");
   if (!s.q.allFinite() || !s.qdot.allFinite() || !s.qddot.allFinite())
-    throw OptionError(node_label(*model_, node) + ": state vectors must be finite");
+    throw OptionError(domain_label(*model_, domain) + ": state vectors must be finite");
   state_.q.segment(n.dof_offset, n.r) = s.q;
   state_.qdot.segment(n.dof_offset, n.r) = s.qdot;
   state_.qddot.segment(n.dof_offset, n.r) = s.qddot;
@@ -100,64 +101,64 @@ StepStatus Simulator::set_velocity_field(const Eigen::MatrixX3d& global_velociti
   if (!global_velocities.allFinite())
     throw OptionError("set_velocity_field: velocities must be finite");
   initialize(false);
-  // Root to leaves: each node's frame from its parent's updated q̇, then its own q̇, then its
+  // Root to leaves: each domain's frame from its parent's updated q̇, then its own q̇, then its
   // children's relative kinematics.
   const bool partial = state_.settings.lumping != InterfaceLumping::kInterface;
-  for (int i = 0; i < num_nodes(); ++i) {
-    const Node& node = m.nodes[static_cast<std::size_t>(i)];
-    const Prototype& proto = m.prototypes[static_cast<std::size_t>(node.prototype)];
+  for (int i = 0; i < num_domains(); ++i) {
+    const Domain& domain = m.domains[static_cast<std::size_t>(i)];
+    const Part& proto = m.parts[static_cast<std::size_t>(domain.part)];
     if (i > 0) update_child_frame(m, state_, i);
-    if (node.r > 0) {
+    if (domain.r > 0) {
       const FrameMotion f = frame(i);
       const Eigen::MatrixX3d& X = proto.rest_positions;
       const Eigen::Index n = X.rows();
-      const auto q = state_.q.segment(node.dof_offset, node.r);
+      const auto q = state_.q.segment(domain.dof_offset, domain.r);
       Eigen::VectorXd target(3 * n);
       for (Eigen::Index v = 0; v < n; ++v) {
-        Eigen::Vector3d x = node.scale.length * X.row(v).transpose();
-        x.noalias() += node.scale.basis * (proto.basis.middleRows<3>(3 * v) * q);
-        const Eigen::Vector3d world = global_velocities.row(node.global_vertices(v)).transpose();
+        Eigen::Vector3d x = domain.scale.length * X.row(v).transpose();
+        x.noalias() += domain.scale.basis * (proto.basis.middleRows<3>(3 * v) * q);
+        const Eigen::Vector3d world = global_velocities.row(domain.global_vertices(v)).transpose();
         target.segment<3>(3 * v) =
             f.rotation.transpose() * world - f.velocity - f.angular_velocity.cross(x);
       }
-      // Least squares in the node's basis s^-3/2 U.
+      // Least squares in the domain's basis s^-3/2 U.
       const Eigen::MatrixXd& U = proto.basis;
-      state_.qdot.segment(node.dof_offset, node.r) =
-          (U.transpose() * U).ldlt().solve(U.transpose() * target) / node.scale.basis;
+      state_.qdot.segment(domain.dof_offset, domain.r) =
+          (U.transpose() * U).ldlt().solve(U.transpose() * target) / domain.scale.basis;
     }
-    for (int k = 0; k < node.num_children; ++k)
+    for (int k = 0; k < domain.num_children; ++k)
       compute_relative_kinematics(
-          m, state_, m.children[static_cast<std::size_t>(node.first_child + k)], partial);
+          m, state_, m.children[static_cast<std::size_t>(domain.first_child + k)], partial);
   }
   return initialize(true);
 }
 
-FrameMotion Simulator::frame(int node) const {
-  check_node(node);
+FrameMotion Simulator::frame(int domain) const {
+  check_domain(domain);
   FrameMotion f;
-  f.rotation = state_.frame_rotation.middleCols<3>(3 * node);
-  f.origin = state_.frame_origin.col(node);
-  f.velocity = state_.frame_velocity.col(node);
-  f.angular_velocity = state_.frame_angular_velocity.col(node);
-  f.acceleration = state_.frame_acceleration.col(node);
-  f.angular_acceleration = state_.frame_angular_acceleration.col(node);
+  f.rotation = state_.frame_rotation.middleCols<3>(3 * domain);
+  f.origin = state_.frame_origin.col(domain);
+  f.velocity = state_.frame_velocity.col(domain);
+  f.angular_velocity = state_.frame_angular_velocity.col(domain);
+  f.acceleration = state_.frame_acceleration.col(domain);
+  f.angular_acceleration = state_.frame_angular_acceleration.col(domain);
   return f;
 }
 
-double Simulator::interface_nonrigidity(int node) const {
-  check_node(node);
-  return ramus::interface_nonrigidity(state_, node);
+double Simulator::interface_nonrigidity(int domain) const {
+  check_domain(domain);
+  return ramus::interface_nonrigidity(state_, domain);
 }
 
-void Simulator::add_vertex_force(int node, int vertex, const Eigen::Vector3d& world_force) {
-  check_node(node);
-  const int num_vertices = static_cast<int>(model_->prototype_of(node).rest_positions.rows());
+void Simulator::add_vertex_force(int domain, int vertex, const Eigen::Vector3d& world_force) {
+  check_domain(domain);
+  const int num_vertices = static_cast<int>(model_->part_of(domain).rest_positions.rows());
   if (vertex < 0 || vertex >= num_vertices)
-    throw OptionError(node_label(*model_, node) + ": vertex " + std::to_string(vertex) +
-                      " does not exist (the node has " + std::to_string(num_vertices) +
+    throw OptionError(domain_label(*model_, domain) + ": vertex " + std::to_string(vertex) +
+                      " does not exist (the domain has " + std::to_string(num_vertices) +
                       " vertices)");
   if (!world_force.allFinite()) throw OptionError("vertex force must be finite");
-  state_.forces.push_back({node, vertex, world_force});
+  state_.forces.push_back({domain, vertex, world_force});
 }
 
 void Simulator::reserve_vertex_forces(int count) {
@@ -172,14 +173,14 @@ StepStatus Simulator::step() noexcept {
   return ramus::step(*model_, state_, workspace_);
 }
 
-void Simulator::node_world_positions(int node, Eigen::MatrixX3d& positions) const {
-  check_node(node);
-  ramus::node_world_positions(*model_, state_, node, positions);
+void Simulator::domain_world_positions(int domain, Eigen::MatrixX3d& positions) const {
+  check_domain(domain);
+  ramus::domain_world_positions(*model_, state_, domain, positions);
 }
 
-void Simulator::node_world_velocities(int node, Eigen::MatrixX3d& velocities) const {
-  check_node(node);
-  ramus::node_world_velocities(*model_, state_, node, velocities);
+void Simulator::domain_world_velocities(int domain, Eigen::MatrixX3d& velocities) const {
+  check_domain(domain);
+  ramus::domain_world_velocities(*model_, state_, domain, velocities);
 }
 
 void Simulator::global_positions(Eigen::MatrixX3d& positions) const {

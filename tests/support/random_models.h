@@ -228,8 +228,8 @@ inline ReducedModel make_model(unsigned seed = 1) {
   rs.newton_tolerance = 1e-9;
   rs.max_coordinate = 1e4;
   for (std::size_t k = 0; k < model.domains.size(); ++k)
-    rs.nodes.push_back({Integrator::kNewmark, random.between(1, 0, 1)(0),
-                        random.between(1, 0, 1e-3)(0), random.between(1, 0.5, 2)(0)});
+    rs.domains.push_back({Integrator::kNewmark, random.between(1, 0, 1)(0),
+                          random.between(1, 0, 1e-3)(0), random.between(1, 0.5, 2)(0)});
   // A scenario away from the defaults: 3 forces, one without a window's end.
   ScenarioSettings& scenario = model.scenario;
   scenario.steps = 77;
@@ -306,13 +306,13 @@ class FieldRecorder : public model_fields::InMemoryGroups {
     dataset(name, value, {});
   }
   template <typename T>
-  void column(const char* name, const std::vector<NodeSettings>& nodes, T NodeSettings::*member,
-              int n) {
+  void column(const char* name, const std::vector<DomainSettings>& domains,
+              T DomainSettings::*member, int n) {
     std::string bytes;
     for (int i = 0; i < n; ++i) {
       // No settings: the defaults, as the writer stores them.
       const T value =
-          nodes.empty() ? NodeSettings{}.*member : nodes[static_cast<std::size_t>(i)].*member;
+          domains.empty() ? DomainSettings{}.*member : domains[static_cast<std::size_t>(i)].*member;
       bytes += std::string(reinterpret_cast<const char*>(&value), sizeof(T));
     }
     add(name, bytes);

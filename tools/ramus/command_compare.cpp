@@ -79,7 +79,7 @@ void run(const Args& args) {
   if (num_domains == 1) {  // one domain, at its placed scale
     ComparisonOptions options;
     options.settings = scenario.settings;
-    options.node = scenario.settings.nodes.front();
+    options.domain = scenario.settings.domains.front();
     options.steps = scenario.steps;
     options.forces = scenario.forces;
     c = compare_reduced_to_full(model, options);

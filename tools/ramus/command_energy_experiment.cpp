@@ -107,13 +107,13 @@ Series run_reduced(const std::shared_ptr<const Model>& model, Integrator integra
   RuntimeSettings settings;
   settings.time_step = args.time_step;
   settings.gravity = gravity;
-  NodeSettings node;
-  node.integrator = integrator;
-  node.split_modes = args.split_modes;
-  node.split_refresh_steps = 1;  // (the survey's exact methods: the modes of every step)
-  settings.nodes = {node};
+  DomainSettings domain;
+  domain.integrator = integrator;
+  domain.split_modes = args.split_modes;
+  domain.split_refresh_steps = 1;  // (the survey's exact methods: the modes of every step)
+  settings.domains = {domain};
   Simulator sim(model, settings);
-  const Eigen::VectorXd load = model->prototypes[0].gravity_basis * gravity;
+  const Eigen::VectorXd load = model->parts[0].gravity_basis * gravity;
   const auto start = Clock::now();
   for (int k = 0; k <= args.steps; ++k) {
     if (k > 0) {

@@ -15,15 +15,15 @@ namespace ramus::cli {
 
 namespace {
 
-// The settings of one scope as "name value unit, ..." (the list's order and names; a node's for
+// The settings of one scope as "name value unit, ..." (the list's order and names; a domain's for
 // the per-domain scope).
-std::string settings_text(const RuntimeSettings& settings, SettingScope scope, int node) {
+std::string settings_text(const RuntimeSettings& settings, SettingScope scope, int domain) {
   std::string text;
   for (const SettingInfo& info : settings_table()) {
     if (info.scope != scope) continue;
     const std::string name = info.member;
     text += (text.empty() ? "" : ", ") + name + " " +
-            format_setting(info, setting_value(settings, info, node)) +
+            format_setting(info, setting_value(settings, info, domain)) +
             (info.unit[0] ? std::string(" ") + info.unit : "");
   }
   return text;
@@ -147,15 +147,15 @@ void print_domain(const ReducedModel& model, std::size_t index, const Model& com
                            f.centroid_basis.size() + f.rotation_basis.size() +
                            d.global_vertices.size();
   const int i = static_cast<int>(index);
-  const std::size_t attached = compiled.nodes[index].interface.bytes();
+  const std::size_t attached = compiled.domains[index].interface.bytes();
   std::printf(
       ", %.1f kB of its own in the file; running: %zu B of state + %zu B attached (and %zu B "
-      "of node record and render surface, %zu B of step workspace)\n",
-      8.0 * static_cast<double>(own) / 1e3, node_state_bytes(compiled, state, i), attached,
-      node_model_bytes(compiled, i) - attached, node_workspace_bytes(compiled, workspace, i));
-  if (index < rs.nodes.size()) {
+      "of domain record and render surface, %zu B of step workspace)\n",
+      8.0 * static_cast<double>(own) / 1e3, domain_state_bytes(compiled, state, i), attached,
+      domain_model_bytes(compiled, i) - attached, domain_workspace_bytes(compiled, workspace, i));
+  if (index < rs.domains.size()) {
     std::printf("    runtime: %s",
-                settings_text(rs, SettingScope::kNode, static_cast<int>(index)).c_str());
+                settings_text(rs, SettingScope::kDomain, static_cast<int>(index)).c_str());
     std::printf("\n");
   }
 }

@@ -28,7 +28,7 @@ namespace ramus::cli {
 namespace {
 
 // "semi-implicit Newmark", "siere (s = 3)", or "integrators: be x 2, siere (s = 3) x 1".
-std::string integrator_description(const RuntimeSettings& settings, const NodeSettings& n) {
+std::string integrator_description(const RuntimeSettings& settings, const DomainSettings& n) {
   std::string text = to_string(n.integrator);
   if (n.integrator == Integrator::kNewmark)
     text = settings.newton_iterations == 1 ? "semi-implicit Newmark" : "implicit Newmark (Newton)";
@@ -38,7 +38,7 @@ std::string integrator_description(const RuntimeSettings& settings, const NodeSe
 
 std::string integrators_description(const RuntimeSettings& settings) {
   std::vector<std::pair<std::string, int>> counts;
-  for (const NodeSettings& n : settings.nodes) {
+  for (const DomainSettings& n : settings.domains) {
     const std::string name = integrator_description(settings, n);
     auto it = std::find_if(counts.begin(), counts.end(),
                            [&](const auto& entry) { return entry.first == name; });
@@ -59,7 +59,7 @@ struct Args {
   ReducedRunArgs run;
   bool ascii = false;  ///< ASCII frames instead of binary, zlib-compressed ones
   int threads = 1;
-  bool node_by_node = false;
+  bool domain_by_domain = false;
   bool ignore_spec = false;
   std::string plot;  // --plot PREFIX
   CLI::App* command = nullptr;
@@ -82,7 +82,7 @@ std::vector<double> lone_step_us(const ReducedModel& data, const RuntimeSettings
     RuntimeSettings lone = model->settings;
     lone.time_step = settings.time_step;
     lone.gravity = settings.gravity;
-    lone.nodes.assign(1, settings.nodes[std::min(first, settings.nodes.size() - 1)]);
+    lone.domains.assign(1, settings.domains[std::min(first, settings.domains.size() - 1)]);
     Simulator simulator(model, lone);
     simulator.initialize();
     double best = 1e300;
@@ -203,7 +203,7 @@ void report_forces(const std::vector<ResolvedForce>& resolved, const Model& mode
                     (rest.row(f.force.vertex).transpose() - *f.force.at).norm());
     std::printf("force     (%g, %g, %g) N at vertex %d%s (domain '%s'), %s\n", f.force.force(0),
                 f.force.force(1), f.force.force(2), f.force.vertex, snapped,
-                model.nodes[static_cast<size_t>(f.domain)].name.c_str(), window);
+                model.domains[static_cast<size_t>(f.domain)].name.c_str(), window);
   }
 }
 
@@ -228,7 +228,7 @@ class RunSeries {
     if (surface_.rest_positions.rows() > 0)
       surface_writer_ = std::make_unique<PvdSeriesWriter>(surface_output_, encoding);
     tets_ = global_tets(model, &tet_domain_);
-    for (const auto& node : model.nodes) domain_names_.push_back(node.name);
+    for (const auto& domain : model.domains) domain_names_.push_back(domain.name);
   }
   void write_frame(const Simulator& simulator) {
     if (!writer_) return;
@@ -275,7 +275,7 @@ int followed_vertex(const std::vector<ResolvedForce>& resolved, const Model& mod
   if (!resolved.empty()) return resolved.front().force.vertex;
   if (rest.rows() == 0) return 0;
   Eigen::Index farthest = 0;
-  (rest.rowwise() - model.nodes.front().rest_origin.transpose())
+  (rest.rowwise() - model.domains.front().rest_origin.transpose())
       .rowwise()
       .squaredNorm()
       .maxCoeff(&farthest);
@@ -288,13 +288,14 @@ struct RunRecord {
   std::vector<double> step_us;
   double max_displacement = 0, max_displacement_time = 0;
   double max_nonrigidity = 0, max_nonrigidity_time = 0;
-  int max_nonrigidity_node = -1;
+  int max_nonrigidity_domain = -1;
 
   void interfaces(const Simulator& simulator) {
-    for (int node = 1; node < simulator.num_nodes(); ++node)
-      if (const double measure = simulator.interface_nonrigidity(node); measure > max_nonrigidity) {
+    for (int domain = 1; domain < simulator.num_domains(); ++domain)
+      if (const double measure = simulator.interface_nonrigidity(domain);
+          measure > max_nonrigidity) {
         max_nonrigidity = measure;
-        max_nonrigidity_node = node;
+        max_nonrigidity_domain = domain;
         max_nonrigidity_time = simulator.time();
       }
   }
@@ -317,13 +318,13 @@ void report_run(const RunRecord& record, const Simulator& simulator, const Model
     double total = 0;
     for (double us : record.step_us) total += us;
     const Workspace::Profile& p = simulator.profile();
-    const double split = p.core_seconds + p.node_seconds;
+    const double split = p.core_seconds + p.domain_seconds;
     std::printf(
         "per step  mean %.2f us, median %.2f us, max %.2f us (%zu steps); "
         "frames/coupling %.0f %%, domain steps %.0f %%\n",
         total / static_cast<double>(sorted.size()), sorted[sorted.size() / 2], sorted.back(),
         sorted.size(), split > 0 ? 100 * p.core_seconds / split : 0.0,
-        split > 0 ? 100 * p.node_seconds / split : 0.0);
+        split > 0 ? 100 * p.domain_seconds / split : 0.0);
   }
   Eigen::MatrixX3d positions;
   simulator.global_positions(positions);
@@ -331,10 +332,10 @@ void report_run(const RunRecord& record, const Simulator& simulator, const Model
       "final     t = %.4f s, max |u| = %.4g m (largest %.4g m, at t = %.4g s), elastic %.4g J\n",
       simulator.time(), (positions - rest).rowwise().norm().maxCoeff(), record.max_displacement,
       record.max_displacement_time, simulator.elastic_energy());
-  if (record.max_nonrigidity_node > 0)
+  if (record.max_nonrigidity_domain > 0)
     std::printf("interface non-rigidity |A - R| / |A| at most %.2f %% ('%s' at t = %.4g s)\n",
                 100 * record.max_nonrigidity,
-                model.nodes[static_cast<std::size_t>(record.max_nonrigidity_node)].name.c_str(),
+                model.domains[static_cast<std::size_t>(record.max_nonrigidity_domain)].name.c_str(),
                 record.max_nonrigidity_time);
 }
 
@@ -358,7 +359,7 @@ void run(const Args& args) {
   }
   const auto model = compile_model(std::move(data));
   const Eigen::MatrixX3d rest = global_rest_positions(*model);
-  const int num_domains = model->num_nodes();
+  const int num_domains = model->num_domains();
   RuntimeSettings& settings = scenario.settings;
   const std::vector<ResolvedForce> resolved = resolve_forces(*model, rest, scenario.forces);
 
@@ -369,7 +370,7 @@ void run(const Args& args) {
   Simulator simulator(model, settings);
   simulator.set_profiling(true);
   simulator.set_threads(args.threads);
-  simulator.set_batched_evaluation(!args.node_by_node);
+  simulator.set_batched_evaluation(!args.domain_by_domain);
   simulator.reserve_vertex_forces(static_cast<int>(resolved.size()));
   std::printf(
       "model     %s: %d vertices, %d domain%s, total r = %d%s, h = %g s, %d steps, "
@@ -450,12 +451,13 @@ void add_simulate_command(CLI::App& app) {
   command->add_flag("--ignore-spec", args->ignore_spec, kIgnoreSpecHelp);
   command
       ->add_option("--threads", args->threads,
-                   "Threads of the step (independent nodes depth by depth); results equal one "
+                   "Threads of the step (independent domains depth by depth); results equal one "
                    "thread's bit for bit")
       ->capture_default_str();
-  command->add_flag("--node-by-node", args->node_by_node,
-                    "Step every node alone (default: a part's childless instances eight at a "
-                    "time in SIMD lanes under SI and SBDF2; equal to rounding)");
+  command->add_flag(
+      "--domain-by-domain,--node-by-node", args->domain_by_domain,
+      "Step every domain alone (default: a part's childless instances eight at a "
+      "time in SIMD lanes under SI and SBDF2; equal to rounding; --node-by-node: its old name)");
   command->add_option("--plot", args->plot,
                       "Write PREFIX_energy.png (elastic and kinetic energy over time), "
                       "PREFIX_vertex.png (the pulled or farthest vertex's trajectory) and "

@@ -67,15 +67,15 @@ void run(const Args& args) {
   FullSpaceOptions options;
   options.time_step = spec.simulation.settings.time_step;
   options.gravity = spec.simulation.settings.gravity;
-  options.rayleigh_mass = spec.simulation.node.rayleigh_mass;
-  options.rayleigh_stiffness = spec.simulation.node.rayleigh_stiffness;
+  options.rayleigh_mass = spec.simulation.domain.rayleigh_mass;
+  options.rayleigh_stiffness = spec.simulation.domain.rayleigh_stiffness;
   // SIERE's split: the spec's number of modes, refreshed every step (the survey's exact method:
   // the full space is the reference) unless the options say otherwise.
   const auto given_int = [&](const char* name, int otherwise) {
     const std::optional<SettingValue> value = given_setting(*args.command, args.settings, name);
     return value ? static_cast<int>(value->v[0]) : otherwise;
   };
-  const int modes = given_int("split_modes", spec.simulation.node.split_modes);
+  const int modes = given_int("split_modes", spec.simulation.domain.split_modes);
   const int modes_refresh = given_int("split_refresh_steps", 1);
   if (args.integrator != "be" && args.integrator != "newmark" && args.integrator != "siere")
     throw OptionError("--integrator: \"" + args.integrator +

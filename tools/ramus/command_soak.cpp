@@ -50,7 +50,7 @@ void run(const Args& args) {
   // The pull: on the vertex farthest from the root's rest origin, upward and sideways.
   const Eigen::MatrixX3d rest = global_rest_positions(*model);
   Eigen::Index far = 0;
-  (rest.rowwise() - model->nodes.front().rest_origin.transpose())
+  (rest.rowwise() - model->domains.front().rest_origin.transpose())
       .rowwise()
       .squaredNorm()
       .maxCoeff(&far);
@@ -64,7 +64,7 @@ void run(const Args& args) {
       "soak      %s: %lld steps of %g s, pull %g N at vertex %d (domain '%s') for %g s "
       "of every %g s\n",
       args.model.c_str(), args.steps, simulator.settings().time_step, args.pull_force,
-      static_cast<int>(far), model->nodes[static_cast<std::size_t>(domain)].name.c_str(),
+      static_cast<int>(far), model->domains[static_cast<std::size_t>(domain)].name.c_str(),
       0.5 * args.pull_period, args.pull_period);
   const double start_memory = resident_bytes();
   double max_energy = 0, peak_memory = start_memory;

@@ -72,7 +72,7 @@ class Series {
       : every_(std::max(1, every)), rest_(mesh.rest_positions) {
     if (prefix.empty()) return;
     tets_ = global_tets(model, &tet_domain_);
-    for (const Node& node : model.nodes) domain_names_.push_back(node.name);
+    for (const Domain& domain : model.domains) domain_names_.push_back(domain.name);
     for (const char* tag : {"_full.pvd", "_L1.pvd", "_L2.pvd", "_L3.pvd"})
       writers_.push_back(std::make_unique<PvdSeriesWriter>(prefix + tag));
     prefix_ = prefix;
@@ -207,8 +207,8 @@ Trajectory run_full_fem(const Inputs& in, const StvkFemModel& fem, const DofMap&
   FullSpaceOptions options;
   options.time_step = run.h;
   options.gravity = run.gravity;
-  options.rayleigh_mass = in.spec.simulation.node.rayleigh_mass;
-  options.rayleigh_stiffness = in.spec.simulation.node.rayleigh_stiffness;
+  options.rayleigh_mass = in.spec.simulation.domain.rayleigh_mass;
+  options.rayleigh_stiffness = in.spec.simulation.domain.rayleigh_stiffness;
   FullSpaceSimulator full(fem, dofs, options);
   FullSpaceState state = full.rest_state();
   state.velocities = run.velocity;
@@ -257,11 +257,11 @@ Trajectory run_lumping(const Inputs& in, InterfaceLumping lumping, const RunSetu
   settings.gravity = run.gravity;
   settings.lumping = lumping;
   settings.newton_iterations = 1;
-  for (NodeSettings& node : settings.nodes) {
-    node.integrator = Integrator::kNewmark;
-    node.rayleigh_mass = in.spec.simulation.node.rayleigh_mass;
-    node.rayleigh_stiffness = in.spec.simulation.node.rayleigh_stiffness;
-    node.stiffness_scale = 1;
+  for (DomainSettings& domain : settings.domains) {
+    domain.integrator = Integrator::kNewmark;
+    domain.rayleigh_mass = in.spec.simulation.domain.rayleigh_mass;
+    domain.rayleigh_stiffness = in.spec.simulation.domain.rayleigh_stiffness;
+    domain.stiffness_scale = 1;
   }
   Simulator sim(in.model, settings);
   const int n = in.mesh.num_vertices();
@@ -400,7 +400,7 @@ void run(const Args& args) {
 
   // The figures, the trajectories, the series, the summary.
   LumpingExperimentSummary summary{
-      args.spec, args.model, run.h, run.steps, omega1 / (2 * M_PI), in.model->num_nodes(), {}};
+      args.spec, args.model, run.h, run.steps, omega1 / (2 * M_PI), in.model->num_domains(), {}};
   report_methods(runs, in, run, summary);
   write_trajectories(args.output, runs, run.h);
   std::printf("\ntrajectories %s\n", args.output.c_str());

@@ -82,7 +82,7 @@ void apply_run_options(const CLI::App& command, const ReducedRunArgs& args, bool
       set_setting(settings, info, info.default_value);
   }
   if (const std::string problem =
-          find_settings_problem(settings, static_cast<int>(settings.nodes.size()));
+          find_settings_problem(settings, static_cast<int>(settings.domains.size()));
       !problem.empty())
     throw OptionError(problem);
 }
@@ -143,7 +143,7 @@ RunScenario model_scenario(const CLI::App& command, const ReducedRunArgs& args,
                            const ReducedModel& model, bool ignore_spec) {
   RunScenario run;
   run.settings = model.settings;
-  run.settings.nodes.resize(model.domains.size());
+  run.settings.domains.resize(model.domains.size());
   apply_run_options(command, args, ignore_spec, run.settings);
   // The scenario: the list's defaults, the model's stored one, then the command line's.
   ScenarioSettings scenario;

@@ -32,7 +32,7 @@ struct ReducedRunArgs {
 /// {"steps"}), and --force.
 void add_reduced_run_options(CLI::App* command, ReducedRunArgs& args,
                              std::initializer_list<const char*> scenario);
-/// Overrides `settings` (whose nodes must be sized) with the options given on `command`'s line,
+/// Overrides `settings` (whose domains must be sized) with the options given on `command`'s line,
 /// or with every setting's default where none is given when `all`; throws OptionError naming the
 /// option for a malformed or out-of-range value.
 void apply_run_options(const CLI::App& command, const ReducedRunArgs& args, bool all,

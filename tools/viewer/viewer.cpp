@@ -272,7 +272,8 @@ void apply_pull(Simulator& simulator, const Surface& surface, const Pull& pull, 
   const auto k = static_cast<std::size_t>(pull.vertex);
   for (int c = 0; c < 4; ++c)
     if (surface.weights[k](c) != 0)
-      simulator.add_vertex_force(surface.node[k], surface.corners[k](c), surface.weights[k](c) * f);
+      simulator.add_vertex_force(surface.domain[k], surface.corners[k](c),
+                                 surface.weights[k](c) * f);
 }
 
 // What the panel shows and sets.
@@ -320,7 +321,7 @@ bool draw_panel(std::unique_ptr<Simulator>& simulator, const std::shared_ptr<con
   ImGui::NewFrame();
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_Once);
   ImGui::Begin("Ramus");
-  ImGui::Text("%d domains, %d DOFs, t = %.2f s", model->num_nodes(), model->num_dofs,
+  ImGui::Text("%d domains, %d DOFs, t = %.2f s", model->num_domains(), model->num_dofs,
               simulator->time());
   ImGui::Text("%.3f ms per step, %.0f fps; %s", panel.step_ms,
               1000 / std::max(1e-3, panel.frame_ms), panel.status_text.c_str());
@@ -344,9 +345,9 @@ bool draw_panel(std::unique_ptr<Simulator>& simulator, const std::shared_ptr<con
   changed |= ImGui::Combo("lumping", &panel.lumping, lumpings, 3);
   changed |= ImGui::SliderFloat("wind (m/s)", &panel.wind_speed, 0, 20);
   changed |= ImGui::SliderFloat("wind from (deg)", &panel.wind_angle, 0, 360);
-  ImGui::SliderInt("domain", &panel.domain, 0, model->num_nodes() - 1);
+  ImGui::SliderInt("domain", &panel.domain, 0, model->num_domains() - 1);
   ImGui::SameLine();
-  ImGui::TextUnformatted(model->nodes[static_cast<std::size_t>(panel.domain)].name.c_str());
+  ImGui::TextUnformatted(model->domains[static_cast<std::size_t>(panel.domain)].name.c_str());
   float& scale = panel.stiffness_scale[static_cast<std::size_t>(panel.domain)];
   if (ImGui::SliderFloat("stiffness scale", &scale, 0.1f, 10, "%.2f", ImGuiSliderFlags_Logarithmic))
     simulator->set_stiffness_scale(panel.domain, scale);
@@ -356,7 +357,7 @@ bool draw_panel(std::unique_ptr<Simulator>& simulator, const std::shared_ptr<con
   if (!changed) return screenshot;
   settings = simulator->settings();
   settings.time_step = panel.time_step;
-  for (NodeSettings& n : settings.nodes) n.integrator = Integrator(panel.integrator + 1);
+  for (DomainSettings& n : settings.domains) n.integrator = Integrator(panel.integrator + 1);
   settings.lumping = InterfaceLumping(panel.lumping + 1);
   const float a = panel.wind_angle * static_cast<float>(M_PI) / 180;
   settings.wind.mean_velocity = panel.wind_speed * Eigen::Vector3d(-std::cos(a), -std::sin(a), 0);
@@ -441,10 +442,10 @@ void run_viewer(const ViewerOptions& options) {
   Pull pull;
   const double stiffness = 40.0 * model->total_mass;  // N/m: the spring's (2 Hz for the whole)
   Panel panel;
-  panel.integrator = static_cast<int>(settings.nodes.front().integrator) - 1;
+  panel.integrator = static_cast<int>(settings.domains.front().integrator) - 1;
   panel.lumping = static_cast<int>(settings.lumping) - 1;  // (L1 = 1)
   panel.wind_speed = static_cast<float>(settings.wind.mean_velocity.norm());
-  panel.stiffness_scale.assign(static_cast<std::size_t>(model->num_nodes()), 1.0f);
+  panel.stiffness_scale.assign(static_cast<std::size_t>(model->num_domains()), 1.0f);
   panel.time_step = static_cast<float>(settings.time_step);
   auto last = std::chrono::steady_clock::now();
 

@@ -30,17 +30,17 @@ Surface make_surface(const Model& model) {
   Surface s;
   const EmbeddedSurface& e = model.embedded_surface;
   s.embedded = static_cast<int>(e.rest_positions.rows());
-  std::vector<char> covered(static_cast<std::size_t>(model.num_nodes()), 0);
+  std::vector<char> covered(static_cast<std::size_t>(model.num_domains()), 0);
   for (int v = 0; v < s.embedded; ++v) {
-    const int node = e.domain(v);
-    covered[static_cast<std::size_t>(node)] = 1;
-    s.node.push_back(node);
-    s.corners.push_back(model.prototype_of(node).tets.row(e.tet(v)).transpose());
+    const int domain = e.domain(v);
+    covered[static_cast<std::size_t>(domain)] = 1;
+    s.domain.push_back(domain);
+    s.corners.push_back(model.part_of(domain).tets.row(e.tet(v)).transpose());
     s.weights.push_back(e.barycentric.row(v).transpose());
   }
   for (int g = 0; g < model.num_global_vertices; ++g) {
-    const auto [node, vertex] = vertex_copy(model, g);
-    s.node.push_back(node);
+    const auto [domain, vertex] = vertex_copy(model, g);
+    s.domain.push_back(domain);
     s.corners.push_back(Eigen::Vector4i::Constant(vertex));
     s.weights.push_back(Eigen::Vector4d(1, 0, 0, 0));
   }
@@ -49,13 +49,13 @@ Surface make_surface(const Model& model) {
   const Eigen::MatrixX3i& boundary = model.global_surface_triangles;
   for (Eigen::Index f = 0; f < boundary.rows(); ++f)
     if (!covered[static_cast<std::size_t>(
-            s.node[static_cast<std::size_t>(s.embedded + boundary(f, 0))])])
+            s.domain[static_cast<std::size_t>(s.embedded + boundary(f, 0))])])
       triangles.push_back(boundary.row(f).transpose().array() + s.embedded);
   s.triangles.resize(static_cast<Eigen::Index>(triangles.size()), 3);
   for (std::size_t f = 0; f < triangles.size(); ++f)
     s.triangles.row(static_cast<Eigen::Index>(f)) = triangles[f].transpose();
-  s.positions.resize(static_cast<Eigen::Index>(s.node.size()), 3);
-  s.buffer.resize(9 * s.node.size());
+  s.positions.resize(static_cast<Eigen::Index>(s.domain.size()), 3);
+  s.buffer.resize(9 * s.domain.size());
   return s;
 }
 
@@ -79,7 +79,7 @@ void update_surface(const Simulator& simulator, Surface& s, bool color_domains) 
   }
   for (Eigen::Index v = 0; v < n; ++v) {
     float* out = s.buffer.data() + 9 * v;
-    const Vector3f color = color_domains ? domain_color(s.node[static_cast<std::size_t>(v)])
+    const Vector3f color = color_domains ? domain_color(s.domain[static_cast<std::size_t>(v)])
                                          : Vector3f(0.45f, 0.62f, 0.32f);
     const Vector3f normal = normals.row(v).transpose().normalized();
     for (int c = 0; c < 3; ++c) {

@@ -15,9 +15,9 @@ namespace ramus::viewer {
 struct Surface {
   int embedded = 0;  // the first `embedded` vertices are the embedded surface's
   Eigen::MatrixX3i triangles;
-  // Per drawn vertex: the node, and the node vertices (with weights) a pull there acts on: an
+  // Per drawn vertex: the domain, and the domain vertices (with weights) a pull there acts on: an
   // embedded vertex's tet corners with its barycentric weights, a mesh vertex itself.
-  std::vector<int> node;
+  std::vector<int> domain;
   std::vector<Eigen::Vector4i> corners;
   std::vector<Eigen::Vector4d> weights;
   Eigen::MatrixX3d positions;         // current, world

@@ -63,11 +63,12 @@ class FieldWriter {
     g().write_vector(name, pack_upper_triangle(value));
   }
   template <typename T>
-  void column(const char* name, const std::vector<NodeSettings>& nodes, T NodeSettings::*member,
-              int n) {
+  void column(const char* name, const std::vector<DomainSettings>& domains,
+              T DomainSettings::*member, int n) {
     // No settings given: the defaults for every domain.
     const auto at = [&](int i) {
-      return nodes.empty() ? NodeSettings{}.*member : nodes[static_cast<std::size_t>(i)].*member;
+      return domains.empty() ? DomainSettings{}.*member
+                             : domains[static_cast<std::size_t>(i)].*member;
     };
     if constexpr (std::is_enum_v<T> || std::is_integral_v<T>) {
       Eigen::VectorXi values(n);

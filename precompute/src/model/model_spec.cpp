@@ -262,16 +262,16 @@ RuntimeSettings spec_runtime_settings(const ModelSpec& spec,
   // The simulation block for every domain, then each domain's own (domains.per_domain).
   const SimulationSpec& sim = spec.simulation;
   RuntimeSettings settings = sim.settings;
-  NodeSettings all = sim.node;
+  DomainSettings all = sim.domain;
   if (!sim.rayleigh_stiffness_given && domain_names.size() > 1)
     all.rayleigh_stiffness = kTreeStiffnessDamping;
-  settings.nodes.assign(domain_names.size(), all);
+  settings.domains.assign(domain_names.size(), all);
   if (!spec.domains) return settings;
   for (std::size_t d = 0; d < domain_names.size(); ++d) {
     const auto it = spec.domains->per_domain.find(domain_names[d]);
     if (it == spec.domains->per_domain.end()) continue;
     for (const auto& [info, value] : it->second.runtime)
-      set_setting(settings.nodes[d], *info, value);
+      set_setting(settings.domains[d], *info, value);
   }
   return settings;
 }

@@ -212,9 +212,9 @@ DomainsSpec parse_domains(const SpecReader& r, const json& d, const std::string&
       std::vector<std::string> allowed = {"r", "linear_modes"};
       if (use != DomainsUse::kPart)
         for (const SettingInfo& info : settings_table())
-          if (info.scope == SettingScope::kNode) allowed.emplace_back(json_key_in_block(info));
+          if (info.scope == SettingScope::kDomain) allowed.emplace_back(json_key_in_block(info));
       r.only_keys(v, entry, allowed);
-      DomainSettings settings;
+      DomainOverrides settings;
       if (use == DomainsUse::kAssembly && (v.contains("r") || v.contains("linear_modes")))
         r.fail(entry,
                "an assembly reduces each part once: give r and linear_modes in "
@@ -225,7 +225,7 @@ DomainsSpec parse_domains(const SpecReader& r, const json& d, const std::string&
             r.bounded(v["linear_modes"], entry + ".linear_modes", 1, kMaxSpecModes);
       for (const SettingInfo& info : settings_table()) {
         const std::string name(json_key_in_block(info));
-        if (info.scope == SettingScope::kNode && v.contains(name))
+        if (info.scope == SettingScope::kDomain && v.contains(name))
           settings.runtime.emplace_back(&info, r.setting(v[name], info, entry + "." + name));
       }
       domains.per_domain[item.key()] = settings;
@@ -271,8 +271,8 @@ void parse_simulation(const SpecReader& r, const json& s, SimulationSpec& sim) {
     const SettingValue value = r.setting(block[name], info, key);
     if (info.scope == SettingScope::kScenario)
       set_setting(sim.scenario, info, value);
-    else if (info.scope == SettingScope::kNode)
-      set_setting(sim.node, info, value);
+    else if (info.scope == SettingScope::kDomain)
+      set_setting(sim.domain, info, value);
     else
       set_setting(sim.settings, info, value);
     if (std::string_view(info.name) == "rayleigh_stiffness") sim.rayleigh_stiffness_given = true;

@@ -61,8 +61,9 @@ void report_energy(const ReducedModel& model, const std::vector<PointForce>& for
                                                              : "forces";
   const bool tree = model.domains.size() > 1;
   double beta = 1e300;  // the most lightly damped domain's
-  for (const NodeSettings& node : settings.nodes) beta = std::min(beta, node.rayleigh_stiffness);
-  if (settings.nodes.empty()) beta = 0;
+  for (const DomainSettings& domain : settings.domains)
+    beta = std::min(beta, domain.rayleigh_stiffness);
+  if (settings.domains.empty()) beta = 0;
   char more_damping[96];
   std::snprintf(more_damping, sizeof(more_damping), "%.3g",
                 std::max(kTreeStiffnessDamping, 2 * beta));

@@ -80,21 +80,21 @@ Comparison compare_reduced_to_full(std::shared_ptr<const ReducedModel> model,
   FullSpaceOptions full_options;
   full_options.time_step = options.settings.time_step;
   full_options.gravity = options.settings.gravity;
-  full_options.rayleigh_mass = options.node.rayleigh_mass;
-  full_options.rayleigh_stiffness = options.node.rayleigh_stiffness;
+  full_options.rayleigh_mass = options.domain.rayleigh_mass;
+  full_options.rayleigh_stiffness = options.domain.rayleigh_stiffness;
   const std::vector<int> fixed(domain.fixed_vertices.data(),
                                domain.fixed_vertices.data() + domain.fixed_vertices.size());
   FullSpaceSimulator full(full_model, DofMap(V, fixed), full_options);
-  // The reduced run: domain 0 alone, as a one-node model at its scale (basis s^-3/2 U).
+  // The reduced run: domain 0 alone, as a one-domain model at its scale (basis s^-3/2 U).
   ReducedModel single = single_domain_model(domain);
   single.domains[0].scale = scale;
   const double basis_scale = UniformScale(scale).basis;
   RuntimeSettings settings = options.settings;
-  settings.nodes = {options.node};
+  settings.domains = {options.domain};
   Simulator reduced(compile_model(std::move(single)), settings);
 
   FullSpaceState full_state = full.rest_state();
-  NodeState reduced_state = reduced.node_state(0);
+  DomainState reduced_state = reduced.domain_state(0);
   if (options.initial_velocity.size() != 0) {
     full_state.velocities = options.initial_velocity;
     for (int v : fixed) full_state.velocities.segment<3>(3 * v).setZero();
@@ -104,7 +104,7 @@ Comparison compare_reduced_to_full(std::shared_ptr<const ReducedModel> model,
   }
   const Eigen::VectorXd forces0 = point_forces_at(forces, V, 0.0);
   full.initialize_acceleration(full_state, forces0);
-  reduced.set_node_state(0, reduced_state);
+  reduced.set_domain_state(0, reduced_state);
   for (const PointForce& f : forces)
     if (f.start <= 0 && 0 < f.end) reduced.add_vertex_force(0, f.vertex, f.force);
   reduced.initialize();
@@ -116,7 +116,7 @@ Comparison compare_reduced_to_full(std::shared_ptr<const ReducedModel> model,
   auto record = [&](int frame) {
     const Eigen::VectorXd u_full = full_state.positions - full_model.rest_positions();
     const Eigen::VectorXd u_reduced =
-        basis_scale * (domain.basis * node_q(reduced.model(), reduced.state(), 0));
+        basis_scale * (domain.basis * domain_q(reduced.model(), reduced.state(), 0));
     record_frame(result, frame, full_state.time, u_full, u_reduced);
   };
   record(0);
@@ -182,9 +182,9 @@ Comparison compare_tree_to_full(std::shared_ptr<const ReducedModel> model,
   FullSpaceOptions full_options;
   full_options.time_step = options.settings.time_step;
   full_options.gravity = options.settings.gravity;
-  if (!options.settings.nodes.empty()) {
-    full_options.rayleigh_mass = options.settings.nodes.front().rayleigh_mass;
-    full_options.rayleigh_stiffness = options.settings.nodes.front().rayleigh_stiffness;
+  if (!options.settings.domains.empty()) {
+    full_options.rayleigh_mass = options.settings.domains.front().rayleigh_mass;
+    full_options.rayleigh_stiffness = options.settings.domains.front().rayleigh_stiffness;
   }
   FullSpaceSimulator full(full_model, DofMap(V, fixed), full_options);
   Simulator reduced(compile_model(ReducedModel(*model)), options.settings);

@@ -29,7 +29,7 @@ WorldEnergyMeter::WorldEnergyMeter(const ReducedModel& model, const Simulator& a
         full_space_model(part_of(model, static_cast<int>(d)), model.domains[d].scale);
     Eigen::SparseMatrix<double> mass = full.consistent_mass_matrix();
     Eigen::VectorXd forces = full.gravity_forces(gravity);
-    at_rest.node_world_positions(static_cast<int>(d), positions_);
+    at_rest.domain_world_positions(static_cast<int>(d), positions_);
     Eigen::VectorXd rest;
     flatten(positions_, rest);
     domains_.push_back({std::move(full), std::move(mass), std::move(forces), std::move(rest)});
@@ -40,8 +40,8 @@ WorldEnergy WorldEnergyMeter::measure(const Simulator& simulator) {
   WorldEnergy e;
   for (std::size_t d = 0; d < domains_.size(); ++d) {
     const DomainEnergy& domain = domains_[d];
-    simulator.node_world_positions(static_cast<int>(d), positions_);
-    simulator.node_world_velocities(static_cast<int>(d), velocities_);
+    simulator.domain_world_positions(static_cast<int>(d), positions_);
+    simulator.domain_world_velocities(static_cast<int>(d), velocities_);
     flatten(positions_, x_);
     flatten(velocities_, v_);
     e.kinetic += 0.5 * v_.dot(domain.mass * v_);

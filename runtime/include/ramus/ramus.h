@@ -97,12 +97,12 @@ ramus_status ramus_object_set_wind(ramus_object* object, const double mean_veloc
 /** Any setting by name, as docs/SPEC.md "Settings" lists them ("time_step", "gravity",
  * "lumping", "wind.gust", "integrator", "rayleigh_mass", ...): count values, 3 for a vector and
  * 1 for anything else (an integrator or a lumping as its number). A per-domain setting takes the
- * domain `node` (get: 0 to n-1; set: also -1 for every domain); the others ignore it. Gravity and
+ * domain `domain` (get: 0 to n-1; set: also -1 for every domain); the others ignore it. Gravity and
  * the wind's velocity are in world axes. Set checks the value against the same bounds as the
  * spec and the command line and takes effect at the next step. */
-ramus_status ramus_object_get_setting(const ramus_object* object, const char* name, int node,
+ramus_status ramus_object_get_setting(const ramus_object* object, const char* name, int domain,
                                       double* values, size_t count);
-ramus_status ramus_object_set_setting(ramus_object* object, const char* name, int node,
+ramus_status ramus_object_set_setting(ramus_object* object, const char* name, int domain,
                                       const double* values, size_t count);
 /** How many settings there are, and the name of the index-th (0 to count-1; NULL outside), to
  * list them. The scenario settings ("steps", "output_every") are a run's, not an object's: get and

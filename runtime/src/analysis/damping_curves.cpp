@@ -42,7 +42,7 @@ std::shared_ptr<const Model> test_equation_model() {
   const ReducedModel data = single_domain_model(d);
   // A linear oscillator, not an object: growth (SBDF2ERE's) is what is measured, not divergence.
   auto model = std::make_shared<Model>(*compile_model(data));
-  model->prototypes.front().divergence_norm = std::numeric_limits<double>::infinity();
+  model->parts.front().divergence_norm = std::numeric_limits<double>::infinity();
   return model;
 }
 
@@ -64,13 +64,13 @@ struct TestEquation {
     // h = 1 s, velocities scaled by ω in and out (the curves depend on the product only).
     state.settings.time_step = std::min(omega_h, 1.0);
     omega = std::max(omega_h, 1.0);
-    state.settings.nodes[0].stiffness_scale = omega * omega;
+    state.settings.domains[0].stiffness_scale = omega * omega;
     state.settings.gravity.setZero();
     state.settings.implicit_tolerance = 1e-15;
     state.settings.implicit_iterations = 100;
     state.settings.max_coordinate = 1e300;  // amplifying methods grow: let them
-    state.settings.nodes[0].integrator = integrator;
-    state.settings.nodes[0].split_modes = 1;
+    state.settings.domains[0].integrator = integrator;
+    state.settings.domains[0].split_modes = 1;
     prepare_integrator_memory(*model, state);
   }
   // Sets (q, q̇) and, for two-step methods, the step before; then one step.
@@ -88,7 +88,7 @@ struct TestEquation {
     const StepStatus status = ramus::step(*model, state, workspace);
     if (status != StepStatus::kOk)
       throw OptionError(std::string("damping curves: ") +
-                        to_string(state.settings.nodes[0].integrator) +
+                        to_string(state.settings.domains[0].integrator) +
                         " failed on the test equation: " + to_string(status));
     return {state.q(0), state.qdot(0) / omega, u(0), u(1)};
   }

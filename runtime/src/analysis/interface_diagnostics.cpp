@@ -129,9 +129,9 @@ std::vector<std::string> interface_warnings(const ReducedModel& model,
   return warnings;
 }
 
-double interface_nonrigidity(const State& state, int node) noexcept {
-  if (node <= 0 || 3 * node + 3 > state.relative_stretch.cols()) return 0;
-  const Eigen::Matrix3d S = state.relative_stretch.middleCols<3>(3 * node);
+double interface_nonrigidity(const State& state, int domain) noexcept {
+  if (domain <= 0 || 3 * domain + 3 > state.relative_stretch.cols()) return 0;
+  const Eigen::Matrix3d S = state.relative_stretch.middleCols<3>(3 * domain);
   const double size = S.norm();
   if (!(size > 0)) return 0;
   return (S - Eigen::Matrix3d::Identity()).norm() / size;

@@ -31,8 +31,8 @@ struct ramus_object {
   Eigen::Vector3d translation = Eigen::Vector3d::Zero();
   Eigen::Vector3d world_gravity;
   Eigen::Vector3d world_wind;
-  // The node and node vertex holding each global vertex (its first copy).
-  std::vector<int> owner_node, owner_vertex;
+  // The domain, and its vertex, holding each global vertex (its first copy).
+  std::vector<int> owner_domain, owner_vertex;
   std::vector<int> boundary_vertices;  // global vertices on the tet mesh's boundary
   std::vector<double> positions;       // 3 #V, model axes (picking)
   Eigen::MatrixX3d surface;            // embedded surface, model axes
@@ -150,8 +150,8 @@ ramus_status surface_positions(ramus_object* o, Scalar* out, size_t count) {
 
 // The object setting `name` and the checks of its arguments shared by get and set: it exists and
 // is the object's (not a run's scenario), the buffer fits it, the domain exists.
-ramus_status find_object_setting(const ramus_object* object, const char* name, int node,
-                                 const double* values, size_t count, bool every_node_allowed,
+ramus_status find_object_setting(const ramus_object* object, const char* name, int domain,
+                                 const double* values, size_t count, bool every_domain_allowed,
                                  const ramus::SettingInfo*& info) {
   if (!object || !name || !values)
     return fail(RAMUS_INVALID_ARGUMENT, "setting: NULL object, name or values");
@@ -161,13 +161,13 @@ ramus_status find_object_setting(const ramus_object* object, const char* name, i
                                             "\": no such setting (docs/SPEC.md, \"Settings\")");
   const long expected = info->type == ramus::SettingType::kVector3 ? 3 : 1;
   if (ramus_status s = check_size(count, expected, info->name); s != RAMUS_OK) return s;
-  const int n = object->simulator.model().num_nodes();
-  if (info->scope == ramus::SettingScope::kNode && !(node >= 0 && node < n) &&
-      !(every_node_allowed && node == -1))
+  const int n = object->simulator.model().num_domains();
+  if (info->scope == ramus::SettingScope::kDomain && !(domain >= 0 && domain < n) &&
+      !(every_domain_allowed && domain == -1))
     return fail(RAMUS_INVALID_ARGUMENT, std::string(info->name) + ": domain " +
-                                            std::to_string(node) + " does not exist (" +
+                                            std::to_string(domain) + " does not exist (" +
                                             std::to_string(n) + " domains" +
-                                            (every_node_allowed ? "; -1: every domain)" : ")"));
+                                            (every_domain_allowed ? "; -1: every domain)" : ")"));
   return RAMUS_OK;
 }
 
@@ -229,7 +229,7 @@ void ramus_model_free(ramus_model* model) {
 }
 
 int ramus_model_num_domains(const ramus_model* model) {
-  return model ? model->model->num_nodes() : 0;
+  return model ? model->model->num_domains() : 0;
 }
 
 int ramus_model_num_vertices(const ramus_model* model) {
@@ -274,12 +274,12 @@ ramus_object* ramus_object_create(const ramus_model* model, ramus_status* status
     if (!model) return fail(RAMUS_INVALID_ARGUMENT, "model is NULL");
     auto made = std::make_unique<ramus_object>(model->model);
     const ramus::Model& m = *model->model;
-    made->owner_node.assign(static_cast<std::size_t>(m.num_global_vertices), -1);
+    made->owner_domain.assign(static_cast<std::size_t>(m.num_global_vertices), -1);
     made->owner_vertex.assign(static_cast<std::size_t>(m.num_global_vertices), -1);
-    for (int i = m.num_nodes(); i-- > 0;) {  // (ascending nodes last: the first copy wins)
-      const Eigen::VectorXi& g = m.nodes[static_cast<std::size_t>(i)].global_vertices;
+    for (int i = m.num_domains(); i-- > 0;) {  // (ascending domains last: the first copy wins)
+      const Eigen::VectorXi& g = m.domains[static_cast<std::size_t>(i)].global_vertices;
       for (Eigen::Index v = 0; v < g.size(); ++v) {
-        made->owner_node[static_cast<std::size_t>(g(v))] = i;
+        made->owner_domain[static_cast<std::size_t>(g(v))] = i;
         made->owner_vertex[static_cast<std::size_t>(g(v))] = static_cast<int>(v);
       }
     }
@@ -340,14 +340,14 @@ const char* ramus_setting_name(int index) {
   return table[static_cast<std::size_t>(index)].name;
 }
 
-ramus_status ramus_object_get_setting(const ramus_object* object, const char* name, int node,
+ramus_status ramus_object_get_setting(const ramus_object* object, const char* name, int domain,
                                       double* values, size_t count) {
   const ramus::SettingInfo* info = nullptr;
-  if (ramus_status s = find_object_setting(object, name, node, values, count, false, info);
+  if (ramus_status s = find_object_setting(object, name, domain, values, count, false, info);
       s != RAMUS_OK)
     return s;
   return guarded([&] {
-    ramus::SettingValue value = ramus::setting_value(object->simulator.settings(), *info, node);
+    ramus::SettingValue value = ramus::setting_value(object->simulator.settings(), *info, domain);
     if (const Eigen::Vector3d* w = world_vector(*object, *info))
       value.v = {(*w)(0), (*w)(1), (*w)(2)};
     std::copy_n(value.v.begin(), count, values);
@@ -355,10 +355,10 @@ ramus_status ramus_object_get_setting(const ramus_object* object, const char* na
   });
 }
 
-ramus_status ramus_object_set_setting(ramus_object* object, const char* name, int node,
+ramus_status ramus_object_set_setting(ramus_object* object, const char* name, int domain,
                                       const double* values, size_t count) {
   const ramus::SettingInfo* info = nullptr;
-  if (ramus_status s = find_object_setting(object, name, node, values, count, true, info);
+  if (ramus_status s = find_object_setting(object, name, domain, values, count, true, info);
       s != RAMUS_OK)
     return s;
   ramus::SettingValue value;
@@ -369,7 +369,7 @@ ramus_status ramus_object_set_setting(ramus_object* object, const char* name, in
     ramus::RuntimeSettings settings = object->simulator.settings();
     Eigen::Vector3d* world = world_vector(*object, *info);
     if (!world) {
-      ramus::set_setting(settings, *info, value, node);
+      ramus::set_setting(settings, *info, value, domain);
       object->simulator.set_settings(std::move(settings));
       return RAMUS_OK;
     }
@@ -395,7 +395,7 @@ ramus_status ramus_object_set_integrator(ramus_object* object, ramus_integrator 
                                             std::to_string(ramus::kNumIntegrators) + ")");
   return guarded([&] {
     ramus::RuntimeSettings settings = object->simulator.settings();
-    for (ramus::NodeSettings& n : settings.nodes)
+    for (ramus::DomainSettings& n : settings.domains)
       n.integrator = static_cast<ramus::Integrator>(value);
     object->simulator.set_settings(std::move(settings));
     return RAMUS_OK;
@@ -406,7 +406,7 @@ ramus_status ramus_object_set_damping(ramus_object* object, double alpha, double
   if (!object) return fail(RAMUS_INVALID_ARGUMENT, "damping: object is NULL");
   return guarded([&] {
     ramus::RuntimeSettings settings = object->simulator.settings();
-    for (ramus::NodeSettings& n : settings.nodes) {
+    for (ramus::DomainSettings& n : settings.domains) {
       n.rayleigh_mass = alpha;
       n.rayleigh_stiffness = beta;
     }
@@ -450,14 +450,14 @@ ramus_status ramus_object_set_wind(ramus_object* object, const double mean_veloc
 ramus_status ramus_object_apply_force(ramus_object* object, int vertex, const double force[3]) {
   if (!object) return fail(RAMUS_INVALID_ARGUMENT, "force: object is NULL");
   if (ramus_status s = check_vector(force, 3, "force"); s != RAMUS_OK) return s;
-  if (vertex < 0 || vertex >= static_cast<int>(object->owner_node.size()))
+  if (vertex < 0 || vertex >= static_cast<int>(object->owner_domain.size()))
     return fail(RAMUS_INVALID_ARGUMENT,
                 "force: vertex " + std::to_string(vertex) + " does not exist (the model has " +
-                    std::to_string(object->owner_node.size()) + " vertices)");
+                    std::to_string(object->owner_domain.size()) + " vertices)");
   return guarded([&] {
     const auto v = static_cast<std::size_t>(vertex);
     object->simulator.add_vertex_force(
-        object->owner_node[v], object->owner_vertex[v],
+        object->owner_domain[v], object->owner_vertex[v],
         object->rotation.transpose() * Eigen::Map<const Eigen::Vector3d>(force));
     return RAMUS_OK;
   });

@@ -1,5 +1,5 @@
 // Bytes the heap is asked for a dynamic Eigen object (runtime internals; model.cpp's and
-// step.cpp's per-node memory counts): its scalars, plus the padding Eigen's aligned allocation
+// step.cpp's per-domain memory counts): its scalars, plus the padding Eigen's aligned allocation
 // adds to each block where malloc does not align to EIGEN_DEFAULT_ALIGN_BYTES itself (64 B a
 // block under the runtime's EIGEN_MAX_ALIGN_BYTES = 64).
 #pragma once

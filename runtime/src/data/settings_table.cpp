@@ -102,8 +102,8 @@ bool within(InterfaceLumping x, const SettingBounds&) noexcept {
               unit,                                                            \
               doc,                                                             \
               to_value(Type(value))},
-#define RAMUS_NODE_ROW(Type, member, value, bounds, json_key, flag, unit, doc)                 \
-  SettingInfo{#member, #member, SettingScope::kNode,  type_of<Type>(), bounds, json_key, flag, \
+#define RAMUS_DOMAIN_ROW(Type, member, value, bounds, json_key, flag, unit, doc)                \
+  SettingInfo{#member, #member, SettingScope::kDomain, type_of<Type>(), bounds, json_key, flag, \
               unit,    doc,     to_value(Type(value))},
 #define RAMUS_SCENARIO_ROW(Type, member, value, bounds, json_key, flag, unit, doc)                \
   SettingInfo{#member, #member, SettingScope::kScenario, type_of<Type>(), bounds, json_key, flag, \
@@ -112,7 +112,7 @@ bool within(InterfaceLumping x, const SettingBounds&) noexcept {
 const std::vector<SettingInfo>& table() {
   static const std::vector<SettingInfo> rows = {
       RAMUS_OBJECT_SETTINGS(RAMUS_OBJECT_ROW) RAMUS_WIND_SETTINGS(RAMUS_WIND_ROW)
-          RAMUS_NODE_SETTINGS(RAMUS_NODE_ROW) RAMUS_SCENARIO_SETTINGS(RAMUS_SCENARIO_ROW)};
+          RAMUS_DOMAIN_SETTINGS(RAMUS_DOMAIN_ROW) RAMUS_SCENARIO_SETTINGS(RAMUS_SCENARIO_ROW)};
   return rows;
 }
 
@@ -130,8 +130,8 @@ void with_object_member(S& s, const SettingInfo& info, F&& f) {
   }
 }
 template <typename N, typename F>
-void with_node_member(N& holder, const SettingInfo& info, F&& f) {
-  RAMUS_NODE_SETTINGS(RAMUS_VISIT_FIELD)
+void with_domain_member(N& holder, const SettingInfo& info, F&& f) {
+  RAMUS_DOMAIN_SETTINGS(RAMUS_VISIT_FIELD)
 }
 template <typename S, typename F>
 void with_scenario_member(S& holder, const SettingInfo& info,
@@ -177,11 +177,11 @@ const SettingInfo* find_setting_by_flag(std::string_view flag) {
   return nullptr;
 }
 
-SettingValue setting_value(const RuntimeSettings& settings, const SettingInfo& info, int node) {
+SettingValue setting_value(const RuntimeSettings& settings, const SettingInfo& info, int domain) {
   SettingValue value;
   const auto read = [&](const auto& member) { value = to_value(member); };
-  if (info.scope == SettingScope::kNode)
-    with_node_member(settings.nodes.at(static_cast<std::size_t>(node)), info, read);
+  if (info.scope == SettingScope::kDomain)
+    with_domain_member(settings.domains.at(static_cast<std::size_t>(domain)), info, read);
   else
     with_object_member(settings, info, read);
   return value;
@@ -192,13 +192,13 @@ SettingValue setting_value(const ScenarioSettings& scenario, const SettingInfo& 
   return value;
 }
 
-SettingValue setting_value(const NodeSettings& node, const SettingInfo& info) {
+SettingValue setting_value(const DomainSettings& domain, const SettingInfo& info) {
   SettingValue value;
-  with_node_member(node, info, [&](const auto& member) { value = to_value(member); });
+  with_domain_member(domain, info, [&](const auto& member) { value = to_value(member); });
   return value;
 }
-void set_setting(NodeSettings& node, const SettingInfo& info, const SettingValue& value) {
-  with_node_member(node, info, [&](auto& member) { from_value(value, member); });
+void set_setting(DomainSettings& domain, const SettingInfo& info, const SettingValue& value) {
+  with_domain_member(domain, info, [&](auto& member) { from_value(value, member); });
 }
 
 std::string_view json_key_in_block(const SettingInfo& info) {
@@ -207,12 +207,12 @@ std::string_view json_key_in_block(const SettingInfo& info) {
 }
 
 void set_setting(RuntimeSettings& settings, const SettingInfo& info, const SettingValue& value,
-                 int node) {
+                 int domain) {
   const auto write = [&](auto& member) { from_value(value, member); };
-  if (info.scope != SettingScope::kNode) return with_object_member(settings, info, write);
-  if (node >= 0)
-    return with_node_member(settings.nodes.at(static_cast<std::size_t>(node)), info, write);
-  for (NodeSettings& n : settings.nodes) with_node_member(n, info, write);
+  if (info.scope != SettingScope::kDomain) return with_object_member(settings, info, write);
+  if (domain >= 0)
+    return with_domain_member(settings.domains.at(static_cast<std::size_t>(domain)), info, write);
+  for (DomainSettings& n : settings.domains) with_domain_member(n, info, write);
 }
 void set_setting(ScenarioSettings& scenario, const SettingInfo& info, const SettingValue& value) {
   with_scenario_member(scenario, info, [&](auto& member) { from_value(value, member); });
@@ -342,41 +342,42 @@ std::string format_setting(const SettingInfo& info, const SettingValue& value) {
   return "";
 }
 
-bool settings_within_bounds(const RuntimeSettings& s, int num_nodes) noexcept {
+bool settings_within_bounds(const RuntimeSettings& s, int num_domains) noexcept {
   // The list's bounds written out member by member: comparisons only, nothing allocated.
 #define RAMUS_CHECK_OBJECT(Type, field, value, bounds, ...) \
   if (!within(s.field, bounds)) return false;
 #define RAMUS_CHECK_WIND(Type, field, value, bounds, ...) \
   if (!within(s.wind.field, bounds)) return false;
-#define RAMUS_CHECK_NODE(Type, field, value, bounds, ...) \
+#define RAMUS_CHECK_DOMAIN(Type, field, value, bounds, ...) \
   if (!within(n.field, bounds)) return false;
   RAMUS_OBJECT_SETTINGS(RAMUS_CHECK_OBJECT)
   RAMUS_WIND_SETTINGS(RAMUS_CHECK_WIND)
-  if (static_cast<int>(s.nodes.size()) != num_nodes) return false;
-  for (const NodeSettings& n : s.nodes) {
-    RAMUS_NODE_SETTINGS(RAMUS_CHECK_NODE)
+  if (static_cast<int>(s.domains.size()) != num_domains) return false;
+  for (const DomainSettings& n : s.domains) {
+    RAMUS_DOMAIN_SETTINGS(RAMUS_CHECK_DOMAIN)
   }
 #undef RAMUS_CHECK_OBJECT
 #undef RAMUS_CHECK_WIND
-#undef RAMUS_CHECK_NODE
+#undef RAMUS_CHECK_DOMAIN
   return true;
 }
 
-std::string find_settings_problem(const RuntimeSettings& settings, int num_nodes) {
-  // Whole-object settings and the wind first, then the node count, then each node's.
+std::string find_settings_problem(const RuntimeSettings& settings, int num_domains) {
+  // Whole-object settings and the wind first, then the domain count, then each domain's.
   for (const SettingInfo& info : table()) {
     if (info.scope != SettingScope::kObject && info.scope != SettingScope::kWind) continue;
     const std::string problem = setting_value_problem(info, setting_value(settings, info));
     if (!problem.empty()) return std::string(info.name) + ": " + problem;
   }
-  if (static_cast<int>(settings.nodes.size()) != num_nodes)
-    return std::to_string(settings.nodes.size()) + " node settings given for a model of " +
-           std::to_string(num_nodes) + " nodes";
-  for (int i = 0; i < num_nodes; ++i) {
+  if (static_cast<int>(settings.domains.size()) != num_domains)
+    return std::to_string(settings.domains.size()) + " domain settings given for a model of " +
+           std::to_string(num_domains) + " domains";
+  for (int i = 0; i < num_domains; ++i) {
     for (const SettingInfo& info : table()) {
-      if (info.scope != SettingScope::kNode) continue;
+      if (info.scope != SettingScope::kDomain) continue;
       const std::string problem = setting_value_problem(info, setting_value(settings, info, i));
-      if (!problem.empty()) return "nodes[" + std::to_string(i) + "]." + info.name + ": " + problem;
+      if (!problem.empty())
+        return "domains[" + std::to_string(i) + "]." + info.name + ": " + problem;
     }
   }
   return "";
@@ -423,8 +424,8 @@ std::string settings_markdown_table() {
   const std::pair<SettingScope, const char*> sections[] = {
       {SettingScope::kObject, "Whole object (`RuntimeSettings`)"},
       {SettingScope::kWind, "Wind (`RuntimeSettings::wind`, docs/WIND.md)"},
-      {SettingScope::kNode,
-       "Per domain (`NodeSettings`; also `domains.per_domain.<name>.<key>` for one domain)"},
+      {SettingScope::kDomain,
+       "Per domain (`DomainSettings`; also `domains.per_domain.<name>.<key>` for one domain)"},
       {SettingScope::kScenario, "Scenario of a run (`ScenarioSettings`)"}};
   std::string text;
   for (const auto& [scope, title] : sections) {
@@ -446,18 +447,18 @@ std::string runtime_fields_markdown_table() {
       "\n| path under `/runtime` | kind | type | shape | unit | allowed | meaning |\n"
       "|---|---|---|---|---|---|---|\n";
   for (const SettingInfo& info : table()) {
-    const bool node = info.scope == SettingScope::kNode;
+    const bool domain = info.scope == SettingScope::kDomain;
     const char* group = info.scope == SettingScope::kWind       ? "wind/"
                         : info.scope == SettingScope::kScenario ? "scenario/"
                                                                 : "";
-    const std::string path = (node ? "nodes/" : group) + std::string(info.member);
-    std::string kind = node || info.type == SettingType::kVector3 ? "dataset" : "attribute";
+    const std::string path = (domain ? "domains/" : group) + std::string(info.member);
+    std::string kind = domain || info.type == SettingType::kVector3 ? "dataset" : "attribute";
     std::string type = "float64";
     if (info.type == SettingType::kInteger || info.type == SettingType::kIntegrator) type = "int32";
     if (info.type == SettingType::kIntegrator) type += " (Integrator's number)";
     if (info.type == SettingType::kLumping) type = "string \"L1\", \"L2\" or \"L3\"";
     const std::string shape =
-        node ? "(num_domains)" : (info.type == SettingType::kVector3 ? "(3)" : "scalar");
+        domain ? "(num_domains)" : (info.type == SettingType::kVector3 ? "(3)" : "scalar");
     text += "| `" + path + "` | " + kind + " | " + type + " | " + shape + " | " + info.unit +
             " | " + cell(bounds_text(info)) + " | " + cell(info.doc) + " |\n";
   }

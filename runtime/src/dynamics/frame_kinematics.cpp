@@ -11,8 +11,8 @@ namespace ramus {
 void interface_motion(const Model& model, const State& state, int child,
                       Eigen::Matrix<double, 12, 1>& y, Eigen::Matrix<double, 12, 1>& y_dot,
                       Eigen::Matrix<double, 12, 1>& y_ddot) noexcept {
-  const Node& c = model.nodes[static_cast<std::size_t>(child)];
-  const Node& p = model.nodes[static_cast<std::size_t>(c.parent)];
+  const Domain& c = model.domains[static_cast<std::size_t>(child)];
+  const Domain& p = model.domains[static_cast<std::size_t>(c.parent)];
   const auto q = state.q.segment(p.dof_offset, p.r);
   const auto qdot = state.qdot.segment(p.dof_offset, p.r);
   const auto qddot = state.qddot.segment(p.dof_offset, p.r);
@@ -43,9 +43,9 @@ void interface_motion(const Model& model, const State& state, int child,
 
 void compute_relative_kinematics(const Model& model, State& state, int child,
                                  bool need_partial_alpha) noexcept {
-  const Node& c = model.nodes[static_cast<std::size_t>(child)];
-  const Node& p = model.nodes[static_cast<std::size_t>(c.parent)];
-  const NodeInterface& itf = c.interface;
+  const Domain& c = model.domains[static_cast<std::size_t>(child)];
+  const Domain& p = model.domains[static_cast<std::size_t>(c.parent)];
+  const DomainInterface& itf = c.interface;
   // Interface centroid and the linear map A_ij = R̂_ij + Σ_l A^l_ij q_l with its derivatives.
   Eigen::Matrix<double, 12, 1> y, y_dot, y_ddot;
   interface_motion(model, state, child, y, y_dot, y_ddot);
@@ -68,35 +68,35 @@ void compute_relative_kinematics(const Model& model, State& state, int child,
           : derivatives.omega_dot;
 }
 
-void update_child_frame(const Model& model, State& state, int node) noexcept {
-  const int parent = model.nodes[static_cast<std::size_t>(node)].parent;
+void update_child_frame(const Model& model, State& state, int domain) noexcept {
+  const int parent = model.domains[static_cast<std::size_t>(domain)].parent;
   const Eigen::Matrix3d P_rotation = state.frame_rotation.middleCols<3>(3 * parent);
   const Eigen::Vector3d P_origin = state.frame_origin.col(parent);
   const Eigen::Vector3d P_omega = state.frame_angular_velocity.col(parent);
   const Eigen::Vector3d P_velocity = state.frame_velocity.col(parent);
   const Eigen::Vector3d P_acceleration = state.frame_acceleration.col(parent);
   const Eigen::Vector3d P_alpha = state.frame_angular_acceleration.col(parent);
-  const Eigen::Matrix3d R = state.relative_rotation.middleCols<3>(3 * node);
-  const Eigen::Vector3d x = state.relative_position.col(node);
-  const Eigen::Vector3d v = state.relative_velocity.col(node);
-  const Eigen::Vector3d a = state.relative_acceleration.col(node);
-  const Eigen::Vector3d omega = state.relative_angular_velocity.col(node);
-  const Eigen::Vector3d alpha = state.relative_angular_acceleration.col(node);
+  const Eigen::Matrix3d R = state.relative_rotation.middleCols<3>(3 * domain);
+  const Eigen::Vector3d x = state.relative_position.col(domain);
+  const Eigen::Vector3d v = state.relative_velocity.col(domain);
+  const Eigen::Vector3d a = state.relative_acceleration.col(domain);
+  const Eigen::Vector3d omega = state.relative_angular_velocity.col(domain);
+  const Eigen::Vector3d alpha = state.relative_angular_acceleration.col(domain);
   const Eigen::Matrix3d Rt = R.transpose();
-  state.frame_rotation.middleCols<3>(3 * node) = P_rotation * R;
-  state.frame_origin.col(node) = P_origin + P_rotation * x;
-  state.frame_angular_velocity.col(node) = Rt * (P_omega + omega);
-  state.frame_velocity.col(node) = Rt * (P_velocity + P_omega.cross(x) + v);
-  state.frame_acceleration.col(node) =
+  state.frame_rotation.middleCols<3>(3 * domain) = P_rotation * R;
+  state.frame_origin.col(domain) = P_origin + P_rotation * x;
+  state.frame_angular_velocity.col(domain) = Rt * (P_omega + omega);
+  state.frame_velocity.col(domain) = Rt * (P_velocity + P_omega.cross(x) + v);
+  state.frame_acceleration.col(domain) =
       Rt * (P_acceleration + P_alpha.cross(x) + P_omega.cross(P_omega.cross(x)) +
             2.0 * P_omega.cross(v) + a);
-  state.frame_angular_acceleration.col(node) = Rt * (P_alpha + alpha + P_omega.cross(omega));
+  state.frame_angular_acceleration.col(domain) = Rt * (P_alpha + alpha + P_omega.cross(omega));
 }
 
 void relative_rotation_jacobian(const Model& model, const State& state, int child,
                                 Eigen::MatrixXd& jacobian) noexcept {
-  const Node& c = model.nodes[static_cast<std::size_t>(child)];
-  const int r = model.nodes[static_cast<std::size_t>(c.parent)].r;
+  const Domain& c = model.domains[static_cast<std::size_t>(child)];
+  const int r = model.domains[static_cast<std::size_t>(c.parent)].r;
   const Eigen::Matrix3d Rt = state.relative_rotation.middleCols<3>(3 * child).transpose();
   const Eigen::Matrix3d S = state.relative_stretch.middleCols<3>(3 * child);
   // G⁻¹ = R (tr(S) I - S)⁻¹ (as in polar_rotation_derivatives).

@@ -18,9 +18,9 @@ void interface_motion(const Model& model, const State& state, int child,
 void compute_relative_kinematics(const Model& model, State& state, int child,
                                  bool need_partial_alpha) noexcept;
 
-/// World frame of non-root `node` (rotation, origin, and velocities and accelerations in its own
+/// World frame of non-root `domain` (rotation, origin, and velocities and accelerations in its own
 /// axes, Eq. 10-12) from its parent's frame and its relative kinematics.
-void update_child_frame(const Model& model, State& state, int node) noexcept;
+void update_child_frame(const Model& model, State& state, int domain) noexcept;
 
 /// Columns l of dω_ij/dq̇_i (3 by r_i, Eq. 7 with Ṙ from A^l) for `child`, from the stored R_ij
 /// and S_ij: G⁻¹ 2 skew(R_ijᵀ A^l_ij), G = (tr(S) I - S) R_ijᵀ.

@@ -21,89 +21,90 @@ void accumulate_subtree_forces(const Model& model, const State& state, Workspace
   w.own_force_world.setZero();
   const Eigen::Vector3d center =
       state.frame_origin.col(0) + state.frame_rotation.leftCols<3>() * model.root_center_of_mass;
-  // Each vertex force: the node's own sum, its reduced force and the free root's torque.
+  // Each vertex force: the domain's own sum, its reduced force and the free root's torque.
   for (const AppliedForce& applied : state.forces) {
-    const Node& node = model.nodes[static_cast<std::size_t>(applied.node)];
-    const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];
-    const Eigen::Matrix3d R = state.frame_rotation.middleCols<3>(3 * applied.node);
-    w.own_force_world.col(applied.node) += applied.force;
+    const Domain& domain = model.domains[static_cast<std::size_t>(applied.domain)];
+    const Part& proto = model.parts[static_cast<std::size_t>(domain.part)];
+    const Eigen::Matrix3d R = state.frame_rotation.middleCols<3>(3 * applied.domain);
+    w.own_force_world.col(applied.domain) += applied.force;
     const Eigen::Vector3d local = R.transpose() * applied.force;
-    // (A scaled node: rest positions s X, basis s^-3/2 U.)
-    Eigen::Vector3d x = node.scale.length * proto.rest_positions.row(applied.vertex).transpose();
-    if (node.r > 0) {
+    // (A scaled domain: rest positions s X, basis s^-3/2 U.)
+    Eigen::Vector3d x = domain.scale.length * proto.rest_positions.row(applied.vertex).transpose();
+    if (domain.r > 0) {
       const auto rows = proto.basis.middleRows<3>(3 * static_cast<Eigen::Index>(applied.vertex));
-      w.reduced_vertex_force.segment(node.dof_offset, node.r).noalias() +=
-          rows.transpose() * (node.scale.basis * local);
+      w.reduced_vertex_force.segment(domain.dof_offset, domain.r).noalias() +=
+          rows.transpose() * (domain.scale.basis * local);
       if (model.free_root)
-        x.noalias() += node.scale.basis * (rows * state.q.segment(node.dof_offset, node.r));
+        x.noalias() += domain.scale.basis * (rows * state.q.segment(domain.dof_offset, domain.r));
     }
     if (model.free_root)
-      w.root_torque += (state.frame_origin.col(applied.node) + R * x - center).cross(applied.force);
+      w.root_torque +=
+          (state.frame_origin.col(applied.domain) + R * x - center).cross(applied.force);
   }
-  // Per node, independent across nodes (on `threads` threads): its wind drag |w| P w at its
-  // frame's wind (docs/WIND.md), force and torque about the part origin in the node's axes
+  // Per domain, independent across domains (on `threads` threads): its wind drag |w| P w at its
+  // frame's wind (docs/WIND.md), force and torque about the part origin in the domain's axes
   // (scaled: area s², reduced s^½, torque s³); then its own external force (vertex forces, wind
   // and weight) and, for L3, its own torque about the subtree's rest centre of mass c_i (its
-  // weight at its own centre of mass, the wind moved to c_i), in the node's axes. Subtree sums
-  // feed the parents' lumping and the free root only: none for an anchored node alone.
+  // weight at its own centre of mass, the wind moved to c_i), in the domain's axes. Subtree sums
+  // feed the parents' lumping and the free root only: none for an anchored domain alone.
   const WindField field(settings.wind);
   const WindField::Instant now = wind ? field.at(state.time) : WindField::Instant{};
-  const bool subtrees = model.num_nodes() > 1 || model.free_root;
+  const bool subtrees = model.num_domains() > 1 || model.free_root;
   const auto own_loads = [&](int i) {
-    const Node& node = model.nodes[static_cast<std::size_t>(i)];
-    const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];
+    const Domain& domain = model.domains[static_cast<std::size_t>(i)];
+    const Part& proto = model.parts[static_cast<std::size_t>(domain.part)];
     const Eigen::Matrix3d R = state.frame_rotation.middleCols<3>(3 * i);
     if (wind) {
       const Eigen::Vector3d velocity = field.velocity(state.frame_origin.col(i), now);
       const Eigen::Vector3d local = R.transpose() * velocity;
       const double c = settings.wind.drag * velocity.norm();
-      const double s = node.scale.length;
+      const double s = domain.scale.length;
       w.wind_force.col(i) = (c * s * s) * (proto.wind_area * local);
       w.wind_torque.col(i) = (c * s * s * s) * (proto.wind_moment * local);
       // The r by 3 product column by column (a fused pass: an r by 3 GEMV's dispatch costs
       // more at a leaf's r).
-      if (node.r > 0) {
-        const Eigen::Vector3d scaled = (c * node.scale.gradient) * local;
-        w.reduced_vertex_force.segment(node.dof_offset, node.r) +=
+      if (domain.r > 0) {
+        const Eigen::Vector3d scaled = (c * domain.scale.gradient) * local;
+        w.reduced_vertex_force.segment(domain.dof_offset, domain.r) +=
             scaled(0) * proto.wind_basis.col(0) + scaled(1) * proto.wind_basis.col(1) +
             scaled(2) * proto.wind_basis.col(2);
       }
       w.own_force_world.col(i) += R * w.wind_force.col(i);
     }
     if (!subtrees) return;
-    const double mass = node.scale.mass * proto.mass;
+    const double mass = domain.scale.mass * proto.mass;
     w.subtree_force.col(i) = R.transpose() * (w.own_force_world.col(i) + mass * settings.gravity);
     if (!l3) return;
     const Eigen::Vector3d weight = R.transpose() * settings.gravity;
-    w.subtree_torque.col(i) = mass > 0
-                                  ? Eigen::Vector3d((node.scale.first_moment * proto.first_moment -
-                                                     mass * node.subtree_center_of_mass)
-                                                        .cross(weight))
-                                  : Eigen::Vector3d::Zero();
+    w.subtree_torque.col(i) =
+        mass > 0 ? Eigen::Vector3d((domain.scale.first_moment * proto.first_moment -
+                                    mass * domain.subtree_center_of_mass)
+                                       .cross(weight))
+                 : Eigen::Vector3d::Zero();
     if (wind)
       w.subtree_torque.col(i) +=
-          w.wind_torque.col(i) - node.subtree_center_of_mass.cross(w.wind_force.col(i));
+          w.wind_torque.col(i) - domain.subtree_center_of_mass.cross(w.wind_force.col(i));
   };
-  // Units: a childless root, the nodes with children one by one, then the childless nodes by
+  // Units: a childless root, the domains with children one by one, then the childless domains by
   // lane group (in lanes where the group fits, else one by one).
-  const int root_unit = model.nodes.front().num_children == 0 ? 1 : 0;
-  const int parents = static_cast<int>(model.parent_nodes.size());
+  const int root_unit = model.domains.front().num_children == 0 ? 1 : 0;
+  const int parents = static_cast<int>(model.parent_domains.size());
   const int groups = static_cast<int>(model.childless_groups.size()) - 1;
   const auto unit_loads = [&](int u) {
     if (u < root_unit) return own_loads(0);
     if (u < root_unit + parents)
-      return own_loads(model.parent_nodes[static_cast<std::size_t>(u - root_unit)]);
+      return own_loads(model.parent_domains[static_cast<std::size_t>(u - root_unit)]);
     const std::size_t g = static_cast<std::size_t>(u - root_unit - parents);
-    const int* group = model.childless_nodes.data() + model.childless_groups[g];
+    const int* group = model.childless_domains.data() + model.childless_groups[g];
     const int count = model.childless_groups[g + 1] - model.childless_groups[g];
     if (lanes && lane_kinematics_fit(model, group, count))
       return lane_group_own_loads(model, state, w, group, count, field, now);
     for (int k = 0; k < count; ++k) own_loads(group[k]);
   };
   parallel_for(root_unit + parents + std::max(groups, 0), threads, unit_loads);
-  // The free root's torque about the centre of mass from the wind, summed in node order.
+  // The free root's torque about the centre of mass from the wind, summed in domain order.
   if (wind && model.free_root)
-    for (int i = 0; i < model.num_nodes(); ++i) {
+    for (int i = 0; i < model.num_domains(); ++i) {
       const Eigen::Matrix3d R = state.frame_rotation.middleCols<3>(3 * i);
       w.root_torque += (state.frame_origin.col(i) - center).cross(R * w.wind_force.col(i)) +
                        R * w.wind_torque.col(i);
@@ -112,30 +113,31 @@ void accumulate_subtree_forces(const Model& model, const State& state, Workspace
   if (l3) {
     // The vertex forces' torques at their deformed positions (children's come below).
     for (const AppliedForce& applied : state.forces) {
-      const Node& node = model.nodes[static_cast<std::size_t>(applied.node)];
-      const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];
-      Eigen::Vector3d x = node.scale.length * proto.rest_positions.row(applied.vertex).transpose();
-      if (node.r > 0)
-        x.noalias() += node.scale.basis *
+      const Domain& domain = model.domains[static_cast<std::size_t>(applied.domain)];
+      const Part& proto = model.parts[static_cast<std::size_t>(domain.part)];
+      Eigen::Vector3d x =
+          domain.scale.length * proto.rest_positions.row(applied.vertex).transpose();
+      if (domain.r > 0)
+        x.noalias() += domain.scale.basis *
                        (proto.basis.middleRows<3>(3 * static_cast<Eigen::Index>(applied.vertex)) *
-                        state.q.segment(node.dof_offset, node.r));
-      w.subtree_torque.col(applied.node) +=
-          (x - node.subtree_center_of_mass)
-              .cross(state.frame_rotation.middleCols<3>(3 * applied.node).transpose() *
+                        state.q.segment(domain.dof_offset, domain.r));
+      w.subtree_torque.col(applied.domain) +=
+          (x - domain.subtree_center_of_mass)
+              .cross(state.frame_rotation.middleCols<3>(3 * applied.domain).transpose() *
                      applied.force);
     }
   }
   // Leaves to root: children's sums into their parents.
-  for (int i = model.num_nodes() - 1; i > 0; --i) {
-    const Node& node = model.nodes[static_cast<std::size_t>(i)];
+  for (int i = model.num_domains() - 1; i > 0; --i) {
+    const Domain& domain = model.domains[static_cast<std::size_t>(i)];
     const Eigen::Matrix3d R = state.relative_rotation.middleCols<3>(3 * i);
     const Eigen::Vector3d force = R * w.subtree_force.col(i);
-    w.subtree_force.col(node.parent) += force;
+    w.subtree_force.col(domain.parent) += force;
     if (l3) {
-      const Node& parent = model.nodes[static_cast<std::size_t>(node.parent)];
+      const Domain& parent = model.domains[static_cast<std::size_t>(domain.parent)];
       const Eigen::Vector3d child_center =
-          state.relative_position.col(i) + R * node.subtree_center_of_mass;
-      w.subtree_torque.col(node.parent) +=
+          state.relative_position.col(i) + R * domain.subtree_center_of_mass;
+      w.subtree_torque.col(domain.parent) +=
           R * w.subtree_torque.col(i) + (child_center - parent.subtree_center_of_mass).cross(force);
     }
   }
@@ -186,13 +188,13 @@ void add_centroid_columns_transposed(const InterfaceBases& bases, const Eigen::V
 }  // namespace
 
 // The frame-independent half of lines 7-8: with J the Jacobian of the lumping point p_j (L1: the
-// interface centroid, J = â_ij, and M' constant: Node::interface_lumped_mass, nothing to do;
+// interface centroid, J = â_ij, and M' constant: Domain::interface_lumped_mass, nothing to do;
 // L2, L3: the subtree's centre of mass carried by the child frame, p = x_ij + R_ij c_j,
 // J = â_ij - (R c)~ J_ω), M_ij = m_j Jᵀ J; L3 adds the subtree's rotational inertia
 // J_ωᵀ I_w J_ω (J_ω = dω_ij/dq̇_i).
-void lump_children_inertia(const Model& model, const State& state, int node,
+void lump_children_inertia(const Model& model, const State& state, int domain,
                            ChildLumping& lumping) noexcept {
-  const Node& parent = model.nodes[static_cast<std::size_t>(node)];
+  const Domain& parent = model.domains[static_cast<std::size_t>(domain)];
   const RuntimeSettings& settings = state.settings;
   if (settings.lumping == InterfaceLumping::kInterface) return;
   const bool l3 = settings.lumping == InterfaceLumping::kRigidSubtree;
@@ -200,7 +202,7 @@ void lump_children_inertia(const Model& model, const State& state, int node,
   lumping.mass.setIdentity();
   for (int k = 0; k < parent.num_children; ++k) {
     const int c = model.children[static_cast<std::size_t>(parent.first_child + k)];
-    const Node& child = model.nodes[static_cast<std::size_t>(c)];
+    const Domain& child = model.domains[static_cast<std::size_t>(c)];
     Eigen::MatrixXd& J = lumping.jacobians[static_cast<std::size_t>(k)];
     {
       Eigen::MatrixXd& J_omega = lumping.rotation_jacobians[static_cast<std::size_t>(k)];
@@ -222,21 +224,21 @@ void lump_children_inertia(const Model& model, const State& state, int node,
   lumping.mass.triangularView<Eigen::StrictlyUpper>() = lumping.mass.transpose();
 }
 
-// The rest of lines 7-8, with the node's frame at t + h: f0_ij = Jᵀ (R_ij f_j - m_j p̈ without
+// The rest of lines 7-8, with the domain's frame at t + h: f0_ij = Jᵀ (R_ij f_j - m_j p̈ without
 // J q̈) and, for L3, J_ωᵀ of the subtree's inertial torque.
 void add_lumped_children_load(const Model& model, const State& state,
-                              const WorkspaceData& workspace, int node, const ChildLumping& lumping,
-                              Eigen::VectorXd& load) noexcept {
-  const Node& parent = model.nodes[static_cast<std::size_t>(node)];
+                              const WorkspaceData& workspace, int domain,
+                              const ChildLumping& lumping, Eigen::VectorXd& load) noexcept {
+  const Domain& parent = model.domains[static_cast<std::size_t>(domain)];
   const RuntimeSettings& settings = state.settings;
   const bool l1 = settings.lumping == InterfaceLumping::kInterface;
   const bool l3 = settings.lumping == InterfaceLumping::kRigidSubtree;
-  const Eigen::Vector3d f_acceleration = state.frame_acceleration.col(node);
-  const Eigen::Vector3d f_omega = state.frame_angular_velocity.col(node);
-  const Eigen::Vector3d f_alpha = state.frame_angular_acceleration.col(node);
+  const Eigen::Vector3d f_acceleration = state.frame_acceleration.col(domain);
+  const Eigen::Vector3d f_omega = state.frame_angular_velocity.col(domain);
+  const Eigen::Vector3d f_alpha = state.frame_angular_acceleration.col(domain);
   for (int k = 0; k < parent.num_children; ++k) {
     const int c = model.children[static_cast<std::size_t>(parent.first_child + k)];
-    const Node& child = model.nodes[static_cast<std::size_t>(c)];
+    const Domain& child = model.domains[static_cast<std::size_t>(c)];
     const double m = child.subtree_mass;
     const Eigen::Matrix3d R = state.relative_rotation.middleCols<3>(3 * c);
     const Eigen::Vector3d omega = state.relative_angular_velocity.col(c);

@@ -1,7 +1,7 @@
-// Eight childless nodes of one prototype through lines 6-9 of Algorithm 1, one per lane: the
-// node-by-node step's arithmetic (step.cpp's assemble_node_equation, system_force.cpp,
+// Eight childless domains of one part through lines 6-9 of Algorithm 1, one per lane: the
+// domain-by-domain step's arithmetic (step.cpp's assemble_domain_equation, system_force.cpp,
 // reduced_stvk_polynomial.cpp, implicit_stage.cpp) written once for eight; their kinematics are
-// lane_kinematics.cpp's. An indefinite stage matrix runs per node as there (pivoted LDLT).
+// lane_kinematics.cpp's. An indefinite stage matrix runs per domain as there (pivoted LDLT).
 #include <Eigen/Cholesky>
 
 #include <algorithm>
@@ -37,15 +37,16 @@ bool lane_integrator(Integrator integrator, const State& state) {
   return integrator == Integrator::kSemiImplicitEuler ||
          (integrator == Integrator::kSemiImplicitBdf2 && state.history_size > 0);
 }
-// f = Uᵀ R_iᵀ f_vertices + G R_iᵀ g + f_sys (assemble_node_equation; Eq. 14 as B z).
-void load_lanes(const Model& model, const State& state, const WorkspaceData& w,
-                const Prototype& proto, const int* index, const int* offset, LaneScratch& L) {
+// f = Uᵀ R_iᵀ f_vertices + G R_iᵀ g + f_sys (assemble_domain_equation; Eq. 14 as B z).
+void load_lanes(const Model& model, const State& state, const WorkspaceData& w, const Part& proto,
+                const int* index, const int* offset, LaneScratch& L) {
   const int r = proto.r;
   const Mat3 R = gather_matrix(state.frame_rotation, index);
   Vec3 gravity;
   for (int d = 0; d < 3; ++d) gravity[d] = Lane::Constant(state.settings.gravity(d));
-  const Lane load_scale = per_node(model, index, [](const Node& n, int) { return n.scale.load; });
-  const Lane moment = per_node(model, index, [](const Node& n, int) { return n.scale.moment; });
+  const Lane load_scale =
+      per_domain(model, index, [](const Domain& n, int) { return n.scale.load; });
+  const Lane moment = per_domain(model, index, [](const Domain& n, int) { return n.scale.moment; });
   Vec3 g = lanes::transpose_multiply(R, gravity);
   for (int d = 0; d < 3; ++d) g[d] = load_scale * g[d];
   const Eigen::MatrixXd& G = proto.gravity_basis;
@@ -84,11 +85,11 @@ void load_lanes(const Model& model, const State& state, const WorkspaceData& w,
     L.load[static_cast<std::size_t>(l)] += L.system[static_cast<std::size_t>(l)];
 }
 
-// q̃ = s^-5/2 q and its pair monomials of each lane's node (ReducedStvkForces::evaluate and
-// integrate_node.cpp's scale factors), into L.q_tilde and L.monomials.
+// q̃ = s^-5/2 q and its pair monomials of each lane's domain (ReducedStvkForces::evaluate and
+// integrate_domain.cpp's scale factors), into L.q_tilde and L.monomials.
 void monomials_lanes(const Model& model, int r, const int* index, LaneScratch& L) {
   const Lane coordinate =
-      per_node(model, index, [](const Node& n, int) { return n.scale.coordinate; });
+      per_domain(model, index, [](const Domain& n, int) { return n.scale.coordinate; });
   for (int i = 0; i < r; ++i)
     L.q_tilde[static_cast<std::size_t>(i)] = coordinate * L.q[static_cast<std::size_t>(i)];
   const Lane* q = L.q_tilde.data();
@@ -101,7 +102,7 @@ void monomials_lanes(const Model& model, int r, const int* index, LaneScratch& L
 
 // g(q̃) and K(q̃) (packed) from L.q_tilde and the quartic product in L.k4: the cubic product,
 // then the fused pass K = K2 + K3 + K4, g = (K2 + K3 / 2 + K4 / 3) q̃.
-void gradient_and_stiffness_lanes(const Prototype& proto, LaneScratch& L) {
+void gradient_and_stiffness_lanes(const Part& proto, LaneScratch& L) {
   const int r = proto.r, p = num_pairs(r);
   const Lane* q = L.q_tilde.data();
   const ReducedStvkForces& forces = proto.forces;
@@ -123,9 +124,9 @@ void gradient_and_stiffness_lanes(const Prototype& proto, LaneScratch& L) {
   }
 }
 
-// s g(q) and s K(q) (packed, before the node's factors) of each lane's node at its q, all in
+// s g(q) and s K(q) (packed, before the domain's factors) of each lane's domain at its q, all in
 // lanes.
-void stvk_lanes(const Model& model, const Prototype& proto, const int* index, LaneScratch& L) {
+void stvk_lanes(const Model& model, const Part& proto, const int* index, LaneScratch& L) {
   const int p = num_pairs(proto.r);
   monomials_lanes(model, proto.r, index, L);
   lanes::multiply_shared(proto.forces.quartic_full()->data(), p, p, 1, p, L.monomials.data(),
@@ -133,31 +134,31 @@ void stvk_lanes(const Model& model, const Prototype& proto, const int* index, La
   gradient_and_stiffness_lanes(proto, L);
 }
 
-// The node's stiffness scale times its scale's gradient and stiffness factors, per lane: s g and
-// s K of the node from g and K of its prototype (integrate_node.cpp's node_factors).
+// The domain's stiffness scale times its scale's gradient and stiffness factors, per lane: s g and
+// s K of the domain from g and K of its part (integrate_domain.cpp's domain_factors).
 void scale_gradient_and_stiffness(const Model& model, const RuntimeSettings& settings, int r,
                                   const int* index, LaneScratch& L) {
-  const Lane gradient_factor = per_node(model, index, [&](const Node& n, int i) {
-    return settings.nodes[static_cast<std::size_t>(i)].stiffness_scale * n.scale.gradient;
+  const Lane gradient_factor = per_domain(model, index, [&](const Domain& n, int i) {
+    return settings.domains[static_cast<std::size_t>(i)].stiffness_scale * n.scale.gradient;
   });
-  const Lane stiffness_factor = per_node(model, index, [&](const Node& n, int i) {
-    return settings.nodes[static_cast<std::size_t>(i)].stiffness_scale * n.scale.stiffness;
+  const Lane stiffness_factor = per_domain(model, index, [&](const Domain& n, int i) {
+    return settings.domains[static_cast<std::size_t>(i)].stiffness_scale * n.scale.stiffness;
   });
   for (int l = 0; l < r; ++l) L.gradient[static_cast<std::size_t>(l)] *= gradient_factor;
   const int p = num_pairs(r);
   for (int k = 0; k < p; ++k) L.stiffness[static_cast<std::size_t>(k)] *= stiffness_factor;
 }
 
-// Each lane's node's Rayleigh α and β.
+// Each lane's domain's Rayleigh α and β.
 void rayleigh_lanes(const Model& model, const RuntimeSettings& settings, const int* index,
                     Lane& alpha, Lane& beta) {
-  const auto node_settings = [&settings](int i) -> const NodeSettings& {
-    return settings.nodes[static_cast<std::size_t>(i)];
+  const auto domain_settings = [&settings](int i) -> const DomainSettings& {
+    return settings.domains[static_cast<std::size_t>(i)];
   };
-  alpha =
-      per_node(model, index, [&](const Node&, int i) { return node_settings(i).rayleigh_mass; });
-  beta = per_node(model, index,
-                  [&](const Node&, int i) { return node_settings(i).rayleigh_stiffness; });
+  alpha = per_domain(model, index,
+                     [&](const Domain&, int i) { return domain_settings(i).rayleigh_mass; });
+  beta = per_domain(model, index,
+                    [&](const Domain&, int i) { return domain_settings(i).rayleigh_stiffness; });
 }
 
 // K(i, j) of the packed stiffness in L.
@@ -190,20 +191,22 @@ Lane cholesky_lanes(Lane* H, int r) {
 
 }  // namespace
 
-bool lane_integrators_fit(const State& state, const int* nodes, int count) noexcept {
-  // (One integrator for all: the lanes run the first node's.)
-  const Integrator first = state.settings.nodes[static_cast<std::size_t>(nodes[0])].integrator;
+bool lane_integrators_fit(const State& state, const int* domains, int count) noexcept {
+  // (One integrator for all: the lanes run the first domain's.)
+  const Integrator first = state.settings.domains[static_cast<std::size_t>(domains[0])].integrator;
   if (!lane_integrator(first, state)) return false;
   for (int k = 1; k < count; ++k)
-    if (state.settings.nodes[static_cast<std::size_t>(nodes[k])].integrator != first) return false;
+    if (state.settings.domains[static_cast<std::size_t>(domains[k])].integrator != first)
+      return false;
   return true;
 }
-void advance_lane_group(const Model& model, State& state, const WorkspaceData& w, const int* nodes,
-                        int count, PrototypeScratch& scratch, StepStatus* status) noexcept {
+void advance_lane_group(const Model& model, State& state, const WorkspaceData& w,
+                        const int* domains, int count, PartScratch& scratch,
+                        StepStatus* status) noexcept {
   int index[kLanes];
-  lane_nodes(nodes, count, index);
-  const Prototype& proto = model.prototypes[static_cast<std::size_t>(
-      model.nodes[static_cast<std::size_t>(index[0])].prototype)];
+  lane_domains(domains, count, index);
+  const Part& proto =
+      model.parts[static_cast<std::size_t>(model.domains[static_cast<std::size_t>(index[0])].part)];
   const int r = proto.r;
   LaneScratch& L = scratch.lanes;
   const RuntimeSettings& settings = state.settings;
@@ -211,7 +214,7 @@ void advance_lane_group(const Model& model, State& state, const WorkspaceData& w
   // q, q̇ in lanes; lines 6-8: the load (no children: M' = I).
   int offset[kLanes];
   for (int lane = 0; lane < kLanes; ++lane)
-    offset[lane] = model.nodes[static_cast<std::size_t>(index[lane])].dof_offset;
+    offset[lane] = model.domains[static_cast<std::size_t>(index[lane])].dof_offset;
   gather(state.q.data(), offset, r, L.q.data());
   gather(state.qdot.data(), offset, r, L.qdot.data());
   load_lanes(model, state, w, proto, index, offset, L);
@@ -223,7 +226,7 @@ void advance_lane_group(const Model& model, State& state, const WorkspaceData& w
   rayleigh_lanes(model, settings, index, alpha, beta);
 
   // q̂, v̂ and c: SI q̂ = q, v̂ = q̇, c = 1; SBDF2 q̂ = (4 q - q_-1) / 3, v̂ likewise, c = 2/3.
-  const bool bdf2 = settings.nodes[static_cast<std::size_t>(index[0])].integrator ==
+  const bool bdf2 = settings.domains[static_cast<std::size_t>(index[0])].integrator ==
                     Integrator::kSemiImplicitBdf2;
   const double ch = (bdf2 ? 2.0 / 3.0 : 1.0) * settings.time_step;
   if (bdf2) {
@@ -278,7 +281,7 @@ void advance_lane_group(const Model& model, State& state, const WorkspaceData& w
   }
   for (int lane = 0; lane < count; ++lane) {
     if (!(smallest_pivot(lane) <= 0)) continue;
-    // The node-by-node stage's fallback for this lane: pivoted LDLT of H, rhs rebuilt.
+    // The domain-by-domain stage's fallback for this lane: pivoted LDLT of H, rhs rebuilt.
     for (int i = 0; i < r; ++i) {
       scratch.delta(i) = stage_rhs(i)(lane);
       for (int j = 0; j < r; ++j)
@@ -290,7 +293,7 @@ void advance_lane_group(const Model& model, State& state, const WorkspaceData& w
     for (int i = 0; i < r; ++i) y[i](lane) = scratch.residual(i);
   }
 
-  // q = q̂ + c h v, q̈ = (v - v̂) / (c h); the node-by-node step's checks.
+  // q = q̂ + c h v, q̈ = (v - v̂) / (c h); the domain-by-domain step's checks.
   // (x - x is NaN exactly when x is not finite.)
   // (The new q into L.q, q̈ into L.load: neither is read again.)
   Lane largest = Lane::Zero(), squared = Lane::Zero(), not_finite = Lane::Zero();
@@ -308,8 +311,8 @@ void advance_lane_group(const Model& model, State& state, const WorkspaceData& w
   scatter(L.q.data(), offset, r, count, state.q.data());
   scatter(y, offset, r, count, state.qdot.data());
   scatter(L.load.data(), offset, r, count, state.qddot.data());
-  const Lane bound = per_node(
-      model, index, [&](const Node& n, int) { return proto.divergence_norm * n.scale.moment; });
+  const Lane bound = per_domain(
+      model, index, [&](const Domain& n, int) { return proto.divergence_norm * n.scale.moment; });
   const Lane norm = squared.sqrt();
   for (int lane = 0; lane < count; ++lane)
     status[lane] = std::isnan(not_finite(lane)) ? StepStatus::kNonFinite
@@ -323,10 +326,10 @@ void advance_lane_group(const Model& model, State& state, const WorkspaceData& w
 namespace ramus {
 
 void lane_group_stage_factors(const Model& model, const State& state, WorkspaceData& w,
-                              const int* nodes, int count, PrototypeScratch& scratch) noexcept {
+                              const int* domains, int count, PartScratch& scratch) noexcept {
   int index[kLanes];
-  lane_nodes(nodes, count, index);
-  const Prototype& proto = model.prototype_of(index[0]);
+  lane_domains(domains, count, index);
+  const Part& proto = model.part_of(index[0]);
   const int r = proto.r, p = num_pairs(r);
   LaneScratch& L = scratch.lanes;
   const RuntimeSettings& settings = state.settings;
@@ -334,7 +337,7 @@ void lane_group_stage_factors(const Model& model, const State& state, WorkspaceD
   int offset[kLanes], slot[kLanes], delta_slot[kLanes], factor_slot[kLanes];
   for (int lane = 0; lane < kLanes; ++lane) {
     const std::size_t i = static_cast<std::size_t>(index[lane]);
-    offset[lane] = model.nodes[i].dof_offset;
+    offset[lane] = model.domains[i].dof_offset;
     slot[lane] = w.stage_offset[i];
     delta_slot[lane] = slot[lane] + r;
     factor_slot[lane] = slot[lane] + 2 * r;
@@ -342,12 +345,12 @@ void lane_group_stage_factors(const Model& model, const State& state, WorkspaceD
   gather(state.q.data(), offset, r, L.q.data());
   monomials_lanes(model, r, index, L);
 
-  // The quartic product node by node in the symmetric panel kernel (as the node's integrator
+  // The quartic product domain by domain in the symmetric panel kernel (as the domain's integrator
   // computes it: a group shares too few coefficients to pay for the full p by p), each into its
   // factor slot, then into lanes; g and K in lanes.
   for (int lane = 0; lane < count; ++lane) {
-    const Node& node = model.nodes[static_cast<std::size_t>(index[lane])];
-    scratch.scaled_q = node.scale.coordinate * state.q.segment(node.dof_offset, r);
+    const Domain& domain = model.domains[static_cast<std::size_t>(index[lane])];
+    scratch.scaled_q = domain.scale.coordinate * state.q.segment(domain.dof_offset, r);
     proto.forces.quartic_product(scratch.scaled_q, scratch.polynomial);
     w.stage_data.segment(factor_slot[lane], p) = scratch.polynomial.padded_k4.head(p);
   }
@@ -356,7 +359,7 @@ void lane_group_stage_factors(const Model& model, const State& state, WorkspaceD
   scale_gradient_and_stiffness(model, settings, r, index, L);
 
   // c h and K (q̂ - q): SI c = 1, q̂ = q; SBDF2 c = 2/3, q̂ = (4 q - q_-1) / 3 (into L.rhs).
-  const bool bdf2 = settings.nodes[static_cast<std::size_t>(index[0])].integrator ==
+  const bool bdf2 = settings.domains[static_cast<std::size_t>(index[0])].integrator ==
                     Integrator::kSemiImplicitBdf2;
   const double ch = (bdf2 ? 2.0 / 3.0 : 1.0) * settings.time_step;
   Lane* K_delta = L.rhs.data();
@@ -384,7 +387,7 @@ void lane_group_stage_factors(const Model& model, const State& state, WorkspaceD
   for (int lane = 0; lane < kLanes; ++lane) {
     const std::size_t i = static_cast<std::size_t>(index[lane]);
     mass[lane] = settings.lumping == InterfaceLumping::kInterface
-                     ? model.nodes[i].interface_lumped_mass.data()
+                     ? model.domains[i].interface_lumped_mass.data()
                      : lumping_of(w, model, index[lane]).mass.data();
   }
   Lane* H = L.factor.data();

@@ -1,6 +1,6 @@
-// The lane groups' kinematics and own loads: Eq. 1-12 for up to eight childless nodes of one
-// prototype, one per lane (compute_relative_kinematics, polar_decomposition and
-// update_child_frame written once for eight), and line 3's per-node half (the wind's drag, own
+// The lane groups' kinematics and own loads: Eq. 1-12 for up to eight childless domains of one
+// part, one per lane (compute_relative_kinematics, polar_decomposition and
+// update_child_frame written once for eight), and line 3's per-domain half (the wind's drag, own
 // and subtree forces).
 #include <Eigen/Cholesky>
 
@@ -113,7 +113,7 @@ Vec3T<L> angular_acceleration(const Mat3T<L>& G_inverse, const Mat3T<L>& R,
   return lanes::multiply(G_inverse, rhs);
 }
 
-// The relative kinematics of each lane's node (compute_relative_kinematics): R, x, v, a, ω, ω̇.
+// The relative kinematics of each lane's domain (compute_relative_kinematics): R, x, v, a, ω, ω̇.
 template <class L>
 struct RelativeKinematics {
   Vec3T<L> x, v, a, omega, alpha;
@@ -123,13 +123,13 @@ struct RelativeKinematics {
 template <class L>
 RelativeKinematics<L> relative_kinematics_lanes(const Model& model, State& state, const int* index,
                                                 int count, bool need_partial_alpha) {
-  // y = (x̂ displacement, vec ΔA) and its derivatives per node (one pass over the parent's
+  // y = (x̂ displacement, vec ΔA) and its derivatives per domain (one pass over the parent's
   // float columns), then into lanes.
   // Per lane the row (x, A, v, Ȧ, a, Ä) with x = x̂ + y_0:3 and A = R̂ + y_3:12 (column-major).
   alignas(64) double rows[kWidth<L>][36];
   const double* row_pointers[kWidth<L>];
   for (int lane = 0; lane < kWidth<L>; ++lane) {
-    const NodeInterface& itf = model.nodes[static_cast<std::size_t>(index[lane])].interface;
+    const DomainInterface& itf = model.domains[static_cast<std::size_t>(index[lane])].interface;
     Eigen::Map<Eigen::Matrix<double, 12, 1>> y(rows[lane]), y_dot(rows[lane] + 12),
         y_ddot(rows[lane] + 24);
     Eigen::Matrix<double, 12, 1> rest;
@@ -198,13 +198,13 @@ RelativeKinematics<L> relative_kinematics_lanes(const Model& model, State& state
   return k;
 }
 
-// The world frame of each lane's node from its parent's (update_child_frame, Eq. 10-12).
+// The world frame of each lane's domain from its parent's (update_child_frame, Eq. 10-12).
 template <class L>
 void frames_lanes(const Model& model, State& state, const int* index, int count,
                   const RelativeKinematics<L>& k) {
   int parent[kWidth<L>];
   for (int lane = 0; lane < kWidth<L>; ++lane)
-    parent[lane] = model.nodes[static_cast<std::size_t>(index[lane])].parent;
+    parent[lane] = model.domains[static_cast<std::size_t>(index[lane])].parent;
   const Mat3T<L> P_rotation = gather_matrix<L>(state.frame_rotation, parent);
   const Vec3T<L> P_origin = gather_vector<L>(state.frame_origin, parent);
   const Vec3T<L> P_omega = gather_vector<L>(state.frame_angular_velocity, parent);
@@ -255,18 +255,18 @@ int polar_decomposition_lanes(const Mat3& A, Mat3& R, Mat3& S) noexcept {
   return scalar;
 }
 
-bool lane_kinematics_fit(const Model& model, const int* nodes, int count) noexcept {
-  // (The rest holds for a Model::childless_groups group by construction: checking it node by
-  // node touched eight Node structs a group, 1 % of the oak's step.)
+bool lane_kinematics_fit(const Model& model, const int* domains, int count) noexcept {
+  // (The rest holds for a Model::childless_groups group by construction: checking it domain by
+  // domain touched eight Domain structs a group, 1 % of the oak's step.)
   if (count < 2 || count > kLanes) return false;
-  const Prototype& proto = model.prototype_of(nodes[0]);
+  const Part& proto = model.part_of(domains[0]);
   return proto.batched && proto.forces.quartic_full() && proto.r > 0;
 }
 
-void lane_group_kinematics(const Model& model, State& state, const int* nodes, int count,
+void lane_group_kinematics(const Model& model, State& state, const int* domains, int count,
                            bool need_partial_alpha) noexcept {
   int index[kLanes];
-  lane_nodes(nodes, count, index);
+  lane_domains(domains, count, index);
   // Half by half (no coefficients to share: registers, not the stack, hold a Half's matrices).
   for (int first = 0; first < count; first += 4) {
     const RelativeKinematics<lanes::Half> kinematics = relative_kinematics_lanes<lanes::Half>(
@@ -276,12 +276,12 @@ void lane_group_kinematics(const Model& model, State& state, const int* nodes, i
 }
 
 void lane_group_own_loads(const Model& model, const State& state, WorkspaceData& w,
-                          const int* nodes, int count, const WindField& field,
+                          const int* domains, int count, const WindField& field,
                           const WindField::Instant& now) noexcept {
   int index[kLanes];
-  lane_nodes(nodes, count, index);
-  const Prototype& proto = model.prototypes[static_cast<std::size_t>(
-      model.nodes[static_cast<std::size_t>(index[0])].prototype)];
+  lane_domains(domains, count, index);
+  const Part& proto =
+      model.parts[static_cast<std::size_t>(model.domains[static_cast<std::size_t>(index[0])].part)];
   const RuntimeSettings& settings = state.settings;
   const Mat3 R = gather_matrix(state.frame_rotation, index);
   Vec3 own = gather_vector(w.own_force_world, index);
@@ -306,14 +306,14 @@ void lane_group_own_loads(const Model& model, const State& state, WorkspaceData&
         for (int d = 0; d < 3; ++d) velocity[d] += amplitude * field.directions()(d, k);
       }
     }
-    // Drag |w| P w in the node's axes (scaled: area s², reduced s^½, torque s³).
+    // Drag |w| P w in the domain's axes (scaled: area s², reduced s^½, torque s³).
     const Vec3 local = lanes::transpose_multiply(R, velocity);
     const Lane c =
         settings.wind.drag *
         (velocity[0] * velocity[0] + velocity[1] * velocity[1] + velocity[2] * velocity[2]).sqrt();
-    const Lane s = per_node(model, index, [](const Node& n, int) { return n.scale.length; });
+    const Lane s = per_domain(model, index, [](const Domain& n, int) { return n.scale.length; });
     const Lane area = c * s * s, moment = area * s;
-    Mat3 P, W;  // the prototype's wind_area and wind_moment, the same in every lane
+    Mat3 P, W;  // the part's wind_area and wind_moment, the same in every lane
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) {
         P(i, j) = Lane::Constant(proto.wind_area(i, j));
@@ -325,16 +325,16 @@ void lane_group_own_loads(const Model& model, const State& state, WorkspaceData&
       wind_force[d] *= area;
       wind_torque[d] *= moment;
     }
-    // Uᵀ-side: the reduced drag (c s^½) B_w local added to each node's reduced vertex force,
+    // Uᵀ-side: the reduced drag (c s^½) B_w local added to each domain's reduced vertex force,
     // eight coordinates at a time.
     const Lane gradient =
-        c * per_node(model, index, [](const Node& n, int) { return n.scale.gradient; });
+        c * per_domain(model, index, [](const Domain& n, int) { return n.scale.gradient; });
     Vec3 scaled;
     for (int d = 0; d < 3; ++d) scaled[d] = gradient * local[d];
     double* rows[kLanes];
     for (int lane = 0; lane < kLanes; ++lane)
       rows[lane] = w.reduced_vertex_force.data() +
-                   model.nodes[static_cast<std::size_t>(index[lane])].dof_offset;
+                   model.domains[static_cast<std::size_t>(index[lane])].dof_offset;
     const Eigen::MatrixXd& B = proto.wind_basis;
     for (int l = 0; l < proto.r; l += kLanes) {
       const int n = std::min(kLanes, proto.r - l);
@@ -350,9 +350,9 @@ void lane_group_own_loads(const Model& model, const State& state, WorkspaceData&
     scatter_vector(wind_torque, index, count, w.wind_torque);
     scatter_vector(own, index, count, w.own_force_world);
   }
-  // The subtree force Rᵀ (f_own + m g) in the node's axes (a childless node: its own).
+  // The subtree force Rᵀ (f_own + m g) in the domain's axes (a childless domain: its own).
   const Lane mass =
-      proto.mass * per_node(model, index, [](const Node& n, int) { return n.scale.mass; });
+      proto.mass * per_domain(model, index, [](const Domain& n, int) { return n.scale.mass; });
   Vec3 total;
   for (int d = 0; d < 3; ++d) total[d] = own[d] + mass * settings.gravity(d);
   scatter_vector(lanes::transpose_multiply(R, total), index, count, w.subtree_force);
@@ -363,11 +363,11 @@ void lane_group_own_loads(const Model& model, const State& state, WorkspaceData&
   for (int d = 0; d < 3; ++d) gravity[d] = Lane::Constant(settings.gravity(d));
   const Vec3 weight = lanes::transpose_multiply(R, gravity);
   const Lane first_moment =
-      per_node(model, index, [](const Node& n, int) { return n.scale.first_moment; });
+      per_domain(model, index, [](const Domain& n, int) { return n.scale.first_moment; });
   Vec3 center, arm;
   for (int d = 0; d < 3; ++d) {
     center[d] =
-        per_node(model, index, [d](const Node& n, int) { return n.subtree_center_of_mass(d); });
+        per_domain(model, index, [d](const Domain& n, int) { return n.subtree_center_of_mass(d); });
     arm[d] = first_moment * proto.first_moment(d) - mass * center[d];
   }
   Vec3 torque = lanes::cross(arm, weight);

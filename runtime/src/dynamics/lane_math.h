@@ -1,6 +1,6 @@
-// Arithmetic on eight nodes at once, one node per SIMD lane (runtime internals): a Lane holds one
-// quantity of eight nodes (two AVX registers), Vec3 and Mat3 their 3-vectors and 3 by 3
-// matrices, and multiply_shared the product of a matrix the eight share (a prototype's
+// Arithmetic on eight domains at once, one domain per SIMD lane (runtime internals): a Lane holds
+// one quantity of eight domains (two AVX registers), Vec3 and Mat3 their 3-vectors and 3 by 3
+// matrices, and multiply_shared the product of a matrix the eight share (a part's
 // coefficients) with their eight vectors. Every operation acts lane by lane, so a lane's result
 // does not depend on its neighbours. Used by lane_group_step.cpp.
 #pragma once
@@ -14,15 +14,15 @@
 namespace ramus::lanes {
 
 constexpr int kLanes = 8;
-using Lane = Eigen::Array<double, kLanes, 1>;  ///< one value of kLanes nodes
-using LaneBuffer = std::vector<Lane, Eigen::aligned_allocator<Lane>>;  ///< n values of 4 nodes
+using Lane = Eigen::Array<double, kLanes, 1>;  ///< one value of kLanes domains
+using LaneBuffer = std::vector<Lane, Eigen::aligned_allocator<Lane>>;  ///< n values of 4 domains
 
-/// Half a Lane: one value of four nodes (one AVX register). Math without shared coefficients
+/// Half a Lane: one value of four domains (one AVX register). Math without shared coefficients
 /// (kinematics, polar decompositions) runs on halves: a Mat3 of halves is 9 registers, not 18,
 /// and far fewer values round-trip through the stack.
 using Half = Eigen::Array4d;
 
-/// A 3-vector of L's nodes (L: Lane or Half).
+/// A 3-vector of L's domains (L: Lane or Half).
 template <class L>
 struct Vec3T {
   L v[3];
@@ -30,7 +30,7 @@ struct Vec3T {
   const L& operator[](int i) const { return v[i]; }
 };
 
-/// A 3 by 3 matrix of L's nodes, (row, col).
+/// A 3 by 3 matrix of L's domains, (row, col).
 template <class L>
 struct Mat3T {
   L m[3][3];

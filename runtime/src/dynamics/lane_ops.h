@@ -1,6 +1,6 @@
-// The lane groups' shared helpers (runtime internals): values of up to eight nodes gathered into
+// The lane groups' shared helpers (runtime internals): values of up to eight domains gathered into
 // the lanes of a Lane (or four of a Half) and scattered back, and which lanes stand for which
-// nodes.
+// domains.
 #pragma once
 
 #include <Eigen/Core>
@@ -89,18 +89,18 @@ void scatter_matrix(const Mat3T<L>& A, const int* index, int count, Eigen::Matri
   scatter(column_major, offset, 9, count, blocks.data());
 }
 
-// L values of a per-node scalar, get(node, its index).
+// L values of a per-domain scalar, get(domain, its index).
 template <class L = Lane, class Get>
-L per_node(const Model& model, const int* index, Get get) {
+L per_domain(const Model& model, const int* index, Get get) {
   L value;
   for (int lane = 0; lane < kWidth<L>; ++lane)
-    value(lane) = get(model.nodes[static_cast<std::size_t>(index[lane])], index[lane]);
+    value(lane) = get(model.domains[static_cast<std::size_t>(index[lane])], index[lane]);
   return value;
 }
 
-// Lanes past `count` repeat the last node (computed, never stored).
-inline void lane_nodes(const int* nodes, int count, int* index) {
-  for (int lane = 0; lane < kLanes; ++lane) index[lane] = nodes[std::min(lane, count - 1)];
+// Lanes past `count` repeat the last domain (computed, never stored).
+inline void lane_domains(const int* domains, int count, int* index) {
+  for (int lane = 0; lane < kLanes; ++lane) index[lane] = domains[std::min(lane, count - 1)];
 }
 
 }  // namespace ramus::lane_ops

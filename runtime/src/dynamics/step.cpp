@@ -14,7 +14,7 @@
 #endif
 
 #include "../data/heap_bytes.h"
-#include "../integrators/node_equation.h"
+#include "../integrators/domain_equation.h"
 #include "frame_kinematics.h"
 #include "free_root.h"
 #include "interface_lumping.h"
@@ -28,7 +28,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// The step's split into core and node time (Workspace::Profile), one per thread.
+// The step's split into core and domain time (Workspace::Profile), one per thread.
 struct StepTimer {
   explicit StepTimer(bool timed) : on(timed), mark(timed ? Clock::now() : Clock::time_point{}) {}
   void lap(double& bucket) noexcept {
@@ -46,18 +46,18 @@ bool lumping_needs_partial_alpha(const RuntimeSettings& settings) {
   return settings.lumping != InterfaceLumping::kInterface;
 }
 
-// Lines 6-8 for node i (its frame already at t + h): f = Uᵀ R_iᵀ f_vertices + G R_iᵀ g + f_sys
+// Lines 6-8 for domain i (its frame already at t + h): f = Uᵀ R_iᵀ f_vertices + G R_iᵀ g + f_sys
 // (Eq. 14; none for an anchored root) + Σ_j f0_ij, M' = I + Σ_j M_ij (Eq. 16).
-NodeEquation assemble_node_equation(const Model& model, const State& state,
-                                    const WorkspaceData& workspace, int i,
-                                    PrototypeScratch& scratch) noexcept {
-  const Node& node = model.nodes[static_cast<std::size_t>(i)];
-  const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];
+DomainEquation assemble_domain_equation(const Model& model, const State& state,
+                                        const WorkspaceData& workspace, int i,
+                                        PartScratch& scratch) noexcept {
+  const Domain& domain = model.domains[static_cast<std::size_t>(i)];
+  const Part& proto = model.parts[static_cast<std::size_t>(domain.part)];
   const Eigen::Matrix3d R = state.frame_rotation.middleCols<3>(3 * i);
   // G R_iᵀ g column by column: a fused pass (an r by 3 GEMV costs more at small r); G of a
   // scaled part is s^3/2 G.
-  const Eigen::Vector3d g = node.scale.load * (R.transpose() * state.settings.gravity);
-  scratch.load = workspace.reduced_vertex_force.segment(node.dof_offset, node.r) +
+  const Eigen::Vector3d g = domain.scale.load * (R.transpose() * state.settings.gravity);
+  scratch.load = workspace.reduced_vertex_force.segment(domain.dof_offset, domain.r) +
                  g(0) * proto.gravity_basis.col(0) + g(1) * proto.gravity_basis.col(1) +
                  g(2) * proto.gravity_basis.col(2);
   if (i > 0 || model.free_root) {
@@ -65,39 +65,40 @@ NodeEquation assemble_node_equation(const Model& model, const State& state,
     frame.linear_acceleration = state.frame_acceleration.col(i);
     frame.angular_velocity = state.frame_angular_velocity.col(i);
     frame.angular_acceleration = state.frame_angular_acceleration.col(i);
-    proto.system_force_matrix.evaluate(state.q.segment(node.dof_offset, node.r),
-                                       state.qdot.segment(node.dof_offset, node.r), frame,
-                                       scratch.system, scratch.system_force, node.scale);
+    proto.system_force_matrix.evaluate(state.q.segment(domain.dof_offset, domain.r),
+                                       state.qdot.segment(domain.dof_offset, domain.r), frame,
+                                       scratch.system, scratch.system_force, domain.scale);
     scratch.load += scratch.system_force;
   }
-  NodeEquation equation;
-  equation.prototype = &proto;
+  DomainEquation equation;
+  equation.part = &proto;
   equation.forces = &proto.forces;
-  equation.scale = &node.scale;
+  equation.scale = &domain.scale;
   equation.load = &scratch.load;
-  equation.node = state.settings.nodes[static_cast<std::size_t>(i)];
-  if (node.num_children > 0) {
+  equation.domain = state.settings.domains[static_cast<std::size_t>(i)];
+  if (domain.num_children > 0) {
     const ChildLumping& lumping = lumping_of(workspace, model, i);
     add_lumped_children_load(model, state, workspace, i, lumping, scratch.load);
     equation.mass = state.settings.lumping == InterfaceLumping::kInterface
-                        ? &node.interface_lumped_mass
+                        ? &domain.interface_lumped_mass
                         : &lumping.mass;
   }
   return equation;
 }
 
-NodeVectors node_vectors(const Node& node, State& state) {
-  return {state.q.segment(node.dof_offset, node.r), state.qdot.segment(node.dof_offset, node.r),
-          state.qddot.segment(node.dof_offset, node.r)};
+DomainVectors domain_vectors(const Domain& domain, State& state) {
+  return {state.q.segment(domain.dof_offset, domain.r),
+          state.qdot.segment(domain.dof_offset, domain.r),
+          state.qddot.segment(domain.dof_offset, domain.r)};
 }
 
-// Node i's integrator memory in the state: history at t - h (when there is one), split modes,
+// Domain i's integrator memory in the state: history at t - h (when there is one), split modes,
 // tracked energies.
-NodeMemory node_memory(const Node& node, State& state, int i) {
-  NodeMemory memory;
+DomainMemory domain_memory(const Domain& domain, State& state, int i) {
+  DomainMemory memory;
   if (state.history_size > 0) {
-    memory.q_previous = state.q_history.col(0).data() + node.dof_offset;
-    memory.qdot_previous = state.qdot_history.col(0).data() + node.dof_offset;
+    memory.q_previous = state.q_history.col(0).data() + domain.dof_offset;
+    memory.qdot_previous = state.qdot_history.col(0).data() + domain.dof_offset;
   }
   memory.split_modes = &state.split_modes[static_cast<std::size_t>(i)];
   memory.energy_target = &state.energy_target(i);
@@ -107,20 +108,20 @@ NodeMemory node_memory(const Node& node, State& state, int i) {
 }
 
 // Frames and children's relative kinematics root to leaves from the current q, q̇, q̈ (lines 5
-// and 10-11 without a step); with `lanes`, the childless nodes' by lane group as the step
+// and 10-11 without a step); with `lanes`, the childless domains' by lane group as the step
 // computes them (their bits then equal the step's).
 void refresh_kinematics(const Model& model, State& state, bool lanes) noexcept {
   const bool partial = lumping_needs_partial_alpha(state.settings);
-  for (int i = 0; i < model.num_nodes(); ++i) {
-    const Node& node = model.nodes[static_cast<std::size_t>(i)];
+  for (int i = 0; i < model.num_domains(); ++i) {
+    const Domain& domain = model.domains[static_cast<std::size_t>(i)];
     if (i > 0) update_child_frame(model, state, i);
-    for (int k = 0; k < node.num_children; ++k)
+    for (int k = 0; k < domain.num_children; ++k)
       compute_relative_kinematics(
-          model, state, model.children[static_cast<std::size_t>(node.first_child + k)], partial);
+          model, state, model.children[static_cast<std::size_t>(domain.first_child + k)], partial);
   }
   if (!lanes) return;
   for (std::size_t g = 0; g + 1 < model.childless_groups.size(); ++g) {
-    const int* group = model.childless_nodes.data() + model.childless_groups[g];
+    const int* group = model.childless_domains.data() + model.childless_groups[g];
     const int count = model.childless_groups[g + 1] - model.childless_groups[g];
     if (lane_kinematics_fit(model, group, count))
       lane_group_kinematics(model, state, group, count, partial);
@@ -153,75 +154,75 @@ void restore_state(const WorkspaceData& w, State& state) noexcept {
   state.energy_at_end = w.saved_energy_at_end;
 }
 
-// Lines 5-9 for node i: its frame at k + 1 from its parent's (Eq. 10-12), f_sys (Eq. 14) and
+// Lines 5-9 for domain i: its frame at k + 1 from its parent's (Eq. 10-12), f_sys (Eq. 14) and
 // its children's M_ij, f0_ij (Eq. 16), then its integrator on Eq. 17 (with `prefactored`, from
 // the stage factored before the pass where there is one); kDiverged past the bounds.
-StepStatus advance_node(const Model& model, State& state, const WorkspaceData& w, int i,
-                        std::vector<PrototypeScratch>& scratches, bool frame_done, bool prefactored,
-                        StepTimer& timer) noexcept {
-  const Node& node = model.nodes[static_cast<std::size_t>(i)];
+StepStatus advance_domain(const Model& model, State& state, const WorkspaceData& w, int i,
+                          std::vector<PartScratch>& scratches, bool frame_done, bool prefactored,
+                          StepTimer& timer) noexcept {
+  const Domain& domain = model.domains[static_cast<std::size_t>(i)];
   if (i > 0 && !frame_done) update_child_frame(model, state, i);
-  if (node.r == 0) return StepStatus::kOk;
-  const Prototype& proto = model.prototypes[static_cast<std::size_t>(node.prototype)];
-  PrototypeScratch& scratch = scratches[static_cast<std::size_t>(node.prototype)];
-  NodeEquation equation = assemble_node_equation(model, state, w, i, scratch);
+  if (domain.r == 0) return StepStatus::kOk;
+  const Part& proto = model.parts[static_cast<std::size_t>(domain.part)];
+  PartScratch& scratch = scratches[static_cast<std::size_t>(domain.part)];
+  DomainEquation equation = assemble_domain_equation(model, state, w, i, scratch);
   timer.lap(timer.core);
   StepStatus status = StepStatus::kOk;
   if (prefactored && w.stage_ready[static_cast<std::size_t>(i)]) {
-    const NodeVectors vectors = node_vectors(node, state);
+    const DomainVectors vectors = domain_vectors(domain, state);
     status = prefactored_semi_implicit_step(
-        equation, state.settings, vectors, node_memory(node, state, i),
+        equation, state.settings, vectors, domain_memory(domain, state, i),
         w.stage_data.data() + w.stage_offset[static_cast<std::size_t>(i)], scratch);
     if (status == StepStatus::kOk &&
         (!vectors.q.allFinite() || !vectors.qdot.allFinite() || !vectors.qddot.allFinite()))
       status = StepStatus::kNonFinite;
   } else {
-    status = integrate_node(equation, state.settings, node_vectors(node, state),
-                            node_memory(node, state, i), scratch);
+    status = integrate_domain(equation, state.settings, domain_vectors(domain, state),
+                              domain_memory(domain, state, i), scratch);
   }
   if (status == StepStatus::kOk) {
-    const auto q = state.q.segment(node.dof_offset, node.r);
+    const auto q = state.q.segment(domain.dof_offset, domain.r);
     if (q.lpNorm<Eigen::Infinity>() > state.settings.max_coordinate ||
-        q.norm() > proto.divergence_norm * node.scale.moment)
+        q.norm() > proto.divergence_norm * domain.scale.moment)
       status = StepStatus::kDiverged;
   }
   timer.lap(timer.stepping);
   return status;
 }
 
-// lump_children_inertia of every node with children, on the workspace's threads (each node's
+// lump_children_inertia of every domain with children, on the workspace's threads (each domain's
 // on one thread: the result is one thread's to the last bit).
 void lump_all_children_inertia(const Model& model, const State& state,
                                Workspace& workspace) noexcept {
   if (state.settings.lumping == InterfaceLumping::kInterface) return;  // M' constant
   WorkspaceData& w = workspace.data();
-  const int n = static_cast<int>(model.parent_nodes.size());
+  const int n = static_cast<int>(model.parent_domains.size());
   const int threads = std::max(1, std::min(workspace.threads(), n));
   const auto lump = [&](int k) {
-    const int i = model.parent_nodes[static_cast<std::size_t>(k)];
-    if (model.nodes[static_cast<std::size_t>(i)].r > 0)
+    const int i = model.parent_domains[static_cast<std::size_t>(k)];
+    if (model.domains[static_cast<std::size_t>(i)].r > 0)
       lump_children_inertia(model, state, i, lumping_of(w, model, i));
   };
   parallel_for(n, threads, lump);
 }
 
-// The semi-implicit stages of the nodes with children in lane groups
+// The semi-implicit stages of the domains with children in lane groups
 // (Model::parent_lane_groups, lane_group_stage_factors), before the pass: on the workspace's
 // threads, every group's arithmetic the same on any of them. A group whose integrators do not fit
-// the lanes leaves its nodes to their integrators.
+// the lanes leaves its domains to their integrators.
 void factor_parent_stages(const Model& model, const State& state, Workspace& workspace) noexcept {
   WorkspaceData& w = workspace.data();
   const int groups = static_cast<int>(model.parent_lane_groups.size()) - 1;
-  const auto factor = [&](int g, std::vector<PrototypeScratch>& scratches) {
-    const int* group = model.parent_lane_nodes.data() + model.parent_lane_groups[g];
+  const auto factor = [&](int g, std::vector<PartScratch>& scratches) {
+    const int* group = model.parent_lane_domains.data() + model.parent_lane_groups[g];
     const int count = model.parent_lane_groups[g + 1] - model.parent_lane_groups[g];
     if (!lane_integrators_fit(state, group, count)) {
       for (int k = 0; k < count; ++k) w.stage_ready[static_cast<std::size_t>(group[k])] = 0;
       return;
     }
-    const Node& node = model.nodes[static_cast<std::size_t>(group[0])];
+    const Domain& domain = model.domains[static_cast<std::size_t>(group[0])];
     lane_group_stage_factors(model, state, w, group, count,
-                             scratches[static_cast<std::size_t>(node.prototype)]);
+                             scratches[static_cast<std::size_t>(domain.part)]);
   };
 #if defined(_OPENMP)
   if (workspace.threads() > 1 && groups > 1) {
@@ -229,39 +230,39 @@ void factor_parent_stages(const Model& model, const State& state, Workspace& wor
 #pragma omp parallel num_threads(workspace.threads())
     {
       const int t = omp_get_thread_num();
-      std::vector<PrototypeScratch>& scratches =
-          t == 0 ? w.prototypes : w.thread_prototypes[static_cast<std::size_t>(t - 1)];
+      std::vector<PartScratch>& scratches =
+          t == 0 ? w.parts : w.thread_parts[static_cast<std::size_t>(t - 1)];
 #pragma omp for schedule(dynamic, 1)
       for (int g = 0; g < groups; ++g) factor(g, scratches);
     }
     return;
   }
 #endif
-  for (int g = 0; g < groups; ++g) factor(g, w.prototypes);
+  for (int g = 0; g < groups; ++g) factor(g, w.parts);
 }
 
-// The units [begin, end) of `nodes`: unit u is nodes[k] for k in [groups[u], groups[u + 1]) (one
-// node per unit without `groups`). A lane group that fits is advanced in lanes
-// (lane_group_step.h); otherwise, node by node: a childless node's own relative kinematics
+// The units [begin, end) of `domains`: unit u is domains[k] for k in [groups[u], groups[u + 1])
+// (one domain per unit without `groups`). A lane group that fits is advanced in lanes
+// (lane_group_step.h); otherwise, domain by domain: a childless domain's own relative kinematics
 // (lines 10-11 of its parent, deferred to here), its lines 5-9, then lines 10-11 for its children
 // that have children (a childless child does its own). Records the first failure as (k, status).
 void advance_range(const Model& model, State& state, WorkspaceData& w,
-                   const std::vector<int>& nodes, const std::vector<int>* groups, int begin,
-                   int end, std::vector<PrototypeScratch>& scratches, bool batched, bool partial,
+                   const std::vector<int>& domains, const std::vector<int>* groups, int begin,
+                   int end, std::vector<PartScratch>& scratches, bool batched, bool partial,
                    StepTimer& timer, StepFailure& failure) noexcept {
   for (int u = begin; u < end; ++u) {
     const int first = groups ? (*groups)[static_cast<std::size_t>(u)] : u;
     const int last = groups ? (*groups)[static_cast<std::size_t>(u) + 1] : u + 1;
-    const int* group = nodes.data() + first;
+    const int* group = domains.data() + first;
     const bool lane_kinematics = batched && lane_kinematics_fit(model, group, last - first);
     if (lane_kinematics) {
       lane_group_kinematics(model, state, group, last - first, partial);
       timer.lap(timer.core);
       if (lane_integrators_fit(state, group, last - first)) {
         StepStatus status[kLaneGroupSize];
-        const Node& node = model.nodes[static_cast<std::size_t>(group[0])];
+        const Domain& domain = model.domains[static_cast<std::size_t>(group[0])];
         advance_lane_group(model, state, w, group, last - first,
-                           scratches[static_cast<std::size_t>(node.prototype)], status);
+                           scratches[static_cast<std::size_t>(domain.part)], status);
         timer.lap(timer.stepping);
         for (int k = first; k < last; ++k)
           if (status[k - first] != StepStatus::kOk) {
@@ -272,19 +273,19 @@ void advance_range(const Model& model, State& state, WorkspaceData& w,
       }
     }
     for (int k = first; k < last; ++k) {
-      const int i = nodes[static_cast<std::size_t>(k)];
-      const Node& node = model.nodes[static_cast<std::size_t>(i)];
-      if (i > 0 && node.num_children == 0 && !lane_kinematics)
+      const int i = domains[static_cast<std::size_t>(k)];
+      const Domain& domain = model.domains[static_cast<std::size_t>(i)];
+      if (i > 0 && domain.num_children == 0 && !lane_kinematics)
         compute_relative_kinematics(model, state, i, partial);
       const StepStatus status =
-          advance_node(model, state, w, i, scratches, lane_kinematics, batched, timer);
+          advance_domain(model, state, w, i, scratches, lane_kinematics, batched, timer);
       if (status != StepStatus::kOk) {
         failure = {k, status};
         return;
       }
-      for (int c = 0; c < node.num_children; ++c) {
-        const int child = model.children[static_cast<std::size_t>(node.first_child + c)];
-        if (model.nodes[static_cast<std::size_t>(child)].num_children > 0)
+      for (int c = 0; c < domain.num_children; ++c) {
+        const int child = model.children[static_cast<std::size_t>(domain.first_child + c)];
+        if (model.domains[static_cast<std::size_t>(child)].num_children > 0)
           compute_relative_kinematics(model, state, child, partial);
       }
       timer.lap(timer.core);
@@ -292,46 +293,46 @@ void advance_range(const Model& model, State& state, WorkspaceData& w,
   }
 }
 
-// Nodes that do not depend on each other (one level of Model::step_levels, or the childless
-// nodes in their lane groups), in runs of consecutive units handed to the workspace's threads
+// Domains that do not depend on each other (one level of Model::step_levels, or the childless
+// domains in their lane groups), in runs of consecutive units handed to the workspace's threads
 // as they come free, ever shorter towards the end (their costs differ: a main branch carries
-// more children than a twig). Every node's arithmetic is the same on any thread, so the result is
-// one thread's to the last bit; the first failing node in `nodes` order gives the status (every
+// more children than a twig). Every domain's arithmetic is the same on any thread, so the result is
+// one thread's to the last bit; the first failing domain in `domains` order gives the status (every
 // unit runs; one thread alone stops at the first failure).
-StepStatus advance_nodes(const Model& model, State& state, Workspace& workspace,
-                         const std::vector<int>& nodes, const std::vector<int>* groups,
-                         bool batched, bool partial, StepTimer& timer) noexcept {
+StepStatus advance_domains(const Model& model, State& state, Workspace& workspace,
+                           const std::vector<int>& domains, const std::vector<int>* groups,
+                           bool batched, bool partial, StepTimer& timer) noexcept {
   WorkspaceData& w = workspace.data();
-  const int n = static_cast<int>(nodes.size());
+  const int n = static_cast<int>(domains.size());
   const int units = groups ? static_cast<int>(groups->size()) - 1 : n;
   const int threads = std::max(1, std::min(workspace.threads(), units));
   for (int t = 0; t < threads; ++t)
     w.thread_failures[static_cast<std::size_t>(t)] = {n, StepStatus::kOk};
   if (threads == 1) {
-    advance_range(model, state, w, nodes, groups, 0, units, w.prototypes, batched, partial, timer,
+    advance_range(model, state, w, domains, groups, 0, units, w.parts, batched, partial, timer,
                   w.thread_failures[0]);
   } else {
 #if defined(_OPENMP)
-    // Guided: large runs of consecutive units first (each thread's nodes and their prototypes'
+    // Guided: large runs of consecutive units first (each thread's domains and their parts'
     // data together), ever smaller ones at the end, so that the threads finish together.
 #pragma omp parallel num_threads(threads)
     {
       const int t = omp_get_thread_num();
       StepTimer local(timer.on);
       StepFailure& first = w.thread_failures[static_cast<std::size_t>(t)];
-      std::vector<PrototypeScratch>& scratches =
-          t == 0 ? w.prototypes : w.thread_prototypes[static_cast<std::size_t>(t - 1)];
+      std::vector<PartScratch>& scratches =
+          t == 0 ? w.parts : w.thread_parts[static_cast<std::size_t>(t - 1)];
 #pragma omp for schedule(guided) nowait
       for (int u = 0; u < units; ++u) {
         StepFailure failure{n, StepStatus::kOk};
-        advance_range(model, state, w, nodes, groups, u, u + 1, scratches, batched, partial, local,
-                      failure);
-        if (failure.node < first.node) first = failure;
+        advance_range(model, state, w, domains, groups, u, u + 1, scratches, batched, partial,
+                      local, failure);
+        if (failure.domain < first.domain) first = failure;
       }
       w.thread_seconds(0, t) = local.core;
       w.thread_seconds(1, t) = local.stepping;
     }
-    // Thread-seconds: core and node time summed over the threads.
+    // Thread-seconds: core and domain time summed over the threads.
     if (timer.on) {
       timer.core += w.thread_seconds.row(0).head(threads).sum();
       timer.stepping += w.thread_seconds.row(1).head(threads).sum();
@@ -341,7 +342,7 @@ StepStatus advance_nodes(const Model& model, State& state, Workspace& workspace,
   }
   StepFailure first{n, StepStatus::kOk};
   for (int t = 0; t < threads; ++t)
-    if (w.thread_failures[static_cast<std::size_t>(t)].node < first.node)
+    if (w.thread_failures[static_cast<std::size_t>(t)].domain < first.domain)
       first = w.thread_failures[static_cast<std::size_t>(t)];
   return first.status;
 }
@@ -351,8 +352,8 @@ StepStatus advance_nodes(const Model& model, State& state, Workspace& workspace,
 StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept {
   WorkspaceData& w = workspace.data();
   const RuntimeSettings& settings = state.settings;
-  const int num_nodes = model.num_nodes();
-  if (!settings_within_bounds(settings, num_nodes) || !integrator_memory_fits(model, state))
+  const int num_domains = model.num_domains();
+  if (!settings_within_bounds(settings, num_domains) || !integrator_memory_fits(model, state))
     return StepStatus::kInvalidSettings;
   StepTimer timer(workspace.profiling);
   const Eigen::Vector3d root_velocity = state.frame_velocity.col(0),
@@ -366,9 +367,9 @@ StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept
   // Line 3, leaves to root: f_ext and m of every subtree (frames of step k).
   const bool batched = workspace.batched_evaluation;
   accumulate_subtree_forces(model, state, w, workspace.threads(), batched);
-  // Lines 7-8, the half without frames at k + 1: M' of every node with children (threads).
+  // Lines 7-8, the half without frames at k + 1: M' of every domain with children (threads).
   lump_all_children_inertia(model, state, workspace);
-  // Line 9's stage matrices of the nodes with children, factored in lanes (they need only the
+  // Line 9's stage matrices of the domains with children, factored in lanes (they need only the
   // step's start and M').
   if (batched) {
     timer.lap(timer.core);
@@ -379,19 +380,19 @@ StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept
   if (model.free_root) integrate_free_root(model, state, w, h);
   timer.lap(timer.core);
 
-  // Line 4: root to leaves, level by level (the root, then the nodes with children at each
-  // depth: independent within a level), then the childless nodes (nothing else in the step
+  // Line 4: root to leaves, level by level (the root, then the domains with children at each
+  // depth: independent within a level), then the childless domains (nothing else in the step
   // reads them); each list on the workspace's threads.
   StepStatus status = StepStatus::kOk;
   for (const std::vector<int>& level : model.step_levels) {
-    status = advance_nodes(model, state, workspace, level, nullptr, batched, partial, timer);
+    status = advance_domains(model, state, workspace, level, nullptr, batched, partial, timer);
     if (status != StepStatus::kOk) break;
   }
   if (status == StepStatus::kOk)
-    status = advance_nodes(model, state, workspace, model.childless_nodes, &model.childless_groups,
-                           batched, partial, timer);
+    status = advance_domains(model, state, workspace, model.childless_domains,
+                             &model.childless_groups, batched, partial, timer);
 
-  // The free root's frame and momenta (no node checks them: an all-rigid tree has no q).
+  // The free root's frame and momenta (no domain checks them: an all-rigid tree has no q).
   if (status == StepStatus::kOk && model.free_root &&
       !(state.frame_origin.col(0).allFinite() && state.frame_rotation.leftCols<3>().allFinite() &&
         state.root_momentum.allFinite() && state.root_angular_momentum.allFinite()))
@@ -417,7 +418,7 @@ StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept
   state.time += h;
   if (timer.on) {
     workspace.profile.core_seconds += timer.core;
-    workspace.profile.node_seconds += timer.stepping;
+    workspace.profile.domain_seconds += timer.stepping;
     ++workspace.profile.steps;
   }
   return StepStatus::kOk;
@@ -426,7 +427,7 @@ StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept
 StepStatus initialize(const Model& model, State& state, Workspace& workspace,
                       bool solve_accelerations) noexcept {
   WorkspaceData& w = workspace.data();
-  if (!settings_within_bounds(state.settings, model.num_nodes()))
+  if (!settings_within_bounds(state.settings, model.num_domains()))
     return StepStatus::kInvalidSettings;
   const bool partial = lumping_needs_partial_alpha(state.settings);
   // Placement first (frames and kinematics from q), then the forces on it, then the free root's
@@ -435,21 +436,22 @@ StepStatus initialize(const Model& model, State& state, Workspace& workspace,
   accumulate_subtree_forces(model, state, w);
   if (model.free_root) free_root_kinematics(model, state, w);
   StepStatus status = StepStatus::kOk;
-  for (int i = 0; i < model.num_nodes(); ++i) {
-    const Node& node = model.nodes[static_cast<std::size_t>(i)];
+  for (int i = 0; i < model.num_domains(); ++i) {
+    const Domain& domain = model.domains[static_cast<std::size_t>(i)];
     if (i > 0) update_child_frame(model, state, i);
-    if (solve_accelerations && node.r > 0) {
+    if (solve_accelerations && domain.r > 0) {
       // q̈_i from Eq. 17 at the current q, q̇ (children's kinematics with the old q̈_i: q̈
       // does not enter M_ij or f0_ij for L1, only through the lagged Jacobian for L2).
-      PrototypeScratch& scratch = w.prototypes[static_cast<std::size_t>(node.prototype)];
-      if (node.num_children > 0) lump_children_inertia(model, state, i, lumping_of(w, model, i));
-      const NodeEquation equation = assemble_node_equation(model, state, w, i, scratch);
-      const StepStatus s = solve_node_acceleration(equation, node_vectors(node, state), scratch);
+      PartScratch& scratch = w.parts[static_cast<std::size_t>(domain.part)];
+      if (domain.num_children > 0) lump_children_inertia(model, state, i, lumping_of(w, model, i));
+      const DomainEquation equation = assemble_domain_equation(model, state, w, i, scratch);
+      const StepStatus s =
+          solve_domain_acceleration(equation, domain_vectors(domain, state), scratch);
       if (s != StepStatus::kOk) status = s;
     }
-    for (int k = 0; k < node.num_children; ++k)
+    for (int k = 0; k < domain.num_children; ++k)
       compute_relative_kinematics(
-          model, state, model.children[static_cast<std::size_t>(node.first_child + k)], partial);
+          model, state, model.children[static_cast<std::size_t>(domain.first_child + k)], partial);
   }
   // Subtree forces with the final frames; the integrators' memory starts afresh.
   accumulate_subtree_forces(model, state, w);

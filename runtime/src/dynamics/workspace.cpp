@@ -1,5 +1,5 @@
-// The step's scratch: every prototype's buffers, the children's lumping, the saved state, sized
-// once when a Workspace is made for a Model (step.h), its threads and its bytes per node.
+// The step's scratch: every part's buffers, the children's lumping, the saved state, sized
+// once when a Workspace is made for a Model (step.h), its threads and its bytes per domain.
 #include <algorithm>
 
 #if defined(_OPENMP)
@@ -13,7 +13,7 @@
 
 namespace ramus {
 
-PrototypeScratch::PrototypeScratch(int r, bool lane_buffers)
+PartScratch::PartScratch(int r, bool lane_buffers)
     : IntegratorScratch(r),
       system(r),
       load(Eigen::VectorXd::Zero(r)),
@@ -30,41 +30,41 @@ ChildLumping::ChildLumping(int r, int children)
 
 WorkspaceData::WorkspaceData(const Model& model)
     : reduced_vertex_force(Eigen::VectorXd::Zero(model.num_dofs)),
-      own_force_world(Eigen::Matrix3Xd::Zero(3, model.num_nodes())),
-      subtree_force(Eigen::Matrix3Xd::Zero(3, model.num_nodes())),
-      subtree_torque(Eigen::Matrix3Xd::Zero(3, model.num_nodes())),
-      wind_force(Eigen::Matrix3Xd::Zero(3, model.num_nodes())),
-      wind_torque(Eigen::Matrix3Xd::Zero(3, model.num_nodes())),
+      own_force_world(Eigen::Matrix3Xd::Zero(3, model.num_domains())),
+      subtree_force(Eigen::Matrix3Xd::Zero(3, model.num_domains())),
+      subtree_torque(Eigen::Matrix3Xd::Zero(3, model.num_domains())),
+      wind_force(Eigen::Matrix3Xd::Zero(3, model.num_domains())),
+      wind_torque(Eigen::Matrix3Xd::Zero(3, model.num_domains())),
       saved_q(Eigen::MatrixXd::Zero(model.num_dofs, kHistoryCapacity)),
       saved_qdot(Eigen::MatrixXd::Zero(model.num_dofs, kHistoryCapacity)),
       saved_qddot(Eigen::VectorXd::Zero(model.num_dofs)),
       saved_root_origin(Eigen::Vector3d::Zero()),
       saved_root_momentum(Eigen::Vector3d::Zero()),
       saved_root_angular_momentum(Eigen::Vector3d::Zero()),
-      saved_energy_target(Eigen::VectorXd::Zero(model.num_nodes())),
-      saved_energy_at_end(Eigen::VectorXd::Zero(model.num_nodes())),
+      saved_energy_target(Eigen::VectorXd::Zero(model.num_domains())),
+      saved_energy_at_end(Eigen::VectorXd::Zero(model.num_domains())),
       thread_failures(1),
       thread_seconds(Eigen::MatrixXd::Zero(2, 1)) {
-  stage_offset.assign(model.nodes.size(), -1);
-  stage_ready.assign(model.nodes.size(), 0);
+  stage_offset.assign(model.domains.size(), -1);
+  stage_ready.assign(model.domains.size(), 0);
   Eigen::Index stage_size = 0;
-  for (const int i : model.parent_lane_nodes) {
-    const Eigen::Index r = model.nodes[static_cast<std::size_t>(i)].r;
+  for (const int i : model.parent_lane_domains) {
+    const Eigen::Index r = model.domains[static_cast<std::size_t>(i)].r;
     stage_offset[static_cast<std::size_t>(i)] = static_cast<int>(stage_size);
     stage_size += 2 * r + r * r;
   }
   stage_data.setZero(stage_size);
-  prototypes.reserve(model.prototypes.size());
-  lumping.reserve(model.parent_nodes.size());
-  for (const int i : model.parent_nodes) {
-    const Node& node = model.nodes[static_cast<std::size_t>(i)];
-    lumping.emplace_back(node.r, node.num_children);
+  parts.reserve(model.parts.size());
+  lumping.reserve(model.parent_domains.size());
+  for (const int i : model.parent_domains) {
+    const Domain& domain = model.domains[static_cast<std::size_t>(i)];
+    lumping.emplace_back(domain.r, domain.num_children);
   }
-  for (const Prototype& p : model.prototypes) {
-    prototypes.emplace_back(p.r, p.batched);
+  for (const Part& p : model.parts) {
+    parts.emplace_back(p.r, p.batched);
     render_blocks.emplace_back(Eigen::MatrixXd::Zero(
         3 * p.rest_positions.rows(),
-        std::min<Eigen::Index>(kRenderBlock, static_cast<Eigen::Index>(p.nodes.size()))));
+        std::min<Eigen::Index>(kRenderBlock, static_cast<Eigen::Index>(p.domains.size()))));
   }
 }
 
@@ -81,23 +81,23 @@ void Workspace::set_threads(int threads) {
   (void)threads;
 #endif
   WorkspaceData& w = *data_;
-  w.thread_prototypes.clear();
+  w.thread_parts.clear();
   for (int t = 1; t < threads_; ++t) {
-    std::vector<PrototypeScratch> set;
-    set.reserve(w.prototypes.size());
-    for (const PrototypeScratch& p : w.prototypes)
+    std::vector<PartScratch> set;
+    set.reserve(w.parts.size());
+    for (const PartScratch& p : w.parts)
       set.emplace_back(static_cast<int>(p.load.size()), !p.lanes.q.empty());
-    w.thread_prototypes.push_back(std::move(set));
+    w.thread_parts.push_back(std::move(set));
   }
   w.thread_failures.assign(static_cast<std::size_t>(threads_), {});
   w.thread_seconds.setZero(2, threads_);
 }
 
-std::size_t node_workspace_bytes(const Model& model, const Workspace& workspace, int i) {
+std::size_t domain_workspace_bytes(const Model& model, const Workspace& workspace, int i) {
   const WorkspaceData& w = workspace.data();
-  const Node& node = model.nodes[static_cast<std::size_t>(i)];
-  const auto n = static_cast<std::size_t>(model.num_nodes());
-  const auto r = static_cast<std::size_t>(node.r);
+  const Domain& domain = model.domains[static_cast<std::size_t>(i)];
+  const auto n = static_cast<std::size_t>(model.num_domains());
+  const auto r = static_cast<std::size_t>(domain.r);
   // r-long slices: the reduced vertex force and the saved q, q̇ (history columns) and q̈.
   std::size_t doubles =
       r * static_cast<std::size_t>(1 + w.saved_q.cols() + w.saved_qdot.cols() + 1);
@@ -108,9 +108,9 @@ std::size_t node_workspace_bytes(const Model& model, const Workspace& workspace,
   doubles +=
       static_cast<std::size_t>(w.saved_energy_target.size() + w.saved_energy_at_end.size()) / n;
   if (w.stage_offset[static_cast<std::size_t>(i)] >= 0) doubles += 2 * r + r * r;
-  // A node with children: its lumping scratch (blocks of its own). Its stage slot's bookkeeping.
+  // A domain with children: its lumping scratch (blocks of its own). Its stage slot's bookkeeping.
   std::size_t lumping_bytes = 0;
-  if (node.num_children > 0) {
+  if (domain.num_children > 0) {
     const ChildLumping& lumping = lumping_of(w, model, i);
     lumping_bytes = sizeof(ChildLumping) + eigen_heap_bytes(lumping.mass) +
                     eigen_heap_bytes(lumping.inertia_jacobian) +

@@ -1,5 +1,5 @@
-// The scratch of a step (runtime internals): one set of buffers per prototype, reused by each of
-// its nodes in turn, and the per-node sums of line 3 of Algorithm 1.
+// The scratch of a step (runtime internals): one set of buffers per part, reused by each of
+// its domains in turn, and the per-domain sums of line 3 of Algorithm 1.
 #pragma once
 
 #include <Eigen/Core>
@@ -15,20 +15,20 @@
 
 namespace ramus {
 
-/// Buffers of one prototype with r coordinates; its nodes use them one after another: the
+/// Buffers of one part with r coordinates; its domains use them one after another: the
 /// integrators' own (integrator_scratch.h) and the step's around them.
-struct PrototypeScratch : IntegratorScratch {
-  /// `lane_buffers`: also the lanes' buffers (a prototype whose childless nodes step in lanes).
-  PrototypeScratch(int r, bool lane_buffers);
+struct PartScratch : IntegratorScratch {
+  /// `lane_buffers`: also the lanes' buffers (a part whose childless domains step in lanes).
+  PartScratch(int r, bool lane_buffers);
   SystemForceScratch system;
   Eigen::VectorXd load;          ///< r: right-hand side of Eq. 17
   Eigen::VectorXd system_force;  ///< r: f_sys (Eq. 14)
   LaneScratch lanes;             ///< a lane group's buffers (lane_group_step.h)
 };
 
-/// The lumped inertia of a node's children for L2 / L3 (interface_lumping.h), kept per node with
-/// children so that nodes fill theirs on any thread (L1's is constant:
-/// Node::interface_lumped_mass).
+/// The lumped inertia of a domain's children for L2 / L3 (interface_lumping.h), kept per domain
+/// with children so that domains fill theirs on any thread (L1's is constant:
+/// Domain::interface_lumped_mass).
 struct ChildLumping {
   ChildLumping() = default;
   ChildLumping(int r, int children);
@@ -39,18 +39,18 @@ struct ChildLumping {
   Eigen::MatrixX3d transposed;       ///< r by 3: a Jacobian transposed (the rank-3 updates)
 };
 
-/// The first node of a thread's range that failed in a step (its index in
-/// Model::childless_nodes) and why.
+/// The first domain of a thread's range that failed in a step (its index in
+/// Model::childless_domains) and why.
 struct StepFailure {
-  int node = 0;
+  int domain = 0;
   StepStatus status = StepStatus::kOk;
 };
 
 struct WorkspaceData {
   explicit WorkspaceData(const Model& model);
-  std::vector<PrototypeScratch> prototypes;
-  std::vector<ChildLumping> lumping;  ///< per node with children (Model::parent_nodes order)
-  /// The semi-implicit stages a step factors before its pass (Model::parent_lane_groups): node i
+  std::vector<PartScratch> parts;
+  std::vector<ChildLumping> lumping;  ///< per domain with children (Model::parent_domains order)
+  /// The semi-implicit stages a step factors before its pass (Model::parent_lane_groups): domain i
   /// with a slot (stage_offset[i] >= 0) keeps at that offset of stage_data s g(q) (r),
   /// s K (q̂ - q) (r) and the stage matrix's Cholesky factor (r by r, column-major, lower, 1 / L_kk
   /// on its diagonal); stage_ready[i]: factored this step (else its integrator runs in full).
@@ -58,12 +58,12 @@ struct WorkspaceData {
   std::vector<int> stage_offset;
   std::vector<char> stage_ready;
   Eigen::VectorXd reduced_vertex_force;  ///< num_dofs: Uᵀ R_iᵀ f of the vertex forces
-  Eigen::Matrix3Xd own_force_world;      ///< 3 by N: Σ vertex forces on each node (world)
+  Eigen::Matrix3Xd own_force_world;      ///< 3 by N: Σ vertex forces on each domain (world)
   Eigen::Matrix3Xd subtree_force;        ///< 3 by N: external force of each subtree, F_i axes
   Eigen::Matrix3Xd subtree_torque;       ///< 3 by N: its torque about the subtree's rest centre of
                                          ///< mass, F_i axes (L3)
   Eigen::Vector3d root_torque = Eigen::Vector3d::Zero();  ///< free root, world, about the COM
-  /// 3 by N: the wind's force on each node and its torque about the part origin (node axes).
+  /// 3 by N: the wind's force on each domain and its torque about the part origin (domain axes).
   Eigen::Matrix3Xd wind_force, wind_torque;
   // The state at the start of the step, restored on failure. saved_q and saved_qdot have the
   // shape of State::q_history (num_dofs by kHistoryCapacity = 1): after a successful step they
@@ -73,21 +73,21 @@ struct WorkspaceData {
   bool vertex_forces_applied = true;  ///< reduced_vertex_force may hold non-zeros
   Eigen::Matrix3d saved_root_rotation = Eigen::Matrix3d::Identity();
   Eigen::Vector3d saved_root_origin, saved_root_momentum, saved_root_angular_momentum;
-  Eigen::VectorXd saved_energy_target, saved_energy_at_end;  ///< num_nodes (im-blend)
-  /// Per prototype, 3#V by min(n, kRenderBlock): U [q_j ...] of up to kRenderBlock of its n
-  /// nodes (render_positions).
+  Eigen::VectorXd saved_energy_target, saved_energy_at_end;  ///< num_domains (im-blend)
+  /// Per part, 3#V by min(n, kRenderBlock): U [q_j ...] of up to kRenderBlock of its n
+  /// domains (render_positions).
   std::vector<Eigen::MatrixXd> render_blocks;
-  /// Threads 1, 2, ... of the childless nodes' pass (Workspace::set_threads): a scratch set each
-  /// (thread 0 uses `prototypes`), their failures and their core / node seconds (2 by threads).
-  std::vector<std::vector<PrototypeScratch>> thread_prototypes;
+  /// Threads 1, 2, ... of the childless domains' pass (Workspace::set_threads): a scratch set each
+  /// (thread 0 uses `parts`), their failures and their core / domain seconds (2 by threads).
+  std::vector<std::vector<PartScratch>> thread_parts;
   std::vector<StepFailure> thread_failures;
   Eigen::MatrixXd thread_seconds;
 };
 
-/// Node i's place in WorkspaceData::lumping: its place in Model::parent_nodes (i has children).
+/// Domain i's place in WorkspaceData::lumping: its place in Model::parent_domains (i has children).
 inline std::size_t lumping_slot(const Model& model, int i) {
-  const auto it = std::lower_bound(model.parent_nodes.begin(), model.parent_nodes.end(), i);
-  return static_cast<std::size_t>(it - model.parent_nodes.begin());
+  const auto it = std::lower_bound(model.parent_domains.begin(), model.parent_domains.end(), i);
+  return static_cast<std::size_t>(it - model.parent_domains.begin());
 }
 inline ChildLumping& lumping_of(WorkspaceData& w, const Model& model, int i) {
   return w.lumping[lumping_slot(model, i)];
@@ -96,7 +96,7 @@ inline const ChildLumping& lumping_of(const WorkspaceData& w, const Model& model
   return w.lumping[lumping_slot(model, i)];
 }
 
-/// Nodes whose displacements render_positions computes in one matrix product.
+/// Domains whose displacements render_positions computes in one matrix product.
 constexpr int kRenderBlock = 64;
 
 }  // namespace ramus

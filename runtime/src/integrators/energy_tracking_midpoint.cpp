@@ -1,10 +1,10 @@
-// The energy-tracking integrator of stabilizing-integrators-real-time.txt §4 on one node:
+// The energy-tracking integrator of stabilizing-integrators-real-time.txt §4 on one domain:
 // implicit midpoint (Eq. 14-19, as an implicit stage with c = 1/2), then a blend with backward
 // Euler when it added energy or with forward Euler when it lost too much (Eq. 20-24), toward the
 // tracked total energy H_total (Algorithm 1: plus H_added, minus H_diss), then the
 // momentum-preserving damping (Eq. 32-33).
 //
-// The node's energy under the step's frozen equation: H(q, v) = ½ vᵀ M' v + s E(q) - fᵀ q. Its
+// The domain's energy under the step's frozen equation: H(q, v) = ½ vᵀ M' v + s E(q) - fᵀ q. Its
 // change at the start of a step (new f, new M' from the frames and the children) is the step's
 // H_added; Rayleigh damping removes h v_½ᵀ D v_½ over the step and the momentum-preserving damping
 // what it takes from the kinetic energy: both count as H_diss.
@@ -13,38 +13,38 @@
 #include <algorithm>
 #include <cmath>
 
-#include "node_equation.h"
+#include "domain_equation.h"
 
 namespace ramus {
 
 namespace {
 
-double kinetic_energy(const NodeEquation& e, const Eigen::Ref<const Eigen::VectorXd>& v,
+double kinetic_energy(const DomainEquation& e, const Eigen::Ref<const Eigen::VectorXd>& v,
                       IntegratorScratch& scratch) {
   multiply_mass(e, v, scratch.delta);
   return 0.5 * v.dot(scratch.delta);
 }
 
-double node_energy(const NodeEquation& e, const Eigen::Ref<const Eigen::VectorXd>& q,
-                   const Eigen::Ref<const Eigen::VectorXd>& v, IntegratorScratch& scratch) {
+double domain_energy(const DomainEquation& e, const Eigen::Ref<const Eigen::VectorXd>& q,
+                     const Eigen::Ref<const Eigen::VectorXd>& v, IntegratorScratch& scratch) {
   return kinetic_energy(e, v, scratch) + evaluate_internal_energy(e, q, scratch) - e.load->dot(q);
 }
 
 // (q, v) = (1 - α) (q_a, v_a) + α (q_b, v_b); returns its energy minus the target.
-double blend(const NodeEquation& e, double alpha, double target, const Eigen::VectorXd& q_a,
+double blend(const DomainEquation& e, double alpha, double target, const Eigen::VectorXd& q_a,
              const Eigen::VectorXd& v_a, const Eigen::Ref<const Eigen::VectorXd>& q_b,
-             const Eigen::Ref<const Eigen::VectorXd>& v_b, NodeVectors out,
+             const Eigen::Ref<const Eigen::VectorXd>& v_b, DomainVectors out,
              IntegratorScratch& scratch) {
   out.q = (1 - alpha) * q_a + alpha * q_b;
   out.qdot = (1 - alpha) * v_a + alpha * v_b;
-  return node_energy(e, out.q, out.qdot, scratch) - target;
+  return domain_energy(e, out.q, out.qdot, scratch) - target;
 }
 
 // Bisection for e(α) = 0 on [0, 1], e(0) > 0 >= e(1) (or the reverse), to |e| <= tolerance.
-void bisect_blend(const NodeEquation& e, double target, double tolerance, bool positive_at_zero,
+void bisect_blend(const DomainEquation& e, double target, double tolerance, bool positive_at_zero,
                   const Eigen::VectorXd& q_a, const Eigen::VectorXd& v_a,
                   const Eigen::Ref<const Eigen::VectorXd>& q_b,
-                  const Eigen::Ref<const Eigen::VectorXd>& v_b, NodeVectors out,
+                  const Eigen::Ref<const Eigen::VectorXd>& v_b, DomainVectors out,
                   IntegratorScratch& scratch) {
   double low = 0, high = 1, alpha = 1;
   for (int iteration = 0; iteration < 50; ++iteration) {
@@ -59,22 +59,23 @@ void bisect_blend(const NodeEquation& e, double target, double tolerance, bool p
   blend(e, high, target, q_a, v_a, q_b, v_b, out, scratch);  // the side nearer the target's
 }
 
-// Eq. 32-33 in reduced form on the node's velocity field U q̇ (frame-relative: the frames carry
+// Eq. 32-33 in reduced form on the domain's velocity field U q̇ (frame-relative: the frames carry
 // the rigid motion, which this leaves alone either way): the rigid fit v_cm + ω × (x - x_cm) by
 // the momentum and angular momentum of U q̇ about the deformed centre of mass, with
 // x = X + U q; then q̇ ← q̇ - k (q̇ - Uᵀ M v_rigid). Uses W1, W2, W5, W7 (C_lp = ∫ρ U_l × U_p
-// from W7) and ∫ρ X Xᵀ. A prototype without them (an anchored single domain) damps q̇ whole.
-void momentum_preserving_damping(const NodeEquation& e, const Eigen::Ref<const Eigen::VectorXd>& q,
+// from W7) and ∫ρ X Xᵀ. A part without them (an anchored single domain) damps q̇ whole.
+void momentum_preserving_damping(const DomainEquation& e,
+                                 const Eigen::Ref<const Eigen::VectorXd>& q,
                                  Eigen::Ref<Eigen::VectorXd> v, IntegratorScratch& scratch) {
-  const double k = e.node.momentum_damping;
-  const Prototype& p = *e.prototype;
+  const double k = e.domain.momentum_damping;
+  const Part& p = *e.part;
   const SystemForceIntegrals& w = p.system_force;
   const Eigen::Index r = q.size();
   if (w.empty() || !(p.mass > 0)) {
     v *= 1 - k;
     return;
   }
-  // A scaled node: W1 by s^3/2, W2 and W5 by s^5/2, mass s³, moments s⁴ and s⁵ (W7 unchanged).
+  // A scaled domain: W1 by s^3/2, W2 and W5 by s^5/2, mass s³, moments s⁴ and s⁵ (W7 unchanged).
   const UniformScale unit;
   const UniformScale& s = e.scale ? *e.scale : unit;
   const double mass = s.mass * p.mass;
@@ -113,8 +114,8 @@ void momentum_preserving_damping(const NodeEquation& e, const Eigen::Ref<const E
 
 }  // namespace
 
-StepStatus energy_tracking_midpoint_step(const NodeEquation& e, const RuntimeSettings& settings,
-                                         NodeVectors vectors, const NodeMemory& memory,
+StepStatus energy_tracking_midpoint_step(const DomainEquation& e, const RuntimeSettings& settings,
+                                         DomainVectors vectors, const DomainMemory& memory,
                                          IntegratorScratch& scratch) noexcept {
   const double h = settings.time_step;
   scratch.q_start = vectors.q;
@@ -136,8 +137,8 @@ StepStatus energy_tracking_midpoint_step(const NodeEquation& e, const RuntimeSet
               vectors.q, vectors.qdot);
   // Rayleigh damping's share of H_diss, h v_½ᵀ D v_½ (D lagged at u_0 by the stage).
   multiply_mass(e, vectors.qdot, scratch.delta);
-  double dissipated = h * e.node.rayleigh_mass * vectors.qdot.dot(scratch.delta);
-  if (e.node.rayleigh_stiffness != 0) {
+  double dissipated = h * e.domain.rayleigh_mass * vectors.qdot.dot(scratch.delta);
+  if (e.domain.rayleigh_stiffness != 0) {
     scratch.delta.noalias() = scratch.damping * vectors.qdot;
     dissipated += h * vectors.qdot.dot(scratch.delta);
   }
@@ -184,13 +185,13 @@ StepStatus energy_tracking_midpoint_step(const NodeEquation& e, const RuntimeSet
   }
 
   // Momentum-preserving damping; what it removes is dissipated on purpose.
-  if (e.node.momentum_damping > 0) {
+  if (e.domain.momentum_damping > 0) {
     const double before = kinetic_energy(e, vectors.qdot, scratch);
     momentum_preserving_damping(e, vectors.q, vectors.qdot, scratch);
     target -= before - kinetic_energy(e, vectors.qdot, scratch);
   }
   *memory.energy_target = target;
-  *memory.energy_at_end = node_energy(e, vectors.q, vectors.qdot, scratch);
+  *memory.energy_at_end = domain_energy(e, vectors.q, vectors.qdot, scratch);
   vectors.qddot = (vectors.qdot - scratch.v_start) / h;
   return StepStatus::kOk;
 }

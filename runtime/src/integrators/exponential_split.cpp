@@ -1,5 +1,5 @@
 // Exponential Rosenbrock Euler and its splittings with the semi-implicit methods
-// (stiff-and-soft-integrators-survey.txt §3.5, Eq. 17-26), in a node's reduced space.
+// (stiff-and-soft-integrators-survey.txt §3.5, Eq. 17-26), in a domain's reduced space.
 //
 // The s lowest modes of the pencil (K(q_lin), M') at the linearization point, K X = M' X Λ with
 // Xᵀ M' X = I, diagonalize the Jacobian J = [0 I; -M'⁻¹K -M'⁻¹D] of Rayleigh damping D = α M' + β K
@@ -24,7 +24,7 @@
 #include <cmath>
 
 #include "../kernels/symmetric_eigen.h"
-#include "node_equation.h"
+#include "domain_equation.h"
 
 namespace ramus {
 
@@ -33,7 +33,7 @@ namespace {
 // All r modes of (K, M') (K in scratch.stiffness): X into scratch.exponential.eigen_matrix, Λ into
 // scratch.exponential.eigenvalues. False when M' is not positive definite or the QR iteration
 // failed.
-bool decompose_all_modes(const NodeEquation& e, IntegratorScratch& scratch) {
+bool decompose_all_modes(const DomainEquation& e, IntegratorScratch& scratch) {
   scratch.exponential.eigen_matrix = scratch.stiffness;
   if (e.mass) {
     // L⁻¹ K L⁻ᵀ with M' = L Lᵀ.
@@ -61,7 +61,7 @@ bool decompose_all_modes(const NodeEquation& e, IntegratorScratch& scratch) {
 // drift max_j |z_j - x_j|_M' (about the angle mode j turned plus the relative change of λ_j; a
 // stiff mode leaking into x_j counts at its share of x_j, not weighed by its stiffness), or -1
 // when K or the Ritz pencil is not positive definite. Per call r³/3 + 5 r² s + O(r s²) flops.
-double track_split_modes(const NodeEquation& e, SplitModes& modes, bool mass_product_ready,
+double track_split_modes(const DomainEquation& e, SplitModes& modes, bool mass_product_ready,
                          IntegratorScratch& scratch) {
   const Eigen::Index s = modes.basis.cols();
   if (modes.eigenvalues.minCoeff() <= 0) return -1;
@@ -123,7 +123,8 @@ double track_split_modes(const NodeEquation& e, SplitModes& modes, bool mass_pro
 // The largest relative change of the cached modes' Rayleigh quotients at the current (K, M'),
 // max_j |x_jᵀ K x_j / x_jᵀ M' x_j - λ_j| / λ_j: r² s flops, the cheap test of whether they moved.
 // Leaves M' X in scratch.exponential.split_mass for track_split_modes.
-double rayleigh_drift(const NodeEquation& e, const SplitModes& modes, IntegratorScratch& scratch) {
+double rayleigh_drift(const DomainEquation& e, const SplitModes& modes,
+                      IntegratorScratch& scratch) {
   const Eigen::Index s = modes.basis.cols();
   auto kx = scratch.exponential.split_stiffness.leftCols(s);
   auto mx = scratch.exponential.split_mass.leftCols(s);
@@ -139,12 +140,12 @@ double rayleigh_drift(const NodeEquation& e, const SplitModes& modes, Integrator
   return drift;
 }
 
-// The node's s lowest modes at the linearization point (K in scratch.stiffness): a full
+// The domain's s lowest modes at the linearization point (K in scratch.stiffness): a full
 // decomposition every split_refresh_steps steps; in between the cached modes are kept while
 // their Rayleigh quotients move by at most a tenth of the drift tolerance, else tracked, and
 // recomputed when tracking moves them by more than the tolerance.
-bool update_split_modes(const NodeEquation& e, SplitModes& modes, IntegratorScratch& scratch) {
-  const NodeSettings& o = e.node;
+bool update_split_modes(const DomainEquation& e, SplitModes& modes, IntegratorScratch& scratch) {
+  const DomainSettings& o = e.domain;
   const Eigen::Index s = modes.basis.cols();
   if (s == 0) return true;
   if (modes.age >= 0 && modes.age < o.split_refresh_steps) {
@@ -206,10 +207,10 @@ void modal_phi1(double lambda, double d, double tau, double b0, double b1, doubl
 
 // τ φ1(τ J_i) (Xᵀ M' v, Xᵀ F) for every mode of X, Λ into scratch.exponential.modal_q / modal_v,
 // with M' v in scratch.p_hat and F in scratch.force.
-void modal_exponential(const NodeEquation& e, const Eigen::Ref<const Eigen::MatrixXd>& x,
+void modal_exponential(const DomainEquation& e, const Eigen::Ref<const Eigen::MatrixXd>& x,
                        const Eigen::Ref<const Eigen::VectorXd>& lambda, double tau,
                        IntegratorScratch& scratch) {
-  const double alpha = e.node.rayleigh_mass, beta = e.node.rayleigh_stiffness;
+  const double alpha = e.domain.rayleigh_mass, beta = e.domain.rayleigh_stiffness;
   for (Eigen::Index i = 0; i < x.cols(); ++i)
     modal_phi1(lambda(i), alpha + beta * lambda(i), tau, x.col(i).dot(scratch.p_hat),
                x.col(i).dot(scratch.force), scratch.exponential.modal_q(i),
@@ -218,8 +219,8 @@ void modal_exponential(const NodeEquation& e, const Eigen::Ref<const Eigen::Matr
 
 // The low-mode replacement of the file comment: q, v hold u_S on entry, u_1 on return; u_b in
 // scratch.q_start / v_start; a Xᵀ M' (u_b - u_p) already added to modal_q / modal_v.
-void replace_low_modes(const NodeEquation& e, const Eigen::Ref<const Eigen::MatrixXd>& x,
-                       NodeVectors vectors, IntegratorScratch& scratch) {
+void replace_low_modes(const DomainEquation& e, const Eigen::Ref<const Eigen::MatrixXd>& x,
+                       DomainVectors vectors, IntegratorScratch& scratch) {
   const Eigen::Index s = x.cols();
   scratch.q_blend = vectors.q - scratch.q_start;
   multiply_mass(e, scratch.q_blend, scratch.v_blend);
@@ -233,28 +234,28 @@ void replace_low_modes(const NodeEquation& e, const Eigen::Ref<const Eigen::Matr
 
 // q̈_1 = M'⁻¹ (F_b - K_b (q_1 - q_b) - D_b (v_1 - v_b)): the force of the linearized system at
 // the end of the step (K_b in scratch.stiffness, F_b in scratch.force).
-void linearized_acceleration(const NodeEquation& e, NodeVectors vectors,
+void linearized_acceleration(const DomainEquation& e, DomainVectors vectors,
                              IntegratorScratch& scratch) {
   scratch.q_blend = vectors.q - scratch.q_start;
   scratch.v_blend = vectors.qdot - scratch.v_start;
   vectors.qddot = scratch.force;
   vectors.qddot.noalias() -= scratch.stiffness * scratch.q_blend;
-  if (e.node.rayleigh_stiffness != 0)
-    vectors.qddot.noalias() -= e.node.rayleigh_stiffness * (scratch.stiffness * scratch.v_blend);
-  if (e.node.rayleigh_mass != 0) {
+  if (e.domain.rayleigh_stiffness != 0)
+    vectors.qddot.noalias() -= e.domain.rayleigh_stiffness * (scratch.stiffness * scratch.v_blend);
+  if (e.domain.rayleigh_mass != 0) {
     multiply_mass(e, scratch.v_blend, scratch.delta);
-    vectors.qddot -= e.node.rayleigh_mass * scratch.delta;
+    vectors.qddot -= e.domain.rayleigh_mass * scratch.delta;
   }
   solve_mass_in_place(e, scratch, vectors.qddot);
 }
 
 }  // namespace
 
-StepStatus exponential_step(const NodeEquation& e, const RuntimeSettings& settings,
-                            NodeVectors vectors, const NodeMemory& memory,
+StepStatus exponential_step(const DomainEquation& e, const RuntimeSettings& settings,
+                            DomainVectors vectors, const DomainMemory& memory,
                             IntegratorScratch& scratch) noexcept {
   const double h = settings.time_step;
-  const Integrator method = e.node.integrator;
+  const Integrator method = e.domain.integrator;
   const Eigen::Index r = vectors.q.size();
   // BDF2's history; without it SBDF2ERE starts as SIERE.
   const bool multistep = method == Integrator::kSbdf2Ere && memory.q_previous != nullptr;
@@ -277,7 +278,7 @@ StepStatus exponential_step(const NodeEquation& e, const RuntimeSettings& settin
     force_from_scratch(e, vectors.qdot, scratch, scratch.force);
   }
 
-  // The modes at the base: all of them for ERE, else the node's cached s.
+  // The modes at the base: all of them for ERE, else the domain's cached s.
   const bool all_modes = method == Integrator::kExponentialRosenbrockEuler ||
                          (memory.split_modes && memory.split_modes->basis.cols() == r);
   if (all_modes) {

@@ -1,10 +1,10 @@
 // The finite-difference methods of stiff-and-soft-integrators-survey.txt §3.1 as sequences of
 // implicit stages (integrators/implicit_stage.cpp), each fully implicit or semi-implicit (one
 // linearized solve per stage, the survey's S-variants). u = (q, v); F the force of the frozen
-// node equation; q̈ at t + h is the last stage's F / M', i.e. (v - v̂) / (c h).
+// domain equation; q̈ at t + h is the last stage's F / M', i.e. (v - v̂) / (c h).
 #include <cmath>
 
-#include "node_equation.h"
+#include "domain_equation.h"
 
 namespace ramus {
 
@@ -15,8 +15,8 @@ int stage_iterations(const RuntimeSettings& settings, bool implicit) {
 }
 
 // The last stage (q̂, v̂ in scratch, p̂ = M' v̂) from the guess in vectors.q, then q̈.
-void final_stage(const NodeEquation& e, const RuntimeSettings& settings, bool implicit, double c,
-                 bool evaluated, NodeVectors vectors, IntegratorScratch& scratch) {
+void final_stage(const DomainEquation& e, const RuntimeSettings& settings, bool implicit, double c,
+                 bool evaluated, DomainVectors vectors, IntegratorScratch& scratch) {
   const double ch = c * settings.time_step;
   multiply_mass(e, scratch.v_stage, scratch.p_hat);
   solve_stage(e, ch, stage_iterations(settings, implicit), settings.implicit_tolerance, evaluated,
@@ -27,8 +27,8 @@ void final_stage(const NodeEquation& e, const RuntimeSettings& settings, bool im
 }  // namespace
 
 // Eq. 5 / 6: q_1 = q_0 + h v_1, M' v_1 = M' v_0 + h F(u_1).
-StepStatus backward_euler_step(const NodeEquation& e, const RuntimeSettings& settings,
-                               bool implicit, NodeVectors vectors,
+StepStatus backward_euler_step(const DomainEquation& e, const RuntimeSettings& settings,
+                               bool implicit, DomainVectors vectors,
                                IntegratorScratch& scratch) noexcept {
   scratch.q_hat = vectors.q;
   scratch.v_stage = vectors.qdot;  // v̂
@@ -37,8 +37,8 @@ StepStatus backward_euler_step(const NodeEquation& e, const RuntimeSettings& set
 }
 
 // Eq. 7: u_1 = (4 u_0 - u_-1) / 3 + (2 h / 3) F(u_1).
-StepStatus bdf2_step(const NodeEquation& e, const RuntimeSettings& settings, bool implicit,
-                     NodeVectors vectors, const NodeMemory& memory,
+StepStatus bdf2_step(const DomainEquation& e, const RuntimeSettings& settings, bool implicit,
+                     DomainVectors vectors, const DomainMemory& memory,
                      IntegratorScratch& scratch) noexcept {
   // Without history (the first step, or after initialize()): a TR-BDF2 step, second order as
   // BDF2 (a BE start would cost BDF2 its order on stiff modes).
@@ -52,12 +52,12 @@ StepStatus bdf2_step(const NodeEquation& e, const RuntimeSettings& settings, boo
   return StepStatus::kOk;
 }
 
-StepStatus prefactored_semi_implicit_step(const NodeEquation& e, const RuntimeSettings& settings,
-                                          NodeVectors vectors, const NodeMemory& memory,
+StepStatus prefactored_semi_implicit_step(const DomainEquation& e, const RuntimeSettings& settings,
+                                          DomainVectors vectors, const DomainMemory& memory,
                                           const double* stage,
                                           IntegratorScratch& scratch) noexcept {
   // q̂, v̂ and c as backward_euler_step (c = 1) or bdf2_step (c = 2/3) set them.
-  const bool bdf2 = e.node.integrator == Integrator::kSemiImplicitBdf2;
+  const bool bdf2 = e.domain.integrator == Integrator::kSemiImplicitBdf2;
   if (bdf2 && !memory.q_previous) return bdf2_step(e, settings, false, vectors, memory, scratch);
   const Eigen::Index r = vectors.q.size();
   if (bdf2) {
@@ -88,8 +88,8 @@ StepStatus prefactored_semi_implicit_step(const NodeEquation& e, const RuntimeSe
 // Eq. 8: the trapezoidal rule to t + h/2, u_½ = u_0 + (h/4) (F(u_0) + F(u_½)), then BDF2,
 // u_1 = (4 u_½ - u_0) / 3 + (h/3) F(u_1). The semi-implicit form linearizes each stage at its
 // start (Eq. 26a-b without the split).
-StepStatus tr_bdf2_step(const NodeEquation& e, const RuntimeSettings& settings, bool implicit,
-                        NodeVectors vectors, IntegratorScratch& scratch) noexcept {
+StepStatus tr_bdf2_step(const DomainEquation& e, const RuntimeSettings& settings, bool implicit,
+                        DomainVectors vectors, IntegratorScratch& scratch) noexcept {
   const double h = settings.time_step;
   scratch.q_start = vectors.q;
   scratch.v_start = vectors.qdot;
@@ -110,8 +110,8 @@ StepStatus tr_bdf2_step(const NodeEquation& e, const RuntimeSettings& settings, 
 
 // Eq. 9, γ = 2 - √2, β = √2 / 4: the trapezoidal rule to t + γh, then
 // u_1 = u_0 + (2β/γ) (u_γ - u_0) + (γh/2) F(u_1). Both stages fully implicit.
-StepStatus sdirk_step(const NodeEquation& e, const RuntimeSettings& settings, NodeVectors vectors,
-                      IntegratorScratch& scratch) noexcept {
+StepStatus sdirk_step(const DomainEquation& e, const RuntimeSettings& settings,
+                      DomainVectors vectors, IntegratorScratch& scratch) noexcept {
   const double h = settings.time_step, gamma = 2.0 - std::sqrt(2.0), beta = std::sqrt(2.0) / 4.0;
   const double ch = 0.5 * gamma * h, w = 2.0 * beta / gamma;
   scratch.q_start = vectors.q;

@@ -1,4 +1,4 @@
-// One implicit stage  q = q̂ + c h v,  M' v = p̂ + c h F(q, v)  (integrators/node_equation.h):
+// One implicit stage  q = q̂ + c h v,  M' v = p̂ + c h F(q, v)  (integrators/domain_equation.h):
 // linearized (the semi-implicit methods) or solved as the minimization of its incremental
 // potential (optimization-integrator-large-steps.md §2-3: Newton, downhill check, length clamp,
 // backtracking line search). With Δ = q - q̂ and D = α M' + β K(q_lin), scaled by (c h)²:
@@ -12,18 +12,18 @@
 #include <algorithm>
 #include <cmath>
 
-#include "node_equation.h"
+#include "domain_equation.h"
 
 namespace ramus {
 
 namespace {
 
 // ∇²Φ into scratch.factor (or scratch.jacobian for the LDLT fallback).
-void stage_hessian(const NodeEquation& e, double ch, const IntegratorScratch& scratch,
+void stage_hessian(const DomainEquation& e, double ch, const IntegratorScratch& scratch,
                    Eigen::MatrixXd& out) {
-  const double alpha = e.node.rayleigh_mass;
+  const double alpha = e.domain.rayleigh_mass;
   out = (ch * ch) * scratch.stiffness;
-  if (e.node.rayleigh_stiffness != 0) out += ch * scratch.damping;
+  if (e.domain.rayleigh_stiffness != 0) out += ch * scratch.damping;
   if (e.mass)
     out.noalias() += (1.0 + ch * alpha) * *e.mass;
   else
@@ -31,7 +31,7 @@ void stage_hessian(const NodeEquation& e, double ch, const IntegratorScratch& sc
 }
 
 // solution = ∇²Φ⁻¹ rhs: Cholesky of ∇²Φ in scratch.factor, pivoted LDLT when it is indefinite.
-void solve_stage_matrix(const NodeEquation& e, double ch, IntegratorScratch& scratch,
+void solve_stage_matrix(const DomainEquation& e, double ch, IntegratorScratch& scratch,
                         const Eigen::VectorXd& rhs, Eigen::Ref<Eigen::VectorXd> solution) {
   stage_hessian(e, ch, scratch, scratch.factor);
   if (!cholesky_solve_in_place(scratch.factor, rhs, solution)) {
@@ -42,13 +42,13 @@ void solve_stage_matrix(const NodeEquation& e, double ch, IntegratorScratch& scr
 }
 
 // Φ at q = q̂ + Δ (Δ in scratch.q_blend) with E(q) = `energy`; scratch.v_blend is scratch.
-double stage_objective(const NodeEquation& e, double ch, double energy,
+double stage_objective(const DomainEquation& e, double ch, double energy,
                        const Eigen::Ref<const Eigen::VectorXd>& q, IntegratorScratch& scratch) {
   const Eigen::VectorXd& delta = scratch.q_blend;
   multiply_mass(e, delta, scratch.v_blend);
-  double value = (0.5 + 0.5 * ch * e.node.rayleigh_mass) * delta.dot(scratch.v_blend) -
+  double value = (0.5 + 0.5 * ch * e.domain.rayleigh_mass) * delta.dot(scratch.v_blend) -
                  ch * delta.dot(scratch.p_hat) + ch * ch * (energy - e.load->dot(q));
-  if (e.node.rayleigh_stiffness != 0) {
+  if (e.domain.rayleigh_stiffness != 0) {
     scratch.v_blend.noalias() = scratch.damping * delta;
     value += 0.5 * ch * delta.dot(scratch.v_blend);
   }
@@ -56,18 +56,19 @@ double stage_objective(const NodeEquation& e, double ch, double energy,
 }
 
 // ∇Φ at q (g in scratch.gradient, Δ in scratch.q_blend) into scratch.residual.
-void stage_gradient(const NodeEquation& e, double ch, IntegratorScratch& scratch) {
+void stage_gradient(const DomainEquation& e, double ch, IntegratorScratch& scratch) {
   const Eigen::VectorXd& delta = scratch.q_blend;
   multiply_mass(e, delta, scratch.residual);
-  scratch.residual *= 1.0 + ch * e.node.rayleigh_mass;
-  if (e.node.rayleigh_stiffness != 0) scratch.residual.noalias() += ch * (scratch.damping * delta);
+  scratch.residual *= 1.0 + ch * e.domain.rayleigh_mass;
+  if (e.domain.rayleigh_stiffness != 0)
+    scratch.residual.noalias() += ch * (scratch.damping * delta);
   scratch.residual += (ch * ch) * (scratch.gradient - *e.load) - ch * scratch.p_hat;
 }
 
 }  // namespace
 
-void solve_stage(const NodeEquation& e, double ch, int iterations, double tolerance, bool evaluated,
-                 IntegratorScratch& scratch, Eigen::Ref<Eigen::VectorXd> q,
+void solve_stage(const DomainEquation& e, double ch, int iterations, double tolerance,
+                 bool evaluated, IntegratorScratch& scratch, Eigen::Ref<Eigen::VectorXd> q,
                  Eigen::Ref<Eigen::VectorXd> v) noexcept {
   // g, K at the linearization point; the damping matrix lagged there.
   double energy = 0;
@@ -75,8 +76,8 @@ void solve_stage(const NodeEquation& e, double ch, int iterations, double tolera
     energy = evaluate_internal_energy(e, q, scratch);
   else if (!evaluated)
     evaluate_internal_forces(e, q, scratch);
-  if (e.node.rayleigh_stiffness != 0)
-    scratch.damping = e.node.rayleigh_stiffness * scratch.stiffness;
+  if (e.domain.rayleigh_stiffness != 0)
+    scratch.damping = e.domain.rayleigh_stiffness * scratch.stiffness;
 
   // Semi-implicit: ∇²Φ(q_lin) v = p̂ + c h (f - g - K (q̂ - q_lin)), q = q̂ + c h v.
   if (iterations == 0) {

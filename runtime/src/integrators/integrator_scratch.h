@@ -1,7 +1,7 @@
 // The integrators' scratch (runtime internals): the buffers one domain's integrator needs for r
 // reduced coordinates, sized once when a Workspace is made and reused by every domain of one part
 // in turn. Each integrator family owns its group; the implicit stage's buffers are shared by every
-// family that takes an implicit stage (integrators/node_equation.h).
+// family that takes an implicit stage (integrators/domain_equation.h).
 #pragma once
 
 #include <Eigen/Core>
@@ -53,9 +53,9 @@ struct IntegratorScratch {
   Eigen::MatrixXd stiffness;                             ///< r by r: s K(q)
   Eigen::MatrixXd jacobian, factor;   ///< r by r: Newton matrix and its Cholesky factor
   Eigen::LDLT<Eigen::MatrixXd> ldlt;  ///< fallback for an indefinite Newton matrix
-  /// r each: stages of the implicit and exponential integrators (integrators/node_equation.h).
+  /// r each: stages of the implicit and exponential integrators (integrators/domain_equation.h).
   Eigen::VectorXd force, q_hat, p_hat, q_stage, v_stage, q_start, v_start, q_blend, v_blend;
-  Eigen::VectorXd scaled_q;  ///< q̃ = s^-5/2 q of a scaled domain (integrate_node.cpp)
+  Eigen::VectorXd scaled_q;  ///< q̃ = s^-5/2 q of a scaled domain (integrate_domain.cpp)
   Eigen::MatrixXd damping;   ///< r by r: β K at a stage's start (damping lagged over the stage)
   ExponentialScratch exponential;
   MidpointScratch midpoint;

@@ -1,5 +1,5 @@
-// Implicit Newmark on one node's frozen equation of motion (integrators/node_equation.h).
-#include "node_equation.h"
+// Implicit Newmark on one domain's frozen equation of motion (integrators/domain_equation.h).
+#include "domain_equation.h"
 
 namespace ramus {
 
@@ -8,10 +8,10 @@ namespace ramus {
 // Newton on the residual M'(q̈ + α q̇) + β s K q̇ + s g(q) - f from q_{n+1} = q_n; its Jacobian
 // (1 + β γ / (h β_N)) s K + (1 / (h² β_N) + α γ / (h β_N)) M' lags the damping's own dependence
 // on q.
-StepStatus newmark_step(const NodeEquation& equation, const RuntimeSettings& settings,
-                        NodeVectors vectors, IntegratorScratch& scratch) noexcept {
+StepStatus newmark_step(const DomainEquation& equation, const RuntimeSettings& settings,
+                        DomainVectors vectors, IntegratorScratch& scratch) noexcept {
   const double h = settings.time_step, beta = settings.newmark_beta, gamma = settings.newmark_gamma;
-  const double alpha_m = equation.node.rayleigh_mass, beta_k = equation.node.rayleigh_stiffness;
+  const double alpha_m = equation.domain.rayleigh_mass, beta_k = equation.domain.rayleigh_stiffness;
   const double a_scale = 1.0 / (h * h * beta), v_scale = gamma / (h * beta);
   const double k_scale = 1.0 + beta_k * v_scale, m_scale = a_scale + alpha_m * v_scale;
   const Eigen::MatrixXd* mass = equation.mass;

@@ -151,7 +151,7 @@ class FieldChecker : public model_fields::InMemoryGroups {
   void flag(const char*, const bool&) {}
   void lumping(const char*, const InterfaceLumping&) {}
   template <typename T>
-  void column(const char*, const std::vector<NodeSettings>&, T NodeSettings::*, int) {}
+  void column(const char*, const std::vector<DomainSettings>&, T DomainSettings::*, int) {}
 
   template <typename M>
   void dataset(const char* name, const M& value, model_fields::Shape expected) {
@@ -537,9 +537,9 @@ std::string find_model_inconsistency(const ReducedModel& model) {
     if (!placed[k])
       return "group " + part_group_path(static_cast<int>(k)) + " is placed by no domain";
   if (std::string problem = check_global(model); !problem.empty()) return problem;
-  // Runtime settings: none given (nodes empty) means the defaults for every domain.
+  // Runtime settings: none given (domains empty) means the defaults for every domain.
   RuntimeSettings settings = model.settings;
-  if (settings.nodes.empty()) settings.nodes.resize(model.domains.size());
+  if (settings.domains.empty()) settings.domains.resize(model.domains.size());
   if (std::string problem = find_settings_problem(settings, static_cast<int>(model.domains.size()));
       !problem.empty())
     return "group /runtime: " + problem;

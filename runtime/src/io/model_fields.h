@@ -13,8 +13,8 @@
 //   require_nonnegative(name, int& value)     an attribute that sizes what follows (the reader
 //                                             refuses a negative one before using it)
 //   lumping(name, InterfaceLumping& value)    string attribute "L1", "L2" or "L3"
-//   column(name, std::vector<NodeSettings>& nodes, T NodeSettings::*member, n)  per-node array
-//   group(name, Presence, body)               a subgroup: body() visits its fields
+//   column(name, std::vector<DomainSettings>& domains, T DomainSettings::*member, n)  per-domain
+//   array group(name, Presence, body)               a subgroup: body() visits its fields
 //   optional(name, Presence, body)            a dataset of this group that may be absent
 // Member types follow the model's constness: const for the writer and the checker.
 #pragma once
@@ -215,20 +215,20 @@ void visit_scenario(Scenario& s, V& v) {
 
 /// The attributes and datasets of /runtime for a model of `num_domains` domains: the settings
 /// list's (settings_list.h) whole-object settings, its wind in wind/, its per-domain settings as
-/// columns nodes/<member>, and the scenario of a run in scenario/.
+/// columns domains/<member>, and the scenario of a run in scenario/.
 template <class Settings, class Scenario, class V>
 void visit_runtime_settings(Settings& s, Scenario& scenario, int num_domains, V& v) {
 #define RAMUS_FILE_OBJECT(Type, member, ...) visit_setting_field(v, #member, s.member);
 #define RAMUS_FILE_WIND(Type, member, ...) visit_setting_field(v, #member, s.wind.member);
-#define RAMUS_FILE_NODE(Type, member, ...) \
-  v.column("nodes/" #member, s.nodes, &NodeSettings::member, num_domains);
+#define RAMUS_FILE_DOMAIN(Type, member, ...) \
+  v.column("domains/" #member, s.domains, &DomainSettings::member, num_domains);
   RAMUS_OBJECT_SETTINGS(RAMUS_FILE_OBJECT)
   v.group("wind", {true, true}, [&] { RAMUS_WIND_SETTINGS(RAMUS_FILE_WIND) });
-  RAMUS_NODE_SETTINGS(RAMUS_FILE_NODE)
+  RAMUS_DOMAIN_SETTINGS(RAMUS_FILE_DOMAIN)
   v.group("scenario", {true, true}, [&] { visit_scenario(scenario, v); });
 #undef RAMUS_FILE_OBJECT
 #undef RAMUS_FILE_WIND
-#undef RAMUS_FILE_NODE
+#undef RAMUS_FILE_DOMAIN
 }
 
 }  // namespace ramus::model_fields

@@ -97,14 +97,15 @@ class FieldReader {
     value = unpack_upper_triangle(g().read_vector_double(name, n * (n + 1) / 2), n);
   }
   template <typename T>
-  void column(const char* name, std::vector<NodeSettings>& nodes, T NodeSettings::*member, int n) {
-    nodes.resize(static_cast<std::size_t>(n));
+  void column(const char* name, std::vector<DomainSettings>& domains, T DomainSettings::*member,
+              int n) {
+    domains.resize(static_cast<std::size_t>(n));
     if constexpr (std::is_enum_v<T> || std::is_integral_v<T>) {
       const Eigen::VectorXi values = g().read_vector_int(name, n);
-      for (int i = 0; i < n; ++i) nodes[static_cast<std::size_t>(i)].*member = T(values(i));
+      for (int i = 0; i < n; ++i) domains[static_cast<std::size_t>(i)].*member = T(values(i));
     } else {
       const Eigen::VectorXd values = g().read_vector_double(name, n);
-      for (int i = 0; i < n; ++i) nodes[static_cast<std::size_t>(i)].*member = values(i);
+      for (int i = 0; i < n; ++i) domains[static_cast<std::size_t>(i)].*member = values(i);
     }
   }
   template <typename Body>

@@ -22,7 +22,7 @@ Eigen::Vector3d skew_vector(const Eigen::Matrix3d& M) noexcept {
 namespace {
 
 // Higham's scaled Newton iteration X ← (γ X + X⁻ᵀ / γ) / 2, γ = |det X|^-1/3, for det(A) > 0:
-// quadratic convergence to the rotation factor (a node's A is near a rotation: 3 to 5
+// quadratic convergence to the rotation factor (a domain's A is near a rotation: 3 to 5
 // iterations, some 10x faster than the SVD). Once det X is within 1e-3 of 1 the scaling no
 // longer speeds it up (Higham's advice: drop it near convergence) and γ = 1 saves the cube
 // root. False when it does not settle (the SVD decides).

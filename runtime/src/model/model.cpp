@@ -101,20 +101,20 @@ void check_domain(const ReducedModel& data, int d) {
 
 }  // namespace
 
-std::string node_label(const Model& model, int node) {
-  return "node " + std::to_string(node) + " ('" + model.nodes[static_cast<std::size_t>(node)].name +
-         "')";
+std::string domain_label(const Model& model, int domain) {
+  return "domain " + std::to_string(domain) + " ('" +
+         model.domains[static_cast<std::size_t>(domain)].name + "')";
 }
 
-std::size_t node_model_bytes(const Model& model, int i) {
-  const Node& node = model.nodes[static_cast<std::size_t>(i)];
+std::size_t domain_model_bytes(const Model& model, int i) {
+  const Domain& domain = model.domains[static_cast<std::size_t>(i)];
   // (A name longer than the string's own buffer lives on the heap, with its terminator.)
   const std::size_t name =
-      node.name.capacity() > std::string().capacity() ? node.name.capacity() + 1 : 0;
-  // Its entries in children (or step_levels for the root), step_levels or childless_nodes, its
-  // prototype's instance list and, for a node with children, parent_nodes and parent_lane_nodes
+      domain.name.capacity() > std::string().capacity() ? domain.name.capacity() + 1 : 0;
+  // Its entries in children (or step_levels for the root), step_levels or childless_domains, its
+  // part's instance list and, for a domain with children, parent_domains and parent_lane_domains
   // (counted whether or not it has a lane group).
-  const std::size_t lists = (node.num_children > 0 ? 5 : 3) * sizeof(int);
+  const std::size_t lists = (domain.num_children > 0 ? 5 : 3) * sizeof(int);
   // Its embedded render surface: vertices embedded in its tets (rest position, domain, tet,
   // weights) and the triangles whose first corner is one of them.
   const EmbeddedSurface& surface = model.embedded_surface;
@@ -124,27 +124,27 @@ std::size_t node_model_bytes(const Model& model, int i) {
   for (Eigen::Index f = 0; f < surface.triangles.rows(); ++f)
     if (surface.domain(surface.triangles(f, 0)) == i) surface_bytes += 3 * sizeof(int);
   // Its global vertices' copy counts and the undivided mesh's surface triangles whose first
-  // corner it holds first (a vertex shared by an interface counts for the first node holding it).
+  // corner it holds first (a vertex shared by an interface counts for the first domain holding it).
   std::size_t global_bytes = 0;
-  if (model.num_global_vertices > 0 && node.global_vertices.size() > 0) {
+  if (model.num_global_vertices > 0 && domain.global_vertices.size() > 0) {
     std::vector<char> first_held_here(static_cast<std::size_t>(model.num_global_vertices), 0);
-    for (const int g : node.global_vertices) first_held_here[static_cast<std::size_t>(g)] = 1;
+    for (const int g : domain.global_vertices) first_held_here[static_cast<std::size_t>(g)] = 1;
     for (int j = 0; j < i; ++j)
-      for (const int g : model.nodes[static_cast<std::size_t>(j)].global_vertices)
+      for (const int g : model.domains[static_cast<std::size_t>(j)].global_vertices)
         first_held_here[static_cast<std::size_t>(g)] = 0;
     for (const char held : first_held_here) global_bytes += held ? sizeof(int) : 0;
     for (Eigen::Index f = 0; f < model.global_surface_triangles.rows(); ++f)
       if (first_held_here[static_cast<std::size_t>(model.global_surface_triangles(f, 0))])
         global_bytes += 3 * sizeof(int);
   }
-  return sizeof(Node) + node.interface.bytes() - sizeof(NodeInterface) + name + global_bytes +
-         eigen_heap_bytes(node.global_vertices) + eigen_heap_bytes(node.interface_lumped_mass) +
-         sizeof(NodeSettings) + lists + surface_bytes;
+  return sizeof(Domain) + domain.interface.bytes() - sizeof(DomainInterface) + name + global_bytes +
+         eigen_heap_bytes(domain.global_vertices) + eigen_heap_bytes(domain.interface_lumped_mass) +
+         sizeof(DomainSettings) + lists + surface_bytes;
 }
 
-NodeInterface compact_interface(const ParentInterface& interface, Eigen::Index offset,
-                                float* bases) {
-  NodeInterface out;
+DomainInterface compact_interface(const ParentInterface& interface, Eigen::Index offset,
+                                  float* bases) {
+  DomainInterface out;
   out.centroid = interface.centroid;
   out.rest_rotation = interface.rest_rotation;
   const Eigen::Index r = interface.centroid_basis.cols();
@@ -183,7 +183,7 @@ void check_model_data(const ReducedModel& data, bool free_root) {
 
 // The wind's drag integrals over a part's surface (a third of each triangle's n nᵀ A per
 // corner): its area tensor, its moment about the part origin and its reduced basis (r by 3).
-void wind_integrals(const ReducedPart& part, Prototype& proto) {
+void wind_integrals(const ReducedPart& part, Part& proto) {
   proto.wind_basis = Eigen::MatrixXd::Zero(proto.r, 3);
   for (Eigen::Index f = 0; f < part.surface_triangles.rows(); ++f) {
     const Eigen::Vector3d a = part.rest_positions.row(part.surface_triangles(f, 0)).transpose();
@@ -206,60 +206,60 @@ void wind_integrals(const ReducedPart& part, Prototype& proto) {
   }
 }
 
-// The nodes from the domains: tree links, interface (bases in one block, node order), rest frame,
-// subtree inertia, global vertex map; each prototype's list of its nodes.
-void compile_nodes(ReducedModel& data, Model& m) {
+// The compiled domains from the file's: tree links, interface (bases in one block, domain order),
+// rest frame, subtree inertia, global vertex map; each part's list of its domains.
+void compile_domains(ReducedModel& data, Model& m) {
   const int num = static_cast<int>(data.domains.size());
   const int num_parts = static_cast<int>(data.parts.size());
   std::vector<std::vector<int>> children(static_cast<std::size_t>(num));
   for (int d = 1; d < num; ++d)
     children[static_cast<std::size_t>(data.domains[static_cast<std::size_t>(d)].parent)].push_back(
         d);
-  m.nodes.resize(static_cast<std::size_t>(num));
-  m.prototypes.resize(static_cast<std::size_t>(num_parts));
-  // The interface bases of all nodes in one block, in node order.
+  m.domains.resize(static_cast<std::size_t>(num));
+  m.parts.resize(static_cast<std::size_t>(num_parts));
+  // The interface bases of all domains in one block, in domain order.
   Eigen::Index bases_size = 0;
   for (const ReducedDomain& domain : data.domains)
     bases_size += 12 * domain.interface.centroid_basis.cols();
   m.interface_bases.resize(bases_size);
   Eigen::Index bases_offset = 0;
   for (int d = 0; d < num; ++d) {
-    ReducedDomain& domain = data.domains[static_cast<std::size_t>(d)];
-    Node& node = m.nodes[static_cast<std::size_t>(d)];
-    node.name = domain.name;
-    node.prototype = domain.part;
-    node.scale = UniformScale(domain.scale);
-    node.r = part_of(data, d).polynomial.r;
-    node.parent = domain.parent;
-    node.first_child = static_cast<int>(m.children.size());
-    node.num_children = static_cast<int>(children[static_cast<std::size_t>(d)].size());
+    ReducedDomain& stored = data.domains[static_cast<std::size_t>(d)];
+    Domain& domain = m.domains[static_cast<std::size_t>(d)];
+    domain.name = stored.name;
+    domain.part = stored.part;
+    domain.scale = UniformScale(stored.scale);
+    domain.r = part_of(data, d).polynomial.r;
+    domain.parent = stored.parent;
+    domain.first_child = static_cast<int>(m.children.size());
+    domain.num_children = static_cast<int>(children[static_cast<std::size_t>(d)].size());
     m.children.insert(m.children.end(), children[static_cast<std::size_t>(d)].begin(),
                       children[static_cast<std::size_t>(d)].end());
-    node.interface =
-        compact_interface(domain.interface, bases_offset, m.interface_bases.data() + bases_offset);
-    bases_offset += 12 * node.interface.bases_cols;
-    node.rest_origin = domain.frame_origin;
-    node.rest_rotation = domain.frame_rotation;
-    node.subtree_mass = domain.subtree_mass;
-    node.subtree_center_of_mass = domain.subtree_center_of_mass;
-    node.subtree_inertia = domain.subtree_inertia;
+    domain.interface =
+        compact_interface(stored.interface, bases_offset, m.interface_bases.data() + bases_offset);
+    bases_offset += 12 * domain.interface.bases_cols;
+    domain.rest_origin = stored.frame_origin;
+    domain.rest_rotation = stored.frame_rotation;
+    domain.subtree_mass = stored.subtree_mass;
+    domain.subtree_center_of_mass = stored.subtree_center_of_mass;
+    domain.subtree_inertia = stored.subtree_inertia;
     const Eigen::Index V = part_of(data, d).rest_positions.rows();
-    node.global_vertices = domain.global_vertices.size() == V
-                               ? std::move(domain.global_vertices)
-                               : Eigen::VectorXi::LinSpaced(V, 0, static_cast<int>(V) - 1);
-    std::vector<int>& instances = m.prototypes[static_cast<std::size_t>(node.prototype)].nodes;
-    node.instance = static_cast<int>(instances.size());
+    domain.global_vertices = stored.global_vertices.size() == V
+                                 ? std::move(stored.global_vertices)
+                                 : Eigen::VectorXi::LinSpaced(V, 0, static_cast<int>(V) - 1);
+    std::vector<int>& instances = m.parts[static_cast<std::size_t>(domain.part)].domains;
+    domain.instance = static_cast<int>(instances.size());
     instances.push_back(d);
   }
 }
 
-// The prototypes from the parts: packed polynomial, system-force matrix, moments, divergence
-// bound, wind integrals, then the part's arrays moved in.
-void compile_prototypes(ReducedModel& data, Model& m) {
+// The compiled parts from the file's parts: packed polynomial, system-force matrix, moments,
+// divergence bound, wind integrals, then the part's arrays moved in.
+void compile_parts(ReducedModel& data, Model& m) {
   const int num_parts = static_cast<int>(data.parts.size());
   for (int p = 0; p < num_parts; ++p) {
     ReducedPart& part = data.parts[static_cast<std::size_t>(p)];
-    Prototype& proto = m.prototypes[static_cast<std::size_t>(p)];
+    Part& proto = m.parts[static_cast<std::size_t>(p)];
     // (before the basis moves: has_system_force compares W's sizes with the basis's r)
     if (has_system_force(part)) proto.system_force_matrix = SystemForceMatrix(part.system_force);
     proto.name = part.name;
@@ -267,7 +267,7 @@ void compile_prototypes(ReducedModel& data, Model& m) {
     proto.mass = part.mass;
     proto.first_moment = mesh_first_moment(part);
     proto.second_moment = mesh_second_moment(part);
-    proto.batched = proto.r > 0 && static_cast<int>(proto.nodes.size()) >= kMinBatchedInstances;
+    proto.batched = proto.r > 0 && static_cast<int>(proto.domains.size()) >= kMinBatchedInstances;
     proto.forces = ReducedStvkForces(part.polynomial, proto.batched);
     // |q|_2 = (∫ρ |u|² dV)^½ for a mass-orthonormal basis: the mass-weighted RMS displacement
     // times √m; kDivergenceDiameters rest diameters of it is no motion an elastic part makes.
@@ -289,51 +289,50 @@ void compile_prototypes(ReducedModel& data, Model& m) {
   }
 }
 
-// The step's lists: the levels of nodes with children (root first), the childless nodes, both by
-// prototype; the childless in lane groups, the parents of batched prototypes in lane groups.
+// The step's lists: the levels of domains with children (root first), the childless domains, both
+// by part; the childless in lane groups, the parents of batched parts in lane groups.
 void compile_step_lists(Model& m) {
-  const int num = m.num_nodes();
+  const int num = m.num_domains();
   std::vector<int> depth(static_cast<std::size_t>(num), 0);
   for (int i = 0; i < num; ++i) {
-    const Node& node = m.nodes[static_cast<std::size_t>(i)];
+    const Domain& domain = m.domains[static_cast<std::size_t>(i)];
     if (i > 0)
-      depth[static_cast<std::size_t>(i)] = depth[static_cast<std::size_t>(node.parent)] + 1;
-    if (i == 0 || node.num_children > 0) {
+      depth[static_cast<std::size_t>(i)] = depth[static_cast<std::size_t>(domain.parent)] + 1;
+    if (i == 0 || domain.num_children > 0) {
       const std::size_t d = static_cast<std::size_t>(depth[static_cast<std::size_t>(i)]);
       if (m.step_levels.size() <= d) m.step_levels.resize(d + 1);
       m.step_levels[d].push_back(i);
     }
-    if (m.nodes[static_cast<std::size_t>(i)].num_children > 0) m.parent_nodes.push_back(i);
-    if (i > 0 && m.nodes[static_cast<std::size_t>(i)].num_children == 0)
-      m.childless_nodes.push_back(i);
+    if (m.domains[static_cast<std::size_t>(i)].num_children > 0) m.parent_domains.push_back(i);
+    if (i > 0 && m.domains[static_cast<std::size_t>(i)].num_children == 0)
+      m.childless_domains.push_back(i);
   }
-  // Every level and the childless nodes by prototype (consecutive nodes then read the same
+  // Every level and the childless domains by part (consecutive domains then read the same
   // coefficients, still in cache), the childless in lane groups of up to kLaneGroupSize.
-  const auto by_prototype = [&m](int a, int b) {
-    return m.nodes[static_cast<std::size_t>(a)].prototype <
-           m.nodes[static_cast<std::size_t>(b)].prototype;
+  const auto by_part = [&m](int a, int b) {
+    return m.domains[static_cast<std::size_t>(a)].part <
+           m.domains[static_cast<std::size_t>(b)].part;
   };
   for (std::vector<int>& level : m.step_levels)
-    std::stable_sort(level.begin(), level.end(), by_prototype);
-  std::stable_sort(m.childless_nodes.begin(), m.childless_nodes.end(), by_prototype);
-  for (std::size_t k = 0; k < m.childless_nodes.size();) {
+    std::stable_sort(level.begin(), level.end(), by_part);
+  std::stable_sort(m.childless_domains.begin(), m.childless_domains.end(), by_part);
+  for (std::size_t k = 0; k < m.childless_domains.size();) {
     m.childless_groups.push_back(static_cast<int>(k));
-    const int prototype = m.nodes[static_cast<std::size_t>(m.childless_nodes[k])].prototype;
-    const std::size_t end = std::min(k + kLaneGroupSize, m.childless_nodes.size());
-    for (++k;
-         k < end && m.nodes[static_cast<std::size_t>(m.childless_nodes[k])].prototype == prototype;
+    const int part = m.domains[static_cast<std::size_t>(m.childless_domains[k])].part;
+    const std::size_t end = std::min(k + kLaneGroupSize, m.childless_domains.size());
+    for (++k; k < end && m.domains[static_cast<std::size_t>(m.childless_domains[k])].part == part;
          ++k) {
     }
   }
-  m.childless_groups.push_back(static_cast<int>(m.childless_nodes.size()));
-  // The nodes with children of each batched prototype placed twice or more, in as few lane groups
-  // as fit and of even sizes (11 nodes: 6 and 5).
+  m.childless_groups.push_back(static_cast<int>(m.childless_domains.size()));
+  // The domains with children of each batched part placed twice or more, in as few lane groups
+  // as fit and of even sizes (11 domains: 6 and 5).
   m.parent_lane_groups.push_back(0);
-  for (std::size_t p = 0; p < m.prototypes.size(); ++p) {
-    if (!m.prototypes[p].batched) continue;
+  for (std::size_t p = 0; p < m.parts.size(); ++p) {
+    if (!m.parts[p].batched) continue;
     std::vector<int> parents;
-    for (const int i : m.prototypes[p].nodes)
-      if (m.nodes[static_cast<std::size_t>(i)].num_children > 0) parents.push_back(i);
+    for (const int i : m.parts[p].domains)
+      if (m.domains[static_cast<std::size_t>(i)].num_children > 0) parents.push_back(i);
     const int n = static_cast<int>(parents.size());
     if (n < 2) continue;
     const int groups =
@@ -341,32 +340,32 @@ void compile_step_lists(Model& m) {
     for (int g = 0, k = 0; g < groups; ++g) {
       const int size = n / groups + (g < n % groups ? 1 : 0);
       for (int end = k + size; k < end; ++k)
-        m.parent_lane_nodes.push_back(parents[static_cast<std::size_t>(k)]);
-      m.parent_lane_groups.push_back(static_cast<int>(m.parent_lane_nodes.size()));
+        m.parent_lane_domains.push_back(parents[static_cast<std::size_t>(k)]);
+      m.parent_lane_groups.push_back(static_cast<int>(m.parent_lane_domains.size()));
     }
   }
 }
 
-// L1's constant lumped mass of every node with children, and the state layout: each
-// prototype's nodes one contiguous r by n block.
+// L1's constant lumped mass of every domain with children, and the state layout: each
+// part's domains one contiguous r by n block.
 void compile_lumping_and_layout(Model& m) {
-  for (const int i : m.parent_nodes) {
-    Node& node = m.nodes[static_cast<std::size_t>(i)];
-    node.interface_lumped_mass = Eigen::MatrixXd::Identity(node.r, node.r);
-    for (int k = 0; k < node.num_children; ++k) {
-      const int c = m.children[static_cast<std::size_t>(node.first_child + k)];
-      const Node& child = m.nodes[static_cast<std::size_t>(c)];
-      if (node.r > 0 && child.interface.bases_cols == node.r) {
+  for (const int i : m.parent_domains) {
+    Domain& domain = m.domains[static_cast<std::size_t>(i)];
+    domain.interface_lumped_mass = Eigen::MatrixXd::Identity(domain.r, domain.r);
+    for (int k = 0; k < domain.num_children; ++k) {
+      const int c = m.children[static_cast<std::size_t>(domain.first_child + k)];
+      const Domain& child = m.domains[static_cast<std::size_t>(c)];
+      if (domain.r > 0 && child.interface.bases_cols == domain.r) {
         // â in double from the float columns the step reads.
         const Eigen::MatrixXd a = m.interface_bases_of(c).topRows<3>().cast<double>();
-        node.interface_lumped_mass.noalias() += child.subtree_mass * (a.transpose() * a);
+        domain.interface_lumped_mass.noalias() += child.subtree_mass * (a.transpose() * a);
       }
     }
   }
-  for (Prototype& proto : m.prototypes) {
+  for (Part& proto : m.parts) {
     proto.dof_offset = m.num_dofs;
-    for (int i : proto.nodes) {
-      m.nodes[static_cast<std::size_t>(i)].dof_offset = m.num_dofs;
+    for (int i : proto.domains) {
+      m.domains[static_cast<std::size_t>(i)].dof_offset = m.num_dofs;
       m.num_dofs += proto.r;
     }
     m.max_r = std::max(m.max_r, proto.r);
@@ -376,7 +375,7 @@ void compile_lumping_and_layout(Model& m) {
 // A free root carries the whole tree's rest inertia; an anchored one its mass.
 void compile_root_inertia(Model& m) {
   if (m.free_root) {
-    const Node& root = m.nodes[0];
+    const Domain& root = m.domains[0];
     m.total_mass = root.subtree_mass;
     m.root_center_of_mass = root.subtree_center_of_mass;
     m.root_inertia = root.subtree_inertia;
@@ -387,20 +386,20 @@ void compile_root_inertia(Model& m) {
                         "for it (re-run `ramus precompute`)");
     m.root_inertia_inverse = m.root_inertia.inverse();
   } else {
-    m.total_mass = m.nodes[0].subtree_mass;
+    m.total_mass = m.domains[0].subtree_mass;
   }
 }
 
-// C0 averaging (how many node copies each global vertex has), the render surfaces, provenance,
-// and the settings (the file's, one entry per node).
+// C0 averaging (how many domain copies each global vertex has), the render surfaces, provenance,
+// and the settings (the file's, one entry per domain).
 void compile_globals(ReducedModel& data, Model& m) {
   const int num = static_cast<int>(data.domains.size());
   m.num_global_vertices = data.num_global_vertices > 0
                               ? data.num_global_vertices
-                              : static_cast<int>(m.prototype_of(0).rest_positions.rows());
+                              : static_cast<int>(m.part_of(0).rest_positions.rows());
   m.global_copy_count.setZero(m.num_global_vertices);
   for (int i = 0; i < num; ++i) {
-    const Eigen::VectorXi& g = m.nodes[static_cast<std::size_t>(i)].global_vertices;
+    const Eigen::VectorXi& g = m.domains[static_cast<std::size_t>(i)].global_vertices;
     for (Eigen::Index k = 0; k < g.size(); ++k) {
       if (g(k) < 0 || g(k) >= m.num_global_vertices)
         throw OptionError(domain_label(data, i) + ": global vertex index " + std::to_string(g(k)) +
@@ -412,9 +411,9 @@ void compile_globals(ReducedModel& data, Model& m) {
   m.embedded_surface = std::move(data.embedded_surface);
   m.provenance = std::move(data.provenance);
 
-  // Settings: the file's, one entry per node.
+  // Settings: the file's, one entry per domain.
   m.settings = std::move(data.settings);
-  if (m.settings.nodes.empty()) m.settings.nodes.assign(static_cast<std::size_t>(num), {});
+  if (m.settings.domains.empty()) m.settings.domains.assign(static_cast<std::size_t>(num), {});
   if (const std::string problem = find_settings_problem(m.settings, num); !problem.empty())
     throw OptionError("runtime settings: " + problem);
 }
@@ -430,8 +429,8 @@ std::shared_ptr<const Model> compile_model(ReducedModel data) {
   Model& m = *model;
   m.free_root = part_of(data, 0).fixed_vertices.size() == 0;
   check_model_data(data, m.free_root);
-  compile_nodes(data, m);
-  compile_prototypes(data, m);
+  compile_domains(data, m);
+  compile_parts(data, m);
   compile_step_lists(m);
   compile_lumping_and_layout(m);
   compile_root_inertia(m);

@@ -57,38 +57,37 @@ std::pair<int, int> vertex_copy(const ReducedModel& model, int global_vertex) {
 
 Eigen::MatrixX3d global_rest_positions(const Model& model) {
   Eigen::MatrixX3d positions = Eigen::MatrixX3d::Zero(model.num_global_vertices, 3);
-  for (const Node& node : model.nodes) {
-    const Eigen::MatrixX3d& X =
-        model.prototypes[static_cast<std::size_t>(node.prototype)].rest_positions;
+  for (const Domain& domain : model.domains) {
+    const Eigen::MatrixX3d& X = model.parts[static_cast<std::size_t>(domain.part)].rest_positions;
     for (Eigen::Index v = 0; v < X.rows(); ++v)
-      positions.row(node.global_vertices(v)) =
-          (node.rest_rotation * (node.scale.length * X.row(v).transpose()) + node.rest_origin)
+      positions.row(domain.global_vertices(v)) =
+          (domain.rest_rotation * (domain.scale.length * X.row(v).transpose()) + domain.rest_origin)
               .transpose();
   }
   return positions;
 }
 
-Eigen::MatrixX4i global_tets(const Model& model, Eigen::VectorXi* tet_node) {
+Eigen::MatrixX4i global_tets(const Model& model, Eigen::VectorXi* tet_domain) {
   Eigen::Index count = 0;
-  for (const Node& node : model.nodes)
-    count += model.prototypes[static_cast<std::size_t>(node.prototype)].tets.rows();
+  for (const Domain& domain : model.domains)
+    count += model.parts[static_cast<std::size_t>(domain.part)].tets.rows();
   Eigen::MatrixX4i tets(count, 4);
-  if (tet_node) tet_node->resize(count);
+  if (tet_domain) tet_domain->resize(count);
   Eigen::Index row = 0;
-  for (int i = 0; i < model.num_nodes(); ++i) {
-    const Node& node = model.nodes[static_cast<std::size_t>(i)];
-    const Eigen::MatrixX4i& local = model.prototypes[static_cast<std::size_t>(node.prototype)].tets;
+  for (int i = 0; i < model.num_domains(); ++i) {
+    const Domain& domain = model.domains[static_cast<std::size_t>(i)];
+    const Eigen::MatrixX4i& local = model.parts[static_cast<std::size_t>(domain.part)].tets;
     for (Eigen::Index t = 0; t < local.rows(); ++t, ++row) {
-      for (int c = 0; c < 4; ++c) tets(row, c) = node.global_vertices(local(t, c));
-      if (tet_node) (*tet_node)(row) = i;
+      for (int c = 0; c < 4; ++c) tets(row, c) = domain.global_vertices(local(t, c));
+      if (tet_domain) (*tet_domain)(row) = i;
     }
   }
   return tets;
 }
 
 std::pair<int, int> vertex_copy(const Model& model, int global_vertex) {
-  for (int i = 0; i < model.num_nodes(); ++i) {
-    const Eigen::VectorXi& g = model.nodes[static_cast<std::size_t>(i)].global_vertices;
+  for (int i = 0; i < model.num_domains(); ++i) {
+    const Eigen::VectorXi& g = model.domains[static_cast<std::size_t>(i)].global_vertices;
     for (Eigen::Index v = 0; v < g.size(); ++v)
       if (g(v) == global_vertex) return {i, static_cast<int>(v)};
   }

@@ -21,7 +21,7 @@ const char* to_string(StepStatus status) {
 }
 
 State make_state(const Model& model, int force_capacity) {
-  const Eigen::Index n = model.num_nodes(), dofs = model.num_dofs;
+  const Eigen::Index n = model.num_domains(), dofs = model.num_dofs;
   State s;
   s.q.setZero(dofs);
   s.qdot.setZero(dofs);
@@ -31,9 +31,9 @@ State make_state(const Model& model, int force_capacity) {
   s.frame_rotation.resize(3, 3 * n);
   s.frame_origin.resize(3, n);
   for (Eigen::Index i = 0; i < n; ++i) {
-    const Node& node = model.nodes[static_cast<std::size_t>(i)];
-    s.frame_rotation.middleCols<3>(3 * i) = node.rest_rotation;
-    s.frame_origin.col(i) = node.rest_origin;
+    const Domain& domain = model.domains[static_cast<std::size_t>(i)];
+    s.frame_rotation.middleCols<3>(3 * i) = domain.rest_rotation;
+    s.frame_origin.col(i) = domain.rest_origin;
   }
   for (Eigen::Matrix3Xd* m :
        {&s.frame_velocity, &s.frame_angular_velocity, &s.frame_acceleration,
@@ -44,10 +44,10 @@ State make_state(const Model& model, int force_capacity) {
   s.relative_rotation.setZero(3, 3 * n);
   s.relative_stretch.setZero(3, 3 * n);
   for (Eigen::Index i = 0; i < n; ++i) {
-    const Node& node = model.nodes[static_cast<std::size_t>(i)];
-    s.relative_rotation.middleCols<3>(3 * i) = node.interface.rest_rotation;
+    const Domain& domain = model.domains[static_cast<std::size_t>(i)];
+    s.relative_rotation.middleCols<3>(3 * i) = domain.interface.rest_rotation;
     s.relative_stretch.middleCols<3>(3 * i).setIdentity();
-    s.relative_position.col(i) = node.interface.centroid;
+    s.relative_position.col(i) = domain.interface.centroid;
   }
   s.forces.reserve(static_cast<std::size_t>(std::max(0, force_capacity)));
   s.settings = model.settings;
@@ -59,22 +59,22 @@ State make_state(const Model& model, int force_capacity) {
 
 namespace {
 
-// Columns of the split modes node i needs under `settings` (0: none).
+// Columns of the split modes domain i needs under `settings` (0: none).
 Eigen::Index split_columns(const Model& model, const RuntimeSettings& settings, int i) {
-  if (static_cast<int>(settings.nodes.size()) != model.num_nodes()) return 0;
-  const NodeSettings& n = settings.nodes[static_cast<std::size_t>(i)];
+  if (static_cast<int>(settings.domains.size()) != model.num_domains()) return 0;
+  const DomainSettings& n = settings.domains[static_cast<std::size_t>(i)];
   if (!uses_split_modes(n.integrator)) return 0;
-  return std::min(n.split_modes, model.nodes[static_cast<std::size_t>(i)].r);
+  return std::min(n.split_modes, model.domains[static_cast<std::size_t>(i)].r);
 }
 
 }  // namespace
 
 void prepare_integrator_memory(const Model& model, State& state) {
-  const int n = model.num_nodes();
+  const int n = model.num_domains();
   state.split_modes.resize(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) {
     SplitModes& modes = state.split_modes[static_cast<std::size_t>(i)];
-    const Eigen::Index r = model.nodes[static_cast<std::size_t>(i)].r;
+    const Eigen::Index r = model.domains[static_cast<std::size_t>(i)].r;
     const Eigen::Index s = split_columns(model, state.settings, i);
     if (modes.basis.rows() == r && modes.basis.cols() == s) continue;
     modes.basis.setZero(r, s);
@@ -87,17 +87,18 @@ void prepare_integrator_memory(const Model& model, State& state) {
 }
 
 bool integrator_memory_fits(const Model& model, const State& state) noexcept {
-  const int n = model.num_nodes();
+  const int n = model.num_domains();
   if (static_cast<int>(state.split_modes.size()) != n || state.energy_target.size() != n ||
       state.energy_at_end.size() != n)
     return false;
-  // Only the split integrators read the modes: the other nodes' need no check (and the walk
-  // stays in the settings, not the 0.5 kB Node structs: 0.5 % of the oak's step).
-  if (static_cast<int>(state.settings.nodes.size()) != n) return true;  // (settings_within_bounds')
+  // Only the split integrators read the modes: the other domains' need no check (and the walk
+  // stays in the settings, not the 0.5 kB Domain structs: 0.5 % of the oak's step).
+  if (static_cast<int>(state.settings.domains.size()) != n)
+    return true;  // (settings_within_bounds')
   for (int i = 0; i < n; ++i) {
-    if (!uses_split_modes(state.settings.nodes[static_cast<std::size_t>(i)].integrator)) continue;
+    if (!uses_split_modes(state.settings.domains[static_cast<std::size_t>(i)].integrator)) continue;
     const SplitModes& modes = state.split_modes[static_cast<std::size_t>(i)];
-    if (modes.basis.rows() != model.nodes[static_cast<std::size_t>(i)].r ||
+    if (modes.basis.rows() != model.domains[static_cast<std::size_t>(i)].r ||
         modes.basis.cols() != split_columns(model, state.settings, i) ||
         modes.eigenvalues.size() != modes.basis.cols())
       return false;
@@ -105,12 +106,12 @@ bool integrator_memory_fits(const Model& model, const State& state) noexcept {
   return true;
 }
 
-std::size_t node_state_bytes(const Model& model, const State& state, int i) {
-  const auto r = static_cast<std::size_t>(model.nodes[static_cast<std::size_t>(i)].r);
-  const auto n = static_cast<std::size_t>(model.num_nodes());
+std::size_t domain_state_bytes(const Model& model, const State& state, int i) {
+  const auto r = static_cast<std::size_t>(model.domains[static_cast<std::size_t>(i)].r);
+  const auto n = static_cast<std::size_t>(model.num_domains());
   std::size_t doubles =
       3 * r + r * static_cast<std::size_t>(state.q_history.cols() + state.qdot_history.cols());
-  // The node's columns of the frame and relative-kinematics matrices (3 or 9 numbers each).
+  // The domain's columns of the frame and relative-kinematics matrices (3 or 9 numbers each).
   for (const Eigen::Matrix3Xd* m :
        {&state.frame_rotation, &state.frame_origin, &state.frame_velocity,
         &state.frame_angular_velocity, &state.frame_acceleration, &state.frame_angular_acceleration,
@@ -121,12 +122,12 @@ std::size_t node_state_bytes(const Model& model, const State& state, int i) {
   doubles += static_cast<std::size_t>(state.energy_target.size() + state.energy_at_end.size()) / n;
   const SplitModes& modes = state.split_modes[static_cast<std::size_t>(i)];
   doubles += static_cast<std::size_t>(modes.basis.size() + modes.eigenvalues.size());
-  return sizeof(double) * doubles + sizeof(SplitModes) + sizeof(NodeSettings);
+  return sizeof(double) * doubles + sizeof(SplitModes) + sizeof(DomainSettings);
 }
 
 std::size_t state_bytes(const Model& model, const State& state) {
   std::size_t bytes = 0;
-  for (int i = 0; i < model.num_nodes(); ++i) bytes += node_state_bytes(model, state, i);
+  for (int i = 0; i < model.num_domains(); ++i) bytes += domain_state_bytes(model, state, i);
   return bytes + sizeof(AppliedForce) * state.forces.capacity() + sizeof(State);
 }
 

@@ -77,15 +77,15 @@ std::vector<double> reduced_tip(const Setup& setup, Integrator integrator, int m
   settings.implicit_tolerance = 1e-12;
   settings.newton_iterations = 30;  // Newmark to convergence, as the full-space one
   settings.newton_tolerance = 1e-12;
-  NodeSettings node;
-  node.integrator = integrator;
-  node.split_modes = modes;
-  settings.nodes = {node};
+  DomainSettings domain;
+  domain.integrator = integrator;
+  domain.split_modes = modes;
+  settings.domains = {domain};
   Simulator sim(model, settings);
   std::vector<double> tip;
   for (int k = 0; k < kSteps; ++k) {
     REQUIRE(sim.step() == StepStatus::kOk);
-    const Eigen::VectorXd u = data->parts[0].basis * sim.node_state(0).q;
+    const Eigen::VectorXd u = data->parts[0].basis * sim.domain_state(0).q;
     tip.push_back(setup.tip_z(u));
   }
   return tip;

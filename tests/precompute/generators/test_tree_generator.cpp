@@ -37,14 +37,14 @@ TreeOptions small_tree(int main_branches, int sub_branches) {
   return options;
 }
 
-// h = 0.01 s, gravity, a turbulent wind, Rayleigh damping and `integrator` on every node.
+// h = 0.01 s, gravity, a turbulent wind, Rayleigh damping and `integrator` on every domain.
 RuntimeSettings windy_settings(const Model& model, Integrator integrator) {
   RuntimeSettings settings = model.settings;
   settings.time_step = 0.01;
   settings.gravity = Eigen::Vector3d(0, 0, -9.81);
   settings.wind.mean_velocity = Eigen::Vector3d(6, 2, 0);
   settings.wind.turbulence = 2;
-  for (NodeSettings& n : settings.nodes) {
+  for (DomainSettings& n : settings.domains) {
     n.integrator = integrator;
     n.rayleigh_mass = 0.5;
     n.rayleigh_stiffness = 0.002;
@@ -52,8 +52,9 @@ RuntimeSettings windy_settings(const Model& model, Integrator integrator) {
   return settings;
 }
 
-// The largest |q_lanes - q_node_by_node| / |q_node_by_node| over `steps` steps of `settings`, a
-// force `pull` on vertex 5 of node 47 throughout; every step must succeed, and the tree move.
+// The largest |q_lanes - q_domain_by_domain| / |q_domain_by_domain| over `steps` steps of
+// `settings`, a force `pull` on vertex 5 of domain 47 throughout; every step must succeed, and the
+// tree move.
 double worst_lane_difference(const std::shared_ptr<const Model>& model,
                              const RuntimeSettings& settings, int steps,
                              const Eigen::Vector3d& pull) {
@@ -73,17 +74,17 @@ double worst_lane_difference(const std::shared_ptr<const Model>& model,
   return worst;
 }
 
-// Node `node`, whose stage matrix H = (1 + h α) M' + (h² + h β) s K(q) becomes indefinite at a q
-// within the divergence bound (a direction, lengthened until it does; M' = `mass`), steps from
-// that q in lanes as node by node: its lane group's other nodes in lanes, it by the LDLT.
+// Domain `domain`, whose stage matrix H = (1 + h α) M' + (h² + h β) s K(q) becomes indefinite at a
+// q within the divergence bound (a direction, lengthened until it does; M' = `mass`), steps from
+// that q in lanes as domain by domain: its lane group's other domains in lanes, it by the LDLT.
 void check_indefinite_stage(const std::shared_ptr<const Model>& model,
-                            const RuntimeSettings& settings, int node,
+                            const RuntimeSettings& settings, int domain,
                             const Eigen::MatrixXd& mass) {
-  const Node& n = model->nodes[static_cast<std::size_t>(node)];
-  const Prototype& proto = model->prototype_of(node);
+  const Domain& n = model->domains[static_cast<std::size_t>(domain)];
+  const Part& proto = model->part_of(domain);
   REQUIRE(proto.batched);
   ReducedStvkForces forces = proto.forces;
-  const NodeSettings& o = settings.nodes[static_cast<std::size_t>(node)];
+  const DomainSettings& o = settings.domains[static_cast<std::size_t>(domain)];
   const double h = settings.time_step;
   Eigen::VectorXd direction = Eigen::VectorXd::LinSpaced(n.r, 1.0, -0.5);
   direction.normalize();
@@ -103,7 +104,7 @@ void check_indefinite_stage(const std::shared_ptr<const Model>& model,
   Simulator on(model, settings), off(model, settings);
   off.set_batched_evaluation(false);
   for (Simulator* sim : {&on, &off}) {
-    sim->set_node_state(node, {q, Eigen::VectorXd::Zero(n.r), Eigen::VectorXd::Zero(n.r)});
+    sim->set_domain_state(domain, {q, Eigen::VectorXd::Zero(n.r), Eigen::VectorXd::Zero(n.r)});
     REQUIRE(sim->initialize() == StepStatus::kOk);
   }
   const StepStatus status = off.step();
@@ -166,7 +167,7 @@ TEST_CASE(
   const auto model = compile_model(two);
   RuntimeSettings settings = model->settings;
   settings.time_step = 0.01;
-  for (NodeSettings& n : settings.nodes) {
+  for (DomainSettings& n : settings.domains) {
     n.integrator = Integrator::kSemiImplicitEuler;
     n.rayleigh_mass = 0.5;
   }
@@ -184,8 +185,9 @@ TEST_CASE(
   CHECK(sim.state().q.norm() > 0);
 }
 
-TEST_CASE("A small tree steps alike with its childless instances in SIMD lanes and node by node",
-          "[precompute][generators][tree][batch]") {
+TEST_CASE(
+    "A small tree steps alike with its childless instances in SIMD lanes and domain by domain",
+    "[precompute][generators][tree][batch]") {
   TreeOptions options = small_tree(4, 12);
   options.leaves = 42;  // five groups of eight leaves and one of two
   const auto model = compile_model(assemble(make_tree(options), 0));
@@ -194,13 +196,12 @@ TEST_CASE("A small tree steps alike with its childless instances in SIMD lanes a
   int full = 0, partial = 0, scaled = 0;
   for (std::size_t g = 0; g + 1 < model->childless_groups.size(); ++g) {
     const int begin = model->childless_groups[g], end = model->childless_groups[g + 1];
-    const Prototype& p =
-        model->prototype_of(model->childless_nodes[static_cast<std::size_t>(begin)]);
+    const Part& p = model->part_of(model->childless_domains[static_cast<std::size_t>(begin)]);
     if (!p.batched || end - begin < 2) continue;
     (end - begin == static_cast<int>(kLaneGroupSize) ? full : partial) += 1;
     for (int k = begin; k < end; ++k)
-      scaled += model->nodes[static_cast<std::size_t>(
-                                 model->childless_nodes[static_cast<std::size_t>(k)])]
+      scaled += model->domains[static_cast<std::size_t>(
+                                   model->childless_domains[static_cast<std::size_t>(k)])]
                         .scale.identity()
                     ? 0
                     : 1;
@@ -208,12 +209,12 @@ TEST_CASE("A small tree steps alike with its childless instances in SIMD lanes a
   REQUIRE(full >= 5);
   REQUIRE(partial >= 1);
   REQUIRE(scaled >= 2);
-  // And nodes with children whose stages are factored in lanes before the pass, at several
+  // And domains with children whose stages are factored in lanes before the pass, at several
   // scales.
   REQUIRE(model->parent_lane_groups.size() >= 2);
   int scaled_parents = 0;
-  for (const int i : model->parent_lane_nodes)
-    scaled_parents += model->nodes[static_cast<std::size_t>(i)].scale.identity() ? 0 : 1;
+  for (const int i : model->parent_lane_domains)
+    scaled_parents += model->domains[static_cast<std::size_t>(i)].scale.identity() ? 0 : 1;
   REQUIRE(scaled_parents >= 2);
   for (const Integrator integrator :
        {Integrator::kSemiImplicitEuler, Integrator::kSemiImplicitBdf2, Integrator::kNewmark,
@@ -258,37 +259,39 @@ TEST_CASE("A small tree steps alike with its childless instances in SIMD lanes a
 }
 
 TEST_CASE(
-    "A lane whose stage matrix is indefinite is solved by the pivoted LDLT as node by node, its "
+    "A lane whose stage matrix is indefinite is solved by the pivoted LDLT as domain by domain, "
+    "its "
     "neighbours in lanes",
     "[precompute][generators][tree][batch]") {
   const auto model = compile_model(assemble(make_tree(small_tree(4, 12)), 0));
   const RuntimeSettings settings = windy_settings(*model, Integrator::kSemiImplicitEuler);
-  // The second node of the first full lane group of leaves.
-  int node = -1;
-  for (std::size_t g = 0; g + 1 < model->childless_groups.size() && node < 0; ++g)
+  // The second domain of the first full lane group of leaves.
+  int domain = -1;
+  for (std::size_t g = 0; g + 1 < model->childless_groups.size() && domain < 0; ++g)
     if (model->childless_groups[g + 1] - model->childless_groups[g] ==
         static_cast<int>(kLaneGroupSize))
-      node = model->childless_nodes[static_cast<std::size_t>(model->childless_groups[g] + 1)];
-  REQUIRE(node > 0);
-  const int r = model->nodes[static_cast<std::size_t>(node)].r;
-  check_indefinite_stage(model, settings, node, Eigen::MatrixXd::Identity(r, r));
+      domain = model->childless_domains[static_cast<std::size_t>(model->childless_groups[g] + 1)];
+  REQUIRE(domain > 0);
+  const int r = model->domains[static_cast<std::size_t>(domain)].r;
+  check_indefinite_stage(model, settings, domain, Eigen::MatrixXd::Identity(r, r));
 }
 
-TEST_CASE("Lane groups whose nodes run different integrators step as node by node",
+TEST_CASE("Lane groups whose domains run different integrators step as domain by domain",
           "[precompute][generators][tree][batch]") {
   const auto model = compile_model(assemble(make_tree(small_tree(4, 12)), 0));
   REQUIRE(model->parent_lane_groups.size() >= 2);
-  // SBDF2 everywhere but on the second node of every lane group of leaves and of nodes with
-  // children (SI there): the lanes run one integrator, so those groups go node by node.
+  // SBDF2 everywhere but on the second domain of every lane group of leaves and of domains with
+  // children (SI there): the lanes run one integrator, so those groups go domain by domain.
   RuntimeSettings settings = windy_settings(*model, Integrator::kSemiImplicitBdf2);
   int mixed = 0;
-  for (const auto& [nodes, groups] :
-       {std::pair{&model->childless_nodes, &model->childless_groups},
-        std::pair{&model->parent_lane_nodes, &model->parent_lane_groups}})
+  for (const auto& [domains, groups] :
+       {std::pair{&model->childless_domains, &model->childless_groups},
+        std::pair{&model->parent_lane_domains, &model->parent_lane_groups}})
     for (std::size_t g = 0; g + 1 < groups->size(); ++g)
       if ((*groups)[g + 1] - (*groups)[g] >= 2) {
-        const int node = (*nodes)[static_cast<std::size_t>((*groups)[g] + 1)];
-        settings.nodes[static_cast<std::size_t>(node)].integrator = Integrator::kSemiImplicitEuler;
+        const int domain = (*domains)[static_cast<std::size_t>((*groups)[g] + 1)];
+        settings.domains[static_cast<std::size_t>(domain)].integrator =
+            Integrator::kSemiImplicitEuler;
         ++mixed;
       }
   REQUIRE(mixed >= 6);
@@ -296,24 +299,24 @@ TEST_CASE("Lane groups whose nodes run different integrators step as node by nod
 }
 
 TEST_CASE(
-    "A node with children whose stage matrix is indefinite is solved by the pivoted LDLT, the "
+    "A domain with children whose stage matrix is indefinite is solved by the pivoted LDLT, the "
     "rest of its lane group from the lanes' factors",
     "[precompute][generators][tree][batch]") {
   const auto model = compile_model(assemble(make_tree(small_tree(4, 12)), 0));
   const RuntimeSettings settings = windy_settings(*model, Integrator::kSemiImplicitEuler);
   REQUIRE(model->parent_lane_groups.size() >= 2);
   REQUIRE(model->parent_lane_groups[1] >= 2);
-  // The second node of the first group; M' = the model's L1 lumped mass.
+  // The second domain of the first group; M' = the model's L1 lumped mass.
   REQUIRE(settings.lumping == InterfaceLumping::kInterface);
-  const int node = model->parent_lane_nodes[1];
-  check_indefinite_stage(model, settings, node,
-                         model->nodes[static_cast<std::size_t>(node)].interface_lumped_mass);
+  const int domain = model->parent_lane_domains[1];
+  check_indefinite_stage(model, settings, domain,
+                         model->domains[static_cast<std::size_t>(domain)].interface_lumped_mass);
 }
 
 TEST_CASE("A small tree steps on two threads as on one, to the last bit, without allocating",
           "[precompute][generators][tree][threads]") {
   const auto model = compile_model(assemble(make_tree(small_tree(3, 4)), 0));
-  REQUIRE(model->childless_nodes.size() >= 40);
+  REQUIRE(model->childless_domains.size() >= 40);
   RuntimeSettings settings = windy_settings(*model, Integrator::kSemiImplicitBdf2);
   Simulator one(model, settings), two(model, settings), three(model, settings);
   two.set_threads(2);
@@ -351,7 +354,7 @@ TEST_CASE("A small tree steps on two threads as on one, to the last bit, without
   const State before = two.state();
   for (Simulator* sim : {&one, &two}) {
     sim->clear_vertex_forces();
-    sim->add_vertex_force(model->childless_nodes.back(), 0, Eigen::Vector3d(0, 0, 1e15));
+    sim->add_vertex_force(model->childless_domains.back(), 0, Eigen::Vector3d(0, 0, 1e15));
   }
   const StepStatus alone = one.step();
   CHECK(alone != StepStatus::kOk);
@@ -375,41 +378,41 @@ TEST_CASE("A small tree steps on two threads as on one, to the last bit, without
   }
 }
 
-TEST_CASE("Per-node memory accounts for what eight more leaves cost a Model and a Workspace",
+TEST_CASE("Per-domain memory accounts for what eight more leaves cost a Model and a Workspace",
           "[precompute][generators][tree][memory]") {
-  // Two small trees alike but for 8 more leaves (each prototype's render block full at 64 in
+  // Two small trees alike but for 8 more leaves (each part's render block full at 64 in
   // both, the leaf lane groups full): what copying the Model and building a Workspace ask of the
   // heap more is exactly the accounted bytes that grew (the new leaves', and their parents' for
-  // the lumping of more children), and each whole is at least its nodes' sum.
+  // the lumping of more children), and each whole is at least its domains' sum.
   TreeOptions fewer = small_tree(2, 2), more = small_tree(2, 2);
   fewer.leaves = 64;
   more.leaves = 72;
   const auto model_a = compile_model(assemble(make_tree(fewer), 0));
   const auto model_b = compile_model(assemble(make_tree(more), 0));
-  REQUIRE(model_b->num_nodes() == model_a->num_nodes() + 8);
+  REQUIRE(model_b->num_domains() == model_a->num_domains() + 8);
   REQUIRE(model_b->childless_groups.size() == model_a->childless_groups.size() + 1);
   const auto copy_bytes = [](const Model& m) {
     return test::count_allocated_bytes([&] {
       const Model copy = m;
-      CHECK(copy.num_nodes() == m.num_nodes());
+      CHECK(copy.num_domains() == m.num_domains());
     });
   };
   const auto workspace_bytes = [](const Model& m) {
     return test::count_allocated_bytes([&] { const Workspace w(m); });
   };
-  const auto node_sums = [](const Model& m) {
+  const auto domain_sums = [](const Model& m) {
     const Workspace w(m);
     std::pair<long, long> sums{0, 0};
-    for (int i = 0; i < m.num_nodes(); ++i) {
-      sums.first += static_cast<long>(node_model_bytes(m, i));
-      sums.second += static_cast<long>(node_workspace_bytes(m, w, i));
+    for (int i = 0; i < m.num_domains(); ++i) {
+      sums.first += static_cast<long>(domain_model_bytes(m, i));
+      sums.second += static_cast<long>(domain_workspace_bytes(m, w, i));
     }
     return sums;
   };
-  const auto [model_sum_a, workspace_sum_a] = node_sums(*model_a);
-  const auto [model_sum_b, workspace_sum_b] = node_sums(*model_b);
+  const auto [model_sum_a, workspace_sum_a] = domain_sums(*model_a);
+  const auto [model_sum_b, workspace_sum_b] = domain_sums(*model_b);
   const long model_a_bytes = copy_bytes(*model_a), workspace_a_bytes = workspace_bytes(*model_a);
-  // (The added lane group's int in childless_groups is the Model's, no node's.)
+  // (The added lane group's int in childless_groups is the Model's, no domain's.)
   const long model_gap = copy_bytes(*model_b) - model_a_bytes - (model_sum_b - model_sum_a);
   const long workspace_gap =
       workspace_bytes(*model_b) - workspace_a_bytes - (workspace_sum_b - workspace_sum_a);

@@ -46,7 +46,7 @@ TEST_CASE("precompute_model reduces a two-domain spec and reports each stage",
   const ReducedModel model = precompute_model(spec, {}, recorded.listener());
   ::unsetenv("SOURCE_DATE_EPOCH");
   REQUIRE(model.domains.size() == 2);
-  CHECK(model.settings.nodes.size() == 2);
+  CHECK(model.settings.domains.size() == 2);
   CHECK(model.settings.time_step == spec.simulation.settings.time_step);
   CHECK(model.settings.lumping == spec.simulation.settings.lumping);
   CHECK(model.provenance.spec_path == spec.spec_path);

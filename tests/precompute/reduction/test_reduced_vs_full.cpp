@@ -45,10 +45,10 @@ TEST_CASE(
   };
   // One domain: the two code paths agree.
   const auto whole = test::split_beam({20});
-  tree.settings.nodes.resize(1);
+  tree.settings.domains.resize(1);
   ComparisonOptions one;
   one.settings = tree.settings;
-  one.node = tree.settings.nodes[0];
+  one.domain = tree.settings.domains[0];
   one.steps = tree.steps;
   const Comparison a = compare_tree_to_full(whole, tree);
   const Comparison b = compare_reduced_to_full(whole, one);
@@ -59,7 +59,7 @@ TEST_CASE(
   // interface stiffens this stubby beam (test_substructured_step: 3-15 % less deflection, up to
   // 25 % higher frequency), so the trajectories part by that much and no more.
   const auto split = test::split_beam({20, 20});
-  tree.settings.nodes.resize(2);
+  tree.settings.domains.resize(2);
   tree.settings.lumping = InterfaceLumping::kCenterOfMass;
   const Comparison c = compare_tree_to_full(split, tree);
   INFO("relative error " << c.relative_error << ", max full displacement "

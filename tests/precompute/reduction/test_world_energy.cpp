@@ -21,11 +21,11 @@ namespace {
 using ramus::RuntimeSettings;
 using ramus::Simulator;
 
-RuntimeSettings drop_settings(int nodes, double h) {
+RuntimeSettings drop_settings(int domains, double h) {
   RuntimeSettings settings;
   settings.time_step = h;
   settings.gravity = Eigen::Vector3d(0, 0, -9.81);
-  settings.nodes.resize(static_cast<std::size_t>(nodes));
+  settings.domains.resize(static_cast<std::size_t>(domains));
   return settings;
 }
 
@@ -44,7 +44,7 @@ TEST_CASE("world energy of one domain equals the reduced energies and the weight
   Simulator sim(ramus::compile_model(ramus::ReducedModel(*model)), settings);
   REQUIRE(sim.initialize() == ramus::StepStatus::kOk);
   Eigen::MatrixX3d x0;
-  sim.node_world_positions(0, x0);
+  sim.domain_world_positions(0, x0);
   for (int k = 0; k < 15; ++k) REQUIRE(sim.step() == ramus::StepStatus::kOk);
   const ramus::WorldEnergy e = meter.measure(sim);
   CHECK(e.elastic > 0);
@@ -54,7 +54,7 @@ TEST_CASE("world energy of one domain equals the reduced energies and the weight
   const ramus::StvkFemModel full = ramus::full_space_model(ramus::part_of(*model, 0));
   const Eigen::VectorXd m = full.lumped_vertex_masses();
   Eigen::MatrixX3d x;
-  sim.node_world_positions(0, x);
+  sim.domain_world_positions(0, x);
   double potential = 0;
   for (Eigen::Index v = 0; v < x.rows(); ++v)
     potential -= m(v) * settings.gravity.dot((x.row(v) - x0.row(v)).transpose());
@@ -71,14 +71,14 @@ TEST_CASE("world kinetic energy of a tree equals that of finite-difference veloc
   for (int k = 0; k < 200; ++k) REQUIRE(sim.step() == ramus::StepStatus::kOk);
   // Central differences of every domain's own vertex copies over two steps.
   std::vector<Eigen::MatrixX3d> before(2), after(2);
-  for (int i = 0; i < 2; ++i) sim.node_world_positions(i, before[static_cast<std::size_t>(i)]);
+  for (int i = 0; i < 2; ++i) sim.domain_world_positions(i, before[static_cast<std::size_t>(i)]);
   REQUIRE(sim.step() == ramus::StepStatus::kOk);
   const ramus::WorldEnergy mid = meter.measure(sim);
   REQUIRE(sim.step() == ramus::StepStatus::kOk);
   double kinetic = 0;
   for (int i = 0; i < 2; ++i) {
     const auto ui = static_cast<std::size_t>(i);
-    sim.node_world_positions(i, after[ui]);
+    sim.domain_world_positions(i, after[ui]);
     const ramus::StvkFemModel full =
         ramus::full_space_model(ramus::part_of(*model, i), model->domains[ui].scale);
     const Eigen::MatrixX3d v = (after[ui] - before[ui]) / (2 * settings.time_step);

@@ -67,19 +67,19 @@ Assembly small_tree() {
   return t;
 }
 
-// World positions of every node's vertices after `steps` steps under gravity and a pull on the
-// last node's vertex 0.
+// World positions of every domain's vertices after `steps` steps under gravity and a pull on the
+// last domain's vertex 0.
 Eigen::MatrixX3d run(const ReducedModel& data, int steps) {
   const auto model = compile_model(data);
   RuntimeSettings settings = model->settings;
   settings.time_step = 1.0 / 200;
   settings.gravity = Eigen::Vector3d(0, 0, -9.81);
-  for (NodeSettings& n : settings.nodes) {
+  for (DomainSettings& n : settings.domains) {
     n.integrator = Integrator::kSemiImplicitEuler;
     n.rayleigh_mass = 0.5;
   }
   Simulator sim(model, settings);
-  sim.add_vertex_force(sim.num_nodes() - 1, 0, Eigen::Vector3d(0.2, 0.1, 0.3));
+  sim.add_vertex_force(sim.num_domains() - 1, 0, Eigen::Vector3d(0.2, 0.1, 0.3));
   REQUIRE(sim.initialize() == StepStatus::kOk);
   for (int k = 0; k < steps; ++k) REQUIRE(sim.step() == StepStatus::kOk);
   Eigen::MatrixX3d all(model->num_global_vertices, 3);
@@ -169,7 +169,7 @@ TEST_CASE("A part attached through embedded base points behaves like the conform
     RuntimeSettings settings = model->settings;
     settings.time_step = 1.0 / 500;
     settings.gravity = Eigen::Vector3d(0, 0, -9.81);
-    for (NodeSettings& n : settings.nodes) {
+    for (DomainSettings& n : settings.domains) {
       n.integrator = Integrator::kSemiImplicitEuler;
       n.rayleigh_mass = 30;
     }
@@ -192,7 +192,7 @@ TEST_CASE("A part attached through embedded base points behaves like the conform
     Response out;
     out.deflection = tip_z();
     settings.gravity.setZero();
-    for (NodeSettings& n : settings.nodes) n.rayleigh_mass = 0;
+    for (DomainSettings& n : settings.domains) n.rayleigh_mass = 0;
     sim.set_settings(settings);
     REQUIRE(sim.initialize() == StepStatus::kOk);
     // Upward zero crossings of the tip's swing about rest.

@@ -22,7 +22,7 @@ Simulator make_simulator(const ReducedModel& data) {
   settings.time_step = 0.01;
   settings.gravity = Eigen::Vector3d(0, 0, -9.81);
   const auto model = compile_model(data);
-  settings.nodes.assign(static_cast<std::size_t>(model->num_nodes()), NodeSettings{});
+  settings.domains.assign(static_cast<std::size_t>(model->num_domains()), DomainSettings{});
   return Simulator(model, settings);
 }
 
@@ -64,10 +64,10 @@ TEST_CASE("Interface diagnostics of a beam cut in two match their definitions",
   const double alpha = 0.1 * diagonal / largest *
                        std::sqrt(parent.basis_eigenvalues(0) / parent.basis_eigenvalues(l));
   Simulator sim = make_simulator(*beam);
-  NodeState state = sim.node_state(0);
+  DomainState state = sim.domain_state(0);
   state.q.setZero();
   state.q(l) = alpha;
-  sim.set_node_state(0, state);
+  sim.set_domain_state(0, state);
   REQUIRE(sim.initialize() == StepStatus::kOk);
   // (The runtime holds A^l in float: 1e-6 relative.)
   CHECK(sim.interface_nonrigidity(1) == Approx(d.nonrigidity).epsilon(1e-5));

@@ -33,10 +33,10 @@ std::string generated_part(const std::string& text, const std::string& marker) {
   return text.substr(a + begin.size(), b - a - begin.size());
 }
 
-// Settings of a model of three nodes at the list's defaults.
-RuntimeSettings three_nodes() {
+// Settings of a model of three domains at the list's defaults.
+RuntimeSettings three_domains() {
   RuntimeSettings s;
-  s.nodes.resize(3);
+  s.domains.resize(3);
   return s;
 }
 
@@ -74,10 +74,10 @@ TEST_CASE("Every setting has one name, key and flag, a default within its bounds
     CHECK(find_setting_by_flag(info.cli_flag) == &info);
   }
   CHECK(find_setting("no_such_setting") == nullptr);
-  CHECK(find_settings_problem(three_nodes(), 3).empty());
-  CHECK(settings_within_bounds(three_nodes(), 3));
-  CHECK_THAT(find_settings_problem(three_nodes(), 2), Contains("3 node settings given"));
-  CHECK_FALSE(settings_within_bounds(three_nodes(), 2));
+  CHECK(find_settings_problem(three_domains(), 3).empty());
+  CHECK(settings_within_bounds(three_domains(), 3));
+  CHECK_THAT(find_settings_problem(three_domains(), 2), Contains("3 domain settings given"));
+  CHECK_FALSE(settings_within_bounds(three_domains(), 2));
 }
 
 TEST_CASE("A setting read and written by name is the struct's member, text round-trips",
@@ -92,31 +92,31 @@ TEST_CASE("A setting read and written by name is the struct's member, text round
     for (int k = 0; k < 3; ++k)
       CHECK(parsed->v[static_cast<std::size_t>(k)] ==
             Approx(info.default_value.v[static_cast<std::size_t>(k)]).epsilon(1e-8));
-    // A fresh struct holds the list's default; a write shows in the read, and in that node only.
+    // A fresh struct holds the list's default; a write shows in the read, and in that domain only.
     if (info.scope == SettingScope::kScenario) {
       ScenarioSettings scenario;
       CHECK(setting_value(scenario, info).v == info.default_value.v);
       continue;
     }
-    RuntimeSettings s = three_nodes();
+    RuntimeSettings s = three_domains();
     CHECK(setting_value(s, info, 1).v == info.default_value.v);
     SettingValue other = info.default_value;
     other.v[0] =
         info.type == SettingType::kIntegrator ? 1 : (info.bounds.named ? 3 : other.v[0] + 1);
     set_setting(s, info, other, 1);
     CHECK(setting_value(s, info, 1).v == other.v);
-    if (info.scope == SettingScope::kNode) {
+    if (info.scope == SettingScope::kDomain) {
       CHECK(setting_value(s, info, 0).v == info.default_value.v);
-      CHECK(setting_value(s.nodes[1], info).v == other.v);
+      CHECK(setting_value(s.domains[1], info).v == other.v);
     }
   }
-  RuntimeSettings s = three_nodes();
+  RuntimeSettings s = three_domains();
   set_setting(s, *find_setting("time_step"), SettingValue{{0.004, 0, 0}});
   set_setting(s, *find_setting("wind.gust"), SettingValue{{2, 0, 0}});
-  set_setting(s, *find_setting("split_modes"), SettingValue{{7, 0, 0}});  // every node
+  set_setting(s, *find_setting("split_modes"), SettingValue{{7, 0, 0}});  // every domain
   CHECK(s.time_step == 0.004);
   CHECK(s.wind.gust == 2);
-  CHECK((s.nodes[0].split_modes == 7 && s.nodes[2].split_modes == 7));
+  CHECK((s.domains[0].split_modes == 7 && s.domains[2].split_modes == 7));
 }
 
 TEST_CASE("The step's check and the messages' check refuse the same values, naming the setting",
@@ -127,32 +127,32 @@ TEST_CASE("The step's check and the messages' check refuse the same values, nami
     CAPTURE(info.name);
     const std::optional<SettingValue> bad = outside(info);
     if (!bad) continue;
-    RuntimeSettings s = three_nodes();
-    set_setting(s, info, *bad, info.scope == SettingScope::kNode ? 2 : -1);
+    RuntimeSettings s = three_domains();
+    set_setting(s, info, *bad, info.scope == SettingScope::kDomain ? 2 : -1);
     const std::string problem = find_settings_problem(s, 3);
     const std::string expected_name =
-        info.scope == SettingScope::kNode ? std::string("nodes[2].") + info.name : info.name;
+        info.scope == SettingScope::kDomain ? std::string("domains[2].") + info.name : info.name;
     CHECK_THAT(problem, Contains(expected_name + ": "));
     CHECK_FALSE(settings_within_bounds(s, 3));
     ++refused;
     // NaN is out of every real setting's bounds.
     if (info.type != SettingType::kReal && info.type != SettingType::kVector3) continue;
-    RuntimeSettings nan = three_nodes();
+    RuntimeSettings nan = three_domains();
     set_setting(nan, info, SettingValue{{NAN, NAN, NAN}});
     CHECK_FALSE(find_settings_problem(nan, 3).empty());
     CHECK_FALSE(settings_within_bounds(nan, 3));
   }
   CHECK(refused >= 25);
   // The one message style.
-  RuntimeSettings s = three_nodes();
+  RuntimeSettings s = three_domains();
   s.time_step = 2;
   CHECK(find_settings_problem(s, 3) == "time_step: must lie in (0, 1] s, got 2");
-  s = three_nodes();
-  s.nodes[1].stiffness_scale = -1;
-  CHECK(find_settings_problem(s, 3) == "nodes[1].stiffness_scale: must be positive, got -1");
-  s = three_nodes();
-  s.nodes[0].split_modes = 33;
-  CHECK(find_settings_problem(s, 3) == "nodes[0].split_modes: must be between 0 and 32, got 33");
+  s = three_domains();
+  s.domains[1].stiffness_scale = -1;
+  CHECK(find_settings_problem(s, 3) == "domains[1].stiffness_scale: must be positive, got -1");
+  s = three_domains();
+  s.domains[0].split_modes = 33;
+  CHECK(find_settings_problem(s, 3) == "domains[0].split_modes: must be between 0 and 32, got 33");
   std::string problem;
   CHECK_FALSE(parse_setting_text(*find_setting("integrator"), "rk4", problem));
   CHECK_THAT(problem, Contains("expected one of newmark, be, si"));

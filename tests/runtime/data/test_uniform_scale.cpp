@@ -67,29 +67,29 @@ ReducedModel placed_at_scale(ReducedModel model, double s) {
   return model;
 }
 
-// World positions of every vertex of every node after `steps` steps under gravity and a pull at
-// the last node's vertex `pulled`, one column block per node.
+// World positions of every vertex of every domain after `steps` steps under gravity and a pull at
+// the last domain's vertex `pulled`, one column block per domain.
 Eigen::MatrixX3d run(const ReducedModel& data, Integrator integrator, int steps, int pulled,
                      double* elastic_energy = nullptr, Eigen::Vector3d* momentum = nullptr) {
   const auto model = compile_model(data);
   RuntimeSettings settings = model->settings;
   settings.time_step = 1.0 / 200;
   settings.gravity = Eigen::Vector3d(0, -9.81, -3.0);
-  for (NodeSettings& n : settings.nodes) {
+  for (DomainSettings& n : settings.domains) {
     n.integrator = integrator;
     n.rayleigh_mass = 0.2;
     n.rayleigh_stiffness = 1e-3;
   }
   Simulator sim(model, settings);
-  const int last = sim.num_nodes() - 1;
+  const int last = sim.num_domains() - 1;
   sim.add_vertex_force(last, pulled, Eigen::Vector3d(0.5, 0.0, 2.0));
   REQUIRE(sim.initialize() == StepStatus::kOk);
   for (int k = 0; k < steps; ++k) REQUIRE(sim.step() == StepStatus::kOk);
   std::vector<Eigen::MatrixX3d> blocks;
   Eigen::Index rows = 0;
-  for (int i = 0; i < sim.num_nodes(); ++i) {
+  for (int i = 0; i < sim.num_domains(); ++i) {
     blocks.emplace_back();
-    sim.node_world_positions(i, blocks.back());
+    sim.domain_world_positions(i, blocks.back());
     rows += blocks.back().rows();
   }
   Eigen::MatrixX3d out(rows, 3);
@@ -125,10 +125,11 @@ TEST_CASE("A part at uniform scale s has the frequencies of the part reduced at 
     const auto model = compile_model(placed_at_scale(unit, s));
     Eigen::VectorXd gradient(8);
     Eigen::MatrixXd stiffness(8, 8);
-    ReducedStvkForces forces = model->prototypes[0].forces;
+    ReducedStvkForces forces = model->parts[0].forces;
     forces.evaluate(Eigen::VectorXd::Zero(8), gradient, stiffness);
-    const Eigen::VectorXd scaled =
-        (model->nodes[0].scale.stiffness * stiffness).selfadjointView<Eigen::Lower>().eigenvalues();
+    const Eigen::VectorXd scaled = (model->domains[0].scale.stiffness * stiffness)
+                                       .selfadjointView<Eigen::Lower>()
+                                       .eigenvalues();
     CHECK((scaled - expected).norm() < 1e-9 * expected.norm());
   }
 }
@@ -146,8 +147,8 @@ TEST_CASE("An anchored chain placed at scale s moves as the chain reduced at tha
       const auto model = compile_model(resized);
       const Simulator sim(model, model->settings);
       Eigen::MatrixX3d a, b;
-      sim.node_world_positions(0, a);
-      sim.node_world_positions(1, b);
+      sim.domain_world_positions(0, a);
+      sim.domain_world_positions(1, b);
       rest.resize(a.rows() + b.rows(), 3);
       rest << a, b;
     }
@@ -173,7 +174,7 @@ TEST_CASE("A free body placed at scale s flies as the body reduced at that size"
     {
       const auto model = compile_model(resized);
       const Simulator sim(model, model->settings);
-      sim.node_world_positions(0, rest);
+      sim.domain_world_positions(0, rest);
     }
     // The system forces (W1..W7), the rigid-body inertia and im-blend's momentum-preserving
     // damping (mass integrals) all enter.
@@ -195,10 +196,10 @@ TEST_CASE("A free body placed at scale s flies as the body reduced at that size"
   }
 }
 
-TEST_CASE("A scaled node's step allocates nothing", "[runtime][data][scale]") {
+TEST_CASE("A scaled domain's step allocates nothing", "[runtime][data][scale]") {
   const auto model = compile_model(placed_at_scale(beam_model(1.0, 2, false, 6), 1.2));
   RuntimeSettings settings = model->settings;
-  settings.nodes[1].integrator = Integrator::kImplicitMidpointBlend;
+  settings.domains[1].integrator = Integrator::kImplicitMidpointBlend;
   Simulator sim(model, settings);
   sim.reserve_vertex_forces(2);
   REQUIRE(sim.initialize() == StepStatus::kOk);

@@ -2,7 +2,7 @@
 // each lane as the scalar polar_decomposition gives it, including a lane that converges late,
 // one with det A < 0 (the only one sent to the scalar SVD) and a near-singular one, next to
 // lanes that settle at once; and near rotations, the step's usual case, none of them sent to
-// the scalar path. The whole lane step is checked against the node-by-node step in
+// the scalar path. The whole lane step is checked against the domain-by-domain step in
 // tests/precompute/mesh/test_tree_generator.cpp. Also the packet transposes that carry rows into
 // lanes and back.
 #include <Eigen/Dense>

@@ -120,10 +120,10 @@ TEST_CASE("Reduced Newmark: undamped energy is nearly conserved, damping dissipa
   options.gravity.setZero();  // (free vibration)
   options.newton_iterations = 5;
   Simulator simulator(compiled, options);
-  NodeState start = simulator.node_state(0);
+  DomainState start = simulator.domain_state(0);
   start.qdot(0) = 0.5;
   start.qdot(1) = -0.3;
-  simulator.set_node_state(0, start);
+  simulator.set_domain_state(0, start);
   REQUIRE(simulator.initialize() == StepStatus::kOk);
   const double e0 = simulator.kinetic_energy() + simulator.elastic_energy();
   double drift = 0;
@@ -135,9 +135,9 @@ TEST_CASE("Reduced Newmark: undamped energy is nearly conserved, damping dissipa
   CHECK(drift < 0.01);
   CHECK(simulator.time() == Approx(1.0));
 
-  options.nodes[0].rayleigh_mass = 2.0;
+  options.domains[0].rayleigh_mass = 2.0;
   Simulator damped(compiled, options);
-  damped.set_node_state(0, start);
+  damped.set_domain_state(0, start);
   damped.initialize();
   for (int k = 0; k < 200; ++k) REQUIRE(damped.step() == StepStatus::kOk);
   CHECK(damped.kinetic_energy() + damped.elastic_energy() < 0.2 * e0);
@@ -149,7 +149,7 @@ TEST_CASE("A part flung beyond ten rest diameters has diverged, whatever max_coo
   beam.nx = 4;
   beam.ny = beam.nz = 1;
   const auto model = compile_model(*test::reduced_beam(beam, {3, 4, true}));
-  const Prototype& part = model->prototypes.front();
+  const Part& part = model->parts.front();
   const double diameter =
       (part.rest_positions.colwise().maxCoeff() - part.rest_positions.colwise().minCoeff()).norm();
   CHECK(part.divergence_norm == Approx(kDivergenceDiameters * diameter * std::sqrt(part.mass)));
@@ -202,14 +202,14 @@ TEST_CASE("A non-finite force is reported and leaves the state untouched", "[run
   state.forces.clear();
   CHECK(step(*model, state, workspace) == StepStatus::kOk);
   // A split integrator switched on without its memory (prepare_integrator_memory) is refused,
-  // then steps; memory a node's integrator does not read is not checked.
-  const Integrator before = state.settings.nodes[0].integrator;
-  state.settings.nodes[0].integrator = Integrator::kSiere;
+  // then steps; memory a domain's integrator does not read is not checked.
+  const Integrator before = state.settings.domains[0].integrator;
+  state.settings.domains[0].integrator = Integrator::kSiere;
   CHECK(step(*model, state, workspace) == StepStatus::kInvalidSettings);
   CHECK(state.time == time + state.settings.time_step);
   prepare_integrator_memory(*model, state);
   CHECK(step(*model, state, workspace) == StepStatus::kOk);
-  state.settings.nodes[0].integrator = before;
+  state.settings.domains[0].integrator = before;
   CHECK(step(*model, state, workspace) == StepStatus::kOk);
   // Settings a step cannot use are reported, not thrown.
   state.settings.time_step = -1;

@@ -10,7 +10,7 @@
 
 using namespace ramus;
 
-TEST_CASE("A one-node Simulator's step, forces, energies and reconstruction allocate nothing",
+TEST_CASE("A one-domain Simulator's step, forces, energies and reconstruction allocate nothing",
           "[runtime][dynamics]") {
   test::BeamSetup beam;
   beam.nx = 6;
@@ -19,8 +19,8 @@ TEST_CASE("A one-node Simulator's step, forces, energies and reconstruction allo
   const auto compiled = compile_model(*model);
   RuntimeSettings options = compiled->settings;
   options.gravity = {0, 0, -9.81};
-  options.nodes[0].rayleigh_mass = 0.1;
-  options.nodes[0].rayleigh_stiffness = 0.001;
+  options.domains[0].rayleigh_mass = 0.1;
+  options.domains[0].rayleigh_stiffness = 0.001;
   options.newton_iterations = 3;
   Simulator simulator(compiled, options);
   simulator.reserve_vertex_forces(4);
@@ -32,7 +32,7 @@ TEST_CASE("A one-node Simulator's step, forces, energies and reconstruction allo
     simulator.add_vertex_force(0, 20, Eigen::Vector3d(0, 0.5, 0));
     for (int k = 0; k < 50; ++k) {
       all_ok &= simulator.step() == StepStatus::kOk;
-      simulator.node_world_positions(0, positions);
+      simulator.domain_world_positions(0, positions);
       energy += simulator.elastic_energy() + simulator.kinetic_energy();
     }
     simulator.clear_vertex_forces();

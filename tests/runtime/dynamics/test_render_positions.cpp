@@ -1,5 +1,5 @@
-// render_positions (dynamics/reconstruction.h): the batched per-prototype reconstruction for a
-// renderer equals the node-by-node definition (global_positions), in double and float, for a
+// render_positions (dynamics/reconstruction.h): the batched per-part reconstruction for a
+// renderer equals the domain-by-domain definition (global_positions), in double and float, for a
 // conforming model (C0 copies averaged) and an assembly (scaled instances), without allocating.
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -17,13 +17,13 @@ using namespace ramus;
 
 namespace {
 
-// A deformed, moving state of `data`: 40 steps under gravity with a pull on the last node.
+// A deformed, moving state of `data`: 40 steps under gravity with a pull on the last domain.
 std::unique_ptr<Simulator> deformed(const ReducedModel& data) {
   auto sim = std::make_unique<Simulator>(compile_model(data), RuntimeSettings{});
   RuntimeSettings settings = sim->model().settings;
   settings.gravity = Eigen::Vector3d(0.5, 0, -9.81);
   sim->set_settings(settings);
-  sim->add_vertex_force(sim->num_nodes() - 1, 1, Eigen::Vector3d(0, 0.2, 0.3));
+  sim->add_vertex_force(sim->num_domains() - 1, 1, Eigen::Vector3d(0, 0.2, 0.3));
   REQUIRE(sim->initialize() == StepStatus::kOk);
   for (int k = 0; k < 40; ++k) REQUIRE(sim->step() == StepStatus::kOk);
   return sim;
@@ -55,14 +55,14 @@ void check_against_definition(Simulator& sim) {
 
 }  // namespace
 
-TEST_CASE("render_positions equals the node-by-node reconstruction on a conforming chain",
+TEST_CASE("render_positions equals the domain-by-domain reconstruction on a conforming chain",
           "[runtime][dynamics][render]") {
   const auto data = test::split_beam(3, 6);
   const auto sim = deformed(*data);
   check_against_definition(*sim);
 }
 
-TEST_CASE("render_positions equals the node-by-node reconstruction on an assembly",
+TEST_CASE("render_positions equals the domain-by-domain reconstruction on an assembly",
           "[runtime][dynamics][render]") {
   TreeOptions options;
   options.small = true;
@@ -74,7 +74,7 @@ TEST_CASE("render_positions equals the node-by-node reconstruction on an assembl
   const Tree tree = make_tree(options);
   const Assembly assembly = tree_assembly(tree);
   const auto sim = deformed(build_assembly_model(assembly.parts, assembly.instances, 1e-9));
-  CHECK(sim->model().prototypes.back().nodes.size() == 70);
+  CHECK(sim->model().parts.back().domains.size() == 70);
   check_against_definition(*sim);
 }
 
@@ -90,10 +90,10 @@ TEST_CASE("global_velocities is the time derivative of global_positions along q-
   Eigen::MatrixX3d plus, minus;
   for (const double sign : {1.0, -1.0}) {
     Simulator moved(sim->shared_model(), sim->settings());
-    for (int i = 0; i < sim->num_nodes(); ++i) {
-      NodeState state = sim->node_state(i);
+    for (int i = 0; i < sim->num_domains(); ++i) {
+      DomainState state = sim->domain_state(i);
       state.q += sign * eps * state.qdot;
-      moved.set_node_state(i, state);
+      moved.set_domain_state(i, state);
     }
     REQUIRE(moved.initialize(false) == StepStatus::kOk);
     moved.global_positions(sign > 0 ? plus : minus);

@@ -40,20 +40,20 @@ int tip_vertex(const TetMesh& mesh) {
 
 using test::split_beam;
 
-// A simulator of `data` with the same settings on every node.
+// A simulator of `data` with the same settings on every domain.
 std::unique_ptr<Simulator> make_simulator(const std::shared_ptr<ReducedModel>& data, double h,
                                           const Eigen::Vector3d& gravity, InterfaceLumping lumping,
-                                          const NodeSettings& node) {
+                                          const DomainSettings& domain) {
   const auto model = compile_model(*data);
   RuntimeSettings settings;
   settings.time_step = h;
   settings.gravity = gravity;
   settings.lumping = lumping;
-  settings.nodes.assign(static_cast<std::size_t>(model->num_nodes()), node);
+  settings.domains.assign(static_cast<std::size_t>(model->num_domains()), domain);
   return std::make_unique<Simulator>(model, settings);
 }
 
-NodeSettings damping(double alpha, double beta, double stiffness_scale = 1) {
+DomainSettings damping(double alpha, double beta, double stiffness_scale = 1) {
   return {Integrator::kNewmark, alpha, beta, stiffness_scale};
 }
 
@@ -102,7 +102,7 @@ double simulated_frequency(std::shared_ptr<ReducedModel> model, InterfaceLumping
 
 }  // namespace
 
-TEST_CASE("Simulator: one node steps semi-implicit Newmark on the reduced equation",
+TEST_CASE("Simulator: one domain steps semi-implicit Newmark on the reduced equation",
           "[runtime][dynamics]") {
   // Reference: Eq. 17 of an anchored root written out (M' = I, f = G g, no system force) and
   // one Newton step of the trapezoidal rule from q_n, with the polynomial's g and K.
@@ -130,7 +130,7 @@ TEST_CASE("Simulator: one node steps semi-implicit Newmark on the reduced equati
     q = q_new;
     REQUIRE(sim->step() == StepStatus::kOk);
   }
-  const NodeState s = sim->node_state(0);
+  const DomainState s = sim->domain_state(0);
   CHECK(q.norm() > 1e-3);
   CHECK((s.q - q).norm() <= 1e-10 * q.norm());
   CHECK((s.qdot - v).norm() <= 1e-9 * v.norm());
@@ -217,10 +217,10 @@ TEST_CASE("Simulator: a pinned beam under gravity comes to rest at its static so
   const auto a = settle(0.01, 12.0, 600);
   const auto b = settle(0.004, 25.0, 2000);
   for (int d = 0; d < 2; ++d) {
-    const Eigen::VectorXd qa = a->node_state(d).q;
-    CHECK(a->node_state(d).qdot.norm() < 1e-8 * qa.norm());
-    CHECK(b->node_state(d).qdot.norm() < 1e-8 * qa.norm());
-    CHECK((qa - b->node_state(d).q).norm() < 1e-7 * qa.norm());
+    const Eigen::VectorXd qa = a->domain_state(d).q;
+    CHECK(a->domain_state(d).qdot.norm() < 1e-8 * qa.norm());
+    CHECK(b->domain_state(d).qdot.norm() < 1e-8 * qa.norm());
+    CHECK((qa - b->domain_state(d).q).norm() < 1e-7 * qa.norm());
   }
   CHECK(a->frame(1).angular_velocity.norm() < 1e-8);
   CHECK(a->frame(1).velocity.norm() < 1e-8);
@@ -239,14 +239,14 @@ TEST_CASE("Simulator: a pinned beam under gravity comes to rest at its static so
     materials.push_back(
         {leaf_part.youngs_modulus(t), leaf_part.poisson_ratio(t), leaf_part.density(t)});
   const StvkFemModel fem(leaf_mesh, materials);
-  const Eigen::VectorXd x = fem.rest_positions() + leaf_part.basis * a->node_state(1).q;
+  const Eigen::VectorXd x = fem.rest_positions() + leaf_part.basis * a->domain_state(1).q;
   const Eigen::VectorXd weight =
       leaf_part.basis.transpose() *
       fem.gravity_forces(a->frame(1).rotation.transpose() * Eigen::Vector3d(0, 0, -9.81));
   const Eigen::VectorXd residual = leaf_part.basis.transpose() * fem.internal_forces(x) + weight;
-  WARN("leaf at rest: |q| " << a->node_state(1).q.norm() << ", static residual " << residual.norm()
-                            << " of a projected weight " << weight.norm());
-  CHECK(a->node_state(1).q.norm() > 1e-3);  // it does deform
+  WARN("leaf at rest: |q| " << a->domain_state(1).q.norm() << ", static residual "
+                            << residual.norm() << " of a projected weight " << weight.norm());
+  CHECK(a->domain_state(1).q.norm() > 1e-3);  // it does deform
   CHECK(residual.norm() < 1e-6 * weight.norm());
 }
 
@@ -263,7 +263,7 @@ TEST_CASE("Simulator: a rigid (r = 0) domain moves rigidly with its frame", "[ru
   for (int d : {2, 3}) {
     const ReducedDomain& domain = model->domains[static_cast<size_t>(d)];
     const ReducedPart& domain_part = model->parts[static_cast<size_t>(d)];
-    sim.node_world_positions(d, world);
+    sim.domain_world_positions(d, world);
     const FrameMotion frame = sim.frame(d);
     const Eigen::MatrixX3d expected =
         (domain_part.rest_positions * frame.rotation.transpose()).rowwise() +
@@ -306,10 +306,10 @@ TEST_CASE("Simulator: per-domain stiffness scale sets the frequencies", "[runtim
   RuntimeSettings options;
   options.time_step = 0.01;
   options.gravity = kGravity;
-  options.nodes = {damping(12.0, kStiffnessDamping), damping(12.0, kStiffnessDamping, 0.25)};
+  options.domains = {damping(12.0, kStiffnessDamping), damping(12.0, kStiffnessDamping, 0.25)};
   Simulator per_domain(compiled, options);  // settles in 600 steps
   // The same through set_stiffness_scale at runtime.
-  options.nodes[1].stiffness_scale = 1;
+  options.domains[1].stiffness_scale = 1;
   Simulator at_runtime(compiled, options);
   at_runtime.set_stiffness_scale(1, 0.25);
   Simulator unscaled(compiled, options);
@@ -319,8 +319,8 @@ TEST_CASE("Simulator: per-domain stiffness scale sets the frequencies", "[runtim
     REQUIRE(unscaled.step() == StepStatus::kOk);
   }
   for (int d = 0; d < 2; ++d)
-    CHECK((per_domain.node_state(d).q - at_runtime.node_state(d).q).norm() <=
-          1e-14 * per_domain.node_state(d).q.norm());
+    CHECK((per_domain.domain_state(d).q - at_runtime.domain_state(d).q).norm() <=
+          1e-14 * per_domain.domain_state(d).q.norm());
   const double soft_tip = global_position(per_domain, tip)(2) - 0.1;
   const double stiff_tip = global_position(unscaled, tip)(2) - 0.1;
   WARN("settled tip deflection: tip domain scaled by 0.25 " << soft_tip << " m, unscaled "
@@ -338,7 +338,7 @@ TEST_CASE("Simulator: a free beam falls without deforming", "[runtime][dynamics]
   REQUIRE(sim.free_root());
   const Eigen::Vector3d origin0 = sim.frame(0).origin;
   for (int k = 0; k < 100; ++k) REQUIRE(sim.step() == StepStatus::kOk);
-  for (int d = 0; d < sim.num_nodes(); ++d) CHECK(sim.node_state(d).q.norm() < 1e-10);
+  for (int d = 0; d < sim.num_domains(); ++d) CHECK(sim.domain_state(d).q.norm() < 1e-10);
   // Symplectic Euler on a constant force: z = -g h^2 n (n + 1) / 2.
   const double h = 0.01, n = 100;
   CHECK(sim.frame(0).origin(2) - origin0(2) ==
@@ -368,7 +368,8 @@ TEST_CASE("Simulator: a free-flying beam without external forces keeps its momen
     worst = std::max(worst, (sim.linear_momentum() - p0).norm());
     worst_rigid = std::max(worst_rigid, (sim.root_momentum() - p0).norm());
     worst_angular = std::max(worst_angular, (sim.root_angular_momentum() - L0).norm());
-    for (int d = 0; d < sim.num_nodes(); ++d) max_q = std::max(max_q, sim.node_state(d).q.norm());
+    for (int d = 0; d < sim.num_domains(); ++d)
+      max_q = std::max(max_q, sim.domain_state(d).q.norm());
   }
   WARN("free flight: |p| " << p0.norm() << " kg m/s; momentum of the deforming mesh deviates by "
                            << worst << " at most; max |q| " << max_q);
@@ -403,7 +404,7 @@ TEST_CASE("Simulator: step allocates nothing", "[runtime][dynamics]") {
     CHECK(allocations == 0);
     CHECK(sim.profile().steps == 11);
     CHECK(sim.profile().core_seconds > 0);
-    CHECK(sim.profile().node_seconds > 0);
+    CHECK(sim.profile().domain_seconds > 0);
   }
 }
 
@@ -415,13 +416,13 @@ TEST_CASE("Simulator: bad settings and models are clear errors", "[runtime][dyna
   CHECK_THROWS_WITH(Simulator(compiled, options),
                     Contains("time_step: must lie in (0, 1] s, got -1"));
   options.time_step = 0.01;
-  options.nodes.resize(5);
-  CHECK_THROWS_WITH(Simulator(compiled, options), Contains("for a model of 2 nodes"));
-  options.nodes.resize(2);
-  options.nodes[1].rayleigh_mass = -1;
+  options.domains.resize(5);
+  CHECK_THROWS_WITH(Simulator(compiled, options), Contains("for a model of 2 domains"));
+  options.domains.resize(2);
+  options.domains[1].rayleigh_mass = -1;
   CHECK_THROWS_WITH(Simulator(compiled, options),
-                    Contains("nodes[1].rayleigh_mass: must not be negative, got -1"));
-  options.nodes[1].rayleigh_mass = 0;
+                    Contains("domains[1].rayleigh_mass: must not be negative, got -1"));
+  options.domains[1].rayleigh_mass = 0;
   ReducedModel broken = *model;
   broken.domains[1].parent = 1;
   CHECK_THROWS_WITH(compile_model(broken), Contains("not an earlier domain"));

@@ -35,8 +35,8 @@ RuntimeSettings damped(const Model& model) {
   RuntimeSettings s = model.settings;
   s.time_step = 0.01;
   s.gravity.setZero();  // (the wind alone)
-  s.nodes[0].integrator = Integrator::kSemiImplicitEuler;
-  s.nodes[0].rayleigh_mass = 8;
+  s.domains[0].integrator = Integrator::kSemiImplicitEuler;
+  s.domains[0].rayleigh_mass = 8;
   return s;
 }
 
@@ -67,7 +67,7 @@ TEST_CASE(
     REQUIRE(blown.step() == StepStatus::kOk);
     REQUIRE(pushed.step() == StepStatus::kOk);
   }
-  const Eigen::VectorXd q_blown = blown.node_state(0).q, q_pushed = pushed.node_state(0).q;
+  const Eigen::VectorXd q_blown = blown.domain_state(0).q, q_pushed = pushed.domain_state(0).q;
   CHECK((q_blown - q_pushed).norm() < 1e-12 * q_pushed.norm());
 
   // At rest (damped out), against the full-space static solution under those forces.
@@ -80,7 +80,7 @@ TEST_CASE(
       Eigen::MatrixXd(forces.transpose()).data(), 3 * forces.rows());
   REQUIRE(full.solve_static(x, f).converged);
   Eigen::MatrixX3d reduced;
-  blown.node_world_positions(0, reduced);
+  blown.domain_world_positions(0, reduced);
   // The free end's mean displacement.
   Eigen::Vector3d tip_full = Eigen::Vector3d::Zero(), tip_reduced = Eigen::Vector3d::Zero();
   int count = 0;
@@ -96,7 +96,7 @@ TEST_CASE(
   CHECK(tip_full.norm() > 0.02);  // a real bend (the wind lifts and pushes the beam)
   // Measured: 0.03 % apart (2.36 cm up, 0.53 cm across); the band leaves the basis a margin.
   CHECK((tip_reduced - tip_full).norm() < 0.01 * tip_full.norm());
-  CHECK(blown.node_state(0).qdot.norm() < 1e-6);  // at rest
+  CHECK(blown.domain_state(0).qdot.norm() < 1e-6);  // at rest
 }
 
 TEST_CASE("The wind field is coherent in space and time and fixed by its seed",

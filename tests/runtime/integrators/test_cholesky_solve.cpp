@@ -1,4 +1,4 @@
-// The stage solve's in-place Cholesky (integrators/node_equation.h, cholesky_solve_in_place)
+// The stage solve's in-place Cholesky (integrators/domain_equation.h, cholesky_solve_in_place)
 // against its definition: L lower with L Lᵀ = A, A x = b; false and x untouched when A is not
 // positive definite; only A's lower triangle read; no allocation.
 #include <Eigen/Dense>
@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "integrators/node_equation.h"
+#include "integrators/domain_equation.h"
 #include "support/allocation_counter.h"
 
 using namespace ramus;

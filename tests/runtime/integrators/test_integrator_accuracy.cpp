@@ -54,43 +54,43 @@ struct Run {
 constexpr double kAlpha = 0.1, kBeta = 1e-3;
 const Eigen::Vector3d kGravity(0, 0, -9.81);
 
-// Runs `node` from q0, v0 for `steps` steps of h on the linear model; the exact end state too.
+// Runs `domain` from q0, v0 for `steps` steps of h on the linear model; the exact end state too.
 Run run_linear(const std::shared_ptr<const Model>& model, const Eigen::Vector4d& omega,
-               const NodeSettings& node, double h, int steps) {
+               const DomainSettings& domain, double h, int steps) {
   RuntimeSettings settings;
   settings.time_step = h;
   settings.gravity = kGravity;
   settings.implicit_iterations = 50;
   settings.implicit_tolerance = 1e-14;
-  settings.nodes = {node};
+  settings.domains = {domain};
   Simulator sim(model, settings);
   const Eigen::Vector4d q0(0.03, -0.02, 0.01, 0.004), v0(-0.1, 0.2, 0.05, -0.03);
-  sim.set_node_state(0, {q0, v0, Eigen::VectorXd::Zero(4)});
+  sim.set_domain_state(0, {q0, v0, Eigen::VectorXd::Zero(4)});
   REQUIRE(sim.initialize() == StepStatus::kOk);
   for (int k = 0; k < steps; ++k) REQUIRE(sim.step() == StepStatus::kOk);
   Run run;
-  run.q = sim.node_state(0).q;
-  run.qdot = sim.node_state(0).qdot;
+  run.q = sim.domain_state(0).q;
+  run.qdot = sim.domain_state(0).qdot;
   run.exact_q.resize(4);
   run.exact_qdot.resize(4);
-  const Eigen::VectorXd f = model->prototypes[0].gravity_basis * kGravity;
+  const Eigen::VectorXd f = model->parts[0].gravity_basis * kGravity;
   for (int i = 0; i < 4; ++i) {
     const auto [q, v] = damped_oscillator(
-        omega(i), node.rayleigh_mass + node.rayleigh_stiffness * omega(i) * omega(i), f(i), q0(i),
-        v0(i), h * steps);
+        omega(i), domain.rayleigh_mass + domain.rayleigh_stiffness * omega(i) * omega(i), f(i),
+        q0(i), v0(i), h * steps);
     run.exact_q(i) = q;
     run.exact_qdot(i) = v;
   }
   return run;
 }
 
-NodeSettings node_with(Integrator integrator, int split_modes = 2) {
-  NodeSettings node;
-  node.integrator = integrator;
-  node.rayleigh_mass = kAlpha;
-  node.rayleigh_stiffness = kBeta;
-  node.split_modes = split_modes;
-  return node;
+DomainSettings domain_with(Integrator integrator, int split_modes = 2) {
+  DomainSettings domain;
+  domain.integrator = integrator;
+  domain.rayleigh_mass = kAlpha;
+  domain.rayleigh_stiffness = kBeta;
+  domain.split_modes = split_modes;
+  return domain;
 }
 
 }  // namespace
@@ -103,12 +103,12 @@ TEST_CASE("ERE is exact on a linear damped reduced system, SIERE on its s lowest
   const double h = 0.02;
   const int steps = 150;
   const Run ere =
-      run_linear(model, omega, node_with(Integrator::kExponentialRosenbrockEuler), h, steps);
+      run_linear(model, omega, domain_with(Integrator::kExponentialRosenbrockEuler), h, steps);
   const double scale = ere.exact_q.cwiseAbs().maxCoeff() + ere.exact_qdot.cwiseAbs().maxCoeff();
   CHECK(ere.error() < 1e-11 * scale);
 
   for (int s : {1, 2, 3}) {
-    const Run siere = run_linear(model, omega, node_with(Integrator::kSiere, s), h, steps);
+    const Run siere = run_linear(model, omega, domain_with(Integrator::kSiere, s), h, steps);
     // The s lowest coordinates (the lowest modes of diag(ω²)) exactly, the rest by SI.
     for (int i = 0; i < 4; ++i) {
       const double error = std::max(std::abs(siere.q(i) - siere.exact_q(i)),
@@ -152,7 +152,8 @@ TEST_CASE("Order of accuracy of every integrator on the linear oscillator, by st
       // First-order methods reach their asymptotic regime at smaller steps (BE's damping of the
       // ω = 11 mode is e^(-ω²hT/2)).
       const int steps = (e.order == 1 ? 640 : 40) << level;
-      errors[level] = run_linear(model, omega, node_with(e.integrator), 1.0 / steps, steps).error();
+      errors[level] =
+          run_linear(model, omega, domain_with(e.integrator), 1.0 / steps, steps).error();
     }
     const double order_1 = std::log2(errors[0] / errors[1]);
     const double order_2 = std::log2(errors[1] / errors[2]);
@@ -166,11 +167,11 @@ TEST_CASE("Order of accuracy of every integrator on the linear oscillator, by st
 TEST_CASE("SIERE with s = 0 is SI and with s = r is ERE", "[runtime][integrators]") {
   const Eigen::Vector4d omega(2, 5, 20, 100);
   const auto model = linear_model(omega);
-  const Run si = run_linear(model, omega, node_with(Integrator::kSemiImplicitEuler), 0.02, 60);
-  const Run s0 = run_linear(model, omega, node_with(Integrator::kSiere, 0), 0.02, 60);
+  const Run si = run_linear(model, omega, domain_with(Integrator::kSemiImplicitEuler), 0.02, 60);
+  const Run s0 = run_linear(model, omega, domain_with(Integrator::kSiere, 0), 0.02, 60);
   const Run ere =
-      run_linear(model, omega, node_with(Integrator::kExponentialRosenbrockEuler), 0.02, 60);
-  const Run s4 = run_linear(model, omega, node_with(Integrator::kSiere, 4), 0.02, 60);
+      run_linear(model, omega, domain_with(Integrator::kExponentialRosenbrockEuler), 0.02, 60);
+  const Run s4 = run_linear(model, omega, domain_with(Integrator::kSiere, 4), 0.02, 60);
   CHECK((s0.q - si.q).norm() <= 1e-13 * si.q.norm());
   CHECK((s0.qdot - si.qdot).norm() <= 1e-13 * si.qdot.norm());
   CHECK((s4.q - ere.q).norm() <= 1e-13 * ere.q.norm());
@@ -189,19 +190,19 @@ TEST_CASE(
   const double h = 0.05, theta = omega(0) * h;
   const std::complex<double> e = std::polar(1.0, theta), a = -(2.0 / 3.0) * (1.0 + e);
   const std::complex<double> root = (-a + std::sqrt(a * a - 4.0 / 3.0)) / 2.0;
-  NodeSettings node;
-  node.integrator = Integrator::kSbdf2Ere;
-  node.split_modes = 1;
+  DomainSettings domain;
+  domain.integrator = Integrator::kSbdf2Ere;
+  domain.split_modes = 1;
   RuntimeSettings settings;
   settings.time_step = h;
   settings.gravity.setZero();  // (free vibration)
-  settings.nodes = {node};
+  settings.domains = {domain};
   Simulator sim(model, settings);
-  sim.set_node_state(
+  sim.set_domain_state(
       0, {Eigen::Vector4d(0.01, 0, 0, 0), Eigen::VectorXd::Zero(4), Eigen::VectorXd::Zero(4)});
   REQUIRE(sim.initialize() == StepStatus::kOk);
   const auto amplitude = [&] {
-    const NodeState s = sim.node_state(0);
+    const DomainState s = sim.domain_state(0);
     return std::hypot(s.q(0), s.qdot(0) / omega(0));
   };
   for (int k = 0; k < 100; ++k) REQUIRE(sim.step() == StepStatus::kOk);  // the small root dies

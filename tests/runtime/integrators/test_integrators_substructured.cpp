@@ -26,23 +26,24 @@ std::vector<Integrator> all_integrators() {
 }
 
 std::unique_ptr<Simulator> make_simulator(const std::shared_ptr<const Model>& model, double h,
-                                          const Eigen::Vector3d& gravity, const NodeSettings& node,
+                                          const Eigen::Vector3d& gravity,
+                                          const DomainSettings& domain,
                                           InterfaceLumping lumping = InterfaceLumping::kInterface) {
   RuntimeSettings settings;
   settings.time_step = h;
   settings.gravity = gravity;
   settings.lumping = lumping;
-  settings.nodes.assign(static_cast<std::size_t>(model->num_nodes()), node);
+  settings.domains.assign(static_cast<std::size_t>(model->num_domains()), domain);
   return std::make_unique<Simulator>(model, settings);
 }
 
-NodeSettings node_with(Integrator integrator, double alpha = 0, double beta = 0) {
-  NodeSettings node;
-  node.integrator = integrator;
-  node.rayleigh_mass = alpha;
-  node.rayleigh_stiffness = beta;
-  node.split_modes = 3;
-  return node;
+DomainSettings domain_with(Integrator integrator, double alpha = 0, double beta = 0) {
+  DomainSettings domain;
+  domain.integrator = integrator;
+  domain.rayleigh_mass = alpha;
+  domain.rayleigh_stiffness = beta;
+  domain.split_modes = 3;
+  return domain;
 }
 
 // The clamped one-domain beam (r = 10) released from a large deflection, no gravity.
@@ -53,9 +54,9 @@ std::shared_ptr<const Model> released_beam(Eigen::VectorXd& q0) {
   const auto data = test::reduced_beam(beam, {5, 10, true});
   const auto model = compile_model(*data);
   // The static deflection under 2 g, which the beam then swings about without it.
-  auto sim = make_simulator(model, 0.01, 2 * kGravity, node_with(Integrator::kBackwardEuler, 20));
+  auto sim = make_simulator(model, 0.01, 2 * kGravity, domain_with(Integrator::kBackwardEuler, 20));
   for (int k = 0; k < 400; ++k) REQUIRE(sim->step() == StepStatus::kOk);
-  q0 = sim->node_state(0).q;
+  q0 = sim->domain_state(0).q;
   return model;
 }
 
@@ -65,7 +66,7 @@ TEST_CASE("Order of accuracy on the nonlinear reduced beam, by step halving",
           "[runtime][integrators]") {
   Eigen::VectorXd q0;
   const auto model = released_beam(q0);
-  const int r = model->nodes[0].r;
+  const int r = model->domains[0].r;
   for (Integrator integrator : all_integrators()) {
     const bool first_order =
         integrator == Integrator::kBackwardEuler || integrator == Integrator::kSemiImplicitEuler ||
@@ -81,16 +82,16 @@ TEST_CASE("Order of accuracy on the nonlinear reduced beam, by step halving",
     for (int level = 0; level < 3; ++level) {
       const int steps = (first_order ? 400 : (is_bdf2 ? 800 : 200)) << level;
       auto sim = make_simulator(model, duration / steps, Eigen::Vector3d::Zero(),
-                                node_with(integrator, 0, 1e-4));
+                                domain_with(integrator, 0, 1e-4));
       RuntimeSettings settings = sim->settings();
       settings.implicit_tolerance = 1e-14;
       settings.implicit_iterations = 50;
       settings.newton_iterations = integrator == Integrator::kNewmark ? 20 : 1;
       sim->set_settings(settings);
-      sim->set_node_state(0, {q0, Eigen::VectorXd::Zero(r), Eigen::VectorXd::Zero(r)});
+      sim->set_domain_state(0, {q0, Eigen::VectorXd::Zero(r), Eigen::VectorXd::Zero(r)});
       REQUIRE(sim->initialize() == StepStatus::kOk);
       for (int k = 0; k < steps; ++k) REQUIRE(sim->step() == StepStatus::kOk);
-      ends[level] = sim->node_state(0).q;
+      ends[level] = sim->domain_state(0).q;
     }
     const double order = std::log2((ends[0] - ends[1]).norm() / (ends[1] - ends[2]).norm());
     INFO(to_string(integrator) << ": differences " << (ends[0] - ends[1]).norm() << ", "
@@ -109,7 +110,7 @@ TEST_CASE("Every integrator inside a 2-domain model brings a pinned beam to Newm
   const auto model = compile_model(*test::split_beam(2, 12));
   const auto settle = [&](Integrator integrator) {
     // Rayleigh α 12: about critical for the lowest mode; light β against the stiff modes.
-    auto sim = make_simulator(model, 0.01, kGravity, node_with(integrator, 12, 1e-3),
+    auto sim = make_simulator(model, 0.01, kGravity, domain_with(integrator, 12, 1e-3),
                               InterfaceLumping::kCenterOfMass);
     for (int k = 0; k < 600; ++k) REQUIRE(sim->step() == StepStatus::kOk);
     return sim;
@@ -122,12 +123,12 @@ TEST_CASE("Every integrator inside a 2-domain model brings a pinned beam to Newm
     if (integrator == Integrator::kSbdf2Ere) continue;
     const auto sim = settle(integrator);
     for (int d = 0; d < 2; ++d) {
-      const Eigen::VectorXd q = reference->node_state(d).q;
+      const Eigen::VectorXd q = reference->domain_state(d).q;
       INFO(to_string(integrator) << ", domain " << d << ": |q - q_newmark| "
-                                 << (sim->node_state(d).q - q).norm() << " of " << q.norm()
-                                 << ", |q̇| " << sim->node_state(d).qdot.norm());
-      CHECK((sim->node_state(d).q - q).norm() < 1e-6 * q.norm());
-      CHECK(sim->node_state(d).qdot.norm() < 1e-6 * q.norm());
+                                 << (sim->domain_state(d).q - q).norm() << " of " << q.norm()
+                                 << ", |q̇| " << sim->domain_state(d).qdot.norm());
+      CHECK((sim->domain_state(d).q - q).norm() < 1e-6 * q.norm());
+      CHECK(sim->domain_state(d).qdot.norm() < 1e-6 * q.norm());
     }
   }
 }
@@ -136,10 +137,10 @@ TEST_CASE("Every integrator steps a free-flying 4-domain beam without allocating
           "[runtime][integrators]") {
   const auto model = compile_model(*test::split_beam(4, 8, /*clamped=*/false));
   for (Integrator integrator : all_integrators()) {
-    NodeSettings node = node_with(integrator, 0, 1e-3);
-    node.momentum_damping = 0.05;  // (im-blend's)
-    node.split_refresh_steps = 5;  // (the split methods' kept, tracked and refreshed modes)
-    auto sim = make_simulator(model, 0.005, Eigen::Vector3d::Zero(), node,
+    DomainSettings domain = domain_with(integrator, 0, 1e-3);
+    domain.momentum_damping = 0.05;  // (im-blend's)
+    domain.split_refresh_steps = 5;  // (the split methods' kept, tracked and refreshed modes)
+    auto sim = make_simulator(model, 0.005, Eigen::Vector3d::Zero(), domain,
                               InterfaceLumping::kRigidSubtree);
     sim->set_root_motion(sim->frame(0).origin, Eigen::Matrix3d::Identity(),
                          Eigen::Vector3d(0.3, -0.2, 0.1), Eigen::Vector3d(0.5, 1.0, 0.2));
@@ -158,7 +159,8 @@ TEST_CASE("Every integrator steps a free-flying 4-domain beam without allocating
     CHECK(allocations == 0);
     CHECK(sim->state().q.allFinite());
     double max_q = 0;
-    for (int d = 0; d < sim->num_nodes(); ++d) max_q = std::max(max_q, sim->node_state(d).q.norm());
+    for (int d = 0; d < sim->num_domains(); ++d)
+      max_q = std::max(max_q, sim->domain_state(d).q.norm());
     CHECK(max_q > 1e-6);  // it deforms (spin, pull)
     CHECK(max_q < 1e-1);  // and stays bounded
     CHECK((sim->root_angular_momentum() - l0).norm() < 0.1 * l0.norm());
@@ -169,10 +171,10 @@ TEST_CASE("Energy-tracking blend keeps an undamped beam's energy where BE loses 
           "[runtime][integrators]") {
   Eigen::VectorXd q0;
   const auto model = released_beam(q0);
-  const int r = model->nodes[0].r;
+  const int r = model->domains[0].r;
   const auto energy_over = [&](Integrator integrator, int steps, double* worst_deviation) {
-    auto sim = make_simulator(model, 1.0 / 60.0, Eigen::Vector3d::Zero(), node_with(integrator));
-    sim->set_node_state(0, {q0, Eigen::VectorXd::Zero(r), Eigen::VectorXd::Zero(r)});
+    auto sim = make_simulator(model, 1.0 / 60.0, Eigen::Vector3d::Zero(), domain_with(integrator));
+    sim->set_domain_state(0, {q0, Eigen::VectorXd::Zero(r), Eigen::VectorXd::Zero(r)});
     REQUIRE(sim->initialize() == StepStatus::kOk);
     const double start = sim->elastic_energy() + sim->kinetic_energy();
     double worst = 0;
@@ -204,11 +206,11 @@ TEST_CASE(
     SplitModes modes;
   };
   const auto run = [&](double gravity_scale, int refresh, double drift, int steps) {
-    NodeSettings node = node_with(Integrator::kSiere);
-    node.split_modes = 2;  // (the 3rd mode has two within 17 % above it)
-    node.split_refresh_steps = refresh;
-    node.split_drift_tolerance = drift;
-    auto sim = make_simulator(model, 1.0 / 60.0, gravity_scale * kGravity, node);
+    DomainSettings domain = domain_with(Integrator::kSiere);
+    domain.split_modes = 2;  // (the 3rd mode has two within 17 % above it)
+    domain.split_refresh_steps = refresh;
+    domain.split_drift_tolerance = drift;
+    auto sim = make_simulator(model, 1.0 / 60.0, gravity_scale * kGravity, domain);
     for (int k = 0; k < steps; ++k) REQUIRE(sim->step() == StepStatus::kOk);
     return Run{sim->state().q, sim->state().q_history.col(0), sim->state().split_modes.front()};
   };
@@ -228,7 +230,7 @@ TEST_CASE(
   CHECK(large_tracked.modes.decompositions <= 4);  // (2 with this tree: at steps 1 and 61)
   CHECK((large_tracked.q - large_exact.q).norm() < 1e-3 * large_exact.q.norm());
   // The tracked modes against their definition: the 2 lowest eigenpairs of K(q_base) (M' = I).
-  ReducedStvkForces forces = model->prototypes.front().forces;
+  ReducedStvkForces forces = model->parts.front().forces;
   Eigen::VectorXd gradient;
   Eigen::MatrixXd stiffness;
   forces.evaluate(large_tracked.q_base, gradient, stiffness);

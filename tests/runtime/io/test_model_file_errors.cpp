@@ -81,47 +81,53 @@ TEST_CASE("reading a model of another schema version asks to re-run precompute",
   });
   CHECK_THAT(read_error(path),
              Contains("old.h5: model schema version 1 was written by an older Ramus; re-run "
-                      "`ramus precompute` (this Ramus reads schema version 7)"));
+                      "`ramus precompute` (this Ramus reads schema version 8)"));
   // Version 2: no runtime settings yet.
   edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 2); });
   CHECK_THAT(read_error(path),
              Contains("old.h5: model schema version 2 was written by an older Ramus; re-run "
-                      "`ramus precompute` (this Ramus reads schema version 7)"));
+                      "`ramus precompute` (this Ramus reads schema version 8)"));
 
   // Version 3: the Newmark-only runtime settings.
   edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 3); });
   CHECK_THAT(read_error(path),
              Contains("old.h5: model schema version 3 was written by an older Ramus; re-run "
-                      "`ramus precompute` (this Ramus reads schema version 7)"));
+                      "`ramus precompute` (this Ramus reads schema version 8)"));
   // Version 4: variable-length strings, no checksums. The version is read before any string.
   edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 4); });
   CHECK_THAT(read_error(path),
              Contains("old.h5: model schema version 4 was written by an older Ramus; re-run "
-                      "`ramus precompute` (this Ramus reads schema version 7)"));
+                      "`ramus precompute` (this Ramus reads schema version 8)"));
   // Version 5: every domain its own mesh and basis (no parts).
   edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 5); });
   CHECK_THAT(read_error(path),
              Contains("old.h5: model schema version 5 was written by an older Ramus; re-run "
-                      "`ramus precompute` (this Ramus reads schema version 7)"));
+                      "`ramus precompute` (this Ramus reads schema version 8)"));
 
   // Version 6: the run's scenario (steps, forces) in the stored spec, not in /runtime/scenario.
   edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 6); });
   CHECK_THAT(read_error(path),
              Contains("old.h5: model schema version 6 was written by an older Ramus; re-run "
-                      "`ramus precompute` (this Ramus reads schema version 7)"));
+                      "`ramus precompute` (this Ramus reads schema version 8)"));
+
+  // Version 7: the per-domain settings under /runtime/nodes.
+  edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 7); });
+  CHECK_THAT(read_error(path),
+             Contains("old.h5: model schema version 7 was written by an older Ramus; re-run "
+                      "`ramus precompute` (this Ramus reads schema version 8)"));
 
   edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 0); });
   CHECK_THAT(read_error(path), Contains("old.h5: model schema version 0 does not exist; re-run "
                                         "`ramus precompute`"));
 
   edit(path, [](const hdf5::Group& root) {
-    root.write_int_attribute("format_version", 8);
+    root.write_int_attribute("format_version", 9);
     root.write_string_attribute("ramus_version", "9.0.0");
   });
   CHECK_THAT(read_error(path),
-             Contains("old.h5: model schema version 8 was written by a newer Ramus (9.0.0); "
+             Contains("old.h5: model schema version 9 was written by a newer Ramus (9.0.0); "
                       "upgrade Ramus, or re-run `ramus precompute` with this one (this Ramus "
-                      "reads schema version 7)"));
+                      "reads schema version 8)"));
 }
 
 TEST_CASE("reading an inconsistent model names the dataset", "[runtime][io][model_file]") {
@@ -490,13 +496,14 @@ TEST_CASE("bad runtime settings in a file are named", "[runtime][io][model_file]
       Contains("settings.h5: attribute 'lumping' of /runtime is 'L7' (must be L1, L2 or L3)"));
   write_model_file(make_model(), path);
   edit(path, [](const hdf5::Group& root) {
-    root.remove("runtime/nodes/stiffness_scale");
-    root.write_vector("runtime/nodes/stiffness_scale",
+    root.remove("runtime/domains/stiffness_scale");
+    root.write_vector("runtime/domains/stiffness_scale",
                       Eigen::VectorXd(Eigen::Vector4d(1, -1, 1, 1)));
   });
   CHECK_THAT(
       read_error(path),
-      Contains("settings.h5: group /runtime: nodes[1].stiffness_scale: must be positive, got -1"));
+      Contains(
+          "settings.h5: group /runtime: domains[1].stiffness_scale: must be positive, got -1"));
   write_model_file(make_model(), path);
   edit(path, [](const hdf5::Group& root) {
     root.group("runtime").write_double_attribute("time_step", 0.0);
@@ -507,9 +514,9 @@ TEST_CASE("bad runtime settings in a file are named", "[runtime][io][model_file]
   CHECK_THAT(read_error(path), Contains("settings.h5: missing group /runtime"));
   // The writer refuses what the reader would.
   ReducedModel model = make_model();
-  model.settings.nodes.resize(2);
+  model.settings.domains.resize(2);
   CHECK_THROWS_WITH(write_model_file(model, path),
-                    Contains("group /runtime: 2 node settings given for a model of 4 nodes"));
+                    Contains("group /runtime: 2 domain settings given for a model of 4 domains"));
 }
 
 TEST_CASE("a bad scenario in a file is named", "[runtime][io][model_file]") {

@@ -331,7 +331,7 @@ TEST_CASE("a rigid domain (r = 0) round trips with empty bases", "[runtime][io][
   RandomDomain bud = make_domain(random, "bud", 8, 10, 6, 2, false, false);
   attach(model, random, bud.domain, 4, 3, true);
   add_domain(model, bud);
-  model.settings.nodes.resize(model.domains.size());  // runtime settings: one per domain
+  model.settings.domains.resize(model.domains.size());  // runtime settings: one per domain
   REQUIRE(find_model_inconsistency(model).empty());
   write_model_file(model, path);
   const ReducedModel back = read_model_file(path);
@@ -376,8 +376,8 @@ TEST_CASE("the field list covers every field: a change anywhere shows at its pat
         Paths{"/domains/domain_3/scale"});
   CHECK(differing([](ReducedModel& m) { m.domains[3].part = 2; }) ==
         Paths{"/domains/domain_3/part"});
-  CHECK(differing([](ReducedModel& m) { m.settings.nodes[1].stiffness_scale = 3; }) ==
-        Paths{"/runtime/nodes/stiffness_scale"});
+  CHECK(differing([](ReducedModel& m) { m.settings.domains[1].stiffness_scale = 3; }) ==
+        Paths{"/runtime/domains/stiffness_scale"});
   CHECK(differing([](ReducedModel& m) { m.provenance.input_hash ^= 1; }) ==
         Paths{"/provenance/input_hash"});
   CHECK(differing([](ReducedModel& m) { m.embedded_surface.barycentric(0, 0) += 1e-9; }) ==

@@ -1,4 +1,4 @@
-// Batched StVK evaluation (ReducedStvkForces::evaluate_batch): the instances of one prototype in
+// Batched StVK evaluation (ReducedStvkForces::evaluate_batch): the instances of one part in
 // two matrix-matrix products equal the one-instance evaluation column by column, and allocate
 // nothing at any r.
 #include <catch2/catch.hpp>

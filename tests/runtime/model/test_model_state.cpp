@@ -24,24 +24,24 @@ RuntimeSettings beam_settings(const Model& model) {
   settings.time_step = 0.01;
   settings.gravity = Eigen::Vector3d(0, 0, -9.81);
   settings.lumping = InterfaceLumping::kCenterOfMass;
-  for (NodeSettings& node : settings.nodes) node.rayleigh_stiffness = 1e-3;
+  for (DomainSettings& domain : settings.domains) domain.rayleigh_stiffness = 1e-3;
   return settings;
 }
 
 }  // namespace
 
-TEST_CASE("compile_model: prototypes, nodes, layout and first moments", "[runtime][model]") {
+TEST_CASE("compile_model: parts, domains, layout and first moments", "[runtime][model]") {
   const auto data = test::split_beam(3, 8);
   const auto model = compile_model(*data);
-  REQUIRE(model->num_nodes() == 3);
-  REQUIRE(model->prototypes.size() == 3);
+  REQUIRE(model->num_domains() == 3);
+  REQUIRE(model->parts.size() == 3);
   CHECK(model->num_dofs == 24);
   CHECK(model->max_r == 8);
   for (int i = 0; i < 3; ++i) {
-    const Node& node = model->nodes[static_cast<std::size_t>(i)];
-    CHECK(node.parent == data->domains[static_cast<std::size_t>(i)].parent);
-    CHECK(node.dof_offset == 8 * i);
-    const Prototype& proto = model->prototypes[static_cast<std::size_t>(node.prototype)];
+    const Domain& domain = model->domains[static_cast<std::size_t>(i)];
+    CHECK(domain.parent == data->domains[static_cast<std::size_t>(i)].parent);
+    CHECK(domain.dof_offset == 8 * i);
+    const Part& proto = model->parts[static_cast<std::size_t>(domain.part)];
     // The first moment from its definition ∫ρ X dV = Σ_ab M_ab X_b (consistent mass).
     const ReducedPart& d_part = data->parts[static_cast<std::size_t>(i)];
     TetMesh mesh;
@@ -56,9 +56,9 @@ TEST_CASE("compile_model: prototypes, nodes, layout and first moments", "[runtim
     CHECK(proto.mass == Approx(d_part.mass).epsilon(1e-12));
   }
   // Children listed under their parents.
-  CHECK(model->nodes[0].num_children == 1);
-  CHECK(model->children[static_cast<std::size_t>(model->nodes[0].first_child)] == 1);
-  CHECK(model->nodes[2].num_children == 0);
+  CHECK(model->domains[0].num_children == 1);
+  CHECK(model->children[static_cast<std::size_t>(model->domains[0].first_child)] == 1);
+  CHECK(model->domains[2].num_children == 0);
 }
 
 TEST_CASE("Two objects of one model step independently", "[runtime][model][state]") {
@@ -91,17 +91,18 @@ TEST_CASE("Two objects of one model step independently", "[runtime][model][state
   CHECK(pulled.history_size == 1);
 }
 
-TEST_CASE("A State costs at most 64 r + 1 KB per node", "[runtime][model][state]") {
+TEST_CASE("A State costs at most 64 r + 1 KB per domain", "[runtime][model][state]") {
   for (const int r : {8, 20}) {
     const auto model = compile_model(*test::split_beam(4, r));
     const State state = make_state(*model, 0);
-    const double per_node = static_cast<double>(state_bytes(*model, state)) / model->num_nodes();
-    INFO("r = " << r << ": " << per_node << " bytes per node");
-    CHECK(per_node <= 64.0 * r + 1024.0);
+    const double per_domain =
+        static_cast<double>(state_bytes(*model, state)) / model->num_domains();
+    INFO("r = " << r << ": " << per_domain << " bytes per domain");
+    CHECK(per_domain <= 64.0 * r + 1024.0);
   }
 }
 
-TEST_CASE("Nodes sharing a prototype step as if each had its own copy", "[runtime][model]") {
+TEST_CASE("Domains sharing a part step as if each had its own copy", "[runtime][model]") {
   // A root with two identical children in the same place: shared (one part placed twice) and
   // unshared (a copy of the part for each) compile to the same dynamics.
   ReducedModel unshared_data = *test::split_beam(2, 8);
@@ -116,11 +117,11 @@ TEST_CASE("Nodes sharing a prototype step as if each had its own copy", "[runtim
   REQUIRE(find_model_inconsistency(shared_data).empty());
   const auto unshared = compile_model(unshared_data);
   const auto shared = compile_model(shared_data);
-  REQUIRE(unshared->prototypes.size() == 3);
-  REQUIRE(shared->prototypes.size() == 2);
-  CHECK(shared->prototypes[1].nodes == std::vector<int>{1, 2});
-  // The shared prototype's nodes are one contiguous r by 2 block.
-  CHECK(shared->nodes[2].dof_offset == shared->nodes[1].dof_offset + 8);
+  REQUIRE(unshared->parts.size() == 3);
+  REQUIRE(shared->parts.size() == 2);
+  CHECK(shared->parts[1].domains == std::vector<int>{1, 2});
+  // The shared part's domains are one contiguous r by 2 block.
+  CHECK(shared->domains[2].dof_offset == shared->domains[1].dof_offset + 8);
   Simulator a(unshared, beam_settings(*unshared)), b(shared, beam_settings(*shared));
   a.add_vertex_force(2, 0, Eigen::Vector3d(0, 1, 0));
   b.add_vertex_force(2, 0, Eigen::Vector3d(0, 1, 0));
@@ -128,10 +129,10 @@ TEST_CASE("Nodes sharing a prototype step as if each had its own copy", "[runtim
     REQUIRE(a.step() == StepStatus::kOk);
     REQUIRE(b.step() == StepStatus::kOk);
   }
-  for (int i = 0; i < 3; ++i) CHECK(a.node_state(i).q == b.node_state(i).q);
-  const Eigen::MatrixXd block = prototype_q(*shared, b.state(), 1);
+  for (int i = 0; i < 3; ++i) CHECK(a.domain_state(i).q == b.domain_state(i).q);
+  const Eigen::MatrixXd block = part_q(*shared, b.state(), 1);
   CHECK(block.cols() == 2);
-  CHECK(block.col(1) == b.node_state(2).q);
+  CHECK(block.col(1) == b.domain_state(2).q);
   // A part index out of range, or a part nobody places, is refused.
   ReducedModel bad = shared_data;
   bad.domains[2].part = 5;
@@ -141,7 +142,7 @@ TEST_CASE("Nodes sharing a prototype step as if each had its own copy", "[runtim
   CHECK_THROWS_AS(compile_model(bad), OptionError);
 }
 
-TEST_CASE("A node's float interface bases give the file's double interface kinematics",
+TEST_CASE("A domain's float interface bases give the file's double interface kinematics",
           "[runtime][model]") {
   const auto data = test::split_beam(3, 8);
   const auto model = compile_model(*data);
@@ -151,10 +152,10 @@ TEST_CASE("A node's float interface bases give the file's double interface kinem
   for (int k = 0; k < 30; ++k) REQUIRE(sim.step() == StepStatus::kOk);
   const State& state = sim.state();
   for (int i = 1; i < 3; ++i) {
-    INFO("node " << i);
+    INFO("domain " << i);
     const ParentInterface& file = data->domains[static_cast<std::size_t>(i)].interface;
-    const Node& node = model->nodes[static_cast<std::size_t>(i)];
-    const Node& parent = model->nodes[static_cast<std::size_t>(node.parent)];
+    const Domain& domain = model->domains[static_cast<std::size_t>(i)];
+    const Domain& parent = model->domains[static_cast<std::size_t>(domain.parent)];
     // The compact columns are the file's numbers rounded to float.
     const InterfaceBases bases = model->interface_bases_of(i);
     REQUIRE(bases.cols() == parent.r);

@@ -31,7 +31,7 @@ const std::string kModel = std::string(RAMUS_TEST_DATA_DIR) + "/models/small_bea
 RuntimeSettings quiet(const Model& model) {
   RuntimeSettings s = model.settings;
   s.gravity.setZero();
-  for (NodeSettings& n : s.nodes) n = {};
+  for (DomainSettings& n : s.domains) n = {};
   return s;
 }
 
@@ -39,8 +39,8 @@ RuntimeSettings quiet(const Model& model) {
 
 TEST_CASE("The committed model loads with its stored settings", "[runtime][standalone]") {
   const auto model = load_model(kModel);
-  REQUIRE(model->num_nodes() == 2);
-  CHECK(model->nodes[1].parent == 0);
+  REQUIRE(model->num_domains() == 2);
+  CHECK(model->domains[1].parent == 0);
   CHECK(model->num_dofs == 16);
   CHECK_FALSE(model->free_root);
   // From its spec (tests/data/specs/small_beam_two_domains.json).
@@ -53,7 +53,7 @@ TEST_CASE("The committed model loads with its stored settings", "[runtime][stand
 TEST_CASE("Reduced forces of the committed model: gradient and stiffness by finite differences",
           "[runtime][standalone]") {
   const auto model = load_model(kModel);
-  for (const Prototype& proto : model->prototypes) {
+  for (const Part& proto : model->parts) {
     ReducedStvkForces forces = proto.forces;
     Eigen::VectorXd q = Eigen::VectorXd::LinSpaced(proto.r, -0.02, 0.03), g;
     Eigen::MatrixXd K, unused;
@@ -86,12 +86,12 @@ TEST_CASE("At rest without loads the tree stays exactly at rest, undamped energy
   Simulator sim(model, quiet(*model));
   for (int k = 0; k < 50; ++k) REQUIRE(sim.step() == StepStatus::kOk);
   CHECK(sim.state().q.isZero(0));
-  CHECK(sim.frame(1).origin == model->nodes[1].rest_origin);
+  CHECK(sim.frame(1).origin == model->domains[1].rest_origin);
   // A kick on the leaf: the trapezoidal rule keeps the energy of the free vibration (the frames'
   // kinetic energy is small next to the deformation's here, so q̇ᵀq̇/2 + E is the measure).
-  NodeState leaf = sim.node_state(1);
+  DomainState leaf = sim.domain_state(1);
   leaf.qdot(0) = 0.05;
-  sim.set_node_state(1, leaf);
+  sim.set_domain_state(1, leaf);
   RuntimeSettings settings = quiet(*model);
   settings.time_step = 0.002;
   settings.newton_iterations = 4;
@@ -189,7 +189,7 @@ TEST_CASE("Failures are reported, leave the state as it was, and bad files are n
   CHECK(state.frame_rotation == before.frame_rotation);
   CHECK(state.time == before.time);
   state.forces.clear();
-  state.settings.nodes.pop_back();
+  state.settings.domains.pop_back();
   CHECK(step(*model, state, workspace) == StepStatus::kInvalidSettings);
   // A truncated copy of the file.
   const test::TempDir dir("standalone");

@@ -14,12 +14,12 @@
 
 namespace ramus {
 
-/// A node's reduced coordinates, velocities and accelerations (r each).
-struct NodeState {
+/// A domain's reduced coordinates, velocities and accelerations (r each).
+struct DomainState {
   Eigen::VectorXd q, qdot, qddot;
 };
 
-/// World placement and motion of a node frame F_i; velocities and accelerations are the
+/// World placement and motion of a domain frame F_i; velocities and accelerations are the
 /// frame's in the world, expressed in F_i's own axes (as Eq. 11-12 use them).
 struct FrameMotion {
   Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();          ///< F_i axes in the world
@@ -40,39 +40,39 @@ class Simulator {
   const Model& model() const { return *model_; }
   const std::shared_ptr<const Model>& shared_model() const { return model_; }
   const State& state() const { return state_; }
-  /// The step's buffers (read-only: their sizes, node_workspace_bytes).
+  /// The step's buffers (read-only: their sizes, domain_workspace_bytes).
   const Workspace& workspace() const { return workspace_; }
   const RuntimeSettings& settings() const { return state_.settings; }
   /// Replaces the settings (checked; OptionError). Takes effect at the next step.
   void set_settings(RuntimeSettings settings);
-  /// Replaces one node's settings, e.g. its integrator (checked; OptionError naming the node).
-  void set_node_settings(int node, const NodeSettings& settings);
-  /// Frequency scaling of one node at runtime (1: as precomputed).
-  void set_stiffness_scale(int node, double scale);
+  /// Replaces one domain's settings, e.g. its integrator (checked; OptionError naming the domain).
+  void set_domain_settings(int domain, const DomainSettings& settings);
+  /// Frequency scaling of one domain at runtime (1: as precomputed).
+  void set_stiffness_scale(int domain, double scale);
 
-  int num_nodes() const { return model_->num_nodes(); }
+  int num_domains() const { return model_->num_domains(); }
   bool free_root() const { return model_->free_root; }
   double time() const { return state_.time; }
 
-  /// Copy of node i's q, q̇, q̈ / replaces them (sizes r_i; OptionError otherwise). Call
+  /// Copy of domain i's q, q̇, q̈ / replaces them (sizes r_i; OptionError otherwise). Call
   /// initialize() after changing states.
-  NodeState node_state(int node) const;
-  void set_node_state(int node, const NodeState& state);
+  DomainState domain_state(int domain) const;
+  void set_domain_state(int domain, const DomainState& state);
   /// Places a free root: origin and rotation of F_0 and its world velocity and angular
   /// velocity. OptionError for an anchored root, a non-rotation or non-finite values.
   void set_root_motion(const Eigen::Vector3d& origin, const Eigen::Matrix3d& rotation,
                        const Eigen::Vector3d& velocity, const Eigen::Vector3d& angular_velocity);
   /// Sets every q̇ so that the object's velocity best matches a world velocity field at the
-  /// global vertices (num_global_vertices by 3), root to leaves (least squares per node over
+  /// global vertices (num_global_vertices by 3), root to leaves (least squares per domain over
   /// what its frame's motion leaves over; the root's frame motion is kept), then initialize().
   /// Not real-time (allocates).
   StepStatus set_velocity_field(const Eigen::MatrixX3d& global_velocities);
-  /// Frame of node i after the last step (or initialize()).
-  FrameMotion frame(int node) const;
+  /// Frame of domain i after the last step (or initialize()).
+  FrameMotion frame(int domain) const;
 
-  /// Adds a constant world-space force (N) at vertex v of node i for the following steps
-  /// (allocates beyond reserve_vertex_forces; OptionError for a bad node, vertex or force).
-  void add_vertex_force(int node, int vertex, const Eigen::Vector3d& world_force);
+  /// Adds a constant world-space force (N) at vertex v of domain i for the following steps
+  /// (allocates beyond reserve_vertex_forces; OptionError for a bad domain, vertex or force).
+  void add_vertex_force(int domain, int vertex, const Eigen::Vector3d& world_force);
   void clear_vertex_forces() { state_.forces.clear(); }
   void reserve_vertex_forces(int count);
 
@@ -80,15 +80,15 @@ class Simulator {
   StepStatus initialize(bool solve_accelerations = true);
   StepStatus step() noexcept;
 
-  /// World positions of node i's vertices, of the undivided mesh (C0) and of the embedded
+  /// World positions of domain i's vertices, of the undivided mesh (C0) and of the embedded
   /// surface (reconstruction.h); allocation-free when the output has its size.
-  void node_world_positions(int node, Eigen::MatrixX3d& positions) const;
-  void node_world_velocities(int node, Eigen::MatrixX3d& velocities) const;  ///< (m/s, world)
+  void domain_world_positions(int domain, Eigen::MatrixX3d& positions) const;
+  void domain_world_velocities(int domain, Eigen::MatrixX3d& velocities) const;  ///< (m/s, world)
   void global_positions(Eigen::MatrixX3d& positions) const;
   void global_velocities(Eigen::MatrixX3d& velocities) const;  ///< (m/s, world)
   void embedded_surface_positions(Eigen::MatrixX3d& positions) const;
   /// All global vertices' world positions into a caller's buffer of 3 num_global_vertices values
-  /// (ramus::render_positions: batched per prototype, allocation-free).
+  /// (ramus::render_positions: batched per part, allocation-free).
   void render_positions(double* out) noexcept {
     ramus::render_positions(*model_, state_, workspace_, out);
   }
@@ -96,9 +96,9 @@ class Simulator {
     ramus::render_positions(*model_, state_, workspace_, out);
   }
 
-  /// How far node i's interface with its parent is from a rigid motion after the last step:
+  /// How far domain i's interface with its parent is from a rigid motion after the last step:
   /// |A - R|_F / |A|_F of Eq. 5 (analysis/interface_diagnostics.h); 0 for the root.
-  double interface_nonrigidity(int node) const;
+  double interface_nonrigidity(int domain) const;
 
   /// Elastic energy (J, stiffness scales included) and Σ q̇ᵀq̇ / 2; allocation-free.
   double elastic_energy() const;
@@ -110,7 +110,7 @@ class Simulator {
 
   /// Time split of the steps while profiling is on (Workspace::Profile).
   void set_profiling(bool on) { workspace_.profiling = on; }
-  /// Same-part childless nodes eight at a time in SIMD lanes (the default) or node by node
+  /// Same-part childless domains eight at a time in SIMD lanes (the default) or domain by domain
   /// (Workspace::batched_evaluation).
   void set_batched_evaluation(bool on) { workspace_.batched_evaluation = on; }
   /// Threads of the step (Workspace::set_threads); results equal one thread's bit for bit.
@@ -119,7 +119,7 @@ class Simulator {
   void reset_profile() { workspace_.profile = {}; }
 
  private:
-  void check_node(int node) const;
+  void check_domain(int domain) const;
 
   std::shared_ptr<const Model> model_;
   State state_;

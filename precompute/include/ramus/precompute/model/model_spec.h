@@ -49,8 +49,8 @@ struct PointForce {
 /// (settings_list.h) a spec may give, parsed through settings_table.h.
 struct SimulationSpec {
   ScenarioSettings scenario;  ///< steps, output cadence
-  RuntimeSettings settings;   ///< whole-object settings and the wind (nodes empty)
-  NodeSettings node;          ///< the per-domain settings "simulation" gives every domain
+  RuntimeSettings settings;   ///< whole-object settings and the wind (domains empty)
+  DomainSettings domain;      ///< the per-domain settings "simulation" gives every domain
   /// The spec set rayleigh_stiffness (else a tree gets kTreeStiffnessDamping).
   bool rayleigh_stiffness_given = false;
 };
@@ -70,7 +70,7 @@ enum class ModeDistribution {
 
 /// Per-domain settings by domain name: reduction overrides and runtime tuning (any per-domain
 /// setting of the list, as the setting and its value).
-struct DomainSettings {
+struct DomainOverrides {
   std::optional<int> r;             ///< basis size (0: a rigid domain)
   std::optional<int> linear_modes;  ///< r1
   std::vector<std::pair<const SettingInfo*, SettingValue>> runtime;
@@ -89,7 +89,7 @@ struct DomainsSpec {
   ModeDistribution distribution = ModeDistribution::kLogarithmic;
   int min_r = 4;  ///< bounds of the distributed r_i
   int max_r = 60;
-  std::map<std::string, DomainSettings> per_domain;
+  std::map<std::string, DomainOverrides> per_domain;
 };
 
 /// One part of an assembly (docs/SPEC.md, "Assemblies"): a mesh reduced once with its base held,

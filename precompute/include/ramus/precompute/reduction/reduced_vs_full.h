@@ -19,8 +19,8 @@ namespace ramus {
 StvkFemModel full_space_model(const ReducedPart& part, double scale = 1);
 
 struct ComparisonOptions {
-  RuntimeSettings settings;  ///< time step, gravity, Newton iterations (settings.nodes unused)
-  NodeSettings node;         ///< the domain's Rayleigh damping, stiffness scale, integrator
+  RuntimeSettings settings;  ///< time step, gravity, Newton iterations (settings.domains unused)
+  DomainSettings domain;     ///< the domain's Rayleigh damping, stiffness scale, integrator
   int steps = 100;
   std::vector<PointForce> forces;    ///< vertex forces with their time windows
   Eigen::VectorXd initial_velocity;  ///< 3#V initial velocities (empty: at rest); the reduced
@@ -52,7 +52,7 @@ Comparison compare_reduced_to_full(std::shared_ptr<const ReducedModel> model,
                                    const ComparisonOptions& options);
 
 struct TreeComparisonOptions {
-  RuntimeSettings settings;  ///< the runtime's, nodes sized for every domain; the full FEM takes
+  RuntimeSettings settings;  ///< the runtime's, domains sized for every domain; the full FEM takes
                              ///< h, gravity and the root domain's Rayleigh damping
   int steps = 100;
   std::vector<PointForce> forces;  ///< at global vertices (the undivided mesh's numbering)

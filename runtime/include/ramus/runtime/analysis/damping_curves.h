@@ -12,7 +12,7 @@
 
 namespace ramus {
 
-/// The test equation as a one-node model with r = 1 and ω = 1 rad/s (one unit-mass tet; the
+/// The test equation as a one-domain model with r = 1 and ω = 1 rad/s (one unit-mass tet; the
 /// reduced polynomial is E(q) = q² / 2).
 std::shared_ptr<const Model> test_equation_model();
 

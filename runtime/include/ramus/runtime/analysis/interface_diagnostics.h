@@ -44,8 +44,8 @@ std::vector<std::string> interface_warnings(const ReducedModel& model,
                                             const std::vector<InterfaceDiagnostics>& diagnostics,
                                             const InterfaceLimits& limits = {});
 
-/// At runtime: |A - R|_F / |A|_F = |S - I|_F / |S|_F of node `node`'s interface with its parent
+/// At runtime: |A - R|_F / |A|_F = |S - I|_F / |S|_F of domain `domain`'s interface with its parent
 /// after the last step (A = R S, Eq. 5); 0 for the root and for a rigid interface motion.
-double interface_nonrigidity(const State& state, int node) noexcept;
+double interface_nonrigidity(const State& state, int domain) noexcept;
 
 }  // namespace ramus

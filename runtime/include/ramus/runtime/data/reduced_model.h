@@ -17,7 +17,7 @@
 namespace ramus {
 
 /// Version of the model-file schema this build writes and reads.
-constexpr int kModelFormatVersion = 7;
+constexpr int kModelFormatVersion = 8;
 
 /// System-force integrals of one domain with r modes (Appendix B, Eq. 20-23), with X the rest
 /// position in the domain's frame and U_l the l-th mode; f_sys of Eq. 14 is built from them.
@@ -56,7 +56,7 @@ struct ParentInterface {
   bool planar = false;  ///< C_ij was nearly singular: the extra normal point was added (§3)
 };
 
-/// One reduced part (a prototype, paper §5): its mesh, material, base, basis, polynomial and
+/// One reduced part (a part, paper §5): its mesh, material, base, basis, polynomial and
 /// system-force integrals, in the part's own coordinates at unit scale. Reduced once, placed by
 /// any number of domains (ReducedDomain::part), each with its own rigid placement and uniform
 /// scale; docs/FORMAT.md ("Parts and uniform scale") gives how every field scales.
@@ -140,7 +140,7 @@ struct ReducedModel {
   Eigen::MatrixX3i global_surface_triangles;  ///< #F by 3 boundary of the undivided mesh, global
                                               ///< vertex indices, outward
   EmbeddedSurface embedded_surface;           ///< empty (0 vertices) when the model has none
-  /// How the runtime steps it by default (/runtime): settings.nodes has one entry per domain.
+  /// How the runtime steps it by default (/runtime): settings.domains has one entry per domain.
   RuntimeSettings settings;
   /// What a run of it does unless told otherwise (/runtime/scenario): steps, output cadence,
   /// point forces at global vertices.

@@ -1,4 +1,4 @@
-// How a model is stepped: time step, gravity, lumping and, per node, the integrator, Rayleigh
+// How a model is stepped: time step, gravity, lumping and, per domain, the integrator, Rayleigh
 // damping and stiffness scale (the one list: settings_list.h). Stored in the model file
 // (/runtime, docs/FORMAT.md) as the model's defaults; every simulated object (State) carries its
 // own copy, which the CLI and the API may override. Plain data: validate with
@@ -23,7 +23,7 @@ enum class InterfaceLumping : std::int32_t {
                       ///< of mass plus its rotational inertia, and the torque of its forces
 };
 
-/// The per-node time integrator (Algorithm 1, line 9). A closed set: the step dispatches on it
+/// The per-domain time integrator (Algorithm 1, line 9). A closed set: the step dispatches on it
 /// with a switch, no virtual call. Values are stored in model files: never renumber.
 /// Sources: stiff-and-soft-integrators-survey.txt §3 (Eq. 5-9, 17-26) and
 /// stabilizing-integrators-real-time.txt §4; docs/INTEGRATORS.md derives each in reduced form.
@@ -70,12 +70,12 @@ std::string integrator_names();
 // spec key, CLI flag and doc of each); docs/SPEC.md "Settings" tabulates them.
 #define RAMUS_SETTING_MEMBER(Type, member, value, ...) Type member = value;
 
-/// Per-node settings (paper §5): the integrator, Rayleigh damping, stiffness scale, and the
+/// Per-domain settings (paper §5): the integrator, Rayleigh damping, stiffness scale, and the
 /// exponential split's and im-blend's tuning. SBDF2 by default: one linear solve per step as
 /// semi-implicit Newmark, second order, and it never gained energy in the 10,000-step soft-object
 /// audit where semi-implicit Newmark gains 2-4 % (docs/INTEGRATORS.md, "The default").
-struct NodeSettings {
-  RAMUS_NODE_SETTINGS(RAMUS_SETTING_MEMBER)
+struct DomainSettings {
+  RAMUS_DOMAIN_SETTINGS(RAMUS_SETTING_MEMBER)
 };
 
 /// The wind (docs/WIND.md): w(x, t) = mean (1 + gust(t)) + turbulence(x, t), a deterministic gust
@@ -91,8 +91,8 @@ struct WindSettings {
 /// along -z, L1 lumping, no wind).
 struct RuntimeSettings {
   RAMUS_OBJECT_SETTINGS(RAMUS_SETTING_MEMBER)
-  WindSettings wind;                ///< none by default
-  std::vector<NodeSettings> nodes;  ///< one per node of the model's domain tree
+  WindSettings wind;                    ///< none by default
+  std::vector<DomainSettings> domains;  ///< one per domain of the model's domain tree
 };
 
 /// What a run of a model does unless told otherwise (the tools' runs, not the step): its steps,
@@ -107,10 +107,10 @@ struct ScenarioSettings {
 
 #undef RAMUS_SETTING_MEMBER
 
-/// The first problem of `settings` for a model of `num_nodes` nodes, by the list's bounds
-/// ("time_step: must lie in (0, 1] s, got -1", "nodes[3].stiffness_scale: must be positive, got
+/// The first problem of `settings` for a model of `num_domains` domains, by the list's bounds
+/// ("time_step: must lie in (0, 1] s, got -1", "domains[3].stiffness_scale: must be positive, got
 /// 0"), or "" (settings_table.h).
-std::string find_settings_problem(const RuntimeSettings& settings, int num_nodes);
+std::string find_settings_problem(const RuntimeSettings& settings, int num_domains);
 
 /// The first problem of `scenario` for a model of `num_global_vertices` vertices ("steps: must
 /// lie in [0, 1000000000], got -1", "forces[2]: vertex 90 does not exist (the model has 80)",

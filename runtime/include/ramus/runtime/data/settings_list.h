@@ -1,7 +1,7 @@
 // The one list of Ramus's settings, in the spirit of MuJoCo's mjxmacro.h: for each setting its
 // type, member name, default, bounds, spec (JSON) key, command-line flag, unit and a one-line
 // doc. Everything else is made from it: the members of RuntimeSettings / WindSettings /
-// NodeSettings / ScenarioSettings (runtime_settings.h), the validation (find_settings_problem and
+// DomainSettings / ScenarioSettings (runtime_settings.h), the validation (find_settings_problem and
 // the step's own check), the model file's /runtime fields, the spec parser, the CLI options,
 // `ramus inspect`, the C API's get/set by name and the settings tables of docs/SPEC.md (checked by
 // a test). Adding a setting is one line here plus its use.
@@ -46,7 +46,7 @@
     "--energy-tolerance", "", "im-blend: relative energy error the blend aims within")
 
 /// The wind (RuntimeSettings::wind, docs/WIND.md): a mean velocity with gusts and four eddies,
-/// acting as drag on every node's surface; off while mean and turbulence are zero.
+/// acting as drag on every domain's surface; off while mean and turbulence are zero.
 #define RAMUS_WIND_SETTINGS(X)                                                                    \
   X(Eigen::Vector3d, mean_velocity, Eigen::Vector3d::Zero(), closed(0, 1e3),                      \
     "simulation.wind.velocity", "--wind", "m/s", "mean wind velocity, world axes")                \
@@ -63,8 +63,8 @@
   X(double, drag, 0.6, closed(0, 1e3), "simulation.wind.drag", "--wind-drag", "kg/m^3",           \
     "1/2 rho_air C_d: traction drag |w| (n n^T) w")
 
-/// Per-domain settings (NodeSettings, RuntimeSettings::nodes): one value per domain.
-#define RAMUS_NODE_SETTINGS(X)                                                                     \
+/// Per-domain settings (DomainSettings, RuntimeSettings::domains): one value per domain.
+#define RAMUS_DOMAIN_SETTINGS(X)                                                                   \
   X(Integrator, integrator, Integrator::kSemiImplicitBdf2, named(), "simulation.integrator",       \
     "--integrator", "", "the domain's time integrator (docs/INTEGRATORS.md)")                      \
   X(double, rayleigh_mass, 0, at_least(0), "simulation.rayleigh_mass", "--damping-mass", "1/s",    \

@@ -15,9 +15,9 @@
 
 namespace ramus {
 
-/// Which struct holds a setting: RuntimeSettings, its wind, one NodeSettings per domain, or
+/// Which struct holds a setting: RuntimeSettings, its wind, one DomainSettings per domain, or
 /// ScenarioSettings.
-enum class SettingScope { kObject, kWind, kNode, kScenario };
+enum class SettingScope { kObject, kWind, kDomain, kScenario };
 /// A setting's value type.
 enum class SettingType { kReal, kInteger, kVector3, kIntegrator, kLumping };
 
@@ -52,7 +52,7 @@ struct SettingValue {
 
 struct SettingInfo {
   /// Its name: the member ("time_step", "integrator"), "wind." + member for the wind. The file
-  /// stores it under /runtime as that path, a per-domain one as nodes/<member> (docs/FORMAT.md).
+  /// stores it under /runtime as that path, a per-domain one as domains/<member> (docs/FORMAT.md).
   const char* name;
   const char* member;
   SettingScope scope;
@@ -72,15 +72,16 @@ const SettingInfo* find_setting(std::string_view name);
 const SettingInfo* find_setting_by_json_key(std::string_view json_key);
 const SettingInfo* find_setting_by_flag(std::string_view flag);
 
-/// A setting's value in `settings` (a per-domain one: of domain `node`, which must exist).
-SettingValue setting_value(const RuntimeSettings& settings, const SettingInfo& info, int node = 0);
+/// A setting's value in `settings` (a per-domain one: of domain `domain`, which must exist).
+SettingValue setting_value(const RuntimeSettings& settings, const SettingInfo& info,
+                           int domain = 0);
 SettingValue setting_value(const ScenarioSettings& scenario, const SettingInfo& info);
-SettingValue setting_value(const NodeSettings& node, const SettingInfo& info);
-/// Sets it, unchecked (a per-domain one: in domain `node`, or in every domain for node < 0).
+SettingValue setting_value(const DomainSettings& domain, const SettingInfo& info);
+/// Sets it, unchecked (a per-domain one: in domain `domain`, or in every domain for domain < 0).
 void set_setting(RuntimeSettings& settings, const SettingInfo& info, const SettingValue& value,
-                 int node = -1);
+                 int domain = -1);
 void set_setting(ScenarioSettings& scenario, const SettingInfo& info, const SettingValue& value);
-void set_setting(NodeSettings& node, const SettingInfo& info, const SettingValue& value);
+void set_setting(DomainSettings& domain, const SettingInfo& info, const SettingValue& value);
 
 /// "" when `value` is allowed, else what is wrong in the one message style: "must lie in (0, 1]
 /// s, got 2", "must be positive, got 0", "expected one of L1, L2, L3; got 7".
@@ -96,9 +97,9 @@ std::string_view json_key_in_block(const SettingInfo& info);
 /// The bounds as the docs write them ("(0, 1]", "> 0", "[1, 100]", "|v| <= 1000", a name).
 std::string bounds_text(const SettingInfo& info);
 
-/// The step's own check of the list's bounds (object, wind and every node's), with nothing
-/// allocated and no message: false when a setting is out of bounds or nodes has not num_nodes.
-bool settings_within_bounds(const RuntimeSettings& settings, int num_nodes) noexcept;
+/// The step's own check of the list's bounds (object, wind and every domain's), with nothing
+/// allocated and no message: false when a setting is out of bounds or domains has not num_domains.
+bool settings_within_bounds(const RuntimeSettings& settings, int num_domains) noexcept;
 
 /// The settings table of docs/SPEC.md ("Settings"), Markdown, as the list makes it.
 std::string settings_markdown_table();

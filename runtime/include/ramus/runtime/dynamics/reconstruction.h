@@ -1,5 +1,5 @@
 // What a renderer or an analysis reads off a State (substructuring paper §4, "rendering"): world
-// positions of each node's vertices, of the undivided mesh with interface copies averaged (C0),
+// positions of each domain's vertices, of the undivided mesh with interface copies averaged (C0),
 // of the embedded render surface; and the object's energies and momentum. Allocation-free when
 // the outputs already have their size.
 #pragma once
@@ -12,24 +12,24 @@
 
 namespace ramus {
 
-/// World positions of node i's vertices (#V_i by 3, m; resized if needed).
-void node_world_positions(const Model& model, const State& state, int node,
-                          Eigen::MatrixX3d& positions);
-/// World velocities (m/s) of node `node`'s own vertex copies (#V_i by 3): R_i (v_i + ω_i × x +
+/// World positions of domain i's vertices (#V_i by 3, m; resized if needed).
+void domain_world_positions(const Model& model, const State& state, int domain,
+                            Eigen::MatrixX3d& positions);
+/// World velocities (m/s) of domain `domain`'s own vertex copies (#V_i by 3): R_i (v_i + ω_i × x +
 /// s_b U q̇), no averaging over copies (the energy audit measures each domain on its own).
-void node_world_velocities(const Model& model, const State& state, int node,
-                           Eigen::MatrixX3d& velocities);
+void domain_world_velocities(const Model& model, const State& state, int domain,
+                             Eigen::MatrixX3d& velocities);
 /// World positions of the undivided mesh (num_global_vertices by 3): the copies of each
 /// interface vertex averaged (C0).
 void global_positions(const Model& model, const State& state, Eigen::MatrixX3d& positions);
-/// World velocities of the undivided mesh (num_global_vertices by 3, m/s): per node
+/// World velocities of the undivided mesh (num_global_vertices by 3, m/s): per domain
 /// R_i (v_i + ω_i × x + s_b U q̇) with x = s X + s_b U q its vertex in F_i (Eq. 11's velocity of
 /// a point), interface copies averaged as global_positions does.
 void global_velocities(const Model& model, const State& state, Eigen::MatrixX3d& velocities);
 /// World positions of the undivided mesh for a renderer: 3 num_global_vertices values (x, y, z
 /// of global vertex 0, then 1, ...; m) into the caller's buffer, in double or float. Per
-/// prototype one product U [q_1 ... q_n] (kRenderBlock = 64 of its nodes at a time), then each
-/// node's scale and frame; copies of interface vertices averaged (C0). Allocation-free (the
+/// part one product U [q_1 ... q_n] (kRenderBlock = 64 of its domains at a time), then each
+/// domain's scale and frame; copies of interface vertices averaged (C0). Allocation-free (the
 /// Workspace holds the products), noexcept.
 void render_positions(const Model& model, const State& state, Workspace& workspace,
                       double* out) noexcept;
@@ -40,10 +40,10 @@ void render_positions(const Model& model, const State& state, Workspace& workspa
 void embedded_surface_positions(const Model& model, const Eigen::MatrixX3d& global,
                                 Eigen::MatrixX3d& positions);
 
-/// Elastic energy of all nodes, stiffness scales included (J), evaluated in `workspace`'s
+/// Elastic energy of all domains, stiffness scales included (J), evaluated in `workspace`'s
 /// scratch (allocation-free).
 double elastic_energy(const Model& model, const State& state, Workspace& workspace) noexcept;
-/// Σ q̇ᵀ q̇ / 2 over the nodes: the kinetic energy of the deformation in the node frames (J).
+/// Σ q̇ᵀ q̇ / 2 over the domains: the kinetic energy of the deformation in the domain frames (J).
 double deformation_kinetic_energy(const State& state);
 /// Total linear momentum Σ_i ∫ρ v dV with the world velocity of Eq. 11 (world axes, kg m/s).
 Eigen::Vector3d linear_momentum(const Model& model, const State& state);

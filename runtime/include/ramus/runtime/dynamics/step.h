@@ -1,9 +1,9 @@
 // One time step of a domain tree: Algorithm 1 of Barbič & Zhao 2011 ("Real-time
-// Large-deformation Substructuring"), linear in the number of nodes. Each node is reduced StVK
+// Large-deformation Substructuring"), linear in the number of domains. Each domain is reduced StVK
 // in its own frame F_i; a child's frame follows the polar rotation of its interface's best-fit
-// transform (Eq. 1-9); each node feels the system forces of its accelerating frame (Eq. 14) and
+// transform (Eq. 1-9); each domain feels the system forces of its accelerating frame (Eq. 14) and
 // the lumped inertia and external forces of its subtrees (Eq. 15-16), and is advanced by its
-// integrator on Eq. 17. A single-domain model is the tree of one node, through the same code.
+// integrator on Eq. 17. A single-domain model is the tree of one domain, through the same code.
 #pragma once
 
 #include <memory>
@@ -18,7 +18,7 @@ struct WorkspaceData;  // defined in the runtime's sources: scratch only
 /// The most threads a Workspace steps with (Workspace::set_threads).
 constexpr int kMaxStepThreads = 64;
 
-/// All scratch memory of a step, sized for one Model (one set of buffers per prototype). Any
+/// All scratch memory of a step, sized for one Model (one set of buffers per part). Any
 /// Workspace of a model steps any State of that model; a thread needs its own.
 class Workspace {
  public:
@@ -31,25 +31,25 @@ class Workspace {
   Workspace& operator=(const Workspace&) = delete;
 
   /// Time spent in the step's core (frames, polar decompositions, system and interface forces:
-  /// the paper's rt:core) and in the node integrators (rt:StVK), when profiling is on.
+  /// the paper's rt:core) and in the domain integrators (rt:StVK), when profiling is on.
   struct Profile {
-    double core_seconds = 0, node_seconds = 0;
+    double core_seconds = 0, domain_seconds = 0;
     long steps = 0;
   };
   bool profiling = false;
   Profile profile;
-  /// On (the default): childless nodes of a prototype placed kMinBatchedInstances times or more
+  /// On (the default): childless domains of a part placed kMinBatchedInstances times or more
   /// step eight at a time in SIMD lanes when their integrator is SI, or SBDF2 after its first
   /// step (Model::childless_groups; relative kinematics, frames, system force, StVK forces and
   /// the stage's solve in lanes: src/dynamics/lane_group_step.h), and the stage matrices of
-  /// such a prototype's nodes with children are factored in lanes before the pass
-  /// (Model::parent_lane_groups); off: node by node. Equal to rounding (1e-12 relative over 200
+  /// such a part's domains with children are factored in lanes before the pass
+  /// (Model::parent_lane_groups); off: domain by domain. Equal to rounding (1e-12 relative over 200
   /// steps, tested); about 2.1x faster on the oak.
   bool batched_evaluation = true;
 
-  /// Threads a step uses (each level of Model::step_levels, the childless nodes and line 3's
+  /// Threads a step uses (each level of Model::step_levels, the childless domains and line 3's
   /// wind drag split among them; 1, the default: the calling thread only), clamped to [1,
-  /// kMaxStepThreads]; always 1 in a build without OpenMP. Every node's arithmetic is the same on
+  /// kMaxStepThreads]; always 1 in a build without OpenMP. Every domain's arithmetic is the same on
   /// any thread: the result equals one thread's to the last bit. Allocates one scratch set per
   /// extra thread; the first multithreaded step starts OpenMP's thread pool. Later steps allocate
   /// nothing, unless a parallel region on another thread count (another Workspace's) ran since:
@@ -76,10 +76,10 @@ StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept
 StepStatus initialize(const Model& model, State& state, Workspace& workspace,
                       bool solve_accelerations = true) noexcept;
 
-/// Bytes `workspace` holds for node i: its share of the per-node buffers (vertex and wind
+/// Bytes `workspace` holds for domain i: its share of the per-domain buffers (vertex and wind
 /// forces, subtree sums, the step's saved start for a rollback), its child-lumping scratch and
 /// its slot of the parents' stage factors: the bytes asked of the heap (Eigen's alignment
-/// padding included; per-prototype and per-thread scratch not counted).
-std::size_t node_workspace_bytes(const Model& model, const Workspace& workspace, int i);
+/// padding included; per-part and per-thread scratch not counted).
+std::size_t domain_workspace_bytes(const Model& model, const Workspace& workspace, int i);
 
 }  // namespace ramus

@@ -1,6 +1,6 @@
 // The wind's velocity field (docs/WIND.md), evaluated from its settings (WindSettings,
 // settings_list.h): a gusty mean and four frozen eddies carried by it. A kernel of the step
-// (line 3, the drag on each node's surface), allocation-free.
+// (line 3, the drag on each domain's surface), allocation-free.
 #pragma once
 
 #include <Eigen/Core>

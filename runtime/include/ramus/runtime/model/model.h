@@ -1,10 +1,10 @@
 // The compiled, immutable model the runtime steps (MuJoCo's mjModel): everything shared by all
-// simulated objects, derived once at load. A *prototype* is one reduced part (mesh, basis U,
-// gravity basis, W1..W7, the polynomial packed for evaluation); a *node* is one place of a
-// prototype in the domain tree (parent, parent-interface data, rest placement, subtree inertia,
-// global vertex map) at a uniform scale (data/uniform_scale.h). A file's parts become the
-// prototypes, its domains the nodes. Per-object data lives in a State (dynamics/state.h); many
-// States may share one Model.
+// simulated objects, derived once at load from the file's ReducedModel, in the file's words. A
+// *part* is one reduced mesh (basis U, gravity basis, W1..W7, the polynomial packed for
+// evaluation); a *domain* is one place of a part in the domain tree (parent, parent-interface
+// data, rest placement, subtree inertia, global vertex map) at a uniform scale
+// (data/uniform_scale.h). Per-object data lives in a State (model/state.h); many States may share
+// one Model.
 #pragma once
 
 #include <Eigen/Core>
@@ -24,9 +24,9 @@ namespace ramus {
 /// (StepStatus::kDiverged): no elastic motion, however large, gets there.
 constexpr double kDivergenceDiameters = 10;
 
-/// One reduced part, shared by every node that places it. Rest data in the part's own frame at
-/// unit scale; a node multiplies each by its UniformScale factor.
-struct Prototype {
+/// One reduced part, shared by every domain that places it. Rest data in the part's own frame at
+/// unit scale; a domain multiplies each by its UniformScale factor.
+struct Part {
   std::string name;
   int r = 0;                              ///< reduced coordinates (0: a rigid part)
   Eigen::MatrixX3d rest_positions;        ///< #V by 3 (m)
@@ -38,39 +38,39 @@ struct Prototype {
   SystemForceMatrix system_force_matrix;  ///< the same packed for the step (Eq. 14 as B z)
   ReducedStvkForces forces;               ///< the exact cubic StVK polynomial, packed once
   double mass = 0;                        ///< ∫ρ dV (kg)
-  /// |q|_2 beyond which a node of this part has diverged: the mass-weighted RMS displacement
+  /// |q|_2 beyond which a domain of this part has diverged: the mass-weighted RMS displacement
   /// (∫ρ|u|²/m)^½ at kDivergenceDiameters times the rest diameter (kg^½ m).
   double divergence_norm = 0;
   Eigen::Vector3d first_moment = Eigen::Vector3d::Zero();   ///< ∫ρ X dV (kg m), part frame
   Eigen::Matrix3d second_moment = Eigen::Matrix3d::Zero();  ///< ∫ρ X Xᵀ dV (kg m²), part frame
   /// Wind drag integrals over the rest surface, each triangle's area tensor A n nᵀ lumped a third
   /// to each corner vertex v (P_v): Σ_v P_v (3 by 3, m²), Σ_v U_vᵀ P_v (r by 3) and Σ_v X~_v P_v
-  /// (3 by 3, m³), so that a wind w in the node's axes gives the force drag |w| P w, the reduced
+  /// (3 by 3, m³), so that a wind w in the domain's axes gives the force drag |w| P w, the reduced
   /// force drag |w| Uᵀ P w and the torque about the part origin (docs/WIND.md).
   Eigen::Matrix3d wind_area = Eigen::Matrix3d::Zero();
   Eigen::MatrixXd wind_basis;
   Eigen::Matrix3d wind_moment = Eigen::Matrix3d::Zero();
-  std::vector<int> nodes;  ///< the nodes placing this prototype, in State column order
-  int dof_offset = 0;      ///< its nodes' q occupy [dof_offset, dof_offset + r * nodes.size())
-  /// Its childless nodes step in lane groups (Model::childless_groups; forces.batched() keeps
-  /// the full quartic the lanes' products read): r > 0 and at least kMinBatchedInstances nodes.
+  std::vector<int> domains;  ///< the domains placing this part, in State column order
+  int dof_offset = 0;  ///< its domains' q occupy [dof_offset, dof_offset + r * domains.size())
+  /// Its childless domains step in lane groups (Model::childless_groups; forces.batched() keeps
+  /// the full quartic the lanes' products read): r > 0 and at least kMinBatchedInstances domains.
   bool batched = false;
 };
 
-/// Prototypes placed at least this often step their childless nodes in SIMD lanes.
+/// Parts placed at least this often step their childless domains in SIMD lanes.
 constexpr int kMinBatchedInstances = 4;
 
-/// Nodes a lane group advances at once (one per SIMD lane: two 256-bit registers of doubles;
-/// eight share each coefficient a prototype's products load).
+/// Domains a lane group advances at once (one per SIMD lane: two 256-bit registers of doubles;
+/// eight share each coefficient a part's products load).
 constexpr std::size_t kLaneGroupSize = 8;
 
 /// What a step reads of a child's interface with its parent (Eq. 1-4, ParentInterface in the
 /// file): x̂_ij and R̂_ij in double, the bases â_ij and A^l_ij in float, one 12-number column per
 /// parent coordinate, read in one pass (their 7 digits lie far below the fit's and the mesh's
 /// accuracy; float halves a leaf's memory and the memory the step streams per child). The bases
-/// of all nodes lie back to back in Model::interface_bases (Model::interface_bases_of): one
-/// block, consecutive nodes' next to each other.
-struct NodeInterface {
+/// of all domains lie back to back in Model::interface_bases (Model::interface_bases_of): one
+/// block, consecutive domains' next to each other.
+struct DomainInterface {
   Eigen::Vector3d centroid = Eigen::Vector3d::Zero();           ///< x̂_ij (m), in F_i
   Eigen::Matrix3d rest_rotation = Eigen::Matrix3d::Identity();  ///< R̂_ij: F_j's rest axes in F_i
   /// Its 12 by r_i bases start here in Model::interface_bases: column l = (â_ij column l, A^l_ij
@@ -79,11 +79,11 @@ struct NodeInterface {
   int bases_cols = 0;  ///< r_i (0 for the root)
   /// Bytes it holds (the struct and its float bases).
   std::size_t bytes() const {
-    return sizeof(NodeInterface) + sizeof(float) * 12 * static_cast<std::size_t>(bases_cols);
+    return sizeof(DomainInterface) + sizeof(float) * 12 * static_cast<std::size_t>(bases_cols);
   }
 };
 
-/// A node's interface bases in Model::interface_bases: 12 by r_i floats.
+/// A domain's interface bases in Model::interface_bases: 12 by r_i floats.
 using InterfaceBases = Eigen::Map<const Eigen::Matrix<float, 12, Eigen::Dynamic>>;
 
 /// Column l of â_ij (m per unit q_i^l), in double.
@@ -98,27 +98,27 @@ inline Eigen::Matrix3d rotation_block(const InterfaceBases& bases, Eigen::Index 
 /// The compact form of a file's interface (ParentInterface: â 3 by r_i, A^l 3 by 3r_i): x̂, R̂,
 /// and its 12 r_i floats of bases written at `bases`, which lie at `offset` of
 /// Model::interface_bases.
-NodeInterface compact_interface(const ParentInterface& interface, Eigen::Index offset,
-                                float* bases);
+DomainInterface compact_interface(const ParentInterface& interface, Eigen::Index offset,
+                                  float* bases);
 
-/// One place of a prototype in the domain tree. Rest quantities are in the node's frame F_i
+/// One place of a part in the domain tree. Rest quantities are in the domain's frame F_i
 /// (coordinates s X_part) except the interface's, which are in the parent's frame.
-struct Node {
+struct Domain {
   std::string name;
-  int prototype = 0;
-  int instance = 0;    ///< its index in the prototype's `nodes` (its column in a batch)
-  UniformScale scale;  ///< the prototype's uniform scale s and the factors it implies
-  int r = 0;           ///< = the prototype's r
-  int dof_offset = 0;  ///< q of this node: State::q.segment(dof_offset, r)
-  int parent = -1;     ///< an earlier node; -1 for the root (node 0)
+  int part = 0;
+  int instance = 0;    ///< its index in the part's `domains` (its column in a batch)
+  UniformScale scale;  ///< the part's uniform scale s and the factors it implies
+  int r = 0;           ///< = the part's r
+  int dof_offset = 0;  ///< q of this domain: State::q.segment(dof_offset, r)
+  int parent = -1;     ///< an earlier domain; -1 for the root (domain 0)
   int first_child = 0, num_children = 0;                  ///< Model::children[first_child ...]
-  NodeInterface interface;                                ///< with the parent (root: empty)
+  DomainInterface interface;                              ///< with the parent (root: empty)
   Eigen::Vector3d rest_origin = Eigen::Vector3d::Zero();  ///< F_i origin in the world
   Eigen::Matrix3d rest_rotation = Eigen::Matrix3d::Identity();       ///< F_i axes in the world
-  double subtree_mass = 0;                                           ///< this node and below (kg)
+  double subtree_mass = 0;                                           ///< this domain and below (kg)
   Eigen::Vector3d subtree_center_of_mass = Eigen::Vector3d::Zero();  ///< rest, F_i
   Eigen::Matrix3d subtree_inertia = Eigen::Matrix3d::Zero();         ///< rest, about that centre
-  /// r by r, for a node with children: M' = I + Σ_j m_j â_ijᵀ â_ij, the lumped mass of L1
+  /// r by r, for a domain with children: M' = I + Σ_j m_j â_ijᵀ â_ij, the lumped mass of L1
   /// (constant: the children's subtree masses at their interface centroids).
   Eigen::MatrixXd interface_lumped_mass;
   Eigen::VectorXi global_vertices;  ///< #V: index of each vertex in the undivided mesh
@@ -126,28 +126,28 @@ struct Node {
 
 /// The whole compiled model. Build it with compile_model or load_model; never modified after.
 struct Model {
-  std::vector<Prototype> prototypes;
-  std::vector<Node> nodes;    ///< root first, parents before children
-  std::vector<int> children;  ///< children of every node, grouped by parent (Node::first_child)
-  /// Every node's interface bases (NodeInterface), back to back in node order: one block.
+  std::vector<Part> parts;
+  std::vector<Domain> domains;  ///< root first, parents before children
+  std::vector<int> children;  ///< children of every domain, grouped by parent (Domain::first_child)
+  /// Every domain's interface bases (DomainInterface), back to back in domain order: one block.
   Eigen::VectorXf interface_bases;
-  /// The order of a step's root-to-leaves pass: the root, then the nodes with children by depth
-  /// (level d: those at depth d, independent of each other), then the non-root nodes without
-  /// children (nothing else in a step reads them); each list by prototype, ascending within
+  /// The order of a step's root-to-leaves pass: the root, then the domains with children by depth
+  /// (level d: those at depth d, independent of each other), then the non-root domains without
+  /// children (nothing else in a step reads them); each list by part, ascending within
   /// one. Each list runs on the Workspace's threads.
   std::vector<std::vector<int>> step_levels;
-  std::vector<int> childless_nodes;
-  /// Lane groups of childless_nodes: group g is [childless_groups[g], childless_groups[g + 1]),
-  /// up to kLaneGroupSize consecutive nodes of one prototype, advanced together in SIMD lanes.
+  std::vector<int> childless_domains;
+  /// Lane groups of childless_domains: group g is [childless_groups[g], childless_groups[g + 1]),
+  /// up to kLaneGroupSize consecutive domains of one part, advanced together in SIMD lanes.
   std::vector<int> childless_groups;
-  std::vector<int> parent_nodes;  ///< the nodes with children, ascending
-  /// Lane groups of nodes with children, any depth: group g is parent_lane_nodes[
-  /// parent_lane_groups[g], parent_lane_groups[g + 1]), 2 to kLaneGroupSize nodes of one batched
-  /// prototype (sizes evened out), whose semi-implicit stage matrices a step factors together in
+  std::vector<int> parent_domains;  ///< the domains with children, ascending
+  /// Lane groups of domains with children, any depth: group g is parent_lane_domains[
+  /// parent_lane_groups[g], parent_lane_groups[g + 1]), 2 to kLaneGroupSize domains of one batched
+  /// part (sizes evened out), whose semi-implicit stage matrices a step factors together in
   /// SIMD lanes before its root-to-leaves pass.
-  std::vector<int> parent_lane_nodes;
+  std::vector<int> parent_lane_domains;
   std::vector<int> parent_lane_groups;
-  int num_dofs = 0;  ///< Σ r over the nodes: the length of State::q
+  int num_dofs = 0;  ///< Σ r over the domains: the length of State::q
   int max_r = 0;
   bool free_root = false;  ///< the root has no fixed vertex: the tree flies freely
   double total_mass = 0;   ///< kg
@@ -155,40 +155,40 @@ struct Model {
   Eigen::Matrix3d root_inertia = Eigen::Matrix3d::Identity();     ///< about it, F_0 axes
   Eigen::Matrix3d root_inertia_inverse = Eigen::Matrix3d::Identity();
   int num_global_vertices = 0;        ///< vertices of the undivided mesh
-  Eigen::VectorXi global_copy_count;  ///< per global vertex: how many nodes hold a copy (C0)
+  Eigen::VectorXi global_copy_count;  ///< per global vertex: how many domains hold a copy (C0)
   Eigen::MatrixX3i global_surface_triangles;  ///< #F by 3, global vertex indices
   EmbeddedSurface embedded_surface;           ///< 0 vertices when the model has none
-  RuntimeSettings settings;                   ///< the model's defaults, one NodeSettings a node
+  RuntimeSettings settings;                   ///< the model's defaults, one DomainSettings a domain
   ModelProvenance provenance;
 
-  int num_nodes() const { return static_cast<int>(nodes.size()); }
-  /// Node i's interface bases, 12 by its parent's r.
-  InterfaceBases interface_bases_of(int node) const {
-    const NodeInterface& itf = nodes[static_cast<std::size_t>(node)].interface;
+  int num_domains() const { return static_cast<int>(domains.size()); }
+  /// Domain i's interface bases, 12 by its parent's r.
+  InterfaceBases interface_bases_of(int domain) const {
+    const DomainInterface& itf = domains[static_cast<std::size_t>(domain)].interface;
     return {interface_bases.data() + itf.bases_offset, 12, itf.bases_cols};
   }
-  const Prototype& prototype_of(int node) const {
-    return prototypes[static_cast<std::size_t>(nodes[static_cast<std::size_t>(node)].prototype)];
+  const Part& part_of(int domain) const {
+    return parts[static_cast<std::size_t>(domains[static_cast<std::size_t>(domain)].part)];
   }
 };
 
-/// Compiles a model file's contents: its parts become prototypes (packed polynomials, first and
-/// second moments), its domains nodes; subtree and free-root inertia, C0 copy counts, settings
-/// for every node (`data`'s runtime settings, else the defaults). Throws OptionError naming the
+/// Compiles a model file's contents: its parts become parts (packed polynomials, first and
+/// second moments), its domains domains; subtree and free-root inertia, C0 copy counts, settings
+/// for every domain (`data`'s runtime settings, else the defaults). Throws OptionError naming the
 /// domain or part for data the runtime cannot step (a non-root without an interface, missing
 /// W1..W7 off an anchored root, a free root without positive inertia).
 std::shared_ptr<const Model> compile_model(ReducedModel data);
 /// read_model_file + compile_model.
 std::shared_ptr<const Model> load_model(const std::string& path);
 
-/// "node 3 ('tip')".
-std::string node_label(const Model& model, int node);
+/// "domain 3 ('tip')".
+std::string domain_label(const Model& model, int domain);
 
-/// Bytes node i holds in `model` beyond its prototype's shared data: its Node record with its
+/// Bytes domain i holds in `model` beyond its part's shared data: its Domain record with its
 /// interface's float bases, name, global vertex map and L1 lumped mass, its default
-/// NodeSettings, its entries in the model's node lists, and its part of the global vertex and
+/// DomainSettings, its entries in the model's domain lists, and its part of the global vertex and
 /// surface tables and of the embedded render surface: the bytes asked of the heap (Eigen's
 /// alignment padding included). O(the model's vertices): for reports.
-std::size_t node_model_bytes(const Model& model, int i);
+std::size_t domain_model_bytes(const Model& model, int i);
 
 }  // namespace ramus

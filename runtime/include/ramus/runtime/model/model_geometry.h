@@ -22,9 +22,9 @@ Eigen::MatrixX4i global_tets(const ReducedModel& model, Eigen::VectorXi* tet_dom
 /// (-1, -1) when no domain has it.
 std::pair<int, int> vertex_copy(const ReducedModel& model, int global_vertex);
 
-/// The same for a compiled model (nodes in place of domains).
+/// The same for a compiled model (domains in place of domains).
 Eigen::MatrixX3d global_rest_positions(const Model& model);
-Eigen::MatrixX4i global_tets(const Model& model, Eigen::VectorXi* tet_node = nullptr);
+Eigen::MatrixX4i global_tets(const Model& model, Eigen::VectorXi* tet_domain = nullptr);
 std::pair<int, int> vertex_copy(const Model& model, int global_vertex);
 
 }  // namespace ramus

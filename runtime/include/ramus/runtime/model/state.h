@@ -1,6 +1,6 @@
 // The state of one simulated object, one placed domain tree (MuJoCo's mjData, without the
-// scratch): reduced coordinates of every node, contiguous per prototype (the nodes of one
-// prototype form one r by n matrix), frames stored by field, integrator history of fixed
+// scratch): reduced coordinates of every domain, contiguous per part (the domains of one
+// part form one r by n matrix), frames stored by field, integrator history of fixed
 // capacity, the applied forces, the settings and the time. Everything in it persists between
 // steps; all per-step scratch lives in a Workspace (dynamics/step.h). Creating a State allocates;
 // stepping never does. Many States may share one Model and step independently.
@@ -18,8 +18,8 @@ namespace ramus {
 enum class StepStatus {
   kOk,
   kNonFinite,  ///< a coordinate, velocity or acceleration, or the root frame, became NaN or inf
-  /// |q|_inf exceeded RuntimeSettings::max_coordinate, or a node's RMS displacement
-  /// kDivergenceDiameters of its rest diameter (Prototype::divergence_norm)
+  /// |q|_inf exceeded RuntimeSettings::max_coordinate, or a domain's RMS displacement
+  /// kDivergenceDiameters of its rest diameter (Part::divergence_norm)
   kDiverged,
   kInvalidSettings,  ///< the State's settings do not pass find_settings_problem, or its
                      ///< integrator memory does not fit them (call prepare_integrator_memory)
@@ -29,15 +29,15 @@ enum class StepStatus {
 /// The readable name of a status ("ok", "non-finite state", "diverged", "invalid settings").
 const char* to_string(StepStatus status);
 
-/// A point force on one vertex of one node, in world axes (N).
+/// A point force on one vertex of one domain, in world axes (N).
 struct AppliedForce {
-  int node = 0;
-  int vertex = 0;  ///< vertex of the node's prototype mesh
+  int domain = 0;
+  int vertex = 0;  ///< vertex of the domain's part mesh
   Eigen::Vector3d force = Eigen::Vector3d::Zero();
 };
 
-/// The s lowest modes of one node's K(q) kept between steps by SIERE and its siblings
-/// (K X = M' X Λ, Xᵀ M' X = I), refreshed every NodeSettings::split_refresh_steps steps.
+/// The s lowest modes of one domain's K(q) kept between steps by SIERE and its siblings
+/// (K X = M' X Λ, Xᵀ M' X = I), refreshed every DomainSettings::split_refresh_steps steps.
 struct SplitModes {
   Eigen::MatrixXd basis;         ///< X: r by min(s, r)
   Eigen::VectorXd eigenvalues;   ///< Λ: min(s, r), ascending (1/s^2)
@@ -51,15 +51,15 @@ constexpr int kHistoryCapacity = 1;
 
 struct State {
   double time = 0;  ///< s
-  /// Reduced coordinates, velocities, accelerations of all nodes (Model::num_dofs each); node i
-  /// at Model::nodes[i].dof_offset, prototype p's nodes as one r by n block.
+  /// Reduced coordinates, velocities, accelerations of all domains (Model::num_dofs each); domain i
+  /// at Model::domains[i].dof_offset, part p's domains as one r by n block.
   Eigen::VectorXd q, qdot, qddot;
   /// Integrator history: column k = the step k + 1 steps back (num_dofs by kHistoryCapacity);
   /// history_size of them are valid (0 after a reset or a change of q by the user).
   Eigen::MatrixXd q_history, qdot_history;
   int history_size = 0;
-  /// Integrator memory per node: the split integrators' modes (empty for other integrators), and
-  /// im-blend's tracked total energy H_total and the node's energy at the end of the last step
+  /// Integrator memory per domain: the split integrators' modes (empty for other integrators), and
+  /// im-blend's tracked total energy H_total and the domain's energy at the end of the last step
   /// (J; valid while history_size > 0).
   std::vector<SplitModes> split_modes;
   Eigen::VectorXd energy_target, energy_at_end;
@@ -70,7 +70,7 @@ struct State {
   Eigen::Matrix3Xd frame_origin, frame_velocity, frame_angular_velocity, frame_acceleration,
       frame_angular_acceleration;  ///< 3 by N each (m, m/s, rad/s, m/s^2, rad/s^2)
 
-  /// Each node's frame relative to its parent's (Eq. 1-9), from the parent's q, q̇, q̈: x_ij,
+  /// Each domain's frame relative to its parent's (Eq. 1-9), from the parent's q, q̇, q̈: x_ij,
   /// v_ij, a_ij (3 by N, parent axes), R_ij and the polar stretch S_ij (3 by 3N), ω_ij, ω̇_ij
   /// and ω̇_ij without its q̈ term (3 by N). Column 0 (the root) is unused.
   Eigen::Matrix3Xd relative_position, relative_velocity, relative_acceleration;
@@ -91,7 +91,7 @@ struct State {
 /// the state is changed afterwards.
 State make_state(const Model& model, int force_capacity = 16);
 
-/// Sizes the integrator memory of `state` for its settings (the split modes of nodes whose
+/// Sizes the integrator memory of `state` for its settings (the split modes of domains whose
 /// integrator uses them, r by min(s, r)); keeps what already fits. make_state calls it; call it
 /// again after changing state.settings to a split integrator or another s. Allocates.
 void prepare_integrator_memory(const Model& model, State& state);
@@ -99,34 +99,36 @@ void prepare_integrator_memory(const Model& model, State& state);
 /// True when the integrator memory of `state` fits its settings (the step checks this).
 bool integrator_memory_fits(const Model& model, const State& state) noexcept;
 
-/// Bytes of heap memory a State of `model` holds (its vectors and matrices, per-node settings
+/// Bytes of heap memory a State of `model` holds (its vectors and matrices, per-domain settings
 /// and the reserved forces).
 std::size_t state_bytes(const Model& model, const State& state);
-/// Node i's share of state_bytes: its q, q̇, q̈ and history (5 r doubles), frames, relative
+/// Domain i's share of state_bytes: its q, q̇, q̈ and history (5 r doubles), frames, relative
 /// kinematics, energies, split modes and settings.
-std::size_t node_state_bytes(const Model& model, const State& state, int i);
+std::size_t domain_state_bytes(const Model& model, const State& state, int i);
 
-/// Views of node i's coordinates, velocities and accelerations (r each).
-inline Eigen::VectorBlock<Eigen::VectorXd> node_q(const Model& m, State& s, int i) {
-  const Node& n = m.nodes[static_cast<std::size_t>(i)];
+/// Views of domain i's coordinates, velocities and accelerations (r each).
+inline Eigen::VectorBlock<Eigen::VectorXd> domain_q(const Model& m, State& s, int i) {
+  const Domain& n = m.domains[static_cast<std::size_t>(i)];
   return s.q.segment(n.dof_offset, n.r);
 }
-inline Eigen::VectorBlock<const Eigen::VectorXd> node_q(const Model& m, const State& s, int i) {
-  const Node& n = m.nodes[static_cast<std::size_t>(i)];
+inline Eigen::VectorBlock<const Eigen::VectorXd> domain_q(const Model& m, const State& s, int i) {
+  const Domain& n = m.domains[static_cast<std::size_t>(i)];
   return s.q.segment(n.dof_offset, n.r);
 }
-inline Eigen::VectorBlock<const Eigen::VectorXd> node_qdot(const Model& m, const State& s, int i) {
-  const Node& n = m.nodes[static_cast<std::size_t>(i)];
+inline Eigen::VectorBlock<const Eigen::VectorXd> domain_qdot(const Model& m, const State& s,
+                                                             int i) {
+  const Domain& n = m.domains[static_cast<std::size_t>(i)];
   return s.qdot.segment(n.dof_offset, n.r);
 }
-inline Eigen::VectorBlock<const Eigen::VectorXd> node_qddot(const Model& m, const State& s, int i) {
-  const Node& n = m.nodes[static_cast<std::size_t>(i)];
+inline Eigen::VectorBlock<const Eigen::VectorXd> domain_qddot(const Model& m, const State& s,
+                                                              int i) {
+  const Domain& n = m.domains[static_cast<std::size_t>(i)];
   return s.qddot.segment(n.dof_offset, n.r);
 }
-/// Prototype p's coordinates as an r by n matrix (column k = node Prototype::nodes[k]).
-inline Eigen::Map<const Eigen::MatrixXd> prototype_q(const Model& m, const State& s, int p) {
-  const Prototype& proto = m.prototypes[static_cast<std::size_t>(p)];
-  return {s.q.data() + proto.dof_offset, proto.r, static_cast<Eigen::Index>(proto.nodes.size())};
+/// Part p's coordinates as an r by n matrix (column k = domain Part::domains[k]).
+inline Eigen::Map<const Eigen::MatrixXd> part_q(const Model& m, const State& s, int p) {
+  const Part& proto = m.parts[static_cast<std::size_t>(p)];
+  return {s.q.data() + proto.dof_offset, proto.r, static_cast<Eigen::Index>(proto.domains.size())};
 }
 
 }  // namespace ramus

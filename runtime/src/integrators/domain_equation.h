@@ -1,5 +1,5 @@
 // The integrator seam (Algorithm 1, line 9; runtime internals): the equation of motion of one
-// node, frozen for one step, and the integrators that advance it. Every integrator is a
+// domain, frozen for one step, and the integrators that advance it. Every integrator is a
 // function of the closed Integrator enum (data/runtime_settings.h), dispatched by a switch.
 // docs/INTEGRATORS.md derives each method in this notation.
 #pragma once
@@ -14,27 +14,27 @@
 
 namespace ramus {
 
-/// Eq. 17 of one node in its frame at t + h, with Rayleigh damping of the effective mass:
+/// Eq. 17 of one domain in its frame at t + h, with Rayleigh damping of the effective mass:
 ///   M' q̈ + (α M' + β s K(q)) q̇ + s g(q) = f
 /// M' = I + Σ_j M_ij (lumped children), f = Uᵀ f_vertices + G R_iᵀ g + f_sys + Σ_j f0_ij, g and
 /// K the reduced StVK gradient and stiffness, s the stiffness scale. As a first-order system
 /// u = (q, v): q̇ = v, M' v̇ = F(q, v) = f - D v - s g(q), D = α M' + β s K (lagged over a stage).
-struct NodeEquation {
-  const Prototype* prototype = nullptr;       ///< mass integrals (momentum-preserving damping)
-  const ReducedStvkForces* forces = nullptr;  ///< g and K of the node's prototype
-  const UniformScale* scale = nullptr;        ///< the node's scale of it; nullptr: unit scale
+struct DomainEquation {
+  const Part* part = nullptr;                 ///< mass integrals (momentum-preserving damping)
+  const ReducedStvkForces* forces = nullptr;  ///< g and K of the domain's part
+  const UniformScale* scale = nullptr;        ///< the domain's scale of it; nullptr: unit scale
   const Eigen::MatrixXd* mass = nullptr;      ///< M' (r by r); nullptr: the identity
   const Eigen::VectorXd* load = nullptr;      ///< f (r)
-  NodeSettings node;                          ///< α, β, s and the integrator
+  DomainSettings domain;                      ///< α, β, s and the integrator
 };
 
-/// A node's q, q̇, q̈ (r each): at t on entry, at t + h on a successful return.
-struct NodeVectors {
+/// A domain's q, q̇, q̈ (r each): at t on entry, at t + h on a successful return.
+struct DomainVectors {
   Eigen::Ref<Eigen::VectorXd> q, qdot, qddot;
 };
 
-/// What the integrators keep of one node between steps (views into the State).
-struct NodeMemory {
+/// What the integrators keep of one domain between steps (views into the State).
+struct DomainMemory {
   const double* q_previous = nullptr;     ///< r: q at t - h (BDF2 family); nullptr: none yet
   const double* qdot_previous = nullptr;  ///< r: q̇ at t - h
   SplitModes* split_modes = nullptr;      ///< the split integrators' modes
@@ -44,20 +44,20 @@ struct NodeMemory {
 };
 
 /// s g(q) into scratch.gradient and s K(q) into scratch.stiffness.
-void evaluate_internal_forces(const NodeEquation& equation,
+void evaluate_internal_forces(const DomainEquation& equation,
                               const Eigen::Ref<const Eigen::VectorXd>& q,
                               IntegratorScratch& scratch) noexcept;
 /// As evaluate_internal_forces, and returns s E(q) (J).
-double evaluate_internal_energy(const NodeEquation& equation,
+double evaluate_internal_energy(const DomainEquation& equation,
                                 const Eigen::Ref<const Eigen::VectorXd>& q,
                                 IntegratorScratch& scratch) noexcept;
 
 /// out = M' x (out must not alias x).
-void multiply_mass(const NodeEquation& equation, const Eigen::Ref<const Eigen::VectorXd>& x,
+void multiply_mass(const DomainEquation& equation, const Eigen::Ref<const Eigen::VectorXd>& x,
                    Eigen::Ref<Eigen::VectorXd> out) noexcept;
 
 /// F(q, v) = f - (α M' + β K) v - g into `force`, with g and K already in scratch (at q).
-void force_from_scratch(const NodeEquation& equation, const Eigen::Ref<const Eigen::VectorXd>& v,
+void force_from_scratch(const DomainEquation& equation, const Eigen::Ref<const Eigen::VectorXd>& v,
                         IntegratorScratch& scratch, Eigen::Ref<Eigen::VectorXd> force) noexcept;
 
 /// solution = matrix⁻¹ rhs by Cholesky, factoring `matrix` in place (its lower triangle becomes
@@ -75,12 +75,12 @@ void solve_symmetric(const Eigen::MatrixXd& matrix, const Eigen::VectorXd& rhs,
                      IntegratorScratch& scratch, Eigen::Ref<Eigen::VectorXd> solution) noexcept;
 
 /// x = M'⁻¹ x in place (nothing for the identity); uses scratch.residual and scratch.factor.
-void solve_mass_in_place(const NodeEquation& equation, IntegratorScratch& scratch,
+void solve_mass_in_place(const DomainEquation& equation, IntegratorScratch& scratch,
                          Eigen::Ref<Eigen::VectorXd> x) noexcept;
 
 /// q̈ from the equation at the current q, q̇ (for a consistent start).
-StepStatus solve_node_acceleration(const NodeEquation& equation, NodeVectors vectors,
-                                   IntegratorScratch& scratch) noexcept;
+StepStatus solve_domain_acceleration(const DomainEquation& equation, DomainVectors vectors,
+                                     IntegratorScratch& scratch) noexcept;
 
 /// One implicit stage of the form  q = q̂ + c h v,  M' v = p̂ + c h F(q, v)  (BE: c = 1, q̂ = q_n,
 /// p̂ = M' v_n; the other methods' stages in docs/INTEGRATORS.md), q̂ and p̂ in scratch.q_hat and
@@ -89,71 +89,71 @@ StepStatus solve_node_acceleration(const NodeEquation& equation, NodeVectors vec
 /// linearized stage, one solve); n > 0: at most n Newton iterations on the stage's incremental
 /// potential with a backtracking line search (stage's relative step below `tolerance`: done).
 /// On return q, v are the stage's values. The damping matrix is lagged at the linearization point.
-void solve_stage(const NodeEquation& equation, double ch, int iterations, double tolerance,
+void solve_stage(const DomainEquation& equation, double ch, int iterations, double tolerance,
                  bool evaluated, IntegratorScratch& scratch, Eigen::Ref<Eigen::VectorXd> q,
                  Eigen::Ref<Eigen::VectorXd> v) noexcept;
 
 /// Implicit Newmark (beta, gamma of `settings`), Newton from q_n; one iteration is the
 /// substructuring paper's semi-implicit Newmark.
-StepStatus newmark_step(const NodeEquation& equation, const RuntimeSettings& settings,
-                        NodeVectors vectors, IntegratorScratch& scratch) noexcept;
+StepStatus newmark_step(const DomainEquation& equation, const RuntimeSettings& settings,
+                        DomainVectors vectors, IntegratorScratch& scratch) noexcept;
 
 /// BE (fully implicit) or SI (semi-implicit): one stage, c = 1.
-StepStatus backward_euler_step(const NodeEquation& equation, const RuntimeSettings& settings,
-                               bool implicit, NodeVectors vectors,
+StepStatus backward_euler_step(const DomainEquation& equation, const RuntimeSettings& settings,
+                               bool implicit, DomainVectors vectors,
                                IntegratorScratch& scratch) noexcept;
 /// BDF2 or SBDF2 (TR-BDF2 / STR-BDF2 on the first step, without history).
-StepStatus bdf2_step(const NodeEquation& equation, const RuntimeSettings& settings, bool implicit,
-                     NodeVectors vectors, const NodeMemory& memory,
+StepStatus bdf2_step(const DomainEquation& equation, const RuntimeSettings& settings, bool implicit,
+                     DomainVectors vectors, const DomainMemory& memory,
                      IntegratorScratch& scratch) noexcept;
 /// SI, or SBDF2 with a previous step (memory.q_previous), from the stage factored before the pass
 /// (lane_group_stage_factors): `stage` holds s g(q) (r), s K (q̂ - q) (r) and the stage matrix's
 /// Cholesky factor (r by r, 1 / L_jj on its diagonal). backward_euler_step / bdf2_step's
 /// semi-implicit stage with those, up to the factor's rounding.
-StepStatus prefactored_semi_implicit_step(const NodeEquation& equation,
-                                          const RuntimeSettings& settings, NodeVectors vectors,
-                                          const NodeMemory& memory, const double* stage,
+StepStatus prefactored_semi_implicit_step(const DomainEquation& equation,
+                                          const RuntimeSettings& settings, DomainVectors vectors,
+                                          const DomainMemory& memory, const double* stage,
                                           IntegratorScratch& scratch) noexcept;
 /// TR-BDF2 or STR-BDF2: a trapezoidal stage to t + h/2, then BDF2.
-StepStatus tr_bdf2_step(const NodeEquation& equation, const RuntimeSettings& settings,
-                        bool implicit, NodeVectors vectors, IntegratorScratch& scratch) noexcept;
+StepStatus tr_bdf2_step(const DomainEquation& equation, const RuntimeSettings& settings,
+                        bool implicit, DomainVectors vectors, IntegratorScratch& scratch) noexcept;
 /// The 2-stage L-stable SDIRK of order 2 (Eq. 9), fully implicit.
-StepStatus sdirk_step(const NodeEquation& equation, const RuntimeSettings& settings,
-                      NodeVectors vectors, IntegratorScratch& scratch) noexcept;
+StepStatus sdirk_step(const DomainEquation& equation, const RuntimeSettings& settings,
+                      DomainVectors vectors, IntegratorScratch& scratch) noexcept;
 /// ERE, SIERE, SBDF2ERE or STR-SBDF2ERE (integrators/exponential_split.cpp).
-StepStatus exponential_step(const NodeEquation& equation, const RuntimeSettings& settings,
-                            NodeVectors vectors, const NodeMemory& memory,
+StepStatus exponential_step(const DomainEquation& equation, const RuntimeSettings& settings,
+                            DomainVectors vectors, const DomainMemory& memory,
                             IntegratorScratch& scratch) noexcept;
 /// Implicit midpoint blended with BE / forward Euler to track the total energy, then the
 /// momentum-preserving damping (stabilizing-integrators §4).
-StepStatus energy_tracking_midpoint_step(const NodeEquation& equation,
-                                         const RuntimeSettings& settings, NodeVectors vectors,
-                                         const NodeMemory& memory,
+StepStatus energy_tracking_midpoint_step(const DomainEquation& equation,
+                                         const RuntimeSettings& settings, DomainVectors vectors,
+                                         const DomainMemory& memory,
                                          IntegratorScratch& scratch) noexcept;
 
-/// Advances one node by h with its integrator. Allocates nothing, never throws; kNonFinite when
+/// Advances one domain by h with its integrator. Allocates nothing, never throws; kNonFinite when
 /// the result is not finite (the caller restores the state).
-inline StepStatus integrate_node(const NodeEquation& equation, const RuntimeSettings& settings,
-                                 NodeVectors vectors, const NodeMemory& memory,
-                                 IntegratorScratch& scratch) noexcept {
+inline StepStatus integrate_domain(const DomainEquation& equation, const RuntimeSettings& settings,
+                                   DomainVectors vectors, const DomainMemory& memory,
+                                   IntegratorScratch& scratch) noexcept {
   StepStatus status = StepStatus::kInvalidSettings;
-  switch (equation.node.integrator) {
+  switch (equation.domain.integrator) {
     case Integrator::kNewmark:
       return newmark_step(equation, settings, vectors, scratch);
     case Integrator::kBackwardEuler:
     case Integrator::kSemiImplicitEuler:
       status = backward_euler_step(equation, settings,
-                                   equation.node.integrator == Integrator::kBackwardEuler, vectors,
-                                   scratch);
+                                   equation.domain.integrator == Integrator::kBackwardEuler,
+                                   vectors, scratch);
       break;
     case Integrator::kBdf2:
     case Integrator::kSemiImplicitBdf2:
-      status = bdf2_step(equation, settings, equation.node.integrator == Integrator::kBdf2, vectors,
-                         memory, scratch);
+      status = bdf2_step(equation, settings, equation.domain.integrator == Integrator::kBdf2,
+                         vectors, memory, scratch);
       break;
     case Integrator::kTrBdf2:
     case Integrator::kSemiImplicitTrBdf2:
-      status = tr_bdf2_step(equation, settings, equation.node.integrator == Integrator::kTrBdf2,
+      status = tr_bdf2_step(equation, settings, equation.domain.integrator == Integrator::kTrBdf2,
                             vectors, scratch);
       break;
     case Integrator::kSdirk:

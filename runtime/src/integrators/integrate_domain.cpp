@@ -1,28 +1,28 @@
-// Dispatch of the per-node integrators and what they share.
+// Dispatch of the per-domain integrators and what they share.
 #include <Eigen/Cholesky>
 
 #include <algorithm>
 #include <cstddef>
 
-#include "node_equation.h"
+#include "domain_equation.h"
 
 namespace ramus {
 
 namespace {
 
-// The prototype's coordinates of the node's shape, q̃ = s^-5/2 q (the node's own q at unit
+// The part's coordinates of the domain's shape, q̃ = s^-5/2 q (the domain's own q at unit
 // scale: no copy).
-Eigen::Ref<const Eigen::VectorXd> prototype_coordinates(const NodeEquation& equation,
-                                                        const Eigen::Ref<const Eigen::VectorXd>& q,
-                                                        IntegratorScratch& scratch) noexcept {
+Eigen::Ref<const Eigen::VectorXd> part_coordinates(const DomainEquation& equation,
+                                                   const Eigen::Ref<const Eigen::VectorXd>& q,
+                                                   IntegratorScratch& scratch) noexcept {
   if (!equation.scale || equation.scale->identity()) return q;
   scratch.scaled_q = equation.scale->coordinate * q;
   return scratch.scaled_q;
 }
 
-// g and K of the prototype at q̃ into the node's: s^½ g, s^-2 K, times the stiffness scale.
-double node_factors(const NodeEquation& equation, double& stiffness_factor) noexcept {
-  double gradient = equation.node.stiffness_scale;
+// g and K of the part at q̃ into the domain's: s^½ g, s^-2 K, times the stiffness scale.
+double domain_factors(const DomainEquation& equation, double& stiffness_factor) noexcept {
+  double gradient = equation.domain.stiffness_scale;
   stiffness_factor = gradient;
   if (equation.scale && !equation.scale->identity()) {
     gradient *= equation.scale->gradient;
@@ -33,34 +33,34 @@ double node_factors(const NodeEquation& equation, double& stiffness_factor) noex
 
 }  // namespace
 
-void evaluate_internal_forces(const NodeEquation& equation,
+void evaluate_internal_forces(const DomainEquation& equation,
                               const Eigen::Ref<const Eigen::VectorXd>& q,
                               IntegratorScratch& scratch) noexcept {
-  equation.forces->evaluate(prototype_coordinates(equation, q, scratch), scratch.polynomial,
+  equation.forces->evaluate(part_coordinates(equation, q, scratch), scratch.polynomial,
                             scratch.gradient, scratch.stiffness);
   double stiffness = 1;
-  const double gradient = node_factors(equation, stiffness);
+  const double gradient = domain_factors(equation, stiffness);
   if (gradient != 1.0) scratch.gradient *= gradient;
   if (stiffness != 1.0) scratch.stiffness *= stiffness;
 }
 
-double evaluate_internal_energy(const NodeEquation& equation,
+double evaluate_internal_energy(const DomainEquation& equation,
                                 const Eigen::Ref<const Eigen::VectorXd>& q,
                                 IntegratorScratch& scratch) noexcept {
   double energy =
-      equation.forces->evaluate_energy(prototype_coordinates(equation, q, scratch),
-                                       scratch.polynomial, scratch.gradient, scratch.stiffness);
+      equation.forces->evaluate_energy(part_coordinates(equation, q, scratch), scratch.polynomial,
+                                       scratch.gradient, scratch.stiffness);
   double stiffness = 1;
-  const double gradient = node_factors(equation, stiffness);
+  const double gradient = domain_factors(equation, stiffness);
   if (gradient != 1.0) scratch.gradient *= gradient;
   if (stiffness != 1.0) scratch.stiffness *= stiffness;
   // E' = s³ E(q̃), times the stiffness scale.
-  energy *= equation.node.stiffness_scale;
+  energy *= equation.domain.stiffness_scale;
   if (equation.scale && !equation.scale->identity()) energy *= equation.scale->energy;
   return energy;
 }
 
-void multiply_mass(const NodeEquation& equation, const Eigen::Ref<const Eigen::VectorXd>& x,
+void multiply_mass(const DomainEquation& equation, const Eigen::Ref<const Eigen::VectorXd>& x,
                    Eigen::Ref<Eigen::VectorXd> out) noexcept {
   if (equation.mass)
     out.noalias() = *equation.mass * x;
@@ -68,9 +68,9 @@ void multiply_mass(const NodeEquation& equation, const Eigen::Ref<const Eigen::V
     out = x;
 }
 
-void force_from_scratch(const NodeEquation& equation, const Eigen::Ref<const Eigen::VectorXd>& v,
+void force_from_scratch(const DomainEquation& equation, const Eigen::Ref<const Eigen::VectorXd>& v,
                         IntegratorScratch& scratch, Eigen::Ref<Eigen::VectorXd> force) noexcept {
-  const NodeSettings& o = equation.node;
+  const DomainSettings& o = equation.domain;
   force = *equation.load - scratch.gradient;
   if (o.rayleigh_mass != 0) {
     if (equation.mass)
@@ -81,7 +81,7 @@ void force_from_scratch(const NodeEquation& equation, const Eigen::Ref<const Eig
   if (o.rayleigh_stiffness != 0) force.noalias() -= o.rayleigh_stiffness * (scratch.stiffness * v);
 }
 
-void solve_mass_in_place(const NodeEquation& equation, IntegratorScratch& scratch,
+void solve_mass_in_place(const DomainEquation& equation, IntegratorScratch& scratch,
                          Eigen::Ref<Eigen::VectorXd> x) noexcept {
   if (!equation.mass) return;
   scratch.residual = x;
@@ -145,8 +145,8 @@ void solve_symmetric(const Eigen::MatrixXd& matrix, const Eigen::VectorXd& rhs,
 }
 
 // M' q̈ = f - (α M' + β s K) q̇ - s g(q).
-StepStatus solve_node_acceleration(const NodeEquation& equation, NodeVectors vectors,
-                                   IntegratorScratch& scratch) noexcept {
+StepStatus solve_domain_acceleration(const DomainEquation& equation, DomainVectors vectors,
+                                     IntegratorScratch& scratch) noexcept {
   evaluate_internal_forces(equation, vectors.q, scratch);
   force_from_scratch(equation, vectors.qdot, scratch, scratch.residual);
   if (equation.mass)
