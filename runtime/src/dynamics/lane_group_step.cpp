@@ -1,13 +1,17 @@
 // Eight childless domains of one part through lines 6-9 of Algorithm 1, one per lane: the
-// domain-by-domain step's arithmetic (step.cpp's assemble_domain_equation, system_force.cpp,
-// reduced_stvk_polynomial.cpp, implicit_stage.cpp) written once for eight; their kinematics are
-// lane_kinematics.cpp's. An indefinite stage matrix runs per domain as there (pivoted LDLT).
+// batched execution of the domain-by-domain step (step.cpp's assemble_domain_equation,
+// system_force.cpp, reduced_stvk_forces.cpp) for eight, with the integrators' own semi-implicit
+// stage (integrators/semi_implicit_stage.h: its start, matrix, right-hand side, factor, solves
+// and end, the same templates the domain-by-domain SI and SBDF2 run on doubles); their
+// kinematics are lane_kinematics.cpp's. An indefinite stage matrix runs per domain as there
+// (pivoted LDLT).
 #include <Eigen/Cholesky>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
+#include "../integrators/semi_implicit_stage.h"
 #include "../kernels/vector_sine.h"
 #include "frame_kinematics.h"
 #include "lane_group_step.h"
@@ -33,10 +37,6 @@ LaneScratch::LaneScratch(int r) {
 
 namespace {
 
-bool lane_integrator(Integrator integrator, const State& state) {
-  return integrator == Integrator::kSemiImplicitEuler ||
-         (integrator == Integrator::kSemiImplicitBdf2 && state.history_size > 0);
-}
 // f = Uᵀ R_iᵀ f_vertices + G R_iᵀ g + f_sys (assemble_domain_equation; Eq. 14 as B z).
 void load_lanes(const Model& model, const State& state, const WorkspaceData& w, const Part& proto,
                 const int* index, const int* offset, LaneScratch& L) {
@@ -167,34 +167,12 @@ const Lane& packed_stiffness(const LaneScratch& L, int r, int i, int j) {
   return L.stiffness[static_cast<std::size_t>(a * r - a * (a - 1) / 2 + (b - a))];
 }
 
-// The Cholesky factor of each lane's r by r H (column-major, its lower triangle) in place, in
-// Eigen's unblocked left-looking order, with 1 / L_kk on the diagonal (one division a column;
-// the solves multiply by it). Returns each lane's smallest pivot: a lane's factor is of use only
-// where that is positive (a pivot <= 0 runs on to NaN).
-Lane cholesky_lanes(Lane* H, int r) {
-  Lane smallest_pivot = Lane::Constant(std::numeric_limits<double>::infinity());
-  for (int k = 0; k < r; ++k) {
-    Lane sum = Lane::Zero();
-    for (int j = 0; j < k; ++j) sum += H[k + r * j] * H[k + r * j];
-    const Lane x = H[k + r * k] - sum;
-    smallest_pivot = smallest_pivot.min(x);
-    const Lane inverse = x.sqrt().inverse();
-    H[k + r * k] = inverse;
-    for (int i = k + 1; i < r; ++i) {
-      Lane s = Lane::Zero();
-      for (int j = 0; j < k; ++j) s += H[i + r * j] * H[k + r * j];
-      H[i + r * k] = (H[i + r * k] - s) * inverse;
-    }
-  }
-  return smallest_pivot;
-}
-
 }  // namespace
 
 bool lane_integrators_fit(const State& state, const int* domains, int count) noexcept {
   // (One integrator for all: the lanes run the first domain's.)
   const Integrator first = state.settings.domains[static_cast<std::size_t>(domains[0])].integrator;
-  if (!lane_integrator(first, state)) return false;
+  if (!semi_implicit::takes_stage(first, state.history_size > 0)) return false;
   for (int k = 1; k < count; ++k)
     if (state.settings.domains[static_cast<std::size_t>(domains[k])].integrator != first)
       return false;
@@ -225,68 +203,52 @@ void advance_lane_group(const Model& model, State& state, const WorkspaceData& w
   Lane alpha, beta;
   rayleigh_lanes(model, settings, index, alpha, beta);
 
-  // q̂, v̂ and c: SI q̂ = q, v̂ = q̇, c = 1; SBDF2 q̂ = (4 q - q_-1) / 3, v̂ likewise, c = 2/3.
-  const bool bdf2 = settings.domains[static_cast<std::size_t>(index[0])].integrator ==
-                    Integrator::kSemiImplicitBdf2;
-  const double ch = (bdf2 ? 2.0 / 3.0 : 1.0) * settings.time_step;
-  if (bdf2) {
-    // (q_-1 and q̇_-1 gathered into q̂ and v̂, then combined in place.)
+  // q̂, v̂ and c h of the domains' integrator (semi_implicit_stage.h); SBDF2 gathers q_-1, q̇_-1
+  // into q̂, v̂ and combines them in place.
+  const semi_implicit::Method method = semi_implicit::method_of(
+      settings.domains[static_cast<std::size_t>(index[0])].integrator, settings.time_step);
+  const double ch = method.ch;
+  if (method.bdf2) {
     gather(state.q_history.col(0).data(), offset, r, L.q_hat.data());
     gather(state.qdot_history.col(0).data(), offset, r, L.v_hat.data());
   }
   for (int l = 0; l < r; ++l) {
     const std::size_t sl = static_cast<std::size_t>(l);
-    if (bdf2) {
-      L.q_hat[sl] = (4.0 * L.q[sl] - L.q_hat[sl]) / 3.0;
-      L.v_hat[sl] = (4.0 * L.qdot[sl] - L.v_hat[sl]) / 3.0;
-    } else {
-      L.q_hat[sl] = L.q[sl];
-      L.v_hat[sl] = L.qdot[sl];
-    }
+    L.q_hat[sl] = semi_implicit::start(method, L.q[sl], L.q_hat[sl]);
+    L.v_hat[sl] = semi_implicit::start(method, L.qdot[sl], L.v_hat[sl]);
   }
-  // rhs = v̂ + c h (f - g - K (q̂ - q)); H = (c h)² K + c h β K + (1 + c h α) I (lower part).
+  // The stage's right-hand side (M' = I: momentum v̂) and its matrix H (lower part).
   const auto K = [&](int i, int j) -> const Lane& { return packed_stiffness(L, r, i, j); };
-  // (SI: q̂ = q, no K (q̂ - q) term.)
   const auto stage_rhs = [&](int i) -> Lane {
     const std::size_t si = static_cast<std::size_t>(i);
-    if (!bdf2) return L.v_hat[si] + ch * (L.load[si] - L.gradient[si]);
+    if (!method.bdf2)
+      return semi_implicit::right_hand_side(ch, L.v_hat[si], L.load[si], L.gradient[si]);
     Lane K_delta = Lane::Zero();
     for (int j = 0; j < r; ++j)
       K_delta +=
           K(i, j) * (L.q_hat[static_cast<std::size_t>(j)] - L.q[static_cast<std::size_t>(j)]);
-    return L.v_hat[si] + ch * (L.load[si] - L.gradient[si] - K_delta);
+    return semi_implicit::right_hand_side(ch, L.v_hat[si], L.load[si], L.gradient[si], K_delta);
   };
   for (int i = 0; i < r; ++i) L.rhs[static_cast<std::size_t>(i)] = stage_rhs(i);
   Lane* H = L.factor.data();
   const Lane diagonal = 1.0 + ch * alpha;
+  const auto stage_matrix = [&](int i, int j) -> Lane {
+    return semi_implicit::matrix_entry(ch, K(i, j), (beta * K(i, j)).eval(),
+                                       i == j ? diagonal : Lane::Zero().eval());
+  };
   for (int j = 0; j < r; ++j)
-    for (int i = j; i < r; ++i) {
-      Lane h = (ch * ch) * K(i, j) + ch * (beta * K(i, j));
-      if (i == j) h += diagonal;
-      H[i + r * j] = h;
-    }
-  // Cholesky in lanes; a lane whose pivot is not positive is solved with the pivoted LDLT below.
-  const Lane smallest_pivot = cholesky_lanes(H, r);
-  // L y = rhs, Lᵀ v = y (in rhs).
+    for (int i = j; i < r; ++i) H[i + r * j] = stage_matrix(i, j);
+  // Cholesky in lanes, then the solves (v in rhs); a lane whose pivot is not positive is solved
+  // with the pivoted LDLT below.
+  const Lane smallest_pivot = semi_implicit::factor_inverse_diagonal(H, r);
   Lane* y = L.rhs.data();
-  for (int i = 0; i < r; ++i) {
-    Lane s = Lane::Zero();
-    for (int j = 0; j < i; ++j) s += H[i + r * j] * y[j];
-    y[i] = (y[i] - s) * H[i + r * i];
-  }
-  for (int i = r - 1; i >= 0; --i) {
-    Lane s = Lane::Zero();
-    for (int j = i + 1; j < r; ++j) s += H[j + r * i] * y[j];
-    y[i] = (y[i] - s) * H[i + r * i];
-  }
+  semi_implicit::solve_inverse_diagonal(static_cast<const Lane*>(H), r, y);
   for (int lane = 0; lane < count; ++lane) {
     if (!(smallest_pivot(lane) <= 0)) continue;
     // The domain-by-domain stage's fallback for this lane: pivoted LDLT of H, rhs rebuilt.
     for (int i = 0; i < r; ++i) {
       scratch.delta(i) = stage_rhs(i)(lane);
-      for (int j = 0; j < r; ++j)
-        scratch.jacobian(i, j) =
-            ((ch * ch) * K(i, j) + ch * (beta * K(i, j)))(lane) + (i == j ? diagonal(lane) : 0.0);
+      for (int j = 0; j < r; ++j) scratch.jacobian(i, j) = stage_matrix(i, j)(lane);
     }
     scratch.ldlt.compute(scratch.jacobian);
     scratch.residual = scratch.ldlt.solve(scratch.delta);
@@ -302,8 +264,8 @@ void advance_lane_group(const Model& model, State& state, const WorkspaceData& w
     const Lane& v = y[l];
     Lane& q = L.q[sl];
     Lane& qddot = L.load[sl];
-    q = L.q_hat[sl] + ch * v;
-    qddot = (v - L.v_hat[sl]) / ch;
+    q = semi_implicit::position(ch, L.q_hat[sl], v);
+    qddot = semi_implicit::acceleration(ch, L.v_hat[sl], v);
     not_finite += (q - q) + (v - v) + (qddot - qddot);
     largest = largest.max(q.abs());
     squared += q * q;
@@ -358,16 +320,16 @@ void lane_group_stage_factors(const Model& model, const State& state, WorkspaceD
   gradient_and_stiffness_lanes(proto, L);
   scale_gradient_and_stiffness(model, settings, r, index, L);
 
-  // c h and K (q̂ - q): SI c = 1, q̂ = q; SBDF2 c = 2/3, q̂ = (4 q - q_-1) / 3 (into L.rhs).
-  const bool bdf2 = settings.domains[static_cast<std::size_t>(index[0])].integrator ==
-                    Integrator::kSemiImplicitBdf2;
-  const double ch = (bdf2 ? 2.0 / 3.0 : 1.0) * settings.time_step;
+  // c h and K (q̂ - q) of the domains' integrator (semi_implicit_stage.h), into L.rhs.
+  const semi_implicit::Method method = semi_implicit::method_of(
+      settings.domains[static_cast<std::size_t>(index[0])].integrator, settings.time_step);
+  const double ch = method.ch;
   Lane* K_delta = L.rhs.data();
-  if (bdf2) {
+  if (method.bdf2) {
     gather(state.q_history.col(0).data(), offset, r, L.q_hat.data());
     for (int l = 0; l < r; ++l) {
       const std::size_t sl = static_cast<std::size_t>(l);
-      L.q_hat[sl] = (4.0 * L.q[sl] - L.q_hat[sl]) / 3.0 - L.q[sl];
+      L.q_hat[sl] = semi_implicit::start(method, L.q[sl], L.q_hat[sl]) - L.q[sl];
     }
     for (int i = 0; i < r; ++i) {
       K_delta[i] = Lane::Zero();
@@ -398,10 +360,11 @@ void lane_group_stage_factors(const Model& model, const State& state, WorkspaceD
     lanes::load_transposed(rows, r - j, mass_column);
     for (int i = j; i < r; ++i) {
       const Lane& K = packed_stiffness(L, r, i, j);
-      H[i + r * j] = (ch * ch) * K + ch * (beta * K) + mass_factor * mass_column[i - j];
+      H[i + r * j] = semi_implicit::matrix_entry(ch, K, (beta * K).eval(),
+                                                 (mass_factor * mass_column[i - j]).eval());
     }
   }
-  const Lane smallest_pivot = cholesky_lanes(H, r);
+  const Lane smallest_pivot = semi_implicit::factor_inverse_diagonal(H, r);
 
   // Into the slots: g, K (q̂ - q), the factor's lower triangle column by column.
   double* data = w.stage_data.data();

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "domain_equation.h"
+#include "semi_implicit_stage.h"
 
 namespace ramus {
 
@@ -14,6 +15,12 @@ int stage_iterations(const RuntimeSettings& settings, bool implicit) {
   return implicit ? settings.implicit_iterations : 0;
 }
 
+// q̈ = (v - v̂) / (c h) of the last stage (v̂ in scratch.v_stage).
+void last_stage_acceleration(double ch, DomainVectors vectors, const IntegratorScratch& scratch) {
+  for (Eigen::Index i = 0; i < vectors.q.size(); ++i)
+    vectors.qddot(i) = semi_implicit::acceleration(ch, scratch.v_stage(i), vectors.qdot(i));
+}
+
 // The last stage (q̂, v̂ in scratch, p̂ = M' v̂) from the guess in vectors.q, then q̈.
 void final_stage(const DomainEquation& e, const RuntimeSettings& settings, bool implicit, double c,
                  bool evaluated, DomainVectors vectors, IntegratorScratch& scratch) {
@@ -21,7 +28,23 @@ void final_stage(const DomainEquation& e, const RuntimeSettings& settings, bool 
   multiply_mass(e, scratch.v_stage, scratch.p_hat);
   solve_stage(e, ch, stage_iterations(settings, implicit), settings.implicit_tolerance, evaluated,
               scratch, vectors.q, vectors.qdot);
-  vectors.qddot = (vectors.qdot - scratch.v_stage) / ch;
+  last_stage_acceleration(ch, vectors, scratch);
+}
+
+// q̂ and v̂ of BE / SI (q̂ = q) or of the BDF2 family with a previous step (semi_implicit_stage.h)
+// into scratch.q_hat and scratch.v_stage.
+void stage_start(const semi_implicit::Method& method, DomainVectors vectors,
+                 const DomainMemory& memory, IntegratorScratch& scratch) {
+  const Eigen::Index r = vectors.q.size();
+  if (!method.bdf2) {
+    scratch.q_hat = vectors.q;
+    scratch.v_stage = vectors.qdot;
+    return;
+  }
+  for (Eigen::Index i = 0; i < r; ++i) {
+    scratch.q_hat(i) = semi_implicit::start(method, vectors.q(i), memory.q_previous[i]);
+    scratch.v_stage(i) = semi_implicit::start(method, vectors.qdot(i), memory.qdot_previous[i]);
+  }
 }
 
 }  // namespace
@@ -30,8 +53,7 @@ void final_stage(const DomainEquation& e, const RuntimeSettings& settings, bool 
 StepStatus backward_euler_step(const DomainEquation& e, const RuntimeSettings& settings,
                                bool implicit, DomainVectors vectors,
                                IntegratorScratch& scratch) noexcept {
-  scratch.q_hat = vectors.q;
-  scratch.v_stage = vectors.qdot;  // v̂
+  stage_start({false, settings.time_step}, vectors, {}, scratch);
   final_stage(e, settings, implicit, 1.0, false, vectors, scratch);
   return StepStatus::kOk;
 }
@@ -43,11 +65,7 @@ StepStatus bdf2_step(const DomainEquation& e, const RuntimeSettings& settings, b
   // Without history (the first step, or after initialize()): a TR-BDF2 step, second order as
   // BDF2 (a BE start would cost BDF2 its order on stiff modes).
   if (!memory.q_previous) return tr_bdf2_step(e, settings, implicit, vectors, scratch);
-  const Eigen::Index r = vectors.q.size();
-  const Eigen::Map<const Eigen::VectorXd> q_previous(memory.q_previous, r),
-      v_previous(memory.qdot_previous, r);
-  scratch.q_hat = (4.0 * vectors.q - q_previous) / 3.0;
-  scratch.v_stage = (4.0 * vectors.qdot - v_previous) / 3.0;
+  stage_start({true, 2.0 / 3.0 * settings.time_step}, vectors, memory, scratch);
   final_stage(e, settings, implicit, 2.0 / 3.0, false, vectors, scratch);
   return StepStatus::kOk;
 }
@@ -57,31 +75,29 @@ StepStatus prefactored_semi_implicit_step(const DomainEquation& e, const Runtime
                                           const double* stage,
                                           IntegratorScratch& scratch) noexcept {
   // q̂, v̂ and c as backward_euler_step (c = 1) or bdf2_step (c = 2/3) set them.
-  const bool bdf2 = e.domain.integrator == Integrator::kSemiImplicitBdf2;
-  if (bdf2 && !memory.q_previous) return bdf2_step(e, settings, false, vectors, memory, scratch);
+  const semi_implicit::Method method =
+      semi_implicit::method_of(e.domain.integrator, settings.time_step);
+  if (method.bdf2 && !memory.q_previous)
+    return bdf2_step(e, settings, false, vectors, memory, scratch);
   const Eigen::Index r = vectors.q.size();
-  if (bdf2) {
-    const Eigen::Map<const Eigen::VectorXd> q_previous(memory.q_previous, r),
-        v_previous(memory.qdot_previous, r);
-    scratch.q_hat = (4.0 * vectors.q - q_previous) / 3.0;
-    scratch.v_stage = (4.0 * vectors.qdot - v_previous) / 3.0;
-  } else {
-    scratch.q_hat = vectors.q;
-    scratch.v_stage = vectors.qdot;
-  }
-  const double ch = (bdf2 ? 2.0 / 3.0 : 1.0) * settings.time_step;
+  stage_start(method, vectors, memory, scratch);
+  const double ch = method.ch;
   // solve_stage's semi-implicit branch with g, K (q̂ - q) and the factor given.
-  const Eigen::Map<const Eigen::VectorXd> gradient(stage, r), stiffness_delta(stage + r, r);
+  const double* gradient = stage;
+  const double* stiffness_offset = stage + r;
+  const Eigen::VectorXd& f = *e.load;
   multiply_mass(e, scratch.v_stage, scratch.p_hat);
   scratch.q_blend = scratch.q_hat - vectors.q;
-  if (scratch.q_blend.isZero(0))
-    scratch.delta = scratch.p_hat + ch * (*e.load - gradient);
-  else
-    scratch.delta = scratch.p_hat + ch * (*e.load - gradient - stiffness_delta);
-  vectors.qdot = scratch.delta;
+  const bool offset = !scratch.q_blend.isZero(0);
+  for (Eigen::Index i = 0; i < r; ++i)
+    vectors.qdot(i) = offset
+                          ? semi_implicit::right_hand_side(ch, scratch.p_hat(i), f(i), gradient[i],
+                                                           stiffness_offset[i])
+                          : semi_implicit::right_hand_side(ch, scratch.p_hat(i), f(i), gradient[i]);
   inverse_diagonal_cholesky_solve(stage + 2 * r, vectors.qdot);
-  vectors.q = scratch.q_hat + ch * vectors.qdot;
-  vectors.qddot = (vectors.qdot - scratch.v_stage) / ch;
+  for (Eigen::Index i = 0; i < r; ++i)
+    vectors.q(i) = semi_implicit::position(ch, scratch.q_hat(i), vectors.qdot(i));
+  last_stage_acceleration(ch, vectors, scratch);
   return StepStatus::kOk;
 }
 

@@ -13,21 +13,38 @@
 #include <cmath>
 
 #include "domain_equation.h"
+#include "semi_implicit_stage.h"
 
 namespace ramus {
 
 namespace {
 
-// ∇²Φ into scratch.factor (or scratch.jacobian for the LDLT fallback).
+// ∇²Φ into scratch.factor (or scratch.jacobian for the LDLT fallback): the stage matrix H of
+// semi_implicit_stage.h, entry by entry.
 void stage_hessian(const DomainEquation& e, double ch, const IntegratorScratch& scratch,
                    Eigen::MatrixXd& out) {
-  const double alpha = e.domain.rayleigh_mass;
-  out = (ch * ch) * scratch.stiffness;
-  if (e.domain.rayleigh_stiffness != 0) out += ch * scratch.damping;
-  if (e.mass)
-    out.noalias() += (1.0 + ch * alpha) * *e.mass;
-  else
-    out.diagonal().array() += 1.0 + ch * alpha;
+  const double weight = 1.0 + ch * e.domain.rayleigh_mass;
+  const bool damped = e.domain.rayleigh_stiffness != 0;
+  const Eigen::Index r = scratch.stiffness.rows();
+  // Column by column, branch-free inside (so the compiler vectorizes it): M' given or the
+  // identity (its diagonal added after), the damping given or none.
+  for (Eigen::Index j = 0; j < r; ++j) {
+    const double* K = scratch.stiffness.col(j).data();
+    const double* D = scratch.damping.col(j).data();
+    const double* M = e.mass ? e.mass->col(j).data() : nullptr;
+    double* H = out.col(j).data();
+    if (M && damped)
+      for (Eigen::Index i = 0; i < r; ++i)
+        H[i] = semi_implicit::matrix_entry(ch, K[i], D[i], weight * M[i]);
+    else if (M)
+      for (Eigen::Index i = 0; i < r; ++i)
+        H[i] = semi_implicit::matrix_entry(ch, K[i], 0.0, weight * M[i]);
+    else if (damped)
+      for (Eigen::Index i = 0; i < r; ++i) H[i] = semi_implicit::matrix_entry(ch, K[i], D[i], 0.0);
+    else
+      for (Eigen::Index i = 0; i < r; ++i) H[i] = semi_implicit::matrix_entry(ch, K[i], 0.0, 0.0);
+    if (!M) H[j] += weight;
+  }
 }
 
 // solution = ∇²Φ⁻¹ rhs: Cholesky of ∇²Φ in scratch.factor, pivoted LDLT when it is indefinite.
@@ -82,15 +99,21 @@ void solve_stage(const DomainEquation& e, double ch, int iterations, double tole
   // Semi-implicit: ∇²Φ(q_lin) v = p̂ + c h (f - g - K (q̂ - q_lin)), q = q̂ + c h v.
   if (iterations == 0) {
     // (K (q̂ - q_lin) only where q̂ differs: BE and SI linearize at q̂ itself.)
+    const Eigen::Index r = q.size();
+    const Eigen::VectorXd& f = *e.load;
     scratch.q_blend = scratch.q_hat - q;
     if (scratch.q_blend.isZero(0)) {
-      scratch.delta = scratch.p_hat + ch * (*e.load - scratch.gradient);
+      for (Eigen::Index i = 0; i < r; ++i)
+        scratch.delta(i) =
+            semi_implicit::right_hand_side(ch, scratch.p_hat(i), f(i), scratch.gradient(i));
     } else {
       scratch.scratch.noalias() = scratch.stiffness * scratch.q_blend;
-      scratch.delta = scratch.p_hat + ch * (*e.load - scratch.gradient - scratch.scratch);
+      for (Eigen::Index i = 0; i < r; ++i)
+        scratch.delta(i) = semi_implicit::right_hand_side(ch, scratch.p_hat(i), f(i),
+                                                          scratch.gradient(i), scratch.scratch(i));
     }
     solve_stage_matrix(e, ch, scratch, scratch.delta, v);
-    q = scratch.q_hat + ch * v;
+    for (Eigen::Index i = 0; i < r; ++i) q(i) = semi_implicit::position(ch, scratch.q_hat(i), v(i));
     return;
   }
 

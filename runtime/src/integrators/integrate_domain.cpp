@@ -5,6 +5,7 @@
 #include <cstddef>
 
 #include "domain_equation.h"
+#include "semi_implicit_stage.h"
 
 namespace ramus {
 
@@ -88,51 +89,19 @@ void solve_mass_in_place(const DomainEquation& equation, IntegratorScratch& scra
   solve_symmetric(*equation.mass, scratch.residual, scratch, x);
 }
 
-namespace {
-
-// x = (L Lᵀ)⁻¹ x with L the lower triangle of the n by n column-major `factor`, L_jj read as
-// 1 / reciprocal(factor_jj). L y = x by columns, then Lᵀ x = y by dot products down L's columns
-// (four partial sums). Each step multiplies by 1 / L_jj, which does not wait on the solution:
-// Eigen's triangular solves divide on that chain, which made them 2.5 times slower at r = 8-20.
-template <class Reciprocal>
-void triangular_solves(const double* factor, int n, double* x, Reciprocal reciprocal) noexcept {
-  for (int j = 0; j < n; ++j) {
-    const double* column = factor + static_cast<std::ptrdiff_t>(j) * n;
-    const double xj = x[j] * reciprocal(column[j]);
-    x[j] = xj;
-    for (int i = j + 1; i < n; ++i) x[i] -= xj * column[i];
-  }
-  for (int i = n - 1; i >= 0; --i) {
-    const double* column = factor + static_cast<std::ptrdiff_t>(i) * n;
-    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    int j = n - 1;
-    for (; j - 3 > i; j -= 4) {
-      s0 += column[j] * x[j];
-      s1 += column[j - 1] * x[j - 1];
-      s2 += column[j - 2] * x[j - 2];
-      s3 += column[j - 3] * x[j - 3];
-    }
-    for (; j > i; --j) s0 += column[j] * x[j];
-    x[i] = (x[i] - ((s0 + s1) + (s2 + s3))) * reciprocal(column[i]);
-  }
-}
-
-}  // namespace
-
 bool cholesky_solve_in_place(Eigen::MatrixXd& matrix, const Eigen::VectorXd& rhs,
                              Eigen::Ref<Eigen::VectorXd> solution) noexcept {
   // Eigen's unblocked kernel: no copy and no l1-norm pass, as LLT::compute would make (a tenth
   // of the step at r = 10).
   if (Eigen::internal::llt_inplace<double, Eigen::Lower>::unblocked(matrix) >= 0) return false;
   solution = rhs;
-  triangular_solves(matrix.data(), static_cast<int>(matrix.rows()), solution.data(),
-                    [](double diagonal) { return 1.0 / diagonal; });
+  semi_implicit::triangular_solves(matrix.data(), static_cast<int>(matrix.rows()), solution.data(),
+                                   [](double diagonal) { return 1.0 / diagonal; });
   return true;
 }
 
 void inverse_diagonal_cholesky_solve(const double* factor, Eigen::Ref<Eigen::VectorXd> x) noexcept {
-  triangular_solves(factor, static_cast<int>(x.size()), x.data(),
-                    [](double inverse) { return inverse; });
+  semi_implicit::solve_inverse_diagonal(factor, static_cast<int>(x.size()), x.data());
 }
 
 void solve_symmetric(const Eigen::MatrixXd& matrix, const Eigen::VectorXd& rhs,
