@@ -9,6 +9,7 @@
 #include <string>
 
 #include "commands.h"
+#include "finite_number.h"
 #include "output_paths.h"
 #include "ramus/error.h"
 #include "ramus/precompute/formats/atomic_file.h"
@@ -92,12 +93,12 @@ void add_audit_command(CLI::App& app) {
   command->add_option("--csv", args->csv,
                       "Write the samples (time, kinetic, elastic, gravity, total, work) as CSV");
   command->add_option("--every", args->every, "Measure every n-th step")
-      ->check(CLI::Range(1, 1000000))
+      ->check(CLI::Range(1, 1000000) & finite_number())
       ->capture_default_str();
   command
       ->add_option("--tolerance", args->tolerance,
                    "Largest gain allowed, as a share of the largest elastic energy")
-      ->check(CLI::Range(0.0, 1e6))
+      ->check(CLI::Range(0.0, 1e6) & finite_number())
       ->capture_default_str();
   command->add_flag("--ignore-spec", args->ignore_spec, kIgnoreSpecHelp);
   add_reduced_run_options(command, args->run, {"steps"});

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "finite_number.h"
 #include "output_paths.h"
 #include "ramus/error.h"
 #include "ramus/precompute/formats/atomic_file.h"
@@ -145,12 +146,12 @@ void add_compare_command(CLI::App& app) {
   command
       ->add_option("--max-error", args->max_error,
                    "Fail (exit 1) when the relative error over the run exceeds this")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::PositiveNumber & finite_number());
   command
       ->add_option("--max-final-error", args->max_final_error,
                    "Fail (exit 1) when the last frame's error, relative to its full "
                    "displacement, exceeds this")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::PositiveNumber & finite_number());
   command->add_flag("--ignore-spec", args->ignore_spec, kIgnoreSpecHelp);
   add_reduced_run_options(command, args->run, {"steps"});
   command->callback([args] { run(*args); });

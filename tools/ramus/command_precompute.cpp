@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "finite_number.h"
 #include "output_paths.h"
 #include "printing_listener.h"
 #include "ramus/error.h"
@@ -94,7 +95,7 @@ void add_precompute_command(CLI::App& app) {
       ->add_option("--progress", args->progress_every,
                    "Seconds between progress lines (share done, time left); 0: none")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 1e6));
+      ->check(CLI::Range(0.0, 1e6) & finite_number());
   command->callback([args] { run(*args); });
 }
 

@@ -15,6 +15,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "finite_number.h"
 #include "output_paths.h"
 #include "printing_listener.h"
 #include "ramus/error.h"
@@ -428,12 +429,12 @@ void add_validate_command(CLI::App& app) {
                       "Also write each method for ParaView: PREFIX_full.pvd, PREFIX_L1.pvd, "
                       "_L2.pvd, _L3.pvd (displacement, difference from the full FEM, domains)");
   command->add_option("--series-every", args->series_every, "Write every n-th step's frame")
-      ->check(CLI::Range(1, 1000000))
+      ->check(CLI::Range(1, 1000000) & finite_number())
       ->capture_default_str();
   command->add_option("--bend", args->bend_degrees, "Stem bend of the initial velocity (deg)")
       ->capture_default_str();
   command->add_option("--periods", args->periods, "Duration in periods of the first mode")
-      ->check(CLI::Range(0.5, 1000.0))
+      ->check(CLI::Range(0.5, 1000.0) & finite_number())
       ->capture_default_str();
   add_setting_option(command, args->settings, "time_step", "the spec's");
   args->command = command;
