@@ -162,6 +162,35 @@ static void check_object(const ramus_model* model) {
   free(moved_f);
 }
 
+/* Signed models: accepted with their key, refused with another, unsigned refused when signed
+ * only; malformed keys named. */
+static void check_signed(const char* signed_path, const char* unsigned_path, const char* key) {
+  const char* other = "574d26c3363ae974b94ff3ca0cadd3c2f8d38566d16dee913489a0e9c425e77a";
+  const char* both[2];
+  const char* bad = "not a key";
+  ramus_status status;
+  ramus_model* model;
+  both[0] = other;
+  both[1] = key;
+  model = ramus_model_load_signed(signed_path, both, 2, 1, &status);
+  CHECK(model != NULL && status == RAMUS_OK);
+  ramus_model_free(model);
+  CHECK(ramus_model_load_signed(signed_path, &other, 1, 0, &status) == NULL &&
+        status == RAMUS_FILE_ERROR);
+  CHECK(strstr(ramus_last_error(), "signed by a key that is not trusted here") != NULL);
+  CHECK(ramus_model_load_signed(unsigned_path, &key, 1, 1, &status) == NULL &&
+        status == RAMUS_FILE_ERROR);
+  CHECK(strstr(ramus_last_error(), "the file is not signed") != NULL);
+  model = ramus_model_load_signed(unsigned_path, &key, 1, 0, &status);
+  CHECK(model != NULL && status == RAMUS_OK);
+  ramus_model_free(model);
+  CHECK(ramus_model_load_signed(signed_path, &bad, 1, 0, &status) == NULL &&
+        status == RAMUS_INVALID_ARGUMENT);
+  CHECK(strstr(ramus_last_error(), "public key 0") != NULL);
+  CHECK(ramus_model_load_signed(signed_path, NULL, 0, 1, &status) == NULL &&
+        status == RAMUS_INVALID_ARGUMENT);
+}
+
 /* A model with an embedded render surface: its triangles and positions. */
 static void check_surface(const char* path) {
   ramus_status status;
@@ -252,8 +281,10 @@ int main(int argc, char** argv) {
   int* triangles;
   int F, i, in_range = 1;
   double out[3];
-  if (argc < 3) {
-    fprintf(stderr, "usage: test_c_api <model.h5> <not-a-model.h5> [<surface model.h5>]\n");
+  if (argc < 5) {
+    fprintf(stderr,
+            "usage: test_c_api <model.h5> <not-a-model.h5> <signed model.h5> <its "
+            "public key, hex> [<surface model.h5>]\n");
     return 2;
   }
   CHECK(strlen(ramus_version()) > 0);
@@ -291,7 +322,8 @@ int main(int argc, char** argv) {
     CHECK(ramus_object_step(object) == RAMUS_OK);
     ramus_object_free(object);
   }
-  check_surface(argc > 3 ? argv[3] : argv[1]);
+  check_signed(argv[3], argv[1], argv[4]);
+  check_surface(argc > 5 ? argv[5] : argv[1]);
   ramus_model_free(NULL);
   ramus_object_free(NULL);
   if (failures)

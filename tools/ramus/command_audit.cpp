@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "finite_number.h"
+#include "model_trust_options.h"
 #include "output_paths.h"
 #include "ramus/error.h"
 #include "ramus/precompute/formats/atomic_file.h"
@@ -23,6 +24,7 @@ namespace ramus::cli {
 namespace {
 
 struct Args {
+  TrustArgs trust;  ///< which signatures the model must carry
   std::string model, csv;
   bool ignore_spec = false;
   int every = 1;
@@ -33,7 +35,8 @@ struct Args {
 
 void run(const Args& args) {
   refuse_outputs_over_inputs({args.model}, {{"--csv", args.csv}});
-  auto model = std::make_shared<const ReducedModel>(read_model_file(args.model));
+  auto model =
+      std::make_shared<const ReducedModel>(read_model_file(args.model, model_trust(args.trust)));
   const RunScenario scenario = model_scenario(*args.command, args.run, *model, args.ignore_spec);
   const int num_domains = static_cast<int>(model->domains.size());
   std::printf("audit     %s: %d domain%s, %d steps of %g s (%g s)%s\n", args.model.c_str(),
@@ -90,6 +93,7 @@ void add_audit_command(CLI::App& app) {
                          "domain; fails when the run gains energy beyond the work of its forces");
   args->command = command;
   command->add_option("model", args->model, "Model file (.h5)")->required();
+  add_trust_options(command, args->trust);
   command->add_option("--csv", args->csv,
                       "Write the samples (time, kinetic, elastic, gravity, total, work) as CSV");
   command->add_option("--every", args->every, "Measure every n-th step")

@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "finite_number.h"
+#include "model_trust_options.h"
 #include "output_paths.h"
 #include "ramus/error.h"
 #include "ramus/precompute/formats/atomic_file.h"
@@ -24,6 +25,7 @@ namespace ramus::cli {
 namespace {
 
 struct Args {
+  TrustArgs trust;  ///< which signatures the model must carry
   std::string model, csv, output;
   bool ignore_spec = false;
   double max_error = 0, max_final_error = 0;
@@ -68,7 +70,8 @@ void run(const Args& args) {
     if (!folder.empty() && !std::filesystem::is_directory(folder))
       throw OptionError("--output: folder '" + folder.string() + "' does not exist");
   }
-  auto model = std::make_shared<const ReducedModel>(read_model_file(args.model));
+  auto model =
+      std::make_shared<const ReducedModel>(read_model_file(args.model, model_trust(args.trust)));
   // The model's settings and its stored scenario, then the command line's options.
   const RunScenario scenario = model_scenario(*args.command, args.run, *model, args.ignore_spec);
   const int num_domains = static_cast<int>(model->domains.size());
@@ -139,6 +142,7 @@ void add_compare_command(CLI::App& app) {
       "report the error frame by frame");
   args->command = command;
   command->add_option("model", args->model, "Model file (.h5)")->required();
+  add_trust_options(command, args->trust);
   command->add_option("--csv", args->csv, "Write the per-frame table as CSV");
   command->add_option("-o,--output", args->output,
                       "Write both runs for ParaView: PREFIX_full.pvd and PREFIX_reduced.pvd (each "

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "model_trust_options.h"
 #include "ramus/runtime/analysis/interface_diagnostics.h"
 #include "ramus/runtime/data/settings_table.h"
 #include "ramus/runtime/dynamics/step.h"
@@ -160,9 +161,11 @@ void print_domain(const ReducedModel& model, std::size_t index, const Model& com
   }
 }
 
-void run(const std::string& path) {
-  const ReducedModel model = read_model_file(path);
+void run(const std::string& path, const TrustArgs& trust) {
+  const ReducedModel model = read_model_file(path, model_trust(trust));
   print_summary(model, path);
+  const std::optional<ModelPublicKey> signer = model_file_signer(path);
+  std::printf("  signed by %s\n", signer ? public_key_hex(*signer).c_str() : "nobody (unsigned)");
   // Parts: each reduced once, with the domains that place it.
   std::vector<std::vector<std::size_t>> placements(model.parts.size());
   for (std::size_t index = 0; index < model.domains.size(); ++index)
@@ -189,9 +192,11 @@ void run(const std::string& path) {
 
 void add_inspect_command(CLI::App& app) {
   auto path = std::make_shared<std::string>();
+  auto trust = std::make_shared<TrustArgs>();
   CLI::App* command = app.add_subcommand("inspect", "Summarize a model file");
   command->add_option("model", *path, "Model file (.h5)")->required();
-  command->callback([path] { run(*path); });
+  add_trust_options(command, *trust);
+  command->callback([path, trust] { run(*path, *trust); });
 }
 
 }  // namespace ramus::cli

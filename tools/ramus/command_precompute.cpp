@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 
 #include "commands.h"
 #include "finite_number.h"
@@ -13,6 +14,7 @@
 #include "printing_listener.h"
 #include "ramus/error.h"
 #include "ramus/precompute/model/model_file_writer.h"
+#include "ramus/precompute/model/model_signing.h"
 #include "ramus/precompute/pipeline/precompute_model.h"
 
 namespace ramus::cli {
@@ -21,6 +23,7 @@ namespace {
 
 struct Args {
   std::string spec, output;
+  std::string signing_key;  ///< secret key file (`ramus keygen`), or "" for an unsigned model
   ReductionOverrides overrides;
   double progress_every = 5;  ///< seconds between progress lines (0: none)
 };
@@ -62,13 +65,17 @@ void run(const Args& args) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
   const ModelSpec spec = load_spec(args.spec);
-  refuse_outputs_over_inputs(spec_input_files(spec), {{"--output", args.output}});
+  std::vector<std::string> inputs = spec_input_files(spec);
+  if (!args.signing_key.empty()) inputs.push_back(args.signing_key);
+  refuse_outputs_over_inputs(inputs, {{"--output", args.output}});
   check_output_folder(args.output);
+  std::optional<ModelSecretKey> signer;
+  if (!args.signing_key.empty()) signer = read_secret_key_file(args.signing_key);
   const ReducedModel model =
       precompute_model(spec, args.overrides, printing_listener(args.progress_every));
   // The write, timed: an assembly's stage column is wider.
   const auto write_start = Clock::now();
-  write_model_file(model, args.output);
+  write_model_file(model, args.output, signer ? &*signer : nullptr);
   std::printf("  %-*s %8.3f s\n", spec.assembly ? 22 : 19, "write",
               std::chrono::duration<double>(Clock::now() - write_start).count());
   report_written(model, args.output, std::chrono::duration<double>(Clock::now() - start).count(),
@@ -86,6 +93,9 @@ void add_precompute_command(CLI::App& app) {
       "interface data, system-force integrals; writes an HDF5 model");
   command->add_option("spec", args->spec, "Model spec (JSON, see docs/SPEC.md)")->required();
   command->add_option("-o,--output", args->output, "Model file (.h5)")->required();
+  command->add_option("--sign", args->signing_key,
+                      "Secret key file (`ramus keygen`): the model's seal carries its Ed25519 "
+                      "signature, which a game that trusts the public key checks at load");
   command->add_option("--linear-modes", args->overrides.linear_modes,
                       "Override reduction.linear_modes");
   command->add_option("-r", args->overrides.r, "Override reduction.r");

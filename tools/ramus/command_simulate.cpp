@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "model_trust_options.h"
 #include "output_paths.h"
 #include "plot_script.h"
 #include "ramus/error.h"
@@ -55,6 +56,7 @@ std::string integrators_description(const RuntimeSettings& settings) {
 }
 
 struct Args {
+  TrustArgs trust;  ///< which signatures the model must carry
   std::string model, output;
   ReducedRunArgs run;
   bool ascii = false;  ///< ASCII frames instead of binary, zlib-compressed ones
@@ -347,7 +349,7 @@ void run(const Args& args) {
     if (!folder.empty() && !std::filesystem::is_directory(folder))
       throw OptionError("--plot: folder '" + folder.string() + "' does not exist");
   }
-  ReducedModel data = read_model_file(args.model);
+  ReducedModel data = read_model_file(args.model, model_trust(args.trust));
   // The model's settings and its stored scenario (steps, forces, output cadence), then the
   // options given on the command line.
   RunScenario scenario = model_scenario(*args.command, args.run, data, args.ignore_spec);
@@ -443,6 +445,7 @@ void add_simulate_command(CLI::App& app) {
       "and writes a .pvd series");
   args->command = command;
   command->add_option("model", args->model, "Model file (.h5)")->required();
+  add_trust_options(command, args->trust);
   command->add_option("-o,--output", args->output,
                       "Output series (.pvd; a model's embedded surface: <stem>_surface.pvd); "
                       "none: timing only");

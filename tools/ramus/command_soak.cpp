@@ -12,6 +12,7 @@
 #include <string>
 
 #include "commands.h"
+#include "model_trust_options.h"
 #include "ramus/error.h"
 #include "ramus/runtime/io/model_file.h"
 #include "ramus/runtime/model/model.h"
@@ -23,6 +24,7 @@ namespace ramus::cli {
 namespace {
 
 struct Args {
+  TrustArgs trust;  ///< which signatures the model must carry
   std::string model;
   long long steps = 1000000;
   double pull_period = 2.0;  // s: pulled for the first half of each period
@@ -45,7 +47,7 @@ void run(const Args& args) {
       !std::isfinite(args.pull_force))
     throw OptionError("--pull-period must be positive and --pull-force finite");
   if (args.reports < 1 || args.reports > 1000) throw OptionError("--reports must be in [1, 1000]");
-  const auto model = compile_model(read_model_file(args.model));
+  const auto model = compile_model(read_model_file(args.model, model_trust(args.trust)));
   Simulator simulator(model, model->settings);
   // The pull: on the vertex farthest from the root's rest origin, upward and sideways.
   const Eigen::MatrixX3d rest = global_rest_positions(*model);
@@ -110,6 +112,7 @@ void add_soak_command(CLI::App& app) {
       "soak",
       "A long run of a model with a periodic pull: memory, finiteness and energy over time");
   command->add_option("model", args->model, "Model file (.h5)")->required();
+  add_trust_options(command, args->trust);
   command->add_option("--steps", args->steps, "Steps")->capture_default_str();
   command->add_option("--pull-period", args->pull_period, "Pull period (s), pulled half of it")
       ->capture_default_str();

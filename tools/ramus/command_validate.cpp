@@ -16,6 +16,7 @@
 
 #include "commands.h"
 #include "finite_number.h"
+#include "model_trust_options.h"
 #include "output_paths.h"
 #include "printing_listener.h"
 #include "ramus/error.h"
@@ -42,6 +43,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 struct Args {
+  TrustArgs trust;  ///< which signatures the model must carry
   std::string spec, model, output, summary, series;
   int series_every = 1;
   double bend_degrees = 45;
@@ -127,7 +129,7 @@ Inputs load_inputs(const Args& args) {
     throw InputError(spec.spec_path, 0,
                      "an assembly (parts and instances) has no one-mesh full-space model yet: "
                      "`ramus validate` takes a one-mesh spec");
-  in.model = load_model(args.model);
+  in.model = load_model(args.model, model_trust(args.trust));
   in.mesh = read_spec_tet_mesh(spec.mesh_path, spec.tetrahedralize, spec.length_unit,
                                printing_listener());
   try {
@@ -423,6 +425,7 @@ void add_validate_command(CLI::App& app) {
       "from a velocity along the first eigenmode; frequencies, bend, trajectories (CSV)");
   command->add_option("spec", args->spec, "Model spec (JSON) the model was made from")->required();
   command->add_option("model", args->model, "Model file (.h5) from ramus precompute")->required();
+  add_trust_options(command, args->trust);
   command->add_option("-o,--output", args->output, "Trajectories (.csv)")->required();
   command->add_option("--summary", args->summary, "Also write the numbers as JSON");
   command->add_option("--series", args->series,

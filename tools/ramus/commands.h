@@ -15,6 +15,7 @@ void add_check_command(CLI::App& app);
 void add_simulate_full_command(CLI::App& app);
 void add_precompute_command(CLI::App& app);
 void add_inspect_command(CLI::App& app);
+void add_keygen_command(CLI::App& app);
 void add_simulate_command(CLI::App& app);
 void add_compare_command(CLI::App& app);
 void add_audit_command(CLI::App& app);

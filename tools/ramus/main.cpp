@@ -45,6 +45,7 @@ int main(int argc, char** argv) {
   ramus::cli::add_simulate_full_command(app);
   ramus::cli::add_precompute_command(app);
   ramus::cli::add_inspect_command(app);
+  ramus::cli::add_keygen_command(app);
   ramus::cli::add_simulate_command(app);
   ramus::cli::add_compare_command(app);
   ramus::cli::add_audit_command(app);

@@ -176,7 +176,8 @@ void remove_stale_temporaries(const std::filesystem::path& path) {
 
 }  // namespace
 
-void write_model_file(const ReducedModel& model, const std::string& path) {
+void write_model_file(const ReducedModel& model, const std::string& path,
+                      const ModelSecretKey* signer) {
   const std::string problem = find_model_inconsistency(model);
   if (!problem.empty()) throw Error("cannot write model file '" + path + "': " + problem);
 
@@ -196,7 +197,7 @@ void write_model_file(const ReducedModel& model, const std::string& path) {
         write_contents(file, model);  // every Group is closed on return
         file.close();
       }
-      hdf5::seal_file(tmp);
+      hdf5::seal_file(tmp, signer != nullptr ? signer->data() : nullptr);
     });
   } catch (const Error& e) {
     throw Error("cannot write model file '" + path + "': " + e.what());

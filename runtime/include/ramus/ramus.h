@@ -55,6 +55,12 @@ const char* ramus_status_name(ramus_status status);
 /** Loads a model file; NULL on failure (status in *status when status is not NULL, message in
  * ramus_last_error(), naming the file and what is wrong). */
 ramus_model* ramus_model_load(const char* path, ramus_status* status);
+/** Loads a signed model file: a signed file must be signed by one of the `num_keys` public keys
+ * (each 64 hexadecimal digits, as in `ramus keygen`'s .pub file), checked before the file is
+ * parsed; with signed_only non-zero an unsigned file is refused too. NULL on failure
+ * (RAMUS_INVALID_ARGUMENT for a malformed key, RAMUS_FILE_ERROR for a refused file). */
+ramus_model* ramus_model_load_signed(const char* path, const char* const* public_keys_hex,
+                                     size_t num_keys, int signed_only, ramus_status* status);
 /** Frees a model; objects made from it keep their own reference. NULL is ignored. */
 void ramus_model_free(ramus_model* model);
 

@@ -16,6 +16,7 @@
 
 #include "ramus/error.h"
 #include "ramus/runtime/data/settings_table.h"
+#include "ramus/runtime/io/model_signature.h"
 #include "ramus/runtime/model/model.h"
 #include "ramus/runtime/simulator.h"
 #include "ramus/runtime/version.h"
@@ -218,6 +219,33 @@ ramus_model* ramus_model_load(const char* path, ramus_status* status) {
   const ramus_status s = guarded([&] {
     if (!path) return fail(RAMUS_INVALID_ARGUMENT, "model path is NULL");
     model = new ramus_model{ramus::load_model(path)};
+    return RAMUS_OK;
+  });
+  if (status) *status = s;
+  return model;
+}
+
+ramus_model* ramus_model_load_signed(const char* path, const char* const* public_keys_hex,
+                                     size_t num_keys, int signed_only, ramus_status* status) {
+  ramus_model* model = nullptr;
+  const ramus_status s = guarded([&] {
+    if (!path) return fail(RAMUS_INVALID_ARGUMENT, "model path is NULL");
+    if (num_keys > 0 && !public_keys_hex) return fail(RAMUS_INVALID_ARGUMENT, "keys are NULL");
+    // The keys, each named by its index when malformed.
+    ramus::ModelTrust trust;
+    trust.require_signature = signed_only != 0;
+    for (size_t k = 0; k < num_keys; ++k) {
+      const std::string source = "public key " + std::to_string(k);
+      if (!public_keys_hex[k]) return fail(RAMUS_INVALID_ARGUMENT, source + " is NULL");
+      try {
+        trust.trusted_keys.push_back(ramus::parse_public_key(public_keys_hex[k], source));
+      } catch (const ramus::InputError& e) {
+        return fail(RAMUS_INVALID_ARGUMENT, e.what());
+      }
+    }
+    if (trust.require_signature && trust.trusted_keys.empty())
+      return fail(RAMUS_INVALID_ARGUMENT, "signed_only needs at least one public key");
+    model = new ramus_model{ramus::load_model(path, trust)};
     return RAMUS_OK;
   });
   if (status) *status = s;

@@ -5,8 +5,8 @@
 
 namespace ramus {
 
-std::shared_ptr<const Model> load_model(const std::string& path) {
-  return compile_model(read_model_file(path));
+std::shared_ptr<const Model> load_model(const std::string& path, const ModelTrust& trust) {
+  return compile_model(read_model_file(path, trust));
 }
 
 }  // namespace ramus

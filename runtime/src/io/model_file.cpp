@@ -146,8 +146,8 @@ Eigen::MatrixXd unpack_upper_triangle(const Eigen::VectorXd& packed, Eigen::Inde
   return full;
 }
 
-ReducedModel read_model_file(const std::string& path) {
-  hdf5::verify_seal(path);  // before libhdf5 parses a byte of it
+ReducedModel read_model_file(const std::string& path, const ModelTrust& trust) {
+  hdf5::verify_seal(path, trust);  // before libhdf5 parses a byte of it
   const hdf5::File file = hdf5::File::open(path);
   const hdf5::Group root = file.root();
   if (!root.has_attribute("format")) {

@@ -29,32 +29,6 @@ inline std::uint64_t content_checksum(const void* data, std::size_t bytes) {
   return ::crc32_z(::crc32_z(0L, Z_NULL, 0), static_cast<const Bytef*>(data), bytes);
 }
 
-// The seal (hdf5_file.h): kSealBytes of text, "RAMUS-SEAL 1\nlength N\ncrc32 C\n", NUL-padded.
-inline constexpr const char* kSealMagic = "RAMUS-SEAL 1\n";
-inline std::string seal_header(std::size_t length, std::uint64_t checksum) {
-  std::string header = std::string(kSealMagic) + "length " + std::to_string(length) + "\ncrc32 " +
-                       std::to_string(checksum) + "\n";
-  header.resize(kSealBytes, '\0');
-  return header;
-}
-
-// The CRC-32 of every byte of `in` after the seal, read in 1 MiB pieces (a model file is never
-// held twice in memory); `length` receives the whole file's size. False when the stream fails.
-inline bool checksum_after_seal(std::istream& in, std::uint64_t& checksum, std::size_t& length) {
-  in.seekg(0, std::ios::end);
-  length = static_cast<std::size_t>(in.tellg());
-  in.seekg(static_cast<std::streamoff>(std::min(length, kSealBytes)));
-  std::vector<char> piece(std::size_t{1} << 20);
-  uLong crc = ::crc32_z(0L, Z_NULL, 0);
-  while (in) {
-    in.read(piece.data(), static_cast<std::streamsize>(piece.size()));
-    crc = ::crc32_z(crc, reinterpret_cast<const Bytef*>(piece.data()),
-                    static_cast<std::size_t>(in.gcount()));
-  }
-  checksum = crc;
-  return in.eof();
-}
-
 using RowMajorXd = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using RowMajorXi = Eigen::Matrix<int, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using RowMajorXl = Eigen::Matrix<long long, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;

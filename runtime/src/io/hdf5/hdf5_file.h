@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include "ramus/runtime/data/model_trust.h"
+
 namespace ramus::hdf5 {
 
 /// An owned HDF5 identifier (hid_t), closed with the matching H5*close on destruction.
@@ -117,14 +119,17 @@ class Group {
 /// An open HDF5 file. The destructor closes it quietly; call close() after writing to learn
 /// whether everything reached the disk.
 /// The integrity header ("seal") of a Ramus HDF5 file: HDF5's 512-byte user block, which the
-/// library skips, holds "RAMUS-SEAL 1", the file's length and the CRC-32 of every byte after it.
-/// seal_file writes it into a closed file created by File::create (writing half);
+/// library skips, holds "RAMUS-SEAL 1", the file's length, the CRC-32 of every byte after it and,
+/// when signed, an Ed25519 signature of those bytes (file_seal.h).
+/// seal_file writes it into a closed file created by File::create (writing half), signed when
+/// `ed25519_secret_key` (libsodium's 64 bytes) is not null.
 /// verify_seal checks a file before libhdf5 parses any of it (a corrupt file can crash or hang
-/// libhdf5 itself): InputError naming the file when the seal is missing, the file truncated or
-/// its bytes changed.
+/// libhdf5 itself): InputError naming the file when it is not a regular file, the seal is
+/// missing or damaged, the file truncated or its bytes changed, or its signature is not what
+/// `trust` asks for (model_signature.h).
 inline constexpr std::size_t kSealBytes = 512;
-void seal_file(const std::string& path);
-void verify_seal(const std::string& path);
+void seal_file(const std::string& path, const unsigned char* ed25519_secret_key = nullptr);
+void verify_seal(const std::string& path, const ModelTrust& trust = {});
 
 class File {
  public:

@@ -407,40 +407,6 @@ double Group::read_double_attribute(const std::string& name) const {
 // ---------------------------------------------------------------------------------------------
 // File
 
-void verify_seal(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return;  // (File::open names a missing or unreadable file)
-  std::string header(kSealBytes, '\0');
-  file.read(header.data(), static_cast<std::streamsize>(header.size()));
-  header.resize(static_cast<std::size_t>(file.gcount()));
-  file.clear();
-  const std::size_t magic = std::strlen(kSealMagic);
-  if (header.compare(0, magic, kSealMagic) != 0) {
-    if (header.compare(0, 4, "\x89HDF") == 0)
-      throw InputError(path, 0,
-                       "cannot open: no Ramus integrity header (a model written by Ramus "
-                       "schema 4 or older, or another tool's HDF5 file); re-run `ramus "
-                       "precompute`");
-    return;  // (not HDF5 either: File::open says so)
-  }
-  std::size_t length = 0, found_length = 0;
-  unsigned long long checksum = 0;
-  std::uint64_t found_checksum = 0;
-  if (std::sscanf(header.c_str() + magic, "length %zu\ncrc32 %llu\n", &length, &checksum) != 2)
-    throw InputError(path, 0, "cannot open: corrupt Ramus integrity header");
-  if (!checksum_after_seal(file, found_checksum, found_length))
-    throw InputError(path, 0, "cannot open: the file cannot be read");
-  if (found_length != length)
-    throw InputError(path, 0,
-                     "cannot open: the file has " + std::to_string(found_length) +
-                         " bytes where it was written with " + std::to_string(length) +
-                         " (truncated or appended to)");
-  if (found_length < kSealBytes || found_checksum != checksum)
-    throw InputError(path, 0,
-                     "cannot open: the file's bytes changed since it was written (corrupt: its "
-                     "checksum does not match); re-run `ramus precompute`");
-}
-
 File File::open_existing(const std::string& path, bool writable) {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);

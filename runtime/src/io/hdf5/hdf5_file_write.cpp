@@ -13,6 +13,7 @@
 #include <system_error>
 #include <type_traits>
 
+#include "file_seal.h"
 #include "hdf5_detail.h"
 #include "ramus/error.h"
 
@@ -167,18 +168,28 @@ void Group::write_double_attribute(const std::string& name, double value) const 
   write_attribute(name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &value);
 }
 
-void seal_file(const std::string& path) {
+void seal_file(const std::string& path, const unsigned char* ed25519_secret_key) {
   std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
   char signature[4] = {};
   if (!file || !file.seekg(static_cast<std::streamoff>(kSealBytes)) || !file.read(signature, 4) ||
       std::memcmp(signature, "\x89HDF", 4) != 0)
     throw InputError(path, 0, "cannot seal: not an HDF5 file with a user block");
-  std::uint64_t checksum = 0;
-  std::size_t length = 0;
-  if (!checksum_after_seal(file, checksum, length))
+  // One pass: length, checksum and, for a signed file, the Ed25519ph state.
+  seal::start_sodium();
+  crypto_sign_state state;
+  crypto_sign_init(&state);
+  seal::Fields fields;
+  if (!seal::digest_after_seal(file, fields.crc32, fields.length,
+                               ed25519_secret_key != nullptr ? &state : nullptr))
     throw InputError(path, 0, "cannot read the file to seal it");
+  if (ed25519_secret_key != nullptr) {
+    fields.is_signed = true;
+    crypto_sign_ed25519_sk_to_pk(fields.key.data(), ed25519_secret_key);
+    crypto_sign_final_create(&state, fields.signature.data(), nullptr, ed25519_secret_key);
+  }
+  // The header, written over the user block.
   file.clear();
-  const std::string header = seal_header(length, checksum);
+  const std::string header = seal::format(fields);
   file.seekp(0);
   file.write(header.data(), static_cast<std::streamsize>(header.size()));
   file.flush();

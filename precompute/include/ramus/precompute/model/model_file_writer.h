@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "ramus/precompute/model/model_signing.h"
 #include "ramus/runtime/data/reduced_model.h"
 
 namespace ramus {
@@ -14,7 +15,9 @@ namespace ramus {
 /// that were not computed (a rigid domain's empty ones are written in their documented shapes),
 /// an embedded surface of 0 vertices.
 /// Temporaries "<path>.tmp-<pid>" left by a killed writer whose process is gone are removed first.
-void write_model_file(const ReducedModel& model, const std::string& path);
+/// With `signer` the seal carries its Ed25519 signature of the file (model_signing.h).
+void write_model_file(const ReducedModel& model, const std::string& path,
+                      const ModelSecretKey* signer = nullptr);
 
 /// Removes the temporary of a write_model_file in progress, if any. Async-signal-safe: meant for
 /// a SIGINT/SIGTERM handler, which then ends the process (the target path is never touched).

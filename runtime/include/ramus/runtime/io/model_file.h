@@ -5,6 +5,7 @@
 #include <Eigen/Core>
 #include <string>
 
+#include "ramus/runtime/data/model_trust.h"
 #include "ramus/runtime/data/reduced_model.h"
 
 namespace ramus {
@@ -14,8 +15,9 @@ inline constexpr const char* kModelFormatName = "ramus-model";
 
 /// Reads and checks a model file; InputError("<path>: <problem>", naming the dataset) when it is
 /// missing, not HDF5, truncated, of another schema version (an older one: "model schema version
-/// 1 was written by an older Ramus ...; re-run `ramus precompute`") or inconsistent.
-ReducedModel read_model_file(const std::string& path);
+/// 1 was written by an older Ramus ...; re-run `ramus precompute`") or inconsistent. `trust`
+/// says which signatures it accepts (model_signature.h); they are checked before libhdf5 parses it.
+ReducedModel read_model_file(const std::string& path, const ModelTrust& trust = {});
 
 /// The first inconsistency of `model`, naming the dataset that holds it in a file
 /// ("wrong shape of dataset /parts/part_0/basis: ..."), or "" when it is consistent.

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "ramus/runtime/data/model_trust.h"
 #include "ramus/runtime/data/reduced_model.h"
 #include "ramus/runtime/data/runtime_settings.h"
 #include "ramus/runtime/data/uniform_scale.h"
@@ -178,8 +179,8 @@ struct Model {
 /// domain or part for data the runtime cannot step (a non-root without an interface, missing
 /// W1..W7 off an anchored root, a free root without positive inertia).
 std::shared_ptr<const Model> compile_model(ReducedModel data);
-/// read_model_file + compile_model.
-std::shared_ptr<const Model> load_model(const std::string& path);
+/// read_model_file + compile_model; `trust` says which signatures the file must carry.
+std::shared_ptr<const Model> load_model(const std::string& path, const ModelTrust& trust = {});
 
 /// "domain 3 ('tip')".
 std::string domain_label(const Model& model, int domain);
