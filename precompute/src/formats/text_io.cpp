@@ -15,8 +15,14 @@
 namespace ramus::detail {
 
 std::string read_file_to_string(const std::string& path) {
+  // Regular files only: a FIFO would block the open forever, a device never end.
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw InputError(path, 0, "cannot open file");
+  const auto status = std::filesystem::status(path, ec);
+  if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+    throw InputError(path, 0,
+                     std::filesystem::is_directory(status)
+                         ? "cannot open file: it is a directory"
+                         : "cannot open file: not a regular file (a FIFO, device or socket)");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, 0, "cannot open file");
   std::ostringstream buffer;

@@ -14,6 +14,7 @@
 #include "ramus/error.h"
 #include "ramus/runtime/data/reduced_model.h"
 
+#include "../formats/text_io.h"
 #include "spec_reader.h"
 
 namespace ramus {
@@ -163,11 +164,7 @@ void check_spec_files(const ModelSpec& spec, const std::string& spec_path) {
 }  // namespace
 
 ModelSpec load_model_spec(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, 0, "cannot open the spec file");
-  std::stringstream text;
-  text << in.rdbuf();
-  ModelSpec spec = parse_model_spec(text.str(), path);
+  ModelSpec spec = parse_model_spec(detail::read_file_to_string(path), path);
   check_spec_files(spec, path);
   return spec;
 }

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "../formats/text_io.h"
 #include "ramus/error.h"
 #include "ramus/precompute/mesh/boundary_surface.h"
 #include "ramus/precompute/reduction/modal_analysis.h"
@@ -115,11 +116,7 @@ std::uint64_t fnv1a_hash(const std::string& bytes, std::uint64_t seed) {
 }
 
 std::string read_file_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, 0, "cannot open file");
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
+  return detail::read_file_to_string(path);
 }
 
 ReducedPart build_rigid_part(const StvkFemModel& model, const DofMap& dofs) {

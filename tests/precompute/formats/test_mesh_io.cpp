@@ -1,4 +1,6 @@
 // Mesh readers and writers: known files, round trips, and a corpus of malformed files.
+#include <sys/stat.h>
+
 #include <Eigen/Dense>
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -18,6 +20,7 @@
 #include "ramus/precompute/formats/tetgen_io.h"
 #include "ramus/precompute/formats/vega_io.h"
 #include "ramus/precompute/formats/vtu_io.h"
+#include "ramus/precompute/model/model_spec.h"
 #include "support/temp_dir.h"
 #include "support/test_meshes.h"
 
@@ -269,6 +272,23 @@ TEST_CASE("writers fail cleanly and never leave partial files", "[precompute][fo
   CHECK_THROWS_AS(write_vtu(dir / "keep.vtu", broken), Error);
   CHECK(read_text(dir / "keep.vtu") == before);
   CHECK_FALSE(fs::exists(dir / "keep.vtu.tmp"));
+}
+
+TEST_CASE("a FIFO or a folder as an input is refused before it is opened",
+          "[precompute][formats]") {
+  // (An open of a FIFO blocks until a writer comes: the tool hung.)
+  using Catch::Matchers::Contains;
+  const test::TempDir dir("fifo_input");
+  for (const std::string name : {"pipe.msh", "pipe.obj", "pipe.json"}) {
+    const std::string path = dir.file(name);
+    REQUIRE(::mkfifo(path.c_str(), 0600) == 0);
+  }
+  CHECK_THROWS_WITH(read_tet_mesh(dir.file("pipe.msh")),
+                    Contains("pipe.msh: cannot open file: not a regular file"));
+  CHECK_THROWS_WITH(read_surface_mesh(dir.file("pipe.obj")),
+                    Contains("pipe.obj: cannot open file: not a regular file"));
+  CHECK_THROWS_WITH(load_model_spec(dir.file("pipe.json")),
+                    Contains("pipe.json: cannot open file: not a regular file"));
 }
 
 TEST_CASE("read_tet_mesh dispatches on the extension", "[precompute][formats]") {
