@@ -68,6 +68,28 @@ inline SystemForceIntegrals random_system_force(Random& random, int r) {
   return w;
 }
 
+// Makes a random part's mass and basis agree with its mesh, as the reader's scale checks ask
+// (model_scale_checks.h): mass = Σ ρ V, every basis column of lumped-mass norm 2 (a
+// mass-orthonormal basis has 1 to 5).
+inline void match_mesh_scale(ReducedPart& d) {
+  Eigen::VectorXd vertex_mass = Eigen::VectorXd::Zero(d.rest_positions.rows());
+  d.mass = 0;
+  for (Eigen::Index t = 0; t < d.tets.rows(); ++t) {
+    Eigen::Matrix3d edges;
+    for (int k = 0; k < 3; ++k)
+      edges.row(k) = d.rest_positions.row(d.tets(t, k + 1)) - d.rest_positions.row(d.tets(t, 0));
+    const double mass = d.density(t) * std::abs(edges.determinant()) / 6;
+    d.mass += mass;
+    for (int a = 0; a < 4; ++a) vertex_mass(d.tets(t, a)) += mass / 4;
+  }
+  for (Eigen::Index l = 0; l < d.basis.cols(); ++l) {
+    double norm = 0;
+    for (Eigen::Index v = 0; v < vertex_mass.size(); ++v)
+      norm += vertex_mass(v) * d.basis.block<3, 1>(3 * v, l).squaredNorm();
+    d.basis.col(l) *= std::sqrt(2 / norm);
+  }
+}
+
 // A part and a domain placing it, random data everywhere; its place in the tree (parent, global
 // vertices, interface) is the root's until make_model links it.
 struct RandomDomain {
@@ -99,7 +121,7 @@ inline RandomDomain make_domain(Random& random, const std::string& name, int V, 
   d.basis_eigenvalues = random.between(r, 1, 1e5);
   d.linear_mode_eigenvalues = random.between(std::max(r - 1, 0), 1, 1e5);
   d.gravity_basis = random.matrix(r, 3, 10);
-  d.mass = random.uniform(0.1, 100);
+  match_mesh_scale(d);
   const int p = num_pairs(r);
   d.polynomial.r = r;
   d.polynomial.quadratic = random.matrix(p, 1, 1e4);
@@ -191,6 +213,7 @@ inline ReducedModel make_model(unsigned seed = 1) {
   ReducedDomain leaf_2 = make_domain(random, "leaf_2", 12, 20, 16, 3, false, false).domain;
   leaf_2.part = 1;
   leaf_2.scale = 1.3;
+  leaf_2.subtree_mass = model.parts[1].mass * 1.3 * 1.3 * 1.3 * 1.5;  // (its own: of part 1)
   attach(model, random, leaf_2, 2, 4, false);
   model.domains.push_back(leaf_2);
   // Scramble the global numbering (keeping both copies of an interface vertex together).

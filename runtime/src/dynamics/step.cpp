@@ -180,10 +180,15 @@ StepStatus advance_domain(const Model& model, State& state, const WorkspaceData&
     status = integrate_domain(equation, state.settings, domain_vectors(domain, state),
                               domain_memory(domain, state, i), scratch);
   }
+  // Every integrator's result judged alike: a NaN fails every comparison, so the bounds are
+  // asked the other way round (a NaN or inf is never "within").
   if (status == StepStatus::kOk) {
     const auto q = state.q.segment(domain.dof_offset, domain.r);
-    if (q.lpNorm<Eigen::Infinity>() > state.settings.max_coordinate ||
-        q.norm() > proto.divergence_norm * domain.scale.moment)
+    const auto qdot = state.qdot.segment(domain.dof_offset, domain.r);
+    if (!q.allFinite() || !qdot.allFinite())
+      status = StepStatus::kNonFinite;
+    else if (!(q.lpNorm<Eigen::Infinity>() <= state.settings.max_coordinate) ||
+             !(q.norm() <= proto.divergence_norm * domain.scale.moment))
       status = StepStatus::kDiverged;
   }
   timer.lap(timer.stepping);

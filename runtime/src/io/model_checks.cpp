@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model_fields.h"
+#include "model_scale_checks.h"
 #include "ramus/runtime/io/model_file.h"
 
 namespace ramus {
@@ -537,6 +538,8 @@ std::string find_model_inconsistency(const ReducedModel& model) {
     if (!placed[k])
       return "group " + part_group_path(static_cast<int>(k)) + " is placed by no domain";
   if (std::string problem = check_global(model); !problem.empty()) return problem;
+  // Stored quantities against the model's own scale (a well-sealed lie).
+  if (std::string problem = find_scale_problem(model); !problem.empty()) return problem;
   // Runtime settings: none given (domains empty) means the defaults for every domain.
   RuntimeSettings settings = model.settings;
   if (settings.domains.empty()) settings.domains.resize(model.domains.size());
