@@ -34,6 +34,7 @@ static void check_errors(const ramus_model* model, ramus_object* object) {
   float outf[3];
   const double scaled[9] = {2, 0, 0, 0, 2, 0, 0, 0, 2};
   const double mirror[9] = {-1, 0, 0, 0, 1, 0, 0, 0, 1};
+  const double far3[3] = {1e39, 0, 0};
   const double identity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
   CHECK(ramus_model_num_vertices(NULL) == 0 && ramus_model_num_domains(NULL) == 0);
   CHECK(ramus_model_num_boundary_triangles(NULL) == 0);
@@ -47,6 +48,8 @@ static void check_errors(const ramus_model* model, ramus_object* object) {
   CHECK(strstr(ramus_last_error(), "not a rotation") != NULL);
   CHECK(ramus_object_set_placement(object, mirror, v3) == RAMUS_INVALID_ARGUMENT);
   CHECK(ramus_object_set_placement(object, identity, bad3) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_set_placement(object, identity, far3) == RAMUS_INVALID_ARGUMENT);
+  CHECK(strstr(ramus_last_error(), "translation beyond 1e9 m") != NULL);
   CHECK(ramus_object_set_placement(NULL, identity, v3) == RAMUS_INVALID_ARGUMENT);
   CHECK(ramus_object_set_time_step(object, 0) == RAMUS_INVALID_ARGUMENT);
   CHECK(ramus_object_set_time_step(object, NAN) == RAMUS_INVALID_ARGUMENT);

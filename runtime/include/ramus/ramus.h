@@ -85,7 +85,8 @@ void ramus_object_free(ramus_object* object);
 
 /** Places the object in the world: world point = rotation model point + translation. Gravity,
  * wind, forces, rays and positions below are in world axes. rotation: 9 values, row-major, a
- * rotation to 1e-6. */
+ * rotation to 1e-6; translation: finite, at most 1e9 m per axis (RAMUS_INVALID_ARGUMENT
+ * otherwise). An object's State and Workspace are its own: the C API cannot mix models. */
 ramus_status ramus_object_set_placement(ramus_object* object, const double rotation[9],
                                         const double translation[3]);
 

@@ -83,6 +83,8 @@ ramus_status from_step(ramus::StepStatus status) {
       return fail(RAMUS_SOLVER_FAILED, "step: an integrator's decomposition failed");
     case ramus::StepStatus::kInvalidSettings:
       return fail(RAMUS_INVALID_ARGUMENT, "step: the settings do not pass the checks");
+    case ramus::StepStatus::kWrongModel:
+      return fail(RAMUS_INVALID_ARGUMENT, "step: the object's state is not its model's");
   }
   return fail(RAMUS_INTERNAL_ERROR, "step: unknown status");
 }
@@ -339,6 +341,10 @@ ramus_status ramus_object_set_placement(ramus_object* object, const double rotat
   if (ramus_status s = check_vector(rotation, 9, "placement: rotation"); s != RAMUS_OK) return s;
   if (ramus_status s = check_vector(translation, 3, "placement: translation"); s != RAMUS_OK)
     return s;
+  // A translation beyond 1e9 m leaves too few digits for a position (1e39 gave inf positions).
+  if (!(Eigen::Map<const Eigen::Vector3d>(translation).cwiseAbs().maxCoeff() <= 1e9))
+    return fail(RAMUS_INVALID_ARGUMENT,
+                "placement: translation beyond 1e9 m (positions would lose every digit)");
   const Eigen::Matrix3d R =
       Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(rotation);
   const double error = (R.transpose() * R - Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff();

@@ -2,12 +2,23 @@
 
 #include <Eigen/Geometry>
 #include <algorithm>
+#include <limits>
+#include <string>
 
+#include "ramus/error.h"
 #include "workspace_data.h"
 
 namespace ramus {
 
 namespace {
+
+// OptionError unless `state` is `model`'s (the functions that allocate may throw).
+void require_state_of(const Model& model, const State& state) {
+  if (!state_fits(model, state))
+    throw OptionError(
+        "the State was made for another model (or resized): make it with "
+        "make_state of this model");
+}
 
 // Vertex k of domain i in its frame F_i: s X_k + s_b U_k q_i.
 Eigen::Vector3d vertex_in_frame(const Domain& domain, const Part& proto, const State& state,
@@ -53,6 +64,10 @@ void average_over_copies(const Model& model, const State& state, Eigen::MatrixX3
 
 void domain_world_positions(const Model& model, const State& state, int i,
                             Eigen::MatrixX3d& positions) {
+  require_state_of(model, state);
+  if (i < 0 || i >= model.num_domains())
+    throw OptionError("domain " + std::to_string(i) + " is out of range [0, " +
+                      std::to_string(model.num_domains()) + ")");
   const Domain& domain = model.domains[static_cast<std::size_t>(i)];
   const Part& proto = model.parts[static_cast<std::size_t>(domain.part)];
   positions.resize(proto.rest_positions.rows(), 3);
@@ -65,6 +80,10 @@ void domain_world_positions(const Model& model, const State& state, int i,
 
 void domain_world_velocities(const Model& model, const State& state, int i,
                              Eigen::MatrixX3d& velocities) {
+  require_state_of(model, state);
+  if (i < 0 || i >= model.num_domains())
+    throw OptionError("domain " + std::to_string(i) + " is out of range [0, " +
+                      std::to_string(model.num_domains()) + ")");
   const Domain& domain = model.domains[static_cast<std::size_t>(i)];
   const Part& proto = model.parts[static_cast<std::size_t>(domain.part)];
   velocities.resize(proto.rest_positions.rows(), 3);
@@ -75,6 +94,7 @@ void domain_world_velocities(const Model& model, const State& state, int i,
 }
 
 void global_positions(const Model& model, const State& state, Eigen::MatrixX3d& positions) {
+  require_state_of(model, state);
   average_over_copies(model, state, positions,
                       [&](int i, const Domain&, const Part&, Eigen::Index,
                           const Eigen::Vector3d& x) -> Eigen::Vector3d {
@@ -84,6 +104,7 @@ void global_positions(const Model& model, const State& state, Eigen::MatrixX3d& 
 }
 
 void global_velocities(const Model& model, const State& state, Eigen::MatrixX3d& velocities) {
+  require_state_of(model, state);
   average_over_copies(model, state, velocities,
                       [&](int i, const Domain& domain, const Part& proto, Eigen::Index k,
                           const Eigen::Vector3d& x) {
@@ -137,14 +158,18 @@ void render_positions_as(const Model& model, const State& state, WorkspaceData& 
 
 }  // namespace
 
-void render_positions(const Model& model, const State& state, Workspace& workspace,
-                      double* out) noexcept {
+StepStatus render_positions(const Model& model, const State& state, Workspace& workspace,
+                            double* out) noexcept {
+  if (!state_fits(model, state) || !workspace.made_for(model)) return StepStatus::kWrongModel;
   render_positions_as(model, state, workspace.data(), out);
+  return StepStatus::kOk;
 }
 
-void render_positions(const Model& model, const State& state, Workspace& workspace,
-                      float* out) noexcept {
+StepStatus render_positions(const Model& model, const State& state, Workspace& workspace,
+                            float* out) noexcept {
+  if (!state_fits(model, state) || !workspace.made_for(model)) return StepStatus::kWrongModel;
   render_positions_as(model, state, workspace.data(), out);
+  return StepStatus::kOk;
 }
 
 void embedded_surface_positions(const Model& model, const Eigen::MatrixX3d& global,
@@ -163,6 +188,8 @@ void embedded_surface_positions(const Model& model, const Eigen::MatrixX3d& glob
 }
 
 double elastic_energy(const Model& model, const State& state, Workspace& workspace) noexcept {
+  if (!state_fits(model, state) || !workspace.made_for(model))
+    return std::numeric_limits<double>::quiet_NaN();
   double energy = 0;
   for (int i = 0; i < model.num_domains(); ++i) {
     const Domain& domain = model.domains[static_cast<std::size_t>(i)];

@@ -355,6 +355,7 @@ StepStatus advance_domains(const Model& model, State& state, Workspace& workspac
 }  // namespace
 
 StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept {
+  if (!state_fits(model, state) || !workspace.made_for(model)) return StepStatus::kWrongModel;
   WorkspaceData& w = workspace.data();
   const RuntimeSettings& settings = state.settings;
   const int num_domains = model.num_domains();
@@ -431,6 +432,7 @@ StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept
 
 StepStatus initialize(const Model& model, State& state, Workspace& workspace,
                       bool solve_accelerations) noexcept {
+  if (!state_fits(model, state) || !workspace.made_for(model)) return StepStatus::kWrongModel;
   WorkspaceData& w = workspace.data();
   if (!settings_within_bounds(state.settings, model.num_domains()))
     return StepStatus::kInvalidSettings;

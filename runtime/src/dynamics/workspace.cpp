@@ -68,7 +68,16 @@ WorkspaceData::WorkspaceData(const Model& model)
   }
 }
 
-Workspace::Workspace(const Model& model) : data_(std::make_unique<WorkspaceData>(model)) {}
+Workspace::Workspace(const Model& model) : data_(std::make_unique<WorkspaceData>(model)) {
+  data_->model_identity = model.identity;
+}
+
+bool Workspace::made_for(const Model& model) const noexcept {
+  // The identity, and the sizes that every pass indexes by (a hand-built Model has identity 0).
+  return data_ && data_->model_identity == model.identity &&
+         data_->parts.size() == model.parts.size() && data_->saved_q.rows() == model.num_dofs &&
+         data_->own_force_world.cols() == model.num_domains();
+}
 Workspace::~Workspace() = default;
 Workspace::Workspace(Workspace&&) noexcept = default;
 Workspace& Workspace::operator=(Workspace&&) noexcept = default;

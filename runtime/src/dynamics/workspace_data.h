@@ -48,6 +48,7 @@ struct StepFailure {
 
 struct WorkspaceData {
   explicit WorkspaceData(const Model& model);
+  std::uint64_t model_identity = 0;  ///< Model::identity of the model it was made for
   std::vector<PartScratch> parts;
   std::vector<ChildLumping> lumping;  ///< per domain with children (Model::parent_domains order)
   /// The semi-implicit stages a step factors before its pass (Model::parent_lane_groups): domain i

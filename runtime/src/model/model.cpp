@@ -4,6 +4,7 @@
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -426,6 +427,8 @@ std::shared_ptr<const Model> compile_model(ReducedModel data) {
   if (num == 0) throw OptionError("compile_model: the model has no domain");
   if (num_parts == 0) throw OptionError("compile_model: the model has no part");
   auto model = std::make_shared<Model>();
+  static std::atomic<std::uint64_t> compiled{0};
+  model->identity = ++compiled;
   Model& m = *model;
   m.free_root = part_of(data, 0).fixed_vertices.size() == 0;
   check_model_data(data, m.free_root);

@@ -16,13 +16,34 @@ const char* to_string(StepStatus status) {
       return "invalid settings";
     case StepStatus::kSolverFailed:
       return "integrator solve failed";
+    case StepStatus::kWrongModel:
+      return "state or workspace of another model";
   }
   return "unknown";
+}
+
+bool state_fits(const Model& model, const State& state) noexcept {
+  const Eigen::Index dofs = model.num_dofs, n = model.num_domains();
+  return state.model_identity == model.identity && state.q.size() == dofs &&
+         state.qdot.size() == dofs && state.qddot.size() == dofs &&
+         state.q_history.rows() == dofs && state.qdot_history.rows() == dofs &&
+         state.q_history.cols() >= state.history_size &&
+         state.qdot_history.cols() >= state.history_size && state.history_size >= 0 &&
+         state.frame_rotation.cols() == 3 * n && state.frame_origin.cols() == n &&
+         state.frame_velocity.cols() == n && state.frame_angular_velocity.cols() == n &&
+         state.frame_acceleration.cols() == n && state.frame_angular_acceleration.cols() == n &&
+         state.relative_position.cols() == n && state.relative_velocity.cols() == n &&
+         state.relative_acceleration.cols() == n && state.relative_rotation.cols() == 3 * n &&
+         state.relative_stretch.cols() == 3 * n && state.relative_angular_velocity.cols() == n &&
+         state.relative_angular_acceleration.cols() == n &&
+         state.relative_angular_acceleration_without_qddot.cols() == n &&
+         state.energy_target.size() == n && state.energy_at_end.size() == n;
 }
 
 State make_state(const Model& model, int force_capacity) {
   const Eigen::Index n = model.num_domains(), dofs = model.num_dofs;
   State s;
+  s.model_identity = model.identity;
   s.q.setZero(dofs);
   s.qdot.setZero(dofs);
   s.qddot.setZero(dofs);

@@ -91,6 +91,38 @@ TEST_CASE("Two objects of one model step independently", "[runtime][model][state
   CHECK(pulled.history_size == 1);
 }
 
+TEST_CASE("A State or Workspace of another model is refused, never read",
+          "[runtime][model][state]") {
+  // (Before: heap overflow in relative_rotation_jacobian, or kOk with invalid writes; run under
+  // the asan-ubsan preset to see that nothing is touched.)
+  const auto beam_2 = compile_model(*test::split_beam(2, 8));
+  const auto beam_3 = compile_model(*test::split_beam(3, 6));
+  const auto beam_2_again = compile_model(*test::split_beam(2, 8));  // same sizes, other model
+  Workspace workspace_2(*beam_2), workspace_3(*beam_3);
+  State state_2 = make_state(*beam_2), state_3 = make_state(*beam_3);
+  REQUIRE(initialize(*beam_2, state_2, workspace_2) == StepStatus::kOk);
+  CHECK(step(*beam_2, state_3, workspace_2) == StepStatus::kWrongModel);
+  CHECK(step(*beam_2, state_2, workspace_3) == StepStatus::kWrongModel);
+  CHECK(step(*beam_2_again, state_2, workspace_2) == StepStatus::kWrongModel);
+  CHECK(initialize(*beam_3, state_2, workspace_3) == StepStatus::kWrongModel);
+  std::vector<double> out(3 * static_cast<std::size_t>(beam_3->num_global_vertices));
+  std::vector<float> out_f(out.size());
+  CHECK(render_positions(*beam_3, state_2, workspace_3, out.data()) == StepStatus::kWrongModel);
+  CHECK(render_positions(*beam_3, state_3, workspace_2, out_f.data()) == StepStatus::kWrongModel);
+  CHECK(std::isnan(elastic_energy(*beam_3, state_2, workspace_3)));
+  Eigen::MatrixX3d positions;
+  CHECK_THROWS_WITH(global_positions(*beam_3, state_2, positions),
+                    Catch::Matchers::Contains("the State was made for another model"));
+  CHECK_THROWS_WITH(domain_world_positions(*beam_2, state_2, 7, positions),
+                    Catch::Matchers::Contains("domain 7 is out of range [0, 2)"));
+  // A State resized by hand is not its model's either; its own pair still steps.
+  State resized = make_state(*beam_2);
+  resized.qdot.resize(3);
+  CHECK(step(*beam_2, resized, workspace_2) == StepStatus::kWrongModel);
+  CHECK(step(*beam_2, state_2, workspace_2) == StepStatus::kOk);
+  CHECK(std::string(to_string(StepStatus::kWrongModel)) == "state or workspace of another model");
+}
+
 TEST_CASE("A State costs at most 64 r + 1 KB per domain", "[runtime][model][state]") {
   for (const int r : {8, 20}) {
     const auto model = compile_model(*test::split_beam(4, r));

@@ -31,17 +31,18 @@ void global_velocities(const Model& model, const State& state, Eigen::MatrixX3d&
 /// part one product U [q_1 ... q_n] (kRenderBlock = 64 of its domains at a time), then each
 /// domain's scale and frame; copies of interface vertices averaged (C0). Allocation-free (the
 /// Workspace holds the products), noexcept.
-void render_positions(const Model& model, const State& state, Workspace& workspace,
-                      double* out) noexcept;
-void render_positions(const Model& model, const State& state, Workspace& workspace,
-                      float* out) noexcept;
+/// kWrongModel (nothing written) for a State or Workspace of another model.
+StepStatus render_positions(const Model& model, const State& state, Workspace& workspace,
+                            double* out) noexcept;
+StepStatus render_positions(const Model& model, const State& state, Workspace& workspace,
+                            float* out) noexcept;
 /// The embedded surface's world vertices (#S by 3) from the C0 positions `global` (as
 /// global_positions gives them); 0 rows for a model without a surface.
 void embedded_surface_positions(const Model& model, const Eigen::MatrixX3d& global,
                                 Eigen::MatrixX3d& positions);
 
 /// Elastic energy of all domains, stiffness scales included (J), evaluated in `workspace`'s
-/// scratch (allocation-free).
+/// scratch (allocation-free); NaN for a State or Workspace of another model.
 double elastic_energy(const Model& model, const State& state, Workspace& workspace) noexcept;
 /// Σ q̇ᵀ q̇ / 2 over the domains: the kinetic energy of the deformation in the domain frames (J).
 double deformation_kinetic_energy(const State& state);

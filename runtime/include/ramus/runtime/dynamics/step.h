@@ -57,6 +57,9 @@ class Workspace {
   void set_threads(int threads);
   int threads() const { return threads_; }
 
+  /// True when this Workspace was made for `model` (Model::identity).
+  bool made_for(const Model& model) const noexcept;
+
   WorkspaceData& data() { return *data_; }
   const WorkspaceData& data() const { return *data_; }
 
@@ -66,7 +69,8 @@ class Workspace {
 };
 
 /// Advances `state` by one time step (state.settings.time_step). Allocates nothing, never
-/// throws; on failure the state is unchanged and the status says why.
+/// throws; on failure the state is unchanged and the status says why (kWrongModel, before any
+/// memory is touched, for a State or Workspace made for another model).
 StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept;
 
 /// Brings frames, child kinematics and the free root's motion in line with the current q, q̇

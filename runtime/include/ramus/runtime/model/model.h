@@ -8,6 +8,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -149,6 +150,9 @@ struct Model {
   std::vector<int> parent_lane_domains;
   std::vector<int> parent_lane_groups;
   int num_dofs = 0;  ///< Σ r over the domains: the length of State::q
+  /// Unique per compile_model in this process (0 for a Model built by hand): the States and
+  /// Workspaces made for this model carry it, and every call taking both checks it.
+  std::uint64_t identity = 0;
   int max_r = 0;
   bool free_root = false;  ///< the root has no fixed vertex: the tree flies freely
   double total_mass = 0;   ///< kg

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <cstdint>
 #include <vector>
 
 #include "ramus/runtime/data/runtime_settings.h"
@@ -24,6 +25,7 @@ enum class StepStatus {
   kInvalidSettings,  ///< the State's settings do not pass find_settings_problem, or its
                      ///< integrator memory does not fit them (call prepare_integrator_memory)
   kSolverFailed,     ///< an eigen-decomposition of the integrator failed
+  kWrongModel,       ///< the State or the Workspace was made for another model (or resized)
 };
 
 /// The readable name of a status ("ok", "non-finite state", "diverged", "invalid settings").
@@ -84,6 +86,7 @@ struct State {
 
   std::vector<AppliedForce> forces;  ///< applied for the following steps
   RuntimeSettings settings;          ///< this object's settings (from the model's defaults)
+  std::uint64_t model_identity = 0;  ///< Model::identity of the model make_state made it for
 };
 
 /// A State for `model` at rest in its rest placement, with the model's settings and room for
@@ -98,6 +101,9 @@ void prepare_integrator_memory(const Model& model, State& state);
 
 /// True when the integrator memory of `state` fits its settings (the step checks this).
 bool integrator_memory_fits(const Model& model, const State& state) noexcept;
+/// True when `state` was made for `model` (make_state) and still has its sizes: what every call
+/// that reads both checks before touching memory (a State of another model is kWrongModel).
+bool state_fits(const Model& model, const State& state) noexcept;
 
 /// Bytes of heap memory a State of `model` holds (its vectors and matrices, per-domain settings
 /// and the reserved forces).
