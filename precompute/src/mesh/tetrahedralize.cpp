@@ -2,6 +2,7 @@
 
 #include <tetgen.h>
 
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -69,21 +70,22 @@ std::vector<int> merge_close_vertices(const Eigen::MatrixX3d& V, double toleranc
   return rep;
 }
 
-// What TetGen may use before it is stopped: options that cannot terminate (a radius-edge bound
-// near 1) or that ask for billions of tets must end in a message, not a hang or a swapped-out
-// machine. CPU seconds, and bytes of address space (at most this, at most 3/4 of the RAM).
-constexpr rlim_t kTetgenCpuSeconds = 600;
+// What TetGen may use before it is stopped (tetgen_budget): options that cannot terminate (a
+// radius-edge bound near 1), a surface that keeps it refining or options that ask for billions
+// of tets must end in a message, not a hang or a swapped-out machine. CPU seconds, and bytes of
+// address space (at most this, at most 3/4 of the RAM).
+constexpr long kTetgenCpuSeconds = 600;
 constexpr double kTetgenMemoryBytes = 16e9;
 // The most tets a max_volume bound may ask for (estimated from the enclosed volume).
 constexpr double kMaxEstimatedTets = 20e6;
-constexpr int kTetgenTimedOut = 1000;  // (run_tetgen_isolated: past kTetgenCpuSeconds)
+constexpr int kTetgenTimedOut = 1000;  // (run_tetgen_isolated: past its CPU budget)
 
-std::string tetgen_failure(int code) {
+std::string tetgen_failure(int code, const TetgenBudget& budget) {
   switch (code) {
     case kTetgenTimedOut:
-      return "TetGen did not finish within its limit of " + std::to_string(kTetgenCpuSeconds) +
-             " s of CPU time (a max_radius_edge_ratio near 1 may never terminate; a tiny "
-             "max_volume asks for a huge mesh)";
+      return "TetGen did not finish within its budget of " + std::to_string(budget.cpu_seconds) +
+             " s of CPU time for this surface (it kept refining: a nearly degenerate or "
+             "self-touching surface, a max_radius_edge_ratio near 1 or a tiny max_volume)";
     case 1:
       return "TetGen ran out of memory (try a larger max_volume)";
     case 2:
@@ -153,8 +155,8 @@ bool write_all(int fd, const void* data, std::size_t bytes) {
 // again during unwinding), so an invalid surface would crash the whole program; a child process
 // contains that. Returns the TetGen error code (0: success, -1: crashed / killed,
 // kTetgenTimedOut: past its CPU time).
-int run_tetgen_isolated(tetgenio& in, const std::string& switches, TetgenOutput& result,
-                        std::string& diagnostics) {
+int run_tetgen_isolated(tetgenio& in, const std::string& switches, const TetgenBudget& budget,
+                        TetgenOutput& result, std::string& diagnostics) {
   FILE* data = std::tmpfile();
   FILE* log = std::tmpfile();
   if (!data || !log) {
@@ -163,6 +165,7 @@ int run_tetgen_isolated(tetgenio& in, const std::string& switches, TetgenOutput&
     throw Error("tetrahedralize: cannot create temporary files for TetGen");
   }
   std::fflush(nullptr);
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) {
     std::fclose(data);
@@ -170,15 +173,17 @@ int run_tetgen_isolated(tetgenio& in, const std::string& switches, TetgenOutput&
     throw Error("tetrahedralize: fork() failed");
   }
   if (pid == 0) {  // child: only async-signal-safe-ish work, leave with _exit
+    // Dies with its parent, whatever ends it (the parent's cleanup handlers are not its own).
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) _exit(kChildCrashed);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, SIG_DFL);
     for (int sig : {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL})
       std::signal(sig, tetgen_child_fatal_signal);
-    // The limits (SIGXCPU past the CPU time; failed allocations past the memory).
-    const rlimit cpu{kTetgenCpuSeconds, kTetgenCpuSeconds + 5};
+    // The budget (SIGXCPU past the CPU time; failed allocations past the memory).
+    const rlimit cpu{static_cast<rlim_t>(budget.cpu_seconds),
+                     static_cast<rlim_t>(budget.cpu_seconds + 5)};
     ::setrlimit(RLIMIT_CPU, &cpu);
-    const double ram = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) *
-                       static_cast<double>(::sysconf(_SC_PAGESIZE));
-    const double bytes = std::min(kTetgenMemoryBytes, ram > 0 ? 0.75 * ram : kTetgenMemoryBytes);
-    const rlimit memory{static_cast<rlim_t>(bytes), static_cast<rlim_t>(bytes)};
+    const rlimit memory{static_cast<rlim_t>(budget.bytes), static_cast<rlim_t>(budget.bytes)};
     ::setrlimit(RLIMIT_AS, &memory);
     ::dup2(::fileno(log), STDOUT_FILENO);
     ::dup2(::fileno(log), STDERR_FILENO);
@@ -261,6 +266,21 @@ double enclosed_volume(const Eigen::MatrixX3d& V, const std::vector<std::array<i
 
 }  // namespace
 
+TetgenBudget tetgen_budget(int num_triangles, double enclosed_volume, double max_volume) {
+  const double expected_tets =
+      1000.0 * std::max(num_triangles, 0) +
+      (max_volume > 0 && std::isfinite(enclosed_volume / max_volume) ? enclosed_volume / max_volume
+                                                                     : 0.0);
+  const double ram =
+      static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGESIZE));
+  const double most_bytes = std::min(kTetgenMemoryBytes, ram > 0 ? 0.75 * ram : kTetgenMemoryBytes);
+  TetgenBudget budget;
+  budget.cpu_seconds = static_cast<long>(
+      std::min(static_cast<double>(kTetgenCpuSeconds), 10 + std::ceil(expected_tets * 1e-4)));
+  budget.bytes = std::min(most_bytes, 256e6 + 1e3 * expected_tets);
+  return budget;
+}
+
 TetMesh tetrahedralize(const SurfaceMesh& surface, const TetrahedralizeOptions& options,
                        const std::string& file_for_messages) {
   if (!std::isfinite(options.max_radius_edge_ratio) ||
@@ -329,8 +349,9 @@ TetMesh tetrahedralize(const SurfaceMesh& surface, const TetrahedralizeOptions& 
       for (int c = 0; c < 3; ++c) plc.triangles(k, c) = merged[keep[k]][c];
   }
   check_closed_surface(plc, file_for_messages, /*allow_internal_faces=*/true);
+  const double enclosed = std::abs(enclosed_volume(V, merged));
+  const TetgenBudget budget = tetgen_budget(plc.num_triangles(), enclosed, options.max_volume);
   if (options.max_volume > 0) {
-    const double enclosed = std::abs(enclosed_volume(V, merged));
     if (enclosed / options.max_volume > kMaxEstimatedTets)
       throw OptionError(
           "tetrahedralize: max_volume = " + detail::format_double(options.max_volume) +
@@ -382,10 +403,10 @@ TetMesh tetrahedralize(const SurfaceMesh& surface, const TetrahedralizeOptions& 
     switches += "Q";
     out = TetgenOutput();
     std::string diagnostics;
-    const int code = run_tetgen_isolated(in, switches, out, diagnostics);
+    const int code = run_tetgen_isolated(in, switches, budget, out, diagnostics);
     if (code != 0) {
       std::string message =
-          code > 0 ? tetgen_failure(code)
+          code > 0 ? tetgen_failure(code, budget)
                    : "TetGen failed on this surface (it crashed while reporting an error, a "
                      "known TetGen 1.5.0 bug); the surface most likely intersects itself, or has "
                      "nearly coincident facets or tiny features: repair it and retry";

@@ -1,6 +1,11 @@
 // TetGen-based tetrahedralization of closed surfaces.
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <Eigen/Dense>
 #include <catch2/catch.hpp>
+#include <csignal>
+#include <fstream>
 #include <string>
 
 #include "ramus/error.h"
@@ -213,4 +218,59 @@ TEST_CASE("check_closed_surface names the offending edge, triangle or vertex",
     if (f != 20 && f != 21) plc.triangles.row(k++) = merged.triangles.row(f);
   plc.triangles.row(21) = merged.triangles.row(0);
   CHECK_THROWS(check_closed_surface(plc, "plc.obj"));
+}
+
+TEST_CASE("TetGen's budget is scaled to its input", "[precompute][mesh]") {
+  // An 8-vertex surface (12 triangles) that keeps TetGen refining is stopped in seconds.
+  const TetgenBudget box = tetgen_budget(12, 1.0, 0);
+  CHECK(box.cpu_seconds == 12);
+  CHECK(box.bytes == Approx(268e6));
+  // A max_volume bound adds its tets; the caps hold for the largest meshes.
+  const TetgenBudget bounded = tetgen_budget(12, 1.0, 1e-6);
+  CHECK(bounded.cpu_seconds == 112);
+  CHECK(bounded.bytes == Approx(256e6 + 1.012e9));
+  const TetgenBudget huge = tetgen_budget(1000000, 1.0, 1e-9);
+  CHECK(huge.cpu_seconds == 600);
+  CHECK(huge.bytes <= 16e9);
+  CHECK(tetgen_budget(12, 1.0, 0.0).cpu_seconds == tetgen_budget(12, 0.0, 0.0).cpu_seconds);
+}
+
+TEST_CASE("TetGen's child dies with its parent", "[precompute][mesh]") {
+  // A process tetrahedralizing a cube into about a million tets (seconds of TetGen) is ended by
+  // SIGTERM; its TetGen child must not outlive it (before: re-parented, still running).
+  const SurfaceMesh cube = read_surface_mesh(kMeshes + "cube.off");
+  const pid_t worker = ::fork();
+  REQUIRE(worker >= 0);
+  if (worker == 0) {
+    std::signal(SIGTERM, SIG_DFL);  // (not Catch2's handler, which this copy inherited)
+    TetrahedralizeOptions options;
+    options.max_volume = 1e-6;
+    try {
+      tetrahedralize(cube, options);
+    } catch (...) {
+    }
+    _exit(0);
+  }
+  // Wait for the TetGen child to appear, then end the worker.
+  const std::string children =
+      "/proc/" + std::to_string(worker) + "/task/" + std::to_string(worker) + "/children";
+  pid_t tetgen = 0;
+  for (int k = 0; k < 200 && tetgen == 0; ++k) {
+    std::ifstream(children) >> tetgen;
+    if (tetgen == 0) ::usleep(20000);
+  }
+  ::kill(worker, SIGTERM);
+  int status = 0;
+  ::waitpid(worker, &status, 0);
+  REQUIRE(tetgen > 0);
+  // The child is gone (or a zombie awaiting its new parent) within a second.
+  bool alive = true;
+  for (int k = 0; k < 100 && alive; ++k) {
+    std::ifstream stat("/proc/" + std::to_string(tetgen) + "/stat");
+    std::string pid_text, name, state;
+    alive = static_cast<bool>(stat >> pid_text >> name >> state) && state != "Z" && state != "X";
+    if (alive) ::usleep(10000);
+  }
+  if (alive) ::kill(tetgen, SIGKILL);
+  CHECK_FALSE(alive);
 }
