@@ -17,7 +17,7 @@ struct TetrahedralizeOptions {
 /// What TetGen's child may use before it is stopped, scaled to its input: the tets to expect
 /// (enclosed volume / max_volume when bounded, plus 1,000 per surface triangle for quality
 /// refinement) at 10,000 tets a CPU second and 1 kB a tet, plus 10 s and 256 MB; at most 600 s
-/// and 16 GB (and 3/4 of the RAM). An 8-vertex surface gets 11 s and 268 MB.
+/// and 16 GB (and 3/4 of the RAM). An 8-vertex surface gets 12 s and 268 MB.
 struct TetgenBudget {
   long cpu_seconds = 0;
   double bytes = 0;
