@@ -27,6 +27,7 @@ struct Args {
 };
 
 void run(const Args& args) {
+  check_plot_target(args.plot, args.output);
   if (args.points < 2 || args.points > 100000)
     throw OptionError("--points must be between 2 and 100000");
   if (!(args.min_omega_h > 0) || !(args.max_omega_h > args.min_omega_h) ||

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "finite_number.h"
 #include "plot_script.h"
 #include "ramus/error.h"
 #include "ramus/precompute/fem/full_space_simulator.h"
@@ -216,6 +217,7 @@ void report_energies(const std::vector<Series>& series, const Args& args) {
 }
 
 void run(const Args& args) {
+  check_plot_target(args.plot, args.output);
   if (args.steps < 1 || args.steps > 10000000) throw OptionError("--steps must be >= 1");
   if (!(args.time_step > 0) || !std::isfinite(args.time_step))
     throw OptionError("--dt must be positive");
@@ -272,7 +274,8 @@ void add_energy_experiment_command(CLI::App& app) {
   command->add_option("--steps", args->steps, "Steps")->capture_default_str();
   command->add_option("--dt", args->time_step, "Time step (s)")->capture_default_str();
   command->add_option("--youngs", args->youngs_modulus, "Young's modulus (Pa)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(1e-3, 1e13) & finite_number());
   command->add_option("--r", args->r, "Reduced basis size")->capture_default_str();
   command->add_option("--modes", args->split_modes, "s of the split integrators")
       ->capture_default_str();

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "commands.h"
+#include "folder_staging.h"
 #include "mesh_files.h"
 #include "ramus/error.h"
 #include "ramus/precompute/formats/atomic_file.h"
@@ -73,38 +74,51 @@ void add_generate_command(CLI::App& app) {
     std::string folder, name = "oak.json";
   };
   auto tree_args = std::make_shared<TreeArgs>();
+  // Counts bounded before anything is made (2^31 leaves ran without end).
   tree->add_option("--leaves", tree_args->options.leaves, "Number of leaves")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(0, 100000));
   tree->add_option("--main-branches", tree_args->options.main_branches, "Branches on the trunk")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
   tree->add_option("--sub-branches", tree_args->options.sub_branches,
                    "Branches on the main branches")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(0, 10000));
   tree->add_option("--seed", tree_args->options.seed, "Random seed")->capture_default_str();
   tree->add_flag("--small", tree_args->options.small,
                  "Coarse meshes (fewer cells) for tests; combine with the counts");
   tree->add_option("--branch-r", tree_args->options.branch_r, "r of every branch part")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(1, 300));
   tree->add_option("--trunk-r", tree_args->options.trunk_r, "r of the trunk")
-      ->capture_default_str();
-  tree->add_option("--leaf-r", tree_args->options.leaf_r, "r of the leaf")->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(1, 300));
+  tree->add_option("--leaf-r", tree_args->options.leaf_r, "r of the leaf")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 300));
   tree->add_option("--spec-name", tree_args->name, "File name of the spec in the folder")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(plain_file_name());
   tree->add_option("-o,--output", tree_args->folder, "Output folder (created)")->required();
   tree->callback([tree_args] {
-    const Tree made = make_tree(tree_args->options);
-    std::filesystem::create_directories(tree_args->folder);
     const std::filesystem::path folder(tree_args->folder);
+    std::error_code ec;
+    if (std::filesystem::exists(folder, ec) && !std::filesystem::is_directory(folder, ec))
+      throw OptionError("--output: '" + tree_args->folder + "' exists and is not a folder");
+    const Tree made = make_tree(tree_args->options);
+    // Every file into a staging folder, moved into place only when all are written.
+    FolderStaging staging(folder);
     for (const Tree::Part& part : made.parts) {
-      write_tet_mesh_by_extension(part.mesh, (folder / (part.name + ".msh")).string());
+      write_tet_mesh_by_extension(part.mesh, staging.path(part.name + ".msh"));
       if (part.render_surface.num_vertices() > 0)
-        write_obj(part.render_surface, (folder / (part.name + "_surface.obj")).string());
+        write_obj(part.render_surface, staging.path(part.name + "_surface.obj"));
     }
-    const std::string spec_path =
-        (std::filesystem::path(tree_args->folder) / tree_args->name).string();
-    write_stream_atomically(spec_path, [&](std::ostream& out) {
+    write_stream_atomically(staging.path(tree_args->name), [&](std::ostream& out) {
       out << tree_spec_json(made, tree_args->options) << "\n";
     });
+    staging.commit();
+    const std::string spec_path = (folder / tree_args->name).string();
     int leaves = 0, branches = 0;
     for (const TreePlacement& p : made.placements) (p.part == "leaf" ? leaves : branches) += 1;
     std::cout << "wrote " << spec_path << ": " << made.parts.size() << " part meshes, "

@@ -3,6 +3,7 @@
 #include <csignal>
 #include <exception>
 #include <iostream>
+#include <new>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -69,6 +70,9 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const ramus::Error& e) {
     std::cerr << "ramus: error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "ramus: error: out of memory: the inputs ask for more than this machine has\n";
     return 1;
   } catch (const std::exception& e) {
     std::cerr << "ramus: unexpected error: " << e.what() << "\n";

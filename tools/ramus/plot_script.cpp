@@ -21,12 +21,37 @@ void add_plot_options(CLI::App& command, PlotOptions& options) {
   command.add_flag("!--no-png", options.plot, "Write the CSV only");
 }
 
+namespace {
+
+std::string png_path(const PlotOptions& options, const std::string& csv) {
+  return options.png.empty() ? std::filesystem::path(csv).replace_extension(".png").string()
+                             : options.png;
+}
+
+}  // namespace
+
+void check_plot_target(const PlotOptions& options, const std::string& csv) {
+  if (!options.plot) return;
+  const std::filesystem::path png(png_path(options, csv));
+  std::error_code ec;
+  if (std::filesystem::is_directory(png, ec))
+    throw OptionError("--png: '" + png.string() + "' is a folder, not a .png file");
+  if (!png.parent_path().empty() && !std::filesystem::is_directory(png.parent_path(), ec))
+    throw OptionError("--png: folder '" + png.parent_path().string() + "' does not exist");
+  if (png == std::filesystem::path(csv))
+    throw OptionError("--png: '" + png.string() + "' is the CSV itself");
+}
+
 void write_plot(const PlotOptions& options, const std::string& script, const std::string& csv) {
   if (!options.plot) return;
-  const std::string png = options.png.empty()
-                              ? std::filesystem::path(csv).replace_extension(".png").string()
-                              : options.png;
-  plot_with_script(script, csv, png);
+  const std::string png = png_path(options, csv);
+  try {
+    plot_with_script(script, csv, png);
+  } catch (const Error&) {
+    std::error_code ec;
+    std::filesystem::remove(csv, ec);  // a failed command leaves nothing
+    throw;
+  }
   std::printf("plot %s\n", png.c_str());
 }
 

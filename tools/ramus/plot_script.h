@@ -15,8 +15,10 @@ struct PlotOptions {
 };
 void add_plot_options(CLI::App& command, PlotOptions& options);
 
+/// Before any work: OptionError when the PNG's path is a folder, in a missing folder or the CSV.
+void check_plot_target(const PlotOptions& options, const std::string& csv);
 /// After the command wrote `csv`: the PNG of `script` (see plot_with_script), unless --no-png.
-/// Prints where it went.
+/// Prints where it went; when the plot fails, the CSV is removed too (nothing is left).
 void write_plot(const PlotOptions& options, const std::string& script, const std::string& csv);
 
 /// Runs `python3 <scripts>/<script> csv png` and waits. The scripts folder is the source tree's

@@ -2,6 +2,8 @@
 // UnstructuredGrid files, and time series of them for ParaView.
 #include "ramus/precompute/formats/vtu_io.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <bit>
 #include <cctype>
@@ -218,30 +220,62 @@ void write_vtu(const std::string& path, const TetMesh& mesh, const VtuFields& fi
   write_vtu(path, mesh.rest_positions, mesh.tets, all, encoding);
 }
 
+namespace {
+
+// A frame of series `stem`: "<stem>_NNNNN.vtu".
+bool is_frame_name(const std::string& name, const std::string& stem) {
+  if (name.size() != stem.size() + 10 || name.compare(0, stem.size() + 1, stem + "_") != 0 ||
+      name.compare(name.size() - 4, 4, ".vtu") != 0)
+    return false;
+  return std::all_of(name.begin() + static_cast<std::ptrdiff_t>(stem.size() + 1), name.end() - 4,
+                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
+}  // namespace
+
 PvdSeriesWriter::PvdSeriesWriter(std::string pvd_path, VtuEncoding encoding)
     : pvd_path_(std::move(pvd_path)), encoding_(encoding) {
-  const std::filesystem::path p(pvd_path_);
+  namespace fs = std::filesystem;
+  const fs::path p(pvd_path_);
   stem_ = p.stem().string();
-  if (stem_.empty()) throw Error("PvdSeriesWriter: '" + pvd_path_ + "' has no file name");
+  if (stem_.empty())
+    throw Error("'" + pvd_path_ + "' names a folder, not a series file (give e.g. out/run.pvd)");
   folder_ = stem_;
+  parent_ = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+  // The targets: the .pvd a file (or nothing), the frames' folder this series' frames only.
   std::error_code ec;
-  std::filesystem::create_directories(p.parent_path() / folder_, ec);
+  if (fs::is_directory(p, ec))
+    throw Error("'" + pvd_path_ + "' is a folder: a series is written as a .pvd file");
+  const fs::path frames = parent_ / folder_;
+  if (fs::exists(frames, ec)) {
+    if (!fs::is_directory(frames, ec))
+      throw Error("cannot write the frames of '" + pvd_path_ + "': '" + frames.string() +
+                  "' is a file");
+    for (const auto& entry : fs::directory_iterator(frames, ec))
+      if (!is_frame_name(entry.path().filename().string(), stem_))
+        throw Error("cannot write the frames of '" + pvd_path_ + "': '" + frames.string() +
+                    "' holds '" + entry.path().filename().string() +
+                    "', which is not a frame of this series (never replaced)");
+  }
+  // Everything is written into a staging folder beside it and moved into place by finish().
+  staging_ = parent_ / ("." + stem_ + ".staging-" + std::to_string(::getpid()));
+  fs::remove_all(staging_, ec);
+  fs::create_directories(staging_ / folder_, ec);
   if (ec)
-    throw Error("PvdSeriesWriter: cannot create folder '" + (p.parent_path() / folder_).string() +
-                "': " + ec.message());
+    throw Error("cannot create the staging folder '" + staging_.string() + "': " + ec.message());
 }
 
 PvdSeriesWriter::~PvdSeriesWriter() {
-  try {
-    finish();
-  } catch (...) {  // destructors must not throw; finish() explicitly to see errors
-  }
+  // Not finished: the run failed; nothing of it is left.
+  if (finished_) return;
+  std::error_code ec;
+  std::filesystem::remove_all(staging_, ec);
 }
 
 std::string PvdSeriesWriter::frame_path(int i) const {
   char name[32];
   std::snprintf(name, sizeof(name), "_%05d.vtu", i);
-  return (std::filesystem::path(pvd_path_).parent_path() / folder_ / (stem_ + name)).string();
+  return ((finished_ ? parent_ : staging_) / folder_ / (stem_ + name)).string();
 }
 
 void PvdSeriesWriter::check_can_add(double time) const {
@@ -251,7 +285,6 @@ void PvdSeriesWriter::check_can_add(double time) const {
 
 void PvdSeriesWriter::frame_added(double time) {
   times_.push_back(time);
-  write_pvd();
 }
 
 void PvdSeriesWriter::add_frame(double time, const Eigen::MatrixX3d& positions,
@@ -270,20 +303,35 @@ void PvdSeriesWriter::add_surface_frame(double time, const Eigen::MatrixX3d& pos
 }
 
 void PvdSeriesWriter::finish() {
+  namespace fs = std::filesystem;
   if (finished_) return;
+  write_pvd((staging_ / (stem_ + ".pvd")).string());
+  // The previous series' frames out, the new frames and the .pvd in, the staging folder gone.
+  const fs::path frames = parent_ / folder_;
+  std::error_code ec;
+  if (fs::is_directory(frames, ec)) {
+    for (const auto& entry : fs::directory_iterator(frames, ec))
+      if (is_frame_name(entry.path().filename().string(), stem_)) fs::remove(entry.path(), ec);
+    fs::remove(frames, ec);
+  }
+  fs::rename(staging_ / folder_, frames, ec);
+  if (!ec) fs::rename(staging_ / (stem_ + ".pvd"), pvd_path_, ec);
+  if (ec) throw Error("cannot move the series into place at '" + pvd_path_ + "': " + ec.message());
+  fs::remove(staging_, ec);
   finished_ = true;
-  write_pvd();
 }
 
-void PvdSeriesWriter::write_pvd() const {
-  write_stream_atomically(pvd_path_, [&](std::ostream& out) {
+void PvdSeriesWriter::write_pvd(const std::string& path) const {
+  write_stream_atomically(path, [&](std::ostream& out) {
     out << "<?xml version=\"1.0\"?>\n"
            "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
            "  <Collection>\n";
     for (int i = 0; i < num_frames(); ++i) {
-      const std::string file = std::filesystem::path(frame_path(i)).filename().string();
+      char name[32];
+      std::snprintf(name, sizeof(name), "_%05d.vtu", i);
       out << "    <DataSet timestep=\"" << detail::format_double(times_[i])
-          << "\" group=\"\" part=\"0\" file=\"" << xml_escape(folder_ + "/" + file) << "\"/>\n";
+          << "\" group=\"\" part=\"0\" file=\"" << xml_escape(folder_ + "/" + stem_ + name)
+          << "\"/>\n";
     }
     out << "  </Collection>\n</VTKFile>\n";
   });

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -357,9 +358,16 @@ LinearModes compute_linear_modes(const StvkFemModel& model, const DofMap& dofs, 
   MassProduct mass_product(M);
   Spectra::SymGEigsShiftSolver<CholmodShiftInvert, MassProduct, Spectra::GEigsMode::ShiftInvert>
       solver(shift_invert, mass_product, nev, ncv, sigma);
-  solver.init();
-  const Eigen::Index nconv =
-      solver.compute(Spectra::SortRule::LargestMagn, 1000, 1e-10, Spectra::SortRule::SmallestAlge);
+  // Spectra's own failures (a tridiagonal eigen-solve of non-finite values) named as ours.
+  Eigen::Index nconv = 0;
+  try {
+    solver.init();
+    nconv = solver.compute(Spectra::SortRule::LargestMagn, 1000, 1e-10,
+                           Spectra::SortRule::SmallestAlge);
+  } catch (const std::runtime_error& e) {
+    throw NumericalError(where + ": the shift-invert Lanczos solver (Spectra) failed (" + e.what() +
+                         "): stiffness and mass out of any usable range?");
+  }
   if (solver.info() != Spectra::CompInfo::Successful)
     throw NumericalError(where + ": the shift-invert Lanczos solver (Spectra) did not converge: " +
                          std::to_string(nconv) + " of " + std::to_string(nev) +

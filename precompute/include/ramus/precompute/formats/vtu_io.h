@@ -3,6 +3,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <filesystem>
 #include <string>
 #include <utility>
 #include <vector>
@@ -53,12 +54,14 @@ void write_vtu(const std::string& path, const TetMesh& mesh, const VtuFields& fi
 TetMesh read_vtu(const std::string& path, VtuFields* fields = nullptr);
 
 /// Writes a ParaView time series: out.pvd plus frames out/out_00000.vtu, out/out_00001.vtu, ...
-/// (paths in the .pvd are relative). The .pvd is rewritten after every frame, so the series is
-/// readable even if the program stops early.
+/// (paths in the .pvd are relative). Everything is written into a staging folder
+/// ".<stem>.staging-<pid>" beside the .pvd and moved into place by finish() (a previous series of
+/// the same name replaced); a writer destroyed unfinished (a failed run) leaves nothing. A frame
+/// folder holding anything but this series' frames is refused, never replaced.
 class PvdSeriesWriter {
  public:
-  /// Creates the frame folder next to pvd_path; throws Error if it can't. Frames are written
-  /// compressed unless `encoding` says otherwise.
+  /// Creates the staging folder next to pvd_path; throws Error if it can't, or when pvd_path is
+  /// a folder. Frames are written compressed unless `encoding` says otherwise.
   explicit PvdSeriesWriter(std::string pvd_path, VtuEncoding encoding = VtuEncoding::kCompressed);
   ~PvdSeriesWriter();
   PvdSeriesWriter(const PvdSeriesWriter&) = delete;
@@ -70,21 +73,22 @@ class PvdSeriesWriter {
   /// Same with a triangle surface (#F by 3) as the frame (write_vtu_triangles).
   void add_surface_frame(double time, const Eigen::MatrixX3d& positions,
                          const Eigen::MatrixX3i& triangles, const VtuFields& fields = {});
-  /// Writes the final .pvd; add_frame afterwards is an error. Called by the destructor.
+  /// Writes the .pvd and moves the series into place; add_frame afterwards is an error.
   void finish();
 
   int num_frames() const { return static_cast<int>(times_.size()); }
-  /// Path of frame i's .vtu file.
+  /// Path of frame i's .vtu file (in the staging folder until finish()).
   std::string frame_path(int i) const;
 
  private:
   void check_can_add(double time) const;
   void frame_added(double time);
-  void write_pvd() const;
+  void write_pvd(const std::string& path) const;
 
   std::string pvd_path_;
   VtuEncoding encoding_;
-  std::string folder_;  // relative to the .pvd's folder
+  std::string folder_;                      // relative to the .pvd's folder
+  std::filesystem::path parent_, staging_;  // the .pvd's folder; where the series is written
   std::string stem_;
   std::vector<double> times_;
   bool finished_ = false;
