@@ -8,11 +8,42 @@
 #include <cstdlib>
 
 #include "fuzz_target.h"
+#ifdef RAMUS_FUZZ_RESEAL
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <random>
+
+#include "model_value_mutator.h"
+#endif
 #include "io/hdf5/hdf5_file.h"  // runtime internals: seal_file
 #include "ramus/error.h"
 #include "ramus/runtime/io/model_file.h"
 #include "ramus/runtime/model/model.h"
 #include "ramus/runtime/simulator.h"
+
+#ifdef RAMUS_FUZZ_RESEAL
+extern "C" std::size_t LLVMFuzzerMutate(std::uint8_t* data, std::size_t size, std::size_t max_size);
+
+// Three mutants in four edit values inside a well-sealed file (model_value_mutator.h); the rest,
+// and inputs that are not well sealed, get byte edits.
+extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size,
+                                               std::size_t max_size, unsigned int seed) {
+  static const std::string path = ramus::fuzz::scratch_file("mutant.h5");
+  std::mt19937_64 random(seed);
+  if (random() % 4 == 0) return LLVMFuzzerMutate(data, size, max_size);
+  ramus::fuzz::write_input(path, data, size);
+  std::string bytes;
+  if (ramus::fuzz::mutate_model_values(path, random)) {
+    std::ifstream in(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  std::remove(path.c_str());
+  if (bytes.empty() || bytes.size() > max_size) return LLVMFuzzerMutate(data, size, max_size);
+  std::memcpy(data, bytes.data(), bytes.size());
+  return bytes.size();
+}
+#endif
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const std::string path = ramus::fuzz::scratch_file("model.h5");

@@ -435,6 +435,7 @@ void add_validate_command(CLI::App& app) {
       ->check(CLI::Range(1, 1000000) & finite_number())
       ->capture_default_str();
   command->add_option("--bend", args->bend_degrees, "Stem bend of the initial velocity (deg)")
+      ->check(CLI::Range(-90.0, 90.0) & finite_number())
       ->capture_default_str();
   command->add_option("--periods", args->periods, "Duration in periods of the first mode")
       ->check(CLI::Range(0.5, 1000.0) & finite_number())
