@@ -154,6 +154,12 @@ class SpecReader {
       m.poisson_ratio = number(j["poisson_ratio"], sub);
       if (!(m.poisson_ratio >= 0 && m.poisson_ratio < 0.5))
         fail(sub, "must lie in [0, 0.5), got " + shown(j["poisson_ratio"]));
+      // (0.4999999999 made the stiffness singular to rounding: "not held by the fixed vertices")
+      if (m.poisson_ratio > 0.4999)
+        fail(sub, shown(j["poisson_ratio"]) + " is incompressible to rounding (1/(1 - 2ν) = " +
+                      shown(json(1 / (1 - 2 * m.poisson_ratio))) +
+                      ": the Lamé λ swamps the shear modulus and the stiffness is singular); "
+                      "linear tets cannot model it: use at most 0.4999");
       if (m.poisson_ratio > 0.49)
         warnings.push_back(sub + ": " + shown(j["poisson_ratio"]) +
                            " is nearly incompressible: linear tets lock (the modes come out far "

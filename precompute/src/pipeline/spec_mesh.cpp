@@ -142,7 +142,12 @@ SurfaceMesh read_spec_surface(const std::string& path, double length_unit) {
 
 SpecMesh load_spec_mesh(const ModelSpec& spec, const PrecomputeListener& listener) {
   SpecMesh loaded;
-  loaded.mesh = read_spec_tet_mesh(spec.mesh_path, spec.tetrahedralize, spec.length_unit, listener);
+  try {
+    loaded.mesh =
+        read_spec_tet_mesh(spec.mesh_path, spec.tetrahedralize, spec.length_unit, listener);
+  } catch (const OptionError& e) {  // (the spec's tetrahedralize block: named with its file)
+    throw InputError(spec.spec_path, 0, e.what());
+  }
   apply_label_file(spec.domains, loaded.mesh);
   check_spec_against_mesh(spec, loaded.mesh);
   try {
