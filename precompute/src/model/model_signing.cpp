@@ -57,18 +57,11 @@ ModelPublicKey write_key_pair(const std::string& prefix) {
 }
 
 ModelSecretKey read_secret_key_file(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec))
-    throw InputError(path, 0, "cannot read the secret key: no such regular file");
-  if (std::filesystem::file_size(path, ec) > 4096)
-    throw InputError(path, 0, "not a secret key file: larger than 4 KiB");
-  std::ifstream file(path);
-  std::string tag, hex, extra;
+  std::string hex = read_key_file_digits(path, "ramus-ed25519-secret", "secret", 128);
   ModelSecretKey key{};
   std::size_t length = 0;
   const char* end = nullptr;
-  if (!(file >> tag >> hex) || tag != "ramus-ed25519-secret" || (file >> extra) ||
-      hex.size() != 2 * key.size() ||
+  if (hex.size() != 2 * key.size() ||
       sodium_hex2bin(key.data(), key.size(), hex.data(), hex.size(), nullptr, &length, &end) != 0 ||
       length != key.size())
     throw InputError(path, 1,

@@ -26,19 +26,25 @@ ModelPublicKey parse_public_key(const std::string& hex, const std::string& sourc
   return key;
 }
 
-ModelPublicKey read_public_key_file(const std::string& path) {
+std::string read_key_file_digits(const std::string& path, const std::string& tag,
+                                 const std::string& kind, int digits) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
-    throw InputError(path, 0, "cannot read the public key: no such regular file");
+    throw InputError(path, 0, "cannot read the " + kind + " key: no such regular file");
   if (std::filesystem::file_size(path, ec) > 4096)
-    throw InputError(path, 0, "not a public key file: larger than 4 KiB");
+    throw InputError(path, 0, "not a " + kind + " key file: larger than 4 KiB");
   std::ifstream file(path);
-  std::string tag, hex, extra;
-  if (!(file >> tag >> hex) || tag != "ramus-ed25519-public" || (file >> extra))
+  std::string found_tag, hex, extra;
+  if (!(file >> found_tag >> hex) || found_tag != tag || (file >> extra))
     throw InputError(path, 1,
-                     "not a public key file: expected 'ramus-ed25519-public <64 hexadecimal "
-                     "digits>' (written by `ramus keygen`)");
-  return parse_public_key(hex, path);
+                     "not a " + kind + " key file: expected '" + tag + " <" +
+                         std::to_string(digits) +
+                         " hexadecimal digits>' (written by `ramus keygen`)");
+  return hex;
+}
+
+ModelPublicKey read_public_key_file(const std::string& path) {
+  return parse_public_key(read_key_file_digits(path, "ramus-ed25519-public", "public", 64), path);
 }
 
 std::optional<ModelPublicKey> model_file_signer(const std::string& path) {

@@ -11,6 +11,11 @@ namespace ramus {
 
 /// 64 hexadecimal digits as a key; InputError naming `source` (a file or an option) otherwise.
 ModelPublicKey parse_public_key(const std::string& hex, const std::string& source);
+/// The digits of a key file "<tag> <digits>" (`ramus keygen`'s format; `kind` "public" or
+/// "secret" and the expected count of digits name it in messages); InputError naming the file
+/// when it is missing, not regular, over 4 KiB or of another form.
+std::string read_key_file_digits(const std::string& path, const std::string& tag,
+                                 const std::string& kind, int digits);
 /// Reads a public key file written by `ramus keygen` ("ramus-ed25519-public <64 hex digits>");
 /// InputError naming the file when it is missing, not regular or malformed.
 ModelPublicKey read_public_key_file(const std::string& path);
