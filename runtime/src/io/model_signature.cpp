@@ -60,10 +60,7 @@ std::optional<ModelPublicKey> model_file_signer(const std::string& path) {
 }
 
 std::string public_key_hex(const ModelPublicKey& key) {
-  std::string text(2 * key.size() + 1, '\0');
-  sodium_bin2hex(text.data(), text.size(), key.data(), key.size());
-  text.pop_back();
-  return text;
+  return hdf5::seal::hex_digits(key);
 }
 
 }  // namespace ramus

@@ -20,15 +20,6 @@ namespace seal {
 
 namespace {
 
-// Lowercase hexadecimal digits of `bytes`.
-template <std::size_t N>
-std::string hex(const std::array<unsigned char, N>& bytes) {
-  std::string text(2 * N + 1, '\0');
-  sodium_bin2hex(text.data(), text.size(), bytes.data(), N);
-  text.pop_back();
-  return text;
-}
-
 // Exactly 2 N hexadecimal digits of `text` at `at` into `bytes`; false otherwise.
 template <std::size_t N>
 bool read_hex(const std::string& text, std::size_t at, std::array<unsigned char, N>& bytes) {
@@ -49,7 +40,8 @@ std::string format(const Fields& fields) {
   std::string header = std::string(kMagic) + "length " + std::to_string(fields.length) +
                        "\ncrc32 " + std::to_string(fields.crc32) + "\n";
   if (fields.is_signed)
-    header += "signed-by " + hex(fields.key) + "\nsignature " + hex(fields.signature) + "\n";
+    header += "signed-by " + hex_digits(fields.key) + "\nsignature " +
+              hex_digits(fields.signature) + "\n";
   header.resize(kSealBytes, '\0');
   return header;
 }

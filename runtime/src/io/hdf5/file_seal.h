@@ -29,6 +29,15 @@ struct Fields {
   std::array<unsigned char, crypto_sign_BYTES> signature{};  ///< Ed25519ph of the bytes after it
 };
 
+/// Lowercase hexadecimal digits of `bytes` (keys, signatures).
+template <std::size_t N>
+std::string hex_digits(const std::array<unsigned char, N>& bytes) {
+  std::string text(2 * N + 1, '\0');
+  sodium_bin2hex(text.data(), text.size(), bytes.data(), N);
+  text.pop_back();
+  return text;
+}
+
 /// The kSealBytes of a seal: text, NUL-padded.
 std::string format(const Fields& fields);
 /// The fields of a seal; nullopt unless `header` is exactly format() of what it states.
