@@ -73,12 +73,12 @@ void run(const Args& args) {
       audit.max_gain, audit.max_gain_time, 100 * audit.max_gain / scale, audit.max_elastic);
   std::printf("          largest displacement %.4g m\n", audit.max_displacement);
   if (audit.max_gain > args.tolerance * scale)
-    throw NumericalError("audit: the run gained " + std::to_string(audit.max_gain) +
-                         " J beyond the work of its forces (more than --tolerance " +
-                         std::to_string(args.tolerance) +
-                         " of its largest elastic energy): use a dissipative integrator "
-                         "(sbdf2, be), a smaller time step or some Rayleigh damping "
-                         "(docs/INTEGRATORS.md)");
+    throw CheckFailed("audit: the run gained " + std::to_string(audit.max_gain) +
+                      " J beyond the work of its forces (more than --tolerance " +
+                      std::to_string(args.tolerance) +
+                      " of its largest elastic energy): use a dissipative integrator "
+                      "(sbdf2, be), a smaller time step or some Rayleigh damping "
+                      "(docs/INTEGRATORS.md)");
   std::printf("ok        no energy gained beyond the work of the forces\n");
 }
 

@@ -124,11 +124,11 @@ void run(const Args& args) {
   }
   if (!args.output.empty()) write_series(args.output, *model, c);
   if (args.max_error > 0 && !(c.relative_error <= args.max_error))
-    throw NumericalError("compare: relative error " + std::to_string(c.relative_error) +
-                         " exceeds --max-error " + std::to_string(args.max_error));
+    throw CheckFailed("compare: relative error " + std::to_string(c.relative_error) +
+                      " exceeds --max-error " + std::to_string(args.max_error));
   if (args.max_final_error > 0 && !(final_error <= args.max_final_error))
-    throw NumericalError("compare: final-frame error " + std::to_string(final_error) +
-                         " exceeds --max-final-error " + std::to_string(args.max_final_error));
+    throw CheckFailed("compare: final-frame error " + std::to_string(final_error) +
+                      " exceeds --max-final-error " + std::to_string(args.max_final_error));
 }
 
 }  // namespace
@@ -149,11 +149,11 @@ void add_compare_command(CLI::App& app) {
                       "with its displacement and the difference to the other)");
   command
       ->add_option("--max-error", args->max_error,
-                   "Fail (exit 1) when the relative error over the run exceeds this")
+                   "Fail (exit 3) when the relative error over the run exceeds this")
       ->check(CLI::PositiveNumber & finite_number());
   command
       ->add_option("--max-final-error", args->max_final_error,
-                   "Fail (exit 1) when the last frame's error, relative to its full "
+                   "Fail (exit 3) when the last frame's error, relative to its full "
                    "displacement, exceeds this")
       ->check(CLI::PositiveNumber & finite_number());
   command->add_flag("--ignore-spec", args->ignore_spec, kIgnoreSpecHelp);

@@ -5,9 +5,18 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
+#include "ramus/error.h"
 #include "ramus/precompute/model/model_spec.h"
 
 namespace ramus::cli {
+
+/// A run that finished and wrote its report, whose verdict is "fail" (audit's energy gain,
+/// compare's error bound): exit 3, so that a script tells a failed check (report kept) from an
+/// error (exit 1, nothing written).
+class CheckFailed : public Error {
+ public:
+  using Error::Error;
+};
 
 void add_generate_command(CLI::App& app);
 void add_convert_commands(CLI::App& app);

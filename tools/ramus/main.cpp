@@ -68,6 +68,9 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
+  } catch (const ramus::cli::CheckFailed& e) {
+    std::cerr << "ramus: check failed: " << e.what() << "\n";
+    return 3;
   } catch (const ramus::Error& e) {
     std::cerr << "ramus: error: " << e.what() << "\n";
     return 1;

@@ -240,6 +240,10 @@ PvdSeriesWriter::PvdSeriesWriter(std::string pvd_path, VtuEncoding encoding)
   stem_ = p.stem().string();
   if (stem_.empty())
     throw Error("'" + pvd_path_ + "' names a folder, not a series file (give e.g. out/run.pvd)");
+  // The frames' folder is named after the stem: a name without ".pvd" would be both.
+  if (p.extension() != ".pvd")
+    throw Error("'" + pvd_path_ + "': a series is a .pvd file beside a folder of its frames " +
+                "named after it (give e.g. " + stem_ + ".pvd)");
   folder_ = stem_;
   parent_ = p.parent_path().empty() ? fs::path(".") : p.parent_path();
   // The targets: the .pvd a file (or nothing), the frames' folder this series' frames only.

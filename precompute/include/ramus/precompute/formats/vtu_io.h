@@ -61,7 +61,8 @@ TetMesh read_vtu(const std::string& path, VtuFields* fields = nullptr);
 class PvdSeriesWriter {
  public:
   /// Creates the staging folder next to pvd_path; throws Error if it can't, or when pvd_path is
-  /// a folder. Frames are written compressed unless `encoding` says otherwise.
+  /// a folder or does not end in ".pvd". Frames are written compressed unless `encoding` says
+  /// otherwise.
   explicit PvdSeriesWriter(std::string pvd_path, VtuEncoding encoding = VtuEncoding::kCompressed);
   ~PvdSeriesWriter();
   PvdSeriesWriter(const PvdSeriesWriter&) = delete;
