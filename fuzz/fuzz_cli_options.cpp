@@ -250,6 +250,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   make_sandbox(box);
   const Snapshot before = take_snapshot(box.tree);
   const RunResult run = run_tool(*args, box);
+  // RAMUS_FUZZ_LOG=FILE: one line per run (exit status, or "stopped"; the command line).
+  if (const char* log = std::getenv("RAMUS_FUZZ_LOG"))
+    std::ofstream(log, std::ios::app)
+        << (run.stopped               ? std::string("stopped")
+            : WIFSIGNALED(run.status) ? "signal " + std::to_string(WTERMSIG(run.status))
+                                      : std::to_string(WEXITSTATUS(run.status)))
+        << '\t' << joined(*args) << '\n';
   judge_run(*args, run, box, before);
   fs::remove_all(box.base);
   return 0;
