@@ -1,5 +1,5 @@
 # Runs one `ramus` command line and checks its outcome (used by tests/CMakeLists.txt).
-#   -DRAMUS=<ramus binary> -DARGS=<args separated by '|'> -DEXPECT_EXIT=<0|nonzero>
+#   -DRAMUS=<ramus binary> -DARGS=<args separated by '|'> -DEXPECT_EXIT=<0|nonzero|an exact status>
 #   -DEXPECT_TEXT=<substring of stdout+stderr> -DMUST_NOT_EXIST=<path> -DMUST_EXIST=<path>
 string(REPLACE "|" ";" args "${ARGS}")
 if(MUST_NOT_EXIST)
@@ -14,6 +14,8 @@ if(EXPECT_EXIT STREQUAL "0" AND NOT rc EQUAL 0)
   message(FATAL_ERROR "expected success, got exit ${rc}:\n${all}")
 elseif(EXPECT_EXIT STREQUAL "nonzero" AND (rc EQUAL 0 OR NOT rc MATCHES "^[0-9]+$"))
   message(FATAL_ERROR "expected a clean non-zero exit, got '${rc}':\n${all}")
+elseif(EXPECT_EXIT MATCHES "^[1-9][0-9]*$" AND NOT rc STREQUAL EXPECT_EXIT)
+  message(FATAL_ERROR "expected exit ${EXPECT_EXIT}, got '${rc}':\n${all}")
 endif()
 if(EXPECT_TEXT)
   string(FIND "${all}" "${EXPECT_TEXT}" position)
