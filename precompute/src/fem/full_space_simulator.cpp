@@ -2,8 +2,10 @@
 
 #include <Eigen/CholmodSupport>
 #include <cmath>
+#include <limits>
 
 #include "ramus/error.h"
+#include "ramus/precompute/contact/step_contact.h"
 
 namespace ramus {
 
@@ -22,14 +24,23 @@ class StaticObjective : public MinimizationObjective {
   }
   const Eigen::VectorXd& positions() const { return x_; }
 
+  // Contact with the colliders (nullptr or empty: none), in the energy from now on.
+  void set_contact(const StepContact* contact) {
+    contact_ = contact != nullptr && !contact->empty() ? contact : nullptr;
+  }
+
   double value(const Eigen::VectorXd& y) override {
     dofs_.scatter_free(y, x_);
-    return model_.elastic_energy(x_) - forces_free_.dot(y - rest_free_);
+    double energy = model_.elastic_energy(x_) - forces_free_.dot(y - rest_free_);
+    if (contact_ != nullptr) energy += contact_->value(x_);
+    return energy;
   }
   double value_and_gradient(const Eigen::VectorXd& y, Eigen::VectorXd& gradient) override {
-    const double energy = StaticObjective::value(y);
+    dofs_.scatter_free(y, x_);
+    double energy = model_.elastic_energy(x_) - forces_free_.dot(y - rest_free_);
     full_gradient_.setZero(x_.size());
     model_.add_elastic_energy_gradient(x_, full_gradient_);
+    if (contact_ != nullptr) energy += contact_->add_gradient(x_, full_gradient_);
     gradient = dofs_.restrict_to_free(full_gradient_) - forces_free_;
     return energy;
   }
@@ -37,14 +48,27 @@ class StaticObjective : public MinimizationObjective {
     dofs_.scatter_free(y, x_);
     stiffness_.set_zero();
     model_.add_stiffness(x_, 1.0, project, stiffness_);
+    if (contact_ != nullptr)
+      contact_->add_hessian_blocks(x_, project, [&](int v, const Eigen::Matrix3d& block) {
+        stiffness_.add_vertex_block(v, block);
+      });
     return stiffness_.matrix();
+  }
+  double largest_feasible_step(const Eigen::VectorXd& y, const Eigen::VectorXd& direction,
+                               double alpha_max) override {
+    if (contact_ == nullptr) return alpha_max;
+    dofs_.scatter_free(y, x_);
+    full_direction_.setZero(x_.size());
+    dofs_.scatter_free(direction, full_direction_);
+    return contact_->largest_feasible_step(x_, full_direction_, alpha_max);
   }
 
  protected:
   const StvkFemModel& model_;
   const DofMap& dofs_;
   TetMatrixAssembler stiffness_;
-  Eigen::VectorXd x_, forces_free_, rest_free_, full_gradient_;
+  Eigen::VectorXd x_, forces_free_, rest_free_, full_gradient_, full_direction_;
+  const StepContact* contact_ = nullptr;
 };
 
 // One implicit step (backward Euler or Newmark) as a minimization over the new positions y:
@@ -151,6 +175,33 @@ FullSpaceSimulator::FullSpaceSimulator(const StvkFemModel& model, DofMap dofs,
     newton_.gradient_tolerance = 1e-10 * stiffest * element_size * element_size;
   }
   objectives_ = std::make_unique<Objectives>(model_, dofs_);
+  contact_ = StepContact(options_.contact, model.lumped_vertex_masses());
+  objectives_->implicit_step.set_contact(&contact_);
+  objectives_->static_objective.set_contact(&contact_);
+}
+
+Eigen::VectorXd FullSpaceSimulator::best_start(MinimizationObjective& objective,
+                                               const Eigen::VectorXd& first,
+                                               const Eigen::VectorXd& second,
+                                               const FullSpaceState& state) const {
+  // A guess counts when the straight path from x_n to it crosses no barrier (a guess beyond a
+  // thin collider would have tunnelled through it) and its energy is finite.
+  const Eigen::VectorXd start =
+      contact_.empty() ? state.positions : contact_.feasible_start(state.positions);
+  const auto value_if_reachable = [&](const Eigen::VectorXd& guess) {
+    if (!contact_.empty()) {
+      Eigen::VectorXd end = start;
+      dofs_.scatter_free(guess, end);
+      if (contact_.largest_feasible_step(start, end - start, 1.0) < 1.0)
+        return std::numeric_limits<double>::infinity();
+    }
+    return objective.value(guess);
+  };
+  const double first_value = value_if_reachable(first), second_value = value_if_reachable(second);
+  if (std::isfinite(second_value) && !(first_value <= second_value)) return second;
+  if (std::isfinite(first_value)) return first;
+  // Neither (a fast approach, or a collider moved into the object): x_n, made feasible.
+  return dofs_.restrict_to_free(start);
 }
 
 FullSpaceSimulator::~FullSpaceSimulator() = default;
@@ -180,6 +231,7 @@ NewtonReport FullSpaceSimulator::step_backward_euler(FullSpaceState& state,
   const Eigen::VectorXd y_n = dofs_.restrict_to_free(state.positions);
   const Eigen::VectorXd v_n = dofs_.restrict_to_free(state.velocities);
   ImplicitStepObjective& objective = objectives_->implicit_step;
+  if (!contact_.empty()) contact_.begin_step(state.positions, state.time + h, h);
   objective.prepare_step(state, forces, options_, y_n + h * v_n, v_n, 1.0 / (h * h), 1.0 / h);
   // Initial guess: the better of x^n + h v^n and the explicit predictor
   // x^n + h v^n + h^2 M_lumped^-1 f(x^n) (optimization-integrator paper, §3.1).
@@ -191,10 +243,11 @@ NewtonReport FullSpaceSimulator::step_backward_euler(FullSpaceState& state,
   Eigen::VectorXd predictor = y;
   for (int k = 0; k < dofs_.num_free_dofs(); ++k)
     predictor(k) += h * h * net(k) / masses(dofs_.free_dofs()[static_cast<size_t>(k)] / 3);
-  if (objective.value(predictor) < objective.value(y)) y = predictor;
+  y = best_start(objective, y, predictor, state);
   const NewtonReport report = minimizer_.minimize(objective, y, newton_);
   Eigen::VectorXd next = state.positions;
   dofs_.scatter_free(y, next);
+  if (!contact_.empty()) contact_.end_step(next);
   const Eigen::VectorXd velocities = (next - state.positions) / h;
   state.accelerations = (velocities - state.velocities) / h;
   state.velocities = velocities;
@@ -220,14 +273,16 @@ NewtonReport FullSpaceSimulator::step_newmark(FullSpaceState& state,
   const Eigen::VectorXd v_tilde = v_n + h * (1.0 - gamma) * a_n;
   const double c_m = 1.0 / (h * h * beta);
   ImplicitStepObjective& objective = objectives_->implicit_step;
+  if (!contact_.empty()) contact_.begin_step(state.positions, state.time + h, h);
   objective.prepare_step(state, forces, options_, y_hat, v_tilde, c_m, gamma / (h * beta));
-  Eigen::VectorXd y = y_n + h * v_n + 0.5 * h * h * a_n;  // explicit prediction
-  if (objective.value(y_n) < objective.value(y)) y = y_n;
+  // The explicit prediction, or x_n.
+  Eigen::VectorXd y = best_start(objective, y_n + h * v_n + 0.5 * h * h * a_n, y_n, state);
   const NewtonReport report = minimizer_.minimize(objective, y, newton_);
   const Eigen::VectorXd a = c_m * (y - y_hat);
   dofs_.scatter_free(y, state.positions);
   dofs_.scatter_free(a, state.accelerations);
   dofs_.scatter_free(v_tilde + h * gamma * a, state.velocities);
+  if (!contact_.empty()) contact_.end_step(state.positions);
   state.time += h;
   return report;
 }

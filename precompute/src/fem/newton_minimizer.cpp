@@ -171,15 +171,17 @@ NewtonReport NewtonMinimizer::minimize(MinimizationObjective& objective, Eigen::
 
     LineFunction phi(objective, y, direction, trial, trial_gradient);
     const LinePoint start{0.0, value, gradient.dot(direction)};
-    const double alpha_max = std::max(1.0, options.max_step_norm / direction.norm());
+    const double alpha_max = objective.largest_feasible_step(
+        y, direction, std::max(1.0, options.max_step_norm / direction.norm()));
     const LinePoint accepted = strong_wolfe_search(phi, start, alpha_max, options);
     report.objective_evaluations += phi.evaluations;
     const double alpha = accepted.alpha;
     use_projection = alpha < 0.1;
     if (alpha <= 0) {
       // No measurable decrease of E: near the minimum, E's changes drown in round-off while the
-      // gradient is still accurate. Take the full Newton step if it reduces the gradient.
-      trial = y + direction;
+      // gradient is still accurate. Take the full Newton step (as far as feasible) if it reduces
+      // the gradient.
+      trial = y + std::min(1.0, alpha_max) * direction;
       const double trial_value = objective.value_and_gradient(trial, trial_gradient);
       ++report.objective_evaluations;
       if (!(trial_gradient.lpNorm<Eigen::Infinity>() < report.gradient_norm)) break;

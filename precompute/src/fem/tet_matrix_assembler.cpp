@@ -85,7 +85,25 @@ TetMatrixAssembler::TetMatrixAssembler(const Eigen::MatrixX4i& tets, const DofMa
       }
     }
   }
+  // Each vertex's diagonal block: the (a, a) block of a tet holding it.
+  auto diagonal = std::make_shared<std::vector<int>>(static_cast<size_t>(num_vertices) * 9, -1);
+  for (size_t t = 0; t < num_tets; ++t)
+    for (int a = 0; a < 4; ++a) {
+      const auto v = static_cast<size_t>(tets(static_cast<Eigen::Index>(t), a));
+      for (int j = 0; j < 3; ++j)
+        for (int i = 0; i < 3; ++i)
+          (*diagonal)[9 * v + static_cast<size_t>(3 * j + i)] =
+              (*slots)[144 * t + static_cast<size_t>(12 * (3 * a + j) + 3 * a + i)];
+    }
   value_slots_ = std::move(slots);
+  vertex_slots_ = std::move(diagonal);
+}
+
+void TetMatrixAssembler::add_vertex_block(int v, const Eigen::Matrix3d& block) {
+  const int* slots = vertex_slots_->data() + 9 * static_cast<size_t>(v);
+  double* values = matrix_.valuePtr();
+  for (int k = 0; k < 9; ++k)
+    if (slots[k] >= 0) values[slots[k]] += block.data()[k];
 }
 
 void TetMatrixAssembler::set_zero() {

@@ -31,12 +31,13 @@ enum class ContactModel {
 };
 
 /// A collider with its contact model: barrier stiffness kappa (J/m², per vertex) and activation
-/// distance delta (m), or penalty stiffness k (J/m³, per vertex).
+/// distance delta (m), or penalty stiffness k (J/m³, per vertex); and its friction coefficient.
 struct ColliderContact {
   LevelSetCollider collider;
   ContactModel model = ContactModel::kBarrier;
   double delta = 1e-3;
   double stiffness = 1e4;
+  double friction = 0;  ///< Coulomb's mu (dimensionless)
 };
 
 /// Every vertex against every collider at `time`: E(x) = sum over vertices v and colliders c of
@@ -47,6 +48,7 @@ class VertexColliderPotential {
   explicit VertexColliderPotential(std::vector<ColliderContact> colliders);
 
   const std::vector<ColliderContact>& colliders() const { return colliders_; }
+  std::vector<ColliderContact>& colliders() { return colliders_; }
   bool empty() const { return colliders_.empty(); }
   void set_time(double time) { time_ = time; }
 
@@ -58,9 +60,11 @@ class VertexColliderPotential {
   Eigen::Matrix3d vertex_hessian(const Eigen::VectorXd& x, int v, bool project_psd) const;
   /// Smallest phi over vertices and colliders at x (m); +inf without colliders.
   double smallest_distance(const Eigen::VectorXd& x) const;
+  /// psi_c(phi) of one collider (J, J/m, J/m²).
+  ScalarDerivatives response(const ColliderContact& c, double phi) const;
+  double time() const { return time_; }
 
  private:
-  ScalarDerivatives response(const ColliderContact& c, double phi) const;
   std::vector<ColliderContact> colliders_;
   double time_ = 0;
 };

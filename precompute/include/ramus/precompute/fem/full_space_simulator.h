@@ -7,6 +7,7 @@
 #include <Eigen/Core>
 #include <memory>
 
+#include "ramus/precompute/contact/step_contact.h"
 #include "ramus/precompute/fem/dof_map.h"
 #include "ramus/precompute/fem/newton_minimizer.h"
 #include "ramus/precompute/fem/stvk_fem_model.h"
@@ -28,6 +29,7 @@ struct FullSpaceOptions {
   double rayleigh_stiffness = 0;  ///< beta, s (K lagged at x^n and made PSD, as in §4.2)
   double force_tolerance = 0;     ///< Newton stops at max |net force| <= this (N); 0: automatic
   NewtonOptions newton;           ///< its gradient_tolerance is replaced by force_tolerance
+  ContactOptions contact;         ///< kinematic colliders and friction (none by default)
 };
 
 class FullSpaceSimulator {
@@ -42,6 +44,11 @@ class FullSpaceSimulator {
   /// The Newton tolerance in force units (N) actually used (automatic: the force that a strain
   /// of 1e-10 produces on an average element).
   double gradient_tolerance() const { return newton_.gradient_tolerance; }
+
+  /// What contact did in the last step (zeros and an infinite distance without colliders).
+  const ContactStatistics& contact_statistics() const { return contact_.statistics(); }
+  /// The colliders as the run has them now (their barrier stiffness adapted).
+  const std::vector<ColliderContact>& colliders() const { return contact_.potential().colliders(); }
 
   /// Rest positions, zero velocities, t = 0.
   FullSpaceState rest_state() const;
@@ -70,7 +77,11 @@ class FullSpaceSimulator {
   FullSpaceOptions options_;
   NewtonOptions newton_;
   NewtonMinimizer minimizer_;
+  StepContact contact_;
   std::unique_ptr<Objectives> objectives_;
+  /// The better of the starting guesses (the lower finite energy), or x_n made feasible.
+  Eigen::VectorXd best_start(MinimizationObjective& objective, const Eigen::VectorXd& first,
+                             const Eigen::VectorXd& second, const FullSpaceState& state) const;
 };
 
 }  // namespace ramus

@@ -22,6 +22,12 @@ class MinimizationObjective {
   /// The sparsity pattern must be the same on every call.
   virtual const Eigen::SparseMatrix<double>& hessian(const Eigen::VectorXd& y,
                                                      bool project_psd) = 0;
+  /// The largest alpha <= alpha_max for which y + alpha direction stays where E is finite (a
+  /// barrier's constraint); the line search never tries beyond it.
+  virtual double largest_feasible_step(const Eigen::VectorXd& /*y*/,
+                                       const Eigen::VectorXd& /*direction*/, double alpha_max) {
+    return alpha_max;
+  }
 };
 
 struct NewtonOptions {

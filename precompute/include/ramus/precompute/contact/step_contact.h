@@ -1,0 +1,85 @@
+// Contact with kinematic colliders inside one implicit step of the full-space simulator: the
+// colliders' barrier or penalty potential and the lagged smoothed friction, added to the step's
+// objective; a feasible start and a largest feasible line-search step (conservative advancement
+// along each vertex's path, so no vertex crosses a barrier); the barrier stiffness kappa chosen
+// and raised adaptively as in incremental potential contact; and per-step statistics.
+#pragma once
+
+#include <Eigen/Core>
+#include <vector>
+
+#include "ramus/precompute/contact/contact_potentials.h"
+#include "ramus/precompute/contact/smoothed_friction.h"
+
+namespace ramus {
+
+/// The contact settings of a full-space run: its colliders and the friction smoothing speed.
+struct ContactOptions {
+  std::vector<ColliderContact> colliders;  ///< a barrier's stiffness 0: automatic (adaptive)
+  double friction_speed = 1e-3;            ///< eps_v (m/s): slip below it is sticking
+};
+
+/// What contact did in the last step.
+struct ContactStatistics {
+  int active_contacts = 0;  ///< vertex-collider pairs within delta (barrier) or inside (penalty)
+  double smallest_distance =
+      0;                      ///< min phi over vertices and colliders (m); +inf without colliders
+  double normal_force = 0;    ///< sum of the contact forces' magnitudes (N)
+  double friction_force = 0;  ///< sum of the friction forces' magnitudes (N)
+  double friction_work = 0;   ///< energy friction dissipated in the step (J)
+  double contact_energy = 0;  ///< the barrier and penalty potential at the end (J)
+};
+
+class StepContact {
+ public:
+  StepContact() = default;
+  /// `vertex_masses` (#V, kg) and `size` (the object's bounding-box diagonal, m) set the
+  /// automatic barrier stiffness: kappa_min makes a barrier at delta/2 hold ten average vertex
+  /// weights (9.81 m/s²); it doubles, up to 100 kappa_min, while vertices keep closing in
+  /// within delta/10.
+  StepContact(ContactOptions options, const Eigen::VectorXd& vertex_masses);
+
+  bool empty() const { return potential_.empty(); }
+  const VertexColliderPotential& potential() const { return potential_; }
+  const LaggedFrictionPotential& friction() const { return friction_; }
+
+  /// Freezes the friction of the step from x_n (3#V) at the colliders' poses of `time_next`.
+  void begin_step(const Eigen::VectorXd& start_positions, double time_next, double time_step);
+  /// x_n with every vertex inside a barrier's delta/2 moved out along the normal to delta/2 (a
+  /// collider that moved into the object since the last step): a feasible start.
+  Eigen::VectorXd feasible_start(const Eigen::VectorXd& start_positions) const;
+
+  /// The step's contact and friction energy at x (J; +inf past a barrier).
+  double value(const Eigen::VectorXd& x) const;
+  /// Adds its gradient (3#V) and returns its value.
+  double add_gradient(const Eigen::VectorXd& x, Eigen::VectorXd& gradient) const;
+  /// Calls add(vertex, 3 by 3 block) for every vertex the contact or friction touches.
+  template <typename AddBlock>
+  void add_hessian_blocks(const Eigen::VectorXd& x, bool project_psd, AddBlock&& add) const {
+    for (int v = 0; v < static_cast<int>(x.size() / 3); ++v)
+      if (const Eigen::Matrix3d block = potential_.vertex_hessian(x, v, project_psd);
+          !block.isZero(0))
+        add(v, block);
+    friction_.add_hessian_blocks(x, add);
+  }
+  /// Largest alpha in [0, alpha_max] such that x + alpha' dx keeps every vertex at least a tenth
+  /// of its current distance away from every barrier collider for all alpha' <= alpha.
+  double largest_feasible_step(const Eigen::VectorXd& x, const Eigen::VectorXd& dx,
+                               double alpha_max) const;
+
+  /// After the solve: statistics at x_{n+1}, and the adaptive stiffness update.
+  const ContactStatistics& end_step(const Eigen::VectorXd& positions);
+  const ContactStatistics& statistics() const { return statistics_; }
+
+ private:
+  ContactOptions options_;
+  VertexColliderPotential potential_;
+  LaggedFrictionPotential friction_;
+  std::vector<double> minimum_stiffness_;  // per collider (automatic barriers), J/m²
+  std::vector<bool> automatic_;
+  ContactStatistics statistics_;
+  double previous_smallest_ = 0;
+  double time_ = 0, time_step_ = 1;
+};
+
+}  // namespace ramus

@@ -1,0 +1,142 @@
+#include "ramus/precompute/contact/step_contact.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace ramus {
+
+namespace {
+
+constexpr double kReferenceGravity = 9.81;      // m/s², for the automatic barrier stiffness
+constexpr double kWeightsHeldAtHalfDelta = 10;  // vertex weights a barrier holds at delta/2
+constexpr double kMaximumStiffnessGrowth = 100;
+constexpr double kClosingFraction = 0.1;  // of delta: closer than this, kappa may double
+
+bool is_active(const ColliderContact& c, double phi) {
+  return c.model == ContactModel::kBarrier ? phi < c.delta : phi < 0;
+}
+
+}  // namespace
+
+StepContact::StepContact(ContactOptions options, const Eigen::VectorXd& vertex_masses)
+    : options_(std::move(options)), potential_(options_.colliders) {
+  // Automatic barriers: kappa_min from the average vertex mass, raised later by end_step.
+  const double average_mass = vertex_masses.size() > 0 ? vertex_masses.mean() : 1.0;
+  for (ColliderContact& c : potential_.colliders()) {
+    const bool automatic = c.model == ContactModel::kBarrier && !(c.stiffness > 0);
+    automatic_.push_back(automatic);
+    const double pull = -log_barrier(0.5 * c.delta, c.delta).first;  // |b'(delta/2)|, m
+    minimum_stiffness_.push_back(kWeightsHeldAtHalfDelta * average_mass * kReferenceGravity / pull);
+    if (automatic) c.stiffness = minimum_stiffness_.back();
+  }
+  previous_smallest_ = std::numeric_limits<double>::infinity();
+}
+
+void StepContact::begin_step(const Eigen::VectorXd& start_positions, double time_next,
+                             double time_step) {
+  time_ = time_next;
+  time_step_ = time_step;
+  potential_.set_time(time_next);
+  // Friction of each active pair, its normal force and normal frozen at x_n.
+  std::vector<FrictionContact> contacts;
+  for (const ColliderContact& c : potential_.colliders()) {
+    if (!(c.friction > 0)) continue;
+    for (int v = 0; v < static_cast<int>(start_positions.size() / 3); ++v) {
+      const Eigen::Vector3d x = start_positions.segment<3>(3 * v);
+      const LevelSetSample s = sample_level_set(c.collider, x, time_next);
+      const ScalarDerivatives psi = potential_.response(c, s.value);
+      if (!is_active(c, s.value) || !std::isfinite(psi.first) || psi.first == 0) continue;
+      contacts.push_back({v, s.gradient.normalized(), std::abs(psi.first), c.friction,
+                          c.collider.motion.velocity_at(x, time_next)});
+    }
+  }
+  friction_.begin_step(std::move(contacts), start_positions, time_step, options_.friction_speed);
+}
+
+Eigen::VectorXd StepContact::feasible_start(const Eigen::VectorXd& start_positions) const {
+  Eigen::VectorXd x = start_positions;
+  for (const ColliderContact& c : potential_.colliders()) {
+    if (c.model != ContactModel::kBarrier) continue;
+    for (Eigen::Index v = 0; v < x.size() / 3; ++v)
+      for (int pass = 0; pass < 4; ++pass) {
+        const LevelSetSample s = sample_level_set(c.collider, x.segment<3>(3 * v), time_);
+        if (s.value > 0) break;
+        x.segment<3>(3 * v) += (0.5 * c.delta - s.value) * s.gradient;
+      }
+  }
+  return x;
+}
+
+double StepContact::value(const Eigen::VectorXd& x) const {
+  return potential_.value(x) + friction_.value(x);
+}
+
+double StepContact::add_gradient(const Eigen::VectorXd& x, Eigen::VectorXd& gradient) const {
+  return potential_.add_gradient(x, gradient) + friction_.add_gradient(x, gradient);
+}
+
+double StepContact::largest_feasible_step(const Eigen::VectorXd& x, const Eigen::VectorXd& dx,
+                                          double alpha_max) const {
+  // Conservative advancement: phi is 1-Lipschitz, so a move of (phi - target) / |dx_v| along
+  // the path cannot bring the vertex below the target distance.
+  double alpha_feasible = alpha_max;
+  for (const ColliderContact& c : potential_.colliders()) {
+    if (c.model != ContactModel::kBarrier) continue;
+    for (Eigen::Index v = 0; v < x.size() / 3; ++v) {
+      const double speed = dx.segment<3>(3 * v).norm();
+      if (speed == 0) continue;
+      const auto phi = [&](double alpha) {
+        return sample_level_set(c.collider, x.segment<3>(3 * v) + alpha * dx.segment<3>(3 * v),
+                                time_)
+            .value;
+      };
+      const double start = phi(0);
+      if (start - c.delta > alpha_feasible * speed) continue;  // cannot come within delta
+      const double target = kClosingFraction * start;
+      double alpha = 0;
+      for (int k = 0; k < 64 && alpha < alpha_feasible; ++k) {
+        const double advance = (phi(alpha) - target) / speed;
+        if (advance <= 1e-12 * alpha_max) break;
+        alpha += advance;
+      }
+      alpha_feasible = std::min(alpha_feasible, alpha);
+    }
+  }
+  return alpha_feasible;
+}
+
+const ContactStatistics& StepContact::end_step(const Eigen::VectorXd& positions) {
+  ContactStatistics s;
+  s.smallest_distance = std::numeric_limits<double>::infinity();
+  for (std::size_t k = 0; k < potential_.colliders().size(); ++k) {
+    ColliderContact& c = potential_.colliders()[k];
+    double smallest = std::numeric_limits<double>::infinity();
+    for (Eigen::Index v = 0; v < positions.size() / 3; ++v) {
+      const double phi = sample_level_set(c.collider, positions.segment<3>(3 * v), time_).value;
+      smallest = std::min(smallest, phi);
+      if (!is_active(c, phi)) continue;
+      const ScalarDerivatives psi = potential_.response(c, phi);
+      ++s.active_contacts;
+      s.normal_force += std::abs(psi.first);
+      s.contact_energy += psi.value;
+    }
+    s.smallest_distance = std::min(s.smallest_distance, smallest);
+    // Adaptive kappa: vertices that stay within delta/10 and keep closing in double it.
+    if (automatic_[k] && smallest < kClosingFraction * c.delta &&
+        previous_smallest_ < kClosingFraction * c.delta && smallest < previous_smallest_)
+      c.stiffness = std::min(2 * c.stiffness, kMaximumStiffnessGrowth * minimum_stiffness_[k]);
+  }
+  for (const FrictionContact& c : friction_.contacts()) {
+    const double slip = friction_.slip_velocity(positions, c).norm();
+    const double force =
+        c.coefficient * c.normal_force * friction_smoothing(slip, options_.friction_speed).value;
+    s.friction_force += force;
+    s.friction_work += force * slip * time_step_;
+  }
+  previous_smallest_ = s.smallest_distance;
+  statistics_ = s;
+  return statistics_;
+}
+
+}  // namespace ramus
