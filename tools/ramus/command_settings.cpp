@@ -6,6 +6,7 @@
 #include <string>
 
 #include "commands.h"
+#include "ramus/precompute/contact/collider_spec.h"
 #include "ramus/runtime/data/settings_table.h"
 
 namespace ramus::cli {
@@ -13,12 +14,16 @@ namespace ramus::cli {
 namespace {
 
 struct Args {
-  bool markdown = false, format_table = false;
+  bool markdown = false, format_table = false, collider_table = false;
 };
 
 void run(const Args& args) {
   if (args.markdown) {
     std::fputs(settings_markdown_table().c_str(), stdout);
+    return;
+  }
+  if (args.collider_table) {
+    std::fputs(collider_keys_markdown_table().c_str(), stdout);
     return;
   }
   if (args.format_table) {
@@ -41,6 +46,8 @@ void add_settings_command(CLI::App& app) {
       "settings", "List every setting: default, bounds, unit, spec key and command-line flag");
   command->add_flag("--markdown", args->markdown, "The table of docs/SPEC.md (\"Settings\")");
   command->add_flag("--format-table", args->format_table, "The /runtime table of docs/FORMAT.md");
+  command->add_flag("--collider-table", args->collider_table,
+                    "The keys of a collider, the table of docs/SPEC.md (\"Colliders\")");
   command->callback([args] { run(*args); });
 }
 

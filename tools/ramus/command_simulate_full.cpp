@@ -1,6 +1,7 @@
 // `ramus simulate-full spec.json -o out.pvd`: the full-space reference simulation (backward
 // Euler as minimization) of a model spec, written as a ParaView series.
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -11,6 +12,7 @@
 #include "output_paths.h"
 #include "printing_listener.h"
 #include "ramus/error.h"
+#include "ramus/precompute/contact/collider_surface.h"
 #include "ramus/precompute/fem/full_space_siere.h"
 #include "ramus/precompute/fem/full_space_simulator.h"
 #include "ramus/precompute/formats/mesh_io.h"
@@ -37,6 +39,96 @@ using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
+
+// "<stem>_colliders.pvd" beside the run's series.
+std::string collider_series_path(const std::string& output) {
+  const std::string::size_type dot = output.rfind(".pvd");
+  return (dot == std::string::npos ? output : output.substr(0, dot)) + "_colliders.pvd";
+}
+
+// The colliders' surfaces as a ParaView series beside the run's, frame by frame (moving
+// colliders move in it); nothing without colliders.
+class ColliderSeries {
+ public:
+  ColliderSeries(const std::string& output, const ContactOptions& contact,
+                 const Eigen::MatrixX3d& rest_positions, VtuEncoding encoding)
+      : contact_(contact) {
+    if (contact.colliders.empty()) return;
+    const double size =
+        (rest_positions.colwise().maxCoeff() - rest_positions.colwise().minCoeff()).norm();
+    for (const ColliderContact& c : contact.colliders)
+      surfaces_.push_back(collider_surface(c.collider, 4 * size));
+    writer_ = std::make_unique<PvdSeriesWriter>(collider_series_path(output), encoding);
+  }
+  void add_frame(double time) {
+    if (!writer_) return;
+    // All colliders in one surface, each triangle tagged with its collider's index.
+    Eigen::Index points = 0, triangles = 0;
+    for (const ColliderSurface& s : surfaces_) {
+      points += s.positions.rows();
+      triangles += s.triangles.rows();
+    }
+    Eigen::MatrixX3d positions(points, 3);
+    Eigen::MatrixX3i faces(triangles, 3);
+    Eigen::VectorXi index(triangles);
+    points = triangles = 0;
+    for (std::size_t k = 0; k < surfaces_.size(); ++k) {
+      const ColliderSurface& s = surfaces_[k];
+      positions.middleRows(points, s.positions.rows()) =
+          placed_surface(s, contact_.colliders[k].collider, time);
+      faces.middleRows(triangles, s.triangles.rows()) =
+          s.triangles.array() + static_cast<int>(points);
+      index.segment(triangles, s.triangles.rows()).setConstant(static_cast<int>(k));
+      points += s.positions.rows();
+      triangles += s.triangles.rows();
+    }
+    VtuFields fields;
+    fields.cell_ints = {{"collider", index}};
+    writer_->add_surface_frame(time, positions, faces, fields);
+  }
+  void finish() {
+    if (writer_) writer_->finish();
+  }
+
+ private:
+  const ContactOptions& contact_;
+  std::vector<ColliderSurface> surfaces_;
+  std::unique_ptr<PvdSeriesWriter> writer_;
+};
+
+// Contact over the run: the per-step text and the summary line.
+class ContactSummary {
+ public:
+  explicit ContactSummary(bool on) : on_(on) {}
+  void add(const ContactStatistics& s) {
+    if (!on_) return;
+    smallest_ = std::min(smallest_, s.smallest_distance);
+    largest_force_ = std::max(largest_force_, s.normal_force);
+    most_contacts_ = std::max(most_contacts_, s.active_contacts);
+    friction_work_ += s.friction_work;
+    last_energy_ = s.contact_energy;
+  }
+  std::string step_text(const ContactStatistics& s) const {
+    if (!on_) return "";
+    char text[160];
+    std::snprintf(text, sizeof text,
+                  "  contacts %d, min dist %.3g m, normal %.3g N, friction %.3g N",
+                  s.active_contacts, s.smallest_distance, s.normal_force, s.friction_force);
+    return text;
+  }
+  void print() const {
+    if (!on_) return;
+    std::printf(
+        "contact   smallest distance %.4g m, largest normal force %.4g N, at most %d contacts; "
+        "friction dissipated %.4g J; contact energy at the end %.4g J\n",
+        smallest_, largest_force_, most_contacts_, friction_work_, last_energy_);
+  }
+
+ private:
+  bool on_;
+  double smallest_ = INFINITY, largest_force_ = 0, friction_work_ = 0, last_energy_ = 0;
+  int most_contacts_ = 0;
+};
 
 void run(const Args& args) {
   // Everything that can be wrong with the input is checked before the output is created.
@@ -75,6 +167,16 @@ void run(const Args& args) {
     const std::optional<SettingValue> value = given_setting(*args.command, args.settings, name);
     return value ? static_cast<int>(value->v[0]) : otherwise;
   };
+  // Colliders: defaults resolved against the mesh; a barrier overlapping the mesh is refused.
+  std::vector<std::string> contact_warnings;
+  options.contact = resolve_contact_options(spec.contact, spec.spec_path, mesh.rest_positions,
+                                            model.lumped_vertex_masses(), contact_warnings);
+  for (const std::string& warning : contact_warnings)
+    std::fprintf(stderr, "ramus: warning: %s: %s\n", spec.spec_path.c_str(), warning.c_str());
+  if (!options.contact.colliders.empty() && args.integrator == "siere")
+    throw OptionError(
+        "--integrator siere: colliders need an integrator written as a "
+        "minimization (be or newmark)");
   const int modes = given_int("split_modes", spec.simulation.domain.split_modes);
   const int modes_refresh = given_int("split_refresh_steps", 1);
   if (args.integrator != "be" && args.integrator != "newmark" && args.integrator != "siere")
@@ -98,7 +200,14 @@ void run(const Args& args) {
                        std::to_string(simulator.gradient_tolerance()) + " N")
                           .c_str());
 
+  if (!options.contact.colliders.empty())
+    std::printf("contact   %zu collider%s, friction smoothing %g m/s, series %s\n",
+                options.contact.colliders.size(), options.contact.colliders.size() == 1 ? "" : "s",
+                options.contact.friction_speed, collider_series_path(args.output).c_str());
+
   PvdSeriesWriter writer(args.output, args.ascii ? VtuEncoding::kAscii : VtuEncoding::kCompressed);
+  ColliderSeries colliders(args.output, options.contact, mesh.rest_positions,
+                           args.ascii ? VtuEncoding::kAscii : VtuEncoding::kCompressed);
   VtuFields fields;
   auto write_frame = [&](const FullSpaceState& state) {
     const Eigen::MatrixX3d positions = unflatten_positions(state.positions);
@@ -106,11 +215,13 @@ void run(const Args& args) {
                          {"velocity", unflatten_positions(state.velocities)}};
     if (mesh.has_labels()) fields.cell_ints = {{"label", mesh.labels}};
     writer.add_frame(state.time, positions, mesh.tets, fields);
+    colliders.add_frame(state.time);
   };
   FullSpaceState state = simulator.rest_state();
   if (args.integrator == "newmark") simulator.initialize_acceleration(state);
   write_frame(state);
 
+  ContactSummary contact(!options.contact.colliders.empty());
   int total_iterations = 0, unconverged = 0;
   double total_seconds = 0, max_displacement = 0;
   const auto print_every = std::max(1, spec.simulation.scenario.steps / 10);
@@ -135,18 +246,22 @@ void run(const Args& args) {
         unflatten_positions(state.positions - model.rest_positions()).rowwise().norm().maxCoeff();
     max_displacement = std::max(max_displacement, displacement);
     if (step % spec.simulation.scenario.output_every == 0) write_frame(state);
+    contact.add(simulator.contact_statistics());
     if (!args.quiet && (step % print_every == 0 || step == 1))
-      std::printf("step %5d  t = %7.4f s  Newton %2d it  %8.2f ms  max |u| = %.4g m%s\n", step,
+      std::printf("step %5d  t = %7.4f s  Newton %2d it  %8.2f ms  max |u| = %.4g m%s%s\n", step,
                   state.time, report.iterations, 1e3 * step_seconds, displacement,
+                  contact.step_text(simulator.contact_statistics()).c_str(),
                   report.converged ? "" : "  (not converged)");
   }
   writer.finish();
+  colliders.finish();
   const int steps = std::max(1, spec.simulation.scenario.steps);
   std::printf(
       "summary   %d steps in %.3f s: %.2f ms/step, %.2f Newton iterations/step, %d "
       "unconverged; max |u| = %.4g m\n",
       spec.simulation.scenario.steps, total_seconds, 1e3 * total_seconds / steps,
       static_cast<double>(total_iterations) / steps, unconverged, max_displacement);
+  contact.print();
   std::printf("output    %s (%d frames)\n", args.output.c_str(), writer.num_frames());
 }
 

@@ -52,7 +52,8 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
   } else {
     r.only_keys(root, "",
                 {"mesh", "units", "tetrahedralize", "material", "materials_by_label", "fixed",
-                 "forces", "simulation", "reduction", "domains", "render_surface", "comment"});
+                 "forces", "colliders", "contact", "simulation", "reduction", "domains",
+                 "render_surface", "comment"});
     const json& mesh = r.required(root, "mesh", "");
     if (!mesh.is_string() || mesh.get<std::string>().empty())
       r.fail("mesh", "expected a file name");
@@ -113,6 +114,7 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
     for (PointForce& f : spec.forces)
       if (f.at) *f.at *= spec.length_unit;
   }
+  spec.contact = parse_contact(r, root, spec.length_unit);
   return spec;
 }
 

@@ -284,4 +284,8 @@ AssemblySpec parse_assembly(const SpecReader& r, const json& root, const std::st
 // object (settings_table.h: types, bounds and messages).
 void parse_simulation(const SpecReader& r, const json& s, SimulationSpec& sim);
 
+// "colliders" and "contact" (docs/SPEC.md, "Colliders"): lengths in the spec's units, times
+// `unit` (metres per unit).
+ContactSpec parse_contact(const SpecReader& r, const json& root, double unit);
+
 }  // namespace ramus::spec

@@ -13,6 +13,7 @@
 #include "ramus/precompute/fem/material.h"
 #include "ramus/precompute/mesh/tet_mesh.h"
 #include "ramus/precompute/mesh/tetrahedralize.h"
+#include "ramus/precompute/contact/collider_spec.h"
 #include "ramus/precompute/substructuring/domain_tree.h"
 
 namespace ramus {
@@ -148,6 +149,8 @@ struct ModelSpec {
   std::map<int, Material> materials_by_label;
   std::vector<VertexSelector> fixed;
   std::vector<PointForce> forces;
+  /// "colliders" and "contact": kinematic colliders of the full-space simulation.
+  ContactSpec contact;
   SimulationSpec simulation;
   ReductionSpec reduction;
   std::optional<DomainsSpec> domains;  ///< absent: one domain

@@ -1,0 +1,67 @@
+// A spec's colliders (docs/SPEC.md, "Colliders"): the keys of one entry of "colliders", declared
+// once here (the parser accepts exactly these, and a test checks that SPEC.md documents each),
+// the parsed colliders, and their defaults resolved against the simulated mesh.
+#pragma once
+
+#include <Eigen/Core>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ramus/precompute/contact/step_contact.h"
+
+namespace ramus {
+
+/// X(json_key, unit, doc) for every key of a "colliders" entry. Lengths are in the spec's units
+/// (converted to metres with its "units", like every position of a spec).
+#define RAMUS_COLLIDER_KEYS(X)                                                                     \
+  X("shape", "", "half_space, sphere, capsule, box, cylinder or bowl (required)")                  \
+  X("position", "length", "its origin at t = 0 (a half-space: a point of its surface)")            \
+  X("rotation", "", "its orientation: rows of a matrix, or {\"axis\": [x, y, z], \"degrees\": a}") \
+  X("normal", "", "half_space: the outward normal (in place of rotation)")                         \
+  X("radius", "length", "sphere, capsule, cylinder: the radius")                                   \
+  X("half_length", "length", "capsule: half the axis segment along its local z")                   \
+  X("half_size", "length", "box: half its sizes [x, y, z]")                                        \
+  X("half_height", "length", "cylinder: half its height along its local z")                        \
+  X("edge_radius", "length", "box, cylinder: the rounding of its edges (default 0)")               \
+  X("inner_radius", "length", "bowl: the radius of its inside (opening towards local +z)")         \
+  X("thickness", "length", "bowl: its wall's thickness")                                           \
+  X("velocity", "length/s", "its linear velocity (default 0)")                                     \
+  X("angular_velocity", "rad/s", "its angular velocity about its origin, world axes")              \
+  X("contact", "", "barrier (default: never reached) or penalty (-k phi^3 where phi < 0)")         \
+  X("delta", "length",                                                                             \
+    "barrier: the activation distance; penalty: the depth at which it holds ten vertex "           \
+    "weights (default 1e-3 of the mesh's bounding-box diagonal)")                                  \
+  X("stiffness", "J/m^2 or J/m^3",                                                                 \
+    "barrier kappa or penalty k (default: automatic, from the vertex masses)")                     \
+  X("friction", "", "Coulomb's mu (default 0: frictionless)")
+
+/// The keys of RAMUS_COLLIDER_KEYS as the Markdown table of docs/SPEC.md ("Colliders"; a test
+/// checks it matches; `ramus settings --collider-table` prints it).
+std::string collider_keys_markdown_table();
+
+/// One "colliders" entry: the collider, and which defaults are still to resolve.
+struct ColliderSpec {
+  ColliderContact contact;
+  std::optional<double> delta;      ///< m; absent: 1e-3 of the mesh's diagonal
+  std::optional<double> stiffness;  ///< absent: automatic
+  std::string key;                  ///< "colliders[i]", for messages
+};
+
+/// A spec's contact: its colliders and the "contact" block's friction smoothing speed.
+struct ContactSpec {
+  std::vector<ColliderSpec> colliders;
+  double friction_speed = 1e-3;  ///< m/s ("contact.friction_speed")
+};
+
+/// Contact options for a run of `rest_positions` (#V by 3, m) with lumped `vertex_masses` (#V,
+/// kg): delta defaults to 1e-3 of the bounding-box diagonal; a penalty's default k makes depth
+/// delta hold ten average vertex weights. Throws InputError (file `spec_path`, the collider's
+/// key) when a barrier collider has a vertex at or inside its surface at t = 0; a penalty
+/// collider that starts overlapping gets a warning in `warnings`.
+ContactOptions resolve_contact_options(const ContactSpec& spec, const std::string& spec_path,
+                                       const Eigen::MatrixX3d& rest_positions,
+                                       const Eigen::VectorXd& vertex_masses,
+                                       std::vector<std::string>& warnings);
+
+}  // namespace ramus

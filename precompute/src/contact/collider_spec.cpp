@@ -1,0 +1,76 @@
+#include "ramus/precompute/contact/collider_spec.h"
+
+#include <cmath>
+#include <sstream>
+
+#include "ramus/error.h"
+
+namespace ramus {
+
+namespace {
+
+constexpr double kDefaultDeltaOfDiagonal = 1e-3;  // IPC's default activation distance
+constexpr double kReferenceGravity = 9.81;        // m/s², as the automatic barrier stiffness
+constexpr double kWeightsHeldAtDelta = 10;        // a penalty's default: its depth at delta
+
+}  // namespace
+
+std::string collider_keys_markdown_table() {
+  std::string table = "\n| key | unit | meaning |\n|---|---|---|\n";
+#define RAMUS_COLLIDER_ROW(json_key, unit, doc) \
+  table += std::string("| `") + json_key + "` | " + unit + " | " + doc + " |\n";
+  RAMUS_COLLIDER_KEYS(RAMUS_COLLIDER_ROW)
+#undef RAMUS_COLLIDER_ROW
+  return table + "\n";
+}
+
+ContactOptions resolve_contact_options(const ContactSpec& spec, const std::string& spec_path,
+                                       const Eigen::MatrixX3d& rest_positions,
+                                       const Eigen::VectorXd& vertex_masses,
+                                       std::vector<std::string>& warnings) {
+  ContactOptions options;
+  options.friction_speed = spec.friction_speed;
+  const double diagonal =
+      rest_positions.rows() > 0
+          ? (rest_positions.colwise().maxCoeff() - rest_positions.colwise().minCoeff()).norm()
+          : 1.0;
+  const double average_mass = vertex_masses.size() > 0 ? vertex_masses.mean() : 1.0;
+  for (const ColliderSpec& s : spec.colliders) {
+    ColliderContact c = s.contact;
+    c.delta = s.delta.value_or(kDefaultDeltaOfDiagonal * diagonal);
+    // Barrier: 0 asks StepContact for its automatic, adaptive kappa; penalty: depth delta holds
+    // ten average vertex weights, 3 k delta² = 10 m g.
+    c.stiffness = s.stiffness.value_or(c.model == ContactModel::kBarrier
+                                           ? 0.0
+                                           : kWeightsHeldAtDelta * average_mass *
+                                                 kReferenceGravity / (3 * c.delta * c.delta));
+    // At t = 0 no vertex may be at or inside a barrier (it could never leave); a penalty may
+    // start overlapping, with a warning.
+    int inside = 0, deepest = -1;
+    double depth = 0;
+    for (Eigen::Index v = 0; v < rest_positions.rows(); ++v) {
+      const double phi = sample_level_set(c.collider, rest_positions.row(v).transpose(), 0).value;
+      if (phi > 0) continue;
+      ++inside;
+      if (-phi >= depth) {
+        depth = -phi;
+        deepest = static_cast<int>(v);
+      }
+    }
+    if (inside > 0) {
+      std::ostringstream message;
+      message << s.key << ": " << inside << " vertices start at or inside this collider (vertex "
+              << deepest << " " << depth << " m deep)";
+      if (c.model == ContactModel::kBarrier)
+        throw InputError(spec_path, 0,
+                         message.str() +
+                             ": a barrier cannot start overlapping the object; move "
+                             "it, or use \"contact\": \"penalty\"");
+      warnings.push_back(message.str() + ": the penalty pushes them out in the first steps");
+    }
+    options.colliders.push_back(c);
+  }
+  return options;
+}
+
+}  // namespace ramus

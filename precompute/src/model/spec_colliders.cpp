@@ -1,0 +1,155 @@
+// The spec's "colliders" array and "contact" block (docs/SPEC.md, "Colliders"): shapes with the
+// sizes each needs, poses, motions, contact models and friction, each value checked by key.
+#include <Eigen/Geometry>
+#include <cmath>
+#include <map>
+
+#include "ramus/precompute/contact/collider_spec.h"
+#include "spec_reader.h"
+
+namespace ramus::spec {
+
+namespace {
+
+// A shape's name in the spec, and the size keys it needs (the rest of RAMUS_COLLIDER_KEYS'
+// size keys do not apply to it).
+struct ShapeKeys {
+  ColliderShape shape;
+  std::vector<const char*> required, optional;
+};
+
+const std::map<std::string, ShapeKeys>& shape_keys() {
+  static const std::map<std::string, ShapeKeys> shapes = {
+      {"half_space", {ColliderShape::kHalfSpace, {}, {"normal"}}},
+      {"sphere", {ColliderShape::kSphere, {"radius"}, {}}},
+      {"capsule", {ColliderShape::kCapsule, {"radius", "half_length"}, {}}},
+      {"box", {ColliderShape::kRoundedBox, {"half_size"}, {"edge_radius"}}},
+      {"cylinder", {ColliderShape::kCylinder, {"radius", "half_height"}, {"edge_radius"}}},
+      {"bowl", {ColliderShape::kBowl, {"inner_radius", "thickness"}, {}}}};
+  return shapes;
+}
+
+const std::vector<std::string>& shape_specific_keys() {
+  static const std::vector<std::string> keys = {"normal",       "radius",      "half_length",
+                                                "half_size",    "half_height", "edge_radius",
+                                                "inner_radius", "thickness"};
+  return keys;
+}
+
+// The sizes vector of ColliderShape's convention, in metres.
+Eigen::Vector4d collider_sizes(const SpecReader& r, const json& c, const std::string& key,
+                               ColliderShape shape, double unit) {
+  const auto length = [&](const char* name) {
+    return c.contains(name) ? unit * r.number(c[name], key + "." + name) : 0.0;
+  };
+  switch (shape) {
+    case ColliderShape::kHalfSpace:
+      return Eigen::Vector4d::Zero();
+    case ColliderShape::kSphere:
+      return {length("radius"), 0, 0, 0};
+    case ColliderShape::kCapsule:
+      return {length("radius"), length("half_length"), 0, 0};
+    case ColliderShape::kRoundedBox: {
+      const Eigen::Vector3d half = unit * r.vector3(c["half_size"], key + ".half_size");
+      return {half(0), half(1), half(2), length("edge_radius")};
+    }
+    case ColliderShape::kCylinder:
+      return {length("radius"), length("half_height"), length("edge_radius"), 0};
+    case ColliderShape::kBowl:
+      return {length("inner_radius"), length("thickness"), 0, 0};
+  }
+  return Eigen::Vector4d::Zero();
+}
+
+// The rotation taking local +z to `normal` (the shortest turn).
+Eigen::Matrix3d rotation_to_normal(const SpecReader& r, const json& j, const std::string& key) {
+  const Eigen::Vector3d normal = r.vector3(j, key);
+  const double length = normal.norm();
+  if (!(length > 0)) r.fail(key, "must be non-zero");
+  return Eigen::Quaterniond::FromTwoVectors(Eigen::Vector3d::UnitZ(), normal / length)
+      .toRotationMatrix();
+}
+
+ColliderSpec parse_collider(const SpecReader& r, const json& c, const std::string& key,
+                            double unit) {
+  std::vector<std::string> allowed;
+#define RAMUS_ALLOWED_KEY(json_key, unit_name, doc) allowed.push_back(json_key);
+  RAMUS_COLLIDER_KEYS(RAMUS_ALLOWED_KEY)
+#undef RAMUS_ALLOWED_KEY
+  r.only_keys(c, key, allowed);
+  // The shape, and the size keys it takes.
+  const json& shape_json = r.required(c, "shape", key);
+  const auto found = shape_json.is_string() ? shape_keys().find(shape_json.get<std::string>())
+                                            : shape_keys().end();
+  if (found == shape_keys().end())
+    r.fail(key + ".shape",
+           "expected half_space, sphere, capsule, box, cylinder or bowl; got " + shown(shape_json));
+  const ShapeKeys& keys = found->second;
+  for (const std::string& name : shape_specific_keys()) {
+    const bool takes =
+        std::find(keys.required.begin(), keys.required.end(), name) != keys.required.end() ||
+        std::find(keys.optional.begin(), keys.optional.end(), name) != keys.optional.end();
+    if (c.contains(name) && !takes) r.fail(key + "." + name, "does not apply to a " + found->first);
+  }
+  for (const char* name : keys.required) r.required(c, name, key);
+  ColliderSpec spec;
+  spec.key = key;
+  LevelSetCollider& collider = spec.contact.collider;
+  collider.shape = keys.shape;
+  collider.size = collider_sizes(r, c, key, keys.shape, unit);
+  if (const char* problem = collider_size_problem(keys.shape, collider.size))
+    r.fail(key, std::string(problem) + " (" + found->first + ")");
+  // Pose and motion.
+  if (c.contains("normal") && c.contains("rotation"))
+    r.fail(key, "give \"normal\" or \"rotation\", not both");
+  if (c.contains("normal"))
+    collider.motion.initial.rotation = rotation_to_normal(r, c["normal"], key + ".normal");
+  if (c.contains("rotation"))
+    collider.motion.initial.rotation = parse_rotation(r, c["rotation"], key + ".rotation");
+  if (c.contains("position"))
+    collider.motion.initial.translation = unit * r.vector3(c["position"], key + ".position");
+  if (c.contains("velocity"))
+    collider.motion.linear_velocity = unit * r.vector3(c["velocity"], key + ".velocity");
+  if (c.contains("angular_velocity"))
+    collider.motion.angular_velocity = r.vector3(c["angular_velocity"], key + ".angular_velocity");
+  // Contact model, its distance and stiffness, friction.
+  if (c.contains("contact")) {
+    const json& model = c["contact"];
+    if (model == "barrier")
+      spec.contact.model = ContactModel::kBarrier;
+    else if (model == "penalty")
+      spec.contact.model = ContactModel::kPenalty;
+    else
+      r.fail(key + ".contact", "expected barrier or penalty; got " + shown(model));
+  }
+  if (c.contains("delta")) spec.delta = unit * r.positive(c["delta"], key + ".delta");
+  if (c.contains("stiffness")) spec.stiffness = r.positive(c["stiffness"], key + ".stiffness");
+  if (c.contains("friction")) {
+    spec.contact.friction = r.number(c["friction"], key + ".friction");
+    if (!(spec.contact.friction >= 0 && spec.contact.friction <= 100))
+      r.fail(key + ".friction", "must lie in [0, 100], got " + shown(c["friction"]));
+  }
+  return spec;
+}
+
+}  // namespace
+
+ContactSpec parse_contact(const SpecReader& r, const json& root, double unit) {
+  ContactSpec contact;
+  if (root.contains("colliders")) {
+    const json& colliders = root["colliders"];
+    if (!colliders.is_array()) r.fail("colliders", "expected an array of colliders");
+    for (std::size_t i = 0; i < colliders.size(); ++i)
+      contact.colliders.push_back(
+          parse_collider(r, colliders[i], "colliders[" + std::to_string(i) + "]", unit));
+  }
+  if (root.contains("contact")) {
+    const json& block = root["contact"];
+    r.only_keys(block, "contact", {"friction_speed"});
+    if (block.contains("friction_speed"))
+      contact.friction_speed = unit * r.positive(block["friction_speed"], "contact.friction_speed");
+  }
+  return contact;
+}
+
+}  // namespace ramus::spec

@@ -1,0 +1,183 @@
+// A spec's colliders: every key parsed into the collider it describes, every wrong value named by
+// its key, defaults resolved against the mesh, a barrier that starts overlapping refused; the
+// colliders' drawn surfaces lie on their level sets; docs/SPEC.md holds the keys' table.
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <sstream>
+
+#include "ramus/error.h"
+#include "ramus/precompute/contact/collider_spec.h"
+#include "ramus/precompute/contact/collider_surface.h"
+#include "ramus/precompute/model/model_spec.h"
+#include "support/temp_dir.h"
+#include "support/test_meshes.h"
+
+using namespace ramus;
+using Catch::Matchers::Contains;
+
+namespace {
+
+// A spec with the given "colliders" (and extra top-level keys) over a mesh that need not exist
+// for parsing errors (the mesh is checked to exist: a real file is written beside it).
+ModelSpec spec_with(const test::TempDir& dir, const std::string& colliders,
+                    const std::string& extra = "") {
+  const std::string mesh = (dir.path() / "block.node").string();
+  std::ofstream(mesh) << "0 3 0 0\n";
+  const std::string path = (dir.path() / "spec.json").string();
+  std::ofstream(path) << "{\"mesh\": \"block.node\", \"colliders\": " << colliders << extra << "}";
+  return load_model_spec(path);
+}
+
+std::string error_of(const test::TempDir& dir, const std::string& colliders,
+                     const std::string& extra = "") {
+  try {
+    spec_with(dir, colliders, extra);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("A spec's colliders are parsed into shapes, poses, motions and contact models",
+          "[precompute][contact]") {
+  test::TempDir dir("collider_spec");
+  const ModelSpec spec = spec_with(
+      dir,
+      R"([{"shape": "half_space", "normal": [0, 1, 0], "position": [0, -1, 0], "friction": 0.4},
+          {"shape": "box", "half_size": [1, 2, 3], "edge_radius": 0.5, "contact": "penalty",
+           "delta": 0.01, "stiffness": 1e6, "velocity": [1, 0, 0],
+           "rotation": {"axis": [0, 0, 1], "degrees": 90}},
+          {"shape": "bowl", "inner_radius": 2, "thickness": 0.5, "angular_velocity": [0, 0, 1]}])",
+      R"(, "contact": {"friction_speed": 0.002}, "units": "cm")");
+  REQUIRE(spec.contact.colliders.size() == 3);
+  const ColliderSpec& floor = spec.contact.colliders[0];
+  CHECK(floor.contact.collider.shape == ColliderShape::kHalfSpace);
+  CHECK((floor.contact.collider.motion.initial.rotation * Eigen::Vector3d::UnitZ() -
+         Eigen::Vector3d::UnitY())
+            .norm() < 1e-12);
+  CHECK(floor.contact.collider.motion.initial.translation.y() == Approx(-0.01));  // cm
+  CHECK(floor.contact.friction == 0.4);
+  CHECK(floor.contact.model == ContactModel::kBarrier);
+  CHECK_FALSE(floor.delta);
+  const ColliderSpec& box = spec.contact.colliders[1];
+  CHECK(box.contact.collider.shape == ColliderShape::kRoundedBox);
+  CHECK(box.contact.collider.size.isApprox(Eigen::Vector4d(0.01, 0.02, 0.03, 0.005)));
+  CHECK(box.contact.model == ContactModel::kPenalty);
+  CHECK(*box.delta == Approx(1e-4));
+  CHECK(*box.stiffness == 1e6);
+  CHECK(box.contact.collider.motion.linear_velocity.x() == Approx(0.01));
+  CHECK((box.contact.collider.motion.initial.rotation * Eigen::Vector3d::UnitX() -
+         Eigen::Vector3d::UnitY())
+            .norm() < 1e-12);
+  CHECK(spec.contact.colliders[2].contact.collider.motion.angular_velocity.z() == 1);
+  CHECK(spec.contact.friction_speed == Approx(2e-5));
+}
+
+TEST_CASE("Wrong collider values are named by their key", "[precompute][contact]") {
+  test::TempDir dir("collider_spec_errors");
+  CHECK_THAT(error_of(dir, R"([{"shape": "cone"}])"),
+             Contains("colliders[0].shape: expected half_space, sphere"));
+  CHECK_THAT(error_of(dir, R"([{"radius": 1}])"),
+             Contains("colliders[0]: missing required key \"shape\""));
+  CHECK_THAT(error_of(dir, R"([{"shape": "sphere"}])"),
+             Contains("colliders[0]: missing required key \"radius\""));
+  CHECK_THAT(error_of(dir, R"([{"shape": "box", "half_size": [1, 1, 1], "radius": 2}])"),
+             Contains("colliders[0].radius: does not apply to a box"));
+  CHECK_THAT(error_of(dir, R"([{"shape": "sphere", "radius": -1}])"),
+             Contains("colliders[0]: radius must be positive (sphere)"));
+  CHECK_THAT(error_of(dir, R"([{"shape": "box", "half_size": [1, 1, 0.1], "edge_radius": 0.5}])"),
+             Contains("colliders[0]: edge radius must lie in [0, the smallest half size]"));
+  CHECK_THAT(error_of(dir, R"([{"shape": "sphere", "radius": 1}, {"shape": "sphere",
+                                "radius": 1, "friction": -0.1}])"),
+             Contains("colliders[1].friction: must lie in [0, 100]"));
+  CHECK_THAT(error_of(dir, R"([{"shape": "sphere", "radius": 1, "delta": 0}])"),
+             Contains("colliders[0].delta: must be positive"));
+  CHECK_THAT(error_of(dir, R"([{"shape": "half_space", "normal": [0, 0, 0]}])"),
+             Contains("colliders[0].normal: must be non-zero"));
+  CHECK_THAT(error_of(dir, R"([{"shape": "half_space", "normal": [0, 0, 1],
+                                "rotation": {"axis": [1, 0, 0], "degrees": 3}}])"),
+             Contains("give \"normal\" or \"rotation\", not both"));
+  CHECK_THAT(error_of(dir, R"([{"shape": "sphere", "radius": 1, "contact": "glue"}])"),
+             Contains("colliders[0].contact: expected barrier or penalty"));
+  CHECK_THAT(error_of(dir, R"([{"shape": "sphere", "radius": 1, "colour": 3}])"),
+             Contains("colliders[0]: unknown key \"colour\""));
+  CHECK_THAT(error_of(dir, R"({"shape": "sphere"})"), Contains("colliders: expected an array"));
+  CHECK_THAT(error_of(dir, "[]", R"(, "contact": {"friction_speed": -1})"),
+             Contains("contact.friction_speed: must be positive"));
+}
+
+TEST_CASE("Collider defaults follow the mesh, and a barrier may not start overlapping it",
+          "[precompute][contact]") {
+  const TetMesh mesh = test::box_mesh(2, 2, 2, 0.1, 0.1, 0.1);  // diagonal 0.173 m
+  const Eigen::VectorXd masses = Eigen::VectorXd::Constant(mesh.num_vertices(), 1.0 / 27);
+  ContactSpec spec;
+  ColliderSpec floor;
+  floor.key = "colliders[0]";
+  floor.contact.collider.motion.initial.translation = Eigen::Vector3d(0, 0, -0.001);
+  spec.colliders = {floor};
+  std::vector<std::string> warnings;
+  ContactOptions options =
+      resolve_contact_options(spec, "s.json", mesh.rest_positions, masses, warnings);
+  CHECK(options.colliders[0].delta == Approx(1e-3 * std::sqrt(3) * 0.1));
+  CHECK(options.colliders[0].stiffness == 0);  // automatic
+  CHECK(warnings.empty());
+  // The floor raised into the block: refused by key, naming the deepest vertex.
+  spec.colliders[0].contact.collider.motion.initial.translation.z() = 0.02;
+  try {
+    resolve_contact_options(spec, "s.json", mesh.rest_positions, masses, warnings);
+    FAIL("an overlapping barrier was accepted");
+  } catch (const InputError& e) {
+    CHECK_THAT(e.what(), Contains("s.json: colliders[0]: 9 vertices start at or inside"));
+    CHECK_THAT(e.what(), Contains("0.02 m deep"));
+  }
+  // A penalty may start overlapping, with a warning; its k holds ten vertex weights at delta.
+  spec.colliders[0].contact.model = ContactModel::kPenalty;
+  options = resolve_contact_options(spec, "s.json", mesh.rest_positions, masses, warnings);
+  REQUIRE(warnings.size() == 1);
+  CHECK_THAT(warnings[0], Contains("the penalty pushes them out"));
+  const ColliderContact& penalty = options.colliders[0];
+  CHECK(3 * penalty.stiffness * penalty.delta * penalty.delta == Approx(10 * masses.mean() * 9.81));
+}
+
+TEST_CASE("Each collider's drawn surface lies on its level set", "[precompute][contact]") {
+  const std::vector<std::pair<ColliderShape, Eigen::Vector4d>> shapes = {
+      {ColliderShape::kSphere, {0.5, 0, 0, 0}},
+      {ColliderShape::kCapsule, {0.3, 0.6, 0, 0}},
+      {ColliderShape::kRoundedBox, {0.5, 0.4, 0.3, 0.1}},
+      {ColliderShape::kCylinder, {0.5, 0.4, 0.1, 0}},
+      {ColliderShape::kBowl, {1.0, 0.1, 0, 0}},
+      {ColliderShape::kHalfSpace, Eigen::Vector4d::Zero()}};
+  for (const auto& [shape, size] : shapes) {
+    LevelSetCollider collider;
+    collider.shape = shape;
+    collider.size = size;
+    const ColliderSurface surface = collider_surface(collider, 3.0);
+    REQUIRE(surface.triangles.rows() > 0);
+    CHECK(surface.triangles.maxCoeff() < surface.positions.rows());
+    double worst = 0;
+    for (Eigen::Index p = 0; p < surface.positions.rows(); ++p)
+      worst = std::max(
+          worst,
+          std::abs(
+              sample_local_level_set(shape, size, surface.positions.row(p).transpose()).value));
+    INFO("shape " << static_cast<int>(shape));
+    CHECK(worst < 1e-9);
+  }
+}
+
+TEST_CASE("docs/SPEC.md holds the collider keys' table as the list makes it",
+          "[precompute][contact]") {
+  // (Regenerate with `ramus settings --collider-table`.)
+  std::ifstream in(std::string(RAMUS_TEST_DATA_DIR) + "/../../docs/SPEC.md");
+  REQUIRE(in);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string doc = text.str();
+  const std::string begin = "<!-- collider keys: begin -->", end = "<!-- collider keys: end -->";
+  const std::size_t a = doc.find(begin), b = doc.find(end);
+  REQUIRE(a != std::string::npos);
+  REQUIRE(b != std::string::npos);
+  CHECK(doc.substr(a + begin.size(), b - a - begin.size()) == collider_keys_markdown_table());
+}
