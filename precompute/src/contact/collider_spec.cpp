@@ -30,6 +30,7 @@ ContactOptions resolve_contact_options(const ContactSpec& spec, const std::strin
                                        std::vector<std::string>& warnings) {
   ContactOptions options;
   options.friction_speed = spec.friction_speed;
+  options.friction_model = spec.friction_model;
   const double diagonal =
       rest_positions.rows() > 0
           ? (rest_positions.colwise().maxCoeff() - rest_positions.colwise().minCoeff()).norm()

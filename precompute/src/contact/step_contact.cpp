@@ -20,7 +20,7 @@ bool is_active(const ColliderContact& c, double phi) {
 }  // namespace
 
 StepContact::StepContact(ContactOptions options, const Eigen::VectorXd& vertex_masses)
-    : options_(std::move(options)), potential_(options_.colliders) {
+    : options_(std::move(options)), potential_(options_.colliders), vertex_masses_(vertex_masses) {
   // Automatic barriers: kappa_min from the average vertex mass, raised later by end_step.
   const double average_mass = vertex_masses.size() > 0 ? vertex_masses.mean() : 1.0;
   for (ColliderContact& c : potential_.colliders()) {
@@ -38,10 +38,11 @@ void StepContact::begin_step(const Eigen::VectorXd& start_positions, double time
   time_ = time_next;
   time_step_ = time_step;
   potential_.set_time(time_next);
-  // Friction of each active pair, its normal force and normal frozen at x_n.
+  // Friction of each active pair, its normal force and normal frozen at x_n (none when friction
+  // acts after the solve).
   std::vector<FrictionContact> contacts;
   for (const ColliderContact& c : potential_.colliders()) {
-    if (!(c.friction > 0)) continue;
+    if (!(c.friction > 0) || options_.friction_model != FrictionModel::kSmoothedPotential) continue;
     for (int v = 0; v < static_cast<int>(start_positions.size() / 3); ++v) {
       const Eigen::Vector3d x = start_positions.segment<3>(3 * v);
       const LevelSetSample s = sample_level_set(c.collider, x, time_next);
@@ -104,6 +105,33 @@ double StepContact::largest_feasible_step(const Eigen::VectorXd& x, const Eigen:
     }
   }
   return alpha_feasible;
+}
+
+void StepContact::apply_friction_after_solve(const Eigen::VectorXd& positions,
+                                             Eigen::VectorXd& velocities) {
+  if (options_.friction_model != FrictionModel::kAfterSolve) return;
+  for (const ColliderContact& c : potential_.colliders()) {
+    if (!(c.friction > 0)) continue;
+    for (Eigen::Index v = 0; v < positions.size() / 3; ++v) {
+      const Eigen::Vector3d x = positions.segment<3>(3 * v);
+      const LevelSetSample s = sample_level_set(c.collider, x, time_);
+      const double force = std::abs(potential_.response(c, s.value).first);
+      if (!is_active(c, s.value) || !(force > 0) || !std::isfinite(force)) continue;
+      // The tangential velocity relative to the collider, reduced by at most mu |f| h / m.
+      const Eigen::Vector3d normal = s.gradient.normalized();
+      const Eigen::Vector3d relative =
+          velocities.segment<3>(3 * v) - c.collider.motion.velocity_at(x, time_);
+      const Eigen::Vector3d slip = relative - normal * normal.dot(relative);
+      const double speed = slip.norm(), mass = vertex_masses_(v);
+      if (!(speed > 0) || !(mass > 0)) continue;
+      const double change = std::min(speed, c.friction * force * time_step_ / mass);
+      const Eigen::Vector3d before = velocities.segment<3>(3 * v);
+      velocities.segment<3>(3 * v) -= change * slip / speed;
+      statistics_.friction_force += mass * change / time_step_;
+      statistics_.friction_work +=
+          0.5 * mass * (before.squaredNorm() - velocities.segment<3>(3 * v).squaredNorm());
+    }
+  }
 }
 
 const ContactStatistics& StepContact::end_step(const Eigen::VectorXd& positions) {

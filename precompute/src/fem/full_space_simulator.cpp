@@ -248,7 +248,8 @@ NewtonReport FullSpaceSimulator::step_backward_euler(FullSpaceState& state,
   Eigen::VectorXd next = state.positions;
   dofs_.scatter_free(y, next);
   if (!contact_.empty()) contact_.end_step(next);
-  const Eigen::VectorXd velocities = (next - state.positions) / h;
+  Eigen::VectorXd velocities = (next - state.positions) / h;
+  if (!contact_.empty()) contact_.apply_friction_after_solve(next, velocities);
   state.accelerations = (velocities - state.velocities) / h;
   state.velocities = velocities;
   for (int v : dofs_.fixed_vertices()) {
@@ -282,7 +283,10 @@ NewtonReport FullSpaceSimulator::step_newmark(FullSpaceState& state,
   dofs_.scatter_free(y, state.positions);
   dofs_.scatter_free(a, state.accelerations);
   dofs_.scatter_free(v_tilde + h * gamma * a, state.velocities);
-  if (!contact_.empty()) contact_.end_step(state.positions);
+  if (!contact_.empty()) {
+    contact_.end_step(state.positions);
+    contact_.apply_friction_after_solve(state.positions, state.velocities);
+  }
   state.time += h;
   return report;
 }

@@ -145,9 +145,18 @@ ContactSpec parse_contact(const SpecReader& r, const json& root, double unit) {
   }
   if (root.contains("contact")) {
     const json& block = root["contact"];
-    r.only_keys(block, "contact", {"friction_speed"});
+    r.only_keys(block, "contact", {"friction_speed", "friction_model"});
     if (block.contains("friction_speed"))
       contact.friction_speed = unit * r.positive(block["friction_speed"], "contact.friction_speed");
+    if (block.contains("friction_model")) {
+      const json& model = block["friction_model"];
+      if (model == "smoothed")
+        contact.friction_model = FrictionModel::kSmoothedPotential;
+      else if (model == "after_solve")
+        contact.friction_model = FrictionModel::kAfterSolve;
+      else
+        r.fail("contact.friction_model", "expected smoothed or after_solve; got " + shown(model));
+    }
   }
   return contact;
 }

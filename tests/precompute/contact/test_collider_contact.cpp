@@ -1,8 +1,8 @@
 // The full-space simulator with kinematic colliders: a block dropped on the floor rests on it
 // without ever touching it (barrier) and carries its weight; the penalty lets it sink to the
 // depth its stiffness predicts; a block on a slope sticks below the friction angle and slides
-// with acceleration g (sin theta - mu cos theta) above it; a fast block never tunnels through a
-// thin plate.
+// with acceleration g (sin theta - mu cos theta) above it, with either friction model; a fast block
+// never tunnels through a thin plate.
 #include <Eigen/Geometry>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -112,14 +112,17 @@ TEST_CASE("A penalty floor lets the block sink to the depth its stiffness predic
 TEST_CASE("A block on a slope sticks below the friction angle and slides above it",
           "[precompute][contact]") {
   const double mu = 0.5;
+  const auto friction_model =
+      GENERATE(FrictionModel::kSmoothedPotential, FrictionModel::kAfterSolve);
   for (const double tan_theta : {0.3, 0.8}) {
     const double theta = std::atan(tan_theta);
     const Eigen::Matrix3d tilt = Eigen::AngleAxisd(theta, Vector3d::UnitX()).toRotationMatrix();
     // The slope's normal n = tilt e_z; its downhill direction d = -tilt e_y.
     const Vector3d downhill = -(tilt * Vector3d::UnitY());
     Block block(tilt, tilt * Vector3d(0, 0, 1e-3));
-    FullSpaceSimulator simulator(block.model, DofMap(block.mesh.num_vertices(), {}),
-                                 options_with(floor_collider(ContactModel::kBarrier, tilt, mu)));
+    FullSpaceOptions options = options_with(floor_collider(ContactModel::kBarrier, tilt, mu));
+    options.contact.friction_model = friction_model;
+    FullSpaceSimulator simulator(block.model, DofMap(block.mesh.num_vertices(), {}), options);
     FullSpaceState state = simulator.rest_state();
     // Settle for 0.5 s, then measure over 1.5 s.
     for (int step = 0; step < 50; ++step) REQUIRE(simulator.step_backward_euler(state).converged);
@@ -130,9 +133,18 @@ TEST_CASE("A block on a slope sticks below the friction angle and slides above i
       REQUIRE(simulator.contact_statistics().smallest_distance > 0);
     }
     const double travelled = (block.mean_position(state) - start).dot(downhill);
-    INFO("tan theta " << tan_theta << ": travelled " << travelled << " m");
-    if (tan_theta < mu) {
+    INFO("friction " << (friction_model == FrictionModel::kAfterSolve ? "after the solve"
+                                                                      : "smoothed")
+                     << ", tan theta " << tan_theta << ": travelled " << travelled << " m");
+    if (tan_theta < mu && friction_model == FrictionModel::kSmoothedPotential) {
       CHECK(std::abs(travelled) < 1e-3);
+    } else if (tan_theta < mu) {
+      // Friction after the solve changes velocities only: each step's solve still moves the
+      // block by about h² g sin(theta) before friction stops it (the paper's stated artifact),
+      // so it creeps, yet far less than it would slide without friction (about 5 m here).
+      const double frictionless = 0.5 * kGravity * std::sin(theta) * (2.0 * 2.0 - 0.5 * 0.5);
+      CHECK(travelled > 0);
+      CHECK(travelled < 0.05 * frictionless);
     } else {
       const double expected = kGravity * (std::sin(theta) - mu * std::cos(theta));
       const double acceleration = (block.mean_velocity(state).dot(downhill) - start_speed) / 1.5;

@@ -50,7 +50,7 @@ TEST_CASE("A spec's colliders are parsed into shapes, poses, motions and contact
            "delta": 0.01, "stiffness": 1e6, "velocity": [1, 0, 0],
            "rotation": {"axis": [0, 0, 1], "degrees": 90}},
           {"shape": "bowl", "inner_radius": 2, "thickness": 0.5, "angular_velocity": [0, 0, 1]}])",
-      R"(, "contact": {"friction_speed": 0.002}, "units": "cm")");
+      R"(, "contact": {"friction_speed": 0.002, "friction_model": "after_solve"}, "units": "cm")");
   REQUIRE(spec.contact.colliders.size() == 3);
   const ColliderSpec& floor = spec.contact.colliders[0];
   CHECK(floor.contact.collider.shape == ColliderShape::kHalfSpace);
@@ -73,6 +73,7 @@ TEST_CASE("A spec's colliders are parsed into shapes, poses, motions and contact
             .norm() < 1e-12);
   CHECK(spec.contact.colliders[2].contact.collider.motion.angular_velocity.z() == 1);
   CHECK(spec.contact.friction_speed == Approx(2e-5));
+  CHECK(spec.contact.friction_model == FrictionModel::kAfterSolve);
 }
 
 TEST_CASE("Wrong collider values are named by their key", "[precompute][contact]") {
@@ -106,6 +107,8 @@ TEST_CASE("Wrong collider values are named by their key", "[precompute][contact]
   CHECK_THAT(error_of(dir, R"({"shape": "sphere"})"), Contains("colliders: expected an array"));
   CHECK_THAT(error_of(dir, "[]", R"(, "contact": {"friction_speed": -1})"),
              Contains("contact.friction_speed: must be positive"));
+  CHECK_THAT(error_of(dir, "[]", R"(, "contact": {"friction_model": "sticky"})"),
+             Contains("contact.friction_model: expected smoothed or after_solve"));
 }
 
 TEST_CASE("Collider defaults follow the mesh, and a barrier may not start overlapping it",

@@ -52,6 +52,7 @@ struct ColliderSpec {
 struct ContactSpec {
   std::vector<ColliderSpec> colliders;
   double friction_speed = 1e-3;  ///< m/s ("contact.friction_speed")
+  FrictionModel friction_model = FrictionModel::kSmoothedPotential;  ///< "contact.friction_model"
 };
 
 /// Contact options for a run of `rest_positions` (#V by 3, m) with lumped `vertex_masses` (#V,

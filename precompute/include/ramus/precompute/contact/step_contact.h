@@ -13,10 +13,17 @@
 
 namespace ramus {
 
-/// The contact settings of a full-space run: its colliders and the friction smoothing speed.
+/// Where friction acts.
+enum class FrictionModel {
+  kSmoothedPotential,  ///< the survey's Eq. 32 inside the minimization, lagged normal force
+  kAfterSolve,         ///< the optimization paper's: velocities only, after the Newton solve
+};
+
+/// The contact settings of a full-space run: its colliders and how friction acts.
 struct ContactOptions {
   std::vector<ColliderContact> colliders;  ///< a barrier's stiffness 0: automatic (adaptive)
   double friction_speed = 1e-3;            ///< eps_v (m/s): slip below it is sticking
+  FrictionModel friction_model = FrictionModel::kSmoothedPotential;
 };
 
 /// What contact did in the last step.
@@ -67,6 +74,12 @@ class StepContact {
   double largest_feasible_step(const Eigen::VectorXd& x, const Eigen::VectorXd& dx,
                                double alpha_max) const;
 
+  /// The optimization paper's friction after the solve (§5.1, 5.2), with FrictionModel::
+  /// kAfterSolve: each vertex a collider pushes loses the tangential part of its velocity
+  /// relative to the collider up to mu |f| h / m (f the contact force at x_{n+1}). Positions are
+  /// kept; kinetic energy only decreases. Updates the statistics' friction force and work.
+  void apply_friction_after_solve(const Eigen::VectorXd& positions, Eigen::VectorXd& velocities);
+
   /// After the solve: statistics at x_{n+1}, and the adaptive stiffness update.
   const ContactStatistics& end_step(const Eigen::VectorXd& positions);
   const ContactStatistics& statistics() const { return statistics_; }
@@ -77,6 +90,7 @@ class StepContact {
   LaggedFrictionPotential friction_;
   std::vector<double> minimum_stiffness_;  // per collider (automatic barriers), J/m²
   std::vector<bool> automatic_;
+  Eigen::VectorXd vertex_masses_;  // kg, for the friction after the solve
   ContactStatistics statistics_;
   double previous_smallest_ = 0;
   double time_ = 0, time_step_ = 1;
