@@ -40,6 +40,13 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+// A number as %.3g prints it (std::to_string prints 1e-9 as 0.000000).
+std::string shown_number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", value);
+  return text;
+}
+
 // "<stem>_colliders.pvd" beside the run's series.
 std::string collider_series_path(const std::string& output) {
   const std::string::size_type dot = output.rfind(".pvd");
@@ -59,6 +66,9 @@ class ColliderSeries {
     for (const ColliderContact& c : contact.colliders)
       surfaces_.push_back(collider_surface(c.collider, 4 * size));
     writer_ = std::make_unique<PvdSeriesWriter>(collider_series_path(output), encoding);
+    std::printf("contact   %zu collider%s, friction smoothing %g m/s, series %s\n",
+                contact.colliders.size(), contact.colliders.size() == 1 ? "" : "s",
+                contact.friction_speed, collider_series_path(output).c_str());
   }
   void add_frame(double time) {
     if (!writer_) return;
@@ -130,10 +140,33 @@ class ContactSummary {
   int most_contacts_ = 0;
 };
 
+// The run's options from the spec: time step, gravity, damping, and the colliders with their
+// defaults resolved against the mesh (a barrier overlapping it is refused, before any output).
+FullSpaceOptions run_options(const ModelSpec& spec, const TetMesh& mesh, const StvkFemModel& model,
+                             const std::string& integrator) {
+  FullSpaceOptions options;
+  options.time_step = spec.simulation.settings.time_step;
+  options.gravity = spec.simulation.settings.gravity;
+  options.rayleigh_mass = spec.simulation.domain.rayleigh_mass;
+  options.rayleigh_stiffness = spec.simulation.domain.rayleigh_stiffness;
+  std::vector<std::string> contact_warnings;
+  options.contact = resolve_contact_options(spec.contact, spec.spec_path, mesh.rest_positions,
+                                            model.lumped_vertex_masses(), contact_warnings);
+  for (const std::string& warning : contact_warnings)
+    std::fprintf(stderr, "ramus: warning: %s: %s\n", spec.spec_path.c_str(), warning.c_str());
+  if (!options.contact.colliders.empty() && integrator == "siere")
+    throw OptionError(
+        "--integrator siere: colliders need an integrator written as a minimization (be or "
+        "newmark)");
+  return options;
+}
+
 void run(const Args& args) {
   // Everything that can be wrong with the input is checked before the output is created.
   ModelSpec spec = load_spec(args.spec);
-  refuse_outputs_over_inputs(spec_input_files(spec), {{"--output", args.output}});
+  refuse_outputs_over_inputs(
+      spec_input_files(spec),
+      {{"--output", args.output}, {"--output (its colliders)", collider_series_path(args.output)}});
   if (spec.assembly)
     throw InputError(spec.spec_path, 0,
                      "an assembly (parts and instances) has no one-mesh full-space model yet: "
@@ -156,27 +189,13 @@ void run(const Args& args) {
     throw InputError(spec.spec_path, 0, e.what());
   }
   const StvkFemModel model(mesh, assign_materials(mesh, spec.material, spec.materials_by_label));
-  FullSpaceOptions options;
-  options.time_step = spec.simulation.settings.time_step;
-  options.gravity = spec.simulation.settings.gravity;
-  options.rayleigh_mass = spec.simulation.domain.rayleigh_mass;
-  options.rayleigh_stiffness = spec.simulation.domain.rayleigh_stiffness;
+  const FullSpaceOptions options = run_options(spec, mesh, model, args.integrator);
   // SIERE's split: the spec's number of modes, refreshed every step (the survey's exact method:
   // the full space is the reference) unless the options say otherwise.
   const auto given_int = [&](const char* name, int otherwise) {
     const std::optional<SettingValue> value = given_setting(*args.command, args.settings, name);
     return value ? static_cast<int>(value->v[0]) : otherwise;
   };
-  // Colliders: defaults resolved against the mesh; a barrier overlapping the mesh is refused.
-  std::vector<std::string> contact_warnings;
-  options.contact = resolve_contact_options(spec.contact, spec.spec_path, mesh.rest_positions,
-                                            model.lumped_vertex_masses(), contact_warnings);
-  for (const std::string& warning : contact_warnings)
-    std::fprintf(stderr, "ramus: warning: %s: %s\n", spec.spec_path.c_str(), warning.c_str());
-  if (!options.contact.colliders.empty() && args.integrator == "siere")
-    throw OptionError(
-        "--integrator siere: colliders need an integrator written as a "
-        "minimization (be or newmark)");
   const int modes = given_int("split_modes", spec.simulation.domain.split_modes);
   const int modes_refresh = given_int("split_refresh_steps", 1);
   if (args.integrator != "be" && args.integrator != "newmark" && args.integrator != "siere")
@@ -197,13 +216,8 @@ void run(const Args& args) {
                        std::to_string(modes_refresh) + " steps")
                           .c_str()
                     : (args.integrator + ", Newton tol " +
-                       std::to_string(simulator.gradient_tolerance()) + " N")
+                       shown_number(simulator.gradient_tolerance()) + " N")
                           .c_str());
-
-  if (!options.contact.colliders.empty())
-    std::printf("contact   %zu collider%s, friction smoothing %g m/s, series %s\n",
-                options.contact.colliders.size(), options.contact.colliders.size() == 1 ? "" : "s",
-                options.contact.friction_speed, collider_series_path(args.output).c_str());
 
   PvdSeriesWriter writer(args.output, args.ascii ? VtuEncoding::kAscii : VtuEncoding::kCompressed);
   ColliderSeries colliders(args.output, options.contact, mesh.rest_positions,
