@@ -154,10 +154,14 @@ FullSpaceOptions run_options(const ModelSpec& spec, const TetMesh& mesh, const S
                                             model.lumped_vertex_masses(), contact_warnings);
   for (const std::string& warning : contact_warnings)
     std::fprintf(stderr, "ramus: warning: %s: %s\n", spec.spec_path.c_str(), warning.c_str());
+  if (options.contact.friction_model == FrictionModel::kAfterSolve && integrator != "be")
+    throw OptionError("--integrator " + integrator +
+                      ": friction after the solve (contact.friction_model) works with backward "
+                      "Euler only");
   if (!options.contact.colliders.empty() && integrator == "siere")
     throw OptionError(
-        "--integrator siere: colliders need an integrator written as a minimization (be or "
-        "newmark)");
+        "--integrator siere: colliders need an integrator written as a minimization (be, bdf2 "
+        "or newmark)");
   return options;
 }
 
@@ -198,9 +202,10 @@ void run(const Args& args) {
   };
   const int modes = given_int("split_modes", spec.simulation.domain.split_modes);
   const int modes_refresh = given_int("split_refresh_steps", 1);
-  if (args.integrator != "be" && args.integrator != "newmark" && args.integrator != "siere")
+  if (args.integrator != "be" && args.integrator != "bdf2" && args.integrator != "newmark" &&
+      args.integrator != "siere")
     throw OptionError("--integrator: \"" + args.integrator +
-                      "\" is not one of the full-space integrators be, newmark, siere");
+                      "\" is not one of the full-space integrators be, bdf2, newmark, siere");
   FullSpaceSimulator simulator(model, DofMap(mesh.num_vertices(), fixed), options);
   std::unique_ptr<FullSpaceSiere> siere;
   if (args.integrator == "siere")
@@ -248,6 +253,8 @@ void run(const Args& args) {
       siere->step(state, forces);
     else if (args.integrator == "newmark")
       report = simulator.step_newmark(state, forces);
+    else if (args.integrator == "bdf2")
+      report = simulator.step_bdf2(state, forces);
     else
       report = simulator.step_backward_euler(state, forces);
     const double step_seconds = seconds_since(t_step);
@@ -283,11 +290,11 @@ void run(const Args& args) {
 
 void add_simulate_full_command(CLI::App& app) {
   auto args = std::make_shared<Args>();
-  CLI::App* command =
-      app.add_subcommand("simulate-full",
-                         "Full-space reference simulation (StVK; backward Euler as minimization "
-                         "with Newton and line search, implicit Newmark, or SIERE with Eq. 25 by "
-                         "Sherman-Morrison-Woodbury) of a model spec; writes a .pvd series");
+  CLI::App* command = app.add_subcommand(
+      "simulate-full",
+      "Full-space reference simulation (StVK; backward Euler or BDF2 as "
+      "minimization with Newton and line search, implicit Newmark, or SIERE with Eq. 25 by "
+      "Sherman-Morrison-Woodbury) of a model spec; writes a .pvd series");
   command->add_option("spec", args->spec, "Model spec (JSON, see docs/SPEC.md)")->required();
   command->add_option("-o,--output", args->output, "Output series (.pvd)")->required();
   add_setting_option(command, args->settings, "steps", "the spec's");
@@ -295,7 +302,7 @@ void add_simulate_full_command(CLI::App& app) {
   command->add_flag("--quiet", args->quiet, "Print only the summary");
   command->add_flag("--ascii", args->ascii,
                     "Write ASCII frames (default: binary, zlib-compressed; ParaView reads both)");
-  command->add_option("--integrator", args->integrator, "be, newmark or siere")
+  command->add_option("--integrator", args->integrator, "be, bdf2, newmark or siere")
       ->capture_default_str();
   add_setting_option(command, args->settings, "split_modes", "the spec's");
   add_setting_option(command, args->settings, "split_refresh_steps",

@@ -192,3 +192,43 @@ TEST_CASE("Implicit Newmark (trapezoidal) nearly conserves energy, backward Eule
   simulator.initialize_acceleration(check);
   CHECK((check.accelerations - newmark.accelerations).norm() < 1e-6 * newmark.accelerations.norm());
 }
+
+TEST_CASE("BDF2 as a minimization converges faster than backward Euler, towards second order",
+          "[precompute][fem]") {
+  // A clamped beam under gravity switched on at t = 0; its displacement at t = 0.16 s against a
+  // trapezoidal-rule reference of step 0.3125 ms. The sudden load excites every mode, and the
+  // high ones (omega h > 1) keep BDF2 short of its asymptotic ratio 4 at these steps: measured
+  // 2.58, 2.81, 2.83, 3.00 on halving h from 20 ms, backward Euler 2.04, 1.93, 1.86, 1.85.
+  Beam beam;
+  const DofMap dofs(beam.mesh.num_vertices(), beam.clamped());
+  const auto displacement_at_end = [&](double h, int method) {
+    FullSpaceOptions options;
+    options.time_step = h;
+    options.gravity = {0, 0, -9.81};
+    FullSpaceSimulator simulator(beam.model, dofs, options);
+    FullSpaceState state = simulator.rest_state();
+    if (method == 2) simulator.initialize_acceleration(state);
+    const int steps = static_cast<int>(std::lround(0.16 / h));
+    for (int k = 0; k < steps; ++k) {
+      const NewtonReport report = method == 0   ? simulator.step_backward_euler(state)
+                                  : method == 1 ? simulator.step_bdf2(state)
+                                                : simulator.step_newmark(state);
+      REQUIRE(report.converged);
+    }
+    return Eigen::VectorXd(state.positions - beam.model.rest_positions());
+  };
+  const Eigen::VectorXd reference = displacement_at_end(0.16 / 512, 2);
+  const auto error = [&](double h, int method) {
+    return (displacement_at_end(h, method) - reference).norm();
+  };
+  const double be_fine = error(0.00125, 0), bdf2_fine = error(0.00125, 1);
+  const double be_ratio = error(0.0025, 0) / be_fine;
+  const double bdf2_ratio = error(0.0025, 1) / bdf2_fine;
+  INFO("error ratios on halving h to 1.25 ms: backward Euler " << be_ratio << ", BDF2 "
+                                                               << bdf2_ratio);
+  CHECK(be_ratio > 1.6);
+  CHECK(be_ratio < 2.2);
+  CHECK(bdf2_ratio > 2.7);
+  CHECK(bdf2_ratio < 4.5);
+  CHECK(bdf2_fine < 0.2 * be_fine);
+}

@@ -20,6 +20,8 @@ struct FullSpaceState {
   Eigen::VectorXd velocities;
   Eigen::VectorXd accelerations;  ///< used by Newmark; backward Euler keeps it up to date
   double time = 0;
+  /// x_{n-1} and v_{n-1} for BDF2 (empty: its first step is backward Euler); kept by its steps.
+  Eigen::VectorXd previous_positions, previous_velocities;
 };
 
 struct FullSpaceOptions {
@@ -58,6 +60,12 @@ class FullSpaceSimulator {
   NewtonReport step_backward_euler(FullSpaceState& state,
                                    const Eigen::VectorXd& external_forces = {});
 
+  /// One BDF2 step (its friction the smoothed one: OptionError with FrictionModel::kAfterSolve),
+  /// (3 x_{n+1} - 4 x_n + x_{n-1}) / 2h = v_{n+1} and likewise for v, written as
+  /// a minimization: E(y) = (9 / 8h²) |y - y_hat|²_M + Phi(y) - f.y (plus damping), y_hat =
+  /// (4 x_n - x_{n-1}) / 3 + (2h / 9)(4 v_n - v_{n-1}). Without a previous state, backward Euler.
+  NewtonReport step_bdf2(FullSpaceState& state, const Eigen::VectorXd& external_forces = {});
+
   /// One implicit Newmark step (default: the trapezoidal rule beta = 1/4, gamma = 1/2), solved
   /// to tolerance; needs state.accelerations (see initialize_acceleration).
   NewtonReport step_newmark(FullSpaceState& state, const Eigen::VectorXd& external_forces = {},
@@ -79,6 +87,8 @@ class FullSpaceSimulator {
   NewtonMinimizer minimizer_;
   StepContact contact_;
   std::unique_ptr<Objectives> objectives_;
+  /// OptionError when friction acts after the solve (backward Euler's alone).
+  void require_smoothed_friction(const char* method) const;
   /// The better of the starting guesses (the lower finite energy), or x_n made feasible.
   Eigen::VectorXd best_start(MinimizationObjective& objective, const Eigen::VectorXd& first,
                              const Eigen::VectorXd& second, const FullSpaceState& state) const;
