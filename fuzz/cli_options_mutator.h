@@ -68,6 +68,7 @@ inline const std::vector<std::string>& tricky_values() {
                                                   "hard.h5",
                                                   "spec.json",
                                                   "spec_link.json",
+                                                  "contact.json",
                                                   "mesh.msh",
                                                   "surface.obj",
                                                   "small_beam.node",

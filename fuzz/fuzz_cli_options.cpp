@@ -1,6 +1,7 @@
 // Fuzz target: the `ramus` tool's command lines. An input is an argument list, one argument per
 // line; each runs the real tool (a child process, as a user would) in a fresh sandbox holding a
-// model, a signed model, a spec with its meshes, a surface, keys and links to them. Findings:
+// model, a signed model, specs with their meshes (one with colliders), a surface, keys and links
+// to them. Findings:
 //  - a crash (any signal the target did not send), a sanitizer report, exit 2 ("unexpected
 //    error"), libhdf5's diagnostics on stderr;
 //  - an input the command read (a file named on its line, a spec's meshes) changed or gone;
@@ -54,10 +55,15 @@ const std::vector<std::pair<std::string, std::string>> kFixture = {
     {"small_beam_surface.obj", "specs/small_beam_surface.obj"},
     {"small_beam_two_domains.labels", "specs/small_beam_two_domains.labels"},
     {"surface.obj", "meshes/cube.obj"},
-    {"mesh.msh", "meshes/hex_beam_41.msh"}};
-// What spec.json reads besides itself: inputs of every command given the spec.
-const std::vector<std::string> kSpecInputs = {
-    "small_beam.node", "small_beam.ele", "small_beam_surface.obj", "small_beam_two_domains.labels"};
+    {"mesh.msh", "meshes/hex_beam_41.msh"},
+    {"contact.json", "../../data/contact/block_on_slope.json"},
+    {"block.msh", "../../data/contact/block.msh"}};
+// What each spec reads besides itself: inputs of every command given the spec.
+const std::map<std::string, std::vector<std::string>> kSpecInputs = {
+    {"spec.json",
+     {"small_beam.node", "small_beam.ele", "small_beam_surface.obj",
+      "small_beam_two_domains.labels"}},
+    {"contact.json", {"block.msh"}}};
 // Options whose value is an output (never an input of the run).
 const std::set<std::string> kOutputOptions = {
     "-o",        "--output", "--csv",       "--png",        "--plot",
@@ -142,8 +148,8 @@ std::set<std::string> files_read(const std::vector<std::string>& args, const San
     if (error || !fs::is_regular_file(file)) continue;
     const fs::path relative = fs::relative(file, fs::canonical(box.tree));
     inputs.insert(relative);
-    if (relative.filename() == "spec.json")
-      for (const std::string& name : kSpecInputs) inputs.insert(relative.parent_path() / name);
+    if (const auto spec = kSpecInputs.find(relative.filename()); spec != kSpecInputs.end())
+      for (const std::string& name : spec->second) inputs.insert(relative.parent_path() / name);
   }
   return inputs;
 }

@@ -1,5 +1,6 @@
 // Fuzz target: the JSON model spec parser (one mesh or an assembly), and the runtime settings it
-// derives. Its custom mutator edits the JSON tree (json_mutator.h) and, one time in four, bytes.
+// derives; its colliders resolved against a small cube and drawn. Its custom mutator edits the
+// JSON tree (json_mutator.h) and, one time in four, bytes.
 #include <cstring>
 #include <random>
 #include <string>
@@ -7,6 +8,7 @@
 #include "fuzz_target.h"
 #include "json_mutator.h"
 #include "ramus/error.h"
+#include "ramus/precompute/contact/collider_surface.h"
 #include "ramus/precompute/model/model_spec.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -14,6 +16,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const ramus::ModelSpec spec = ramus::parse_model_spec(text, "/fuzz/spec.json");
     ramus::spec_runtime_settings(spec, {"body"});
+    // The colliders: defaults against a 1 m cube's corners (a barrier overlapping it is an
+    // error), their level sets at the corners, their drawn surfaces.
+    Eigen::MatrixX3d corners(8, 3);
+    for (int k = 0; k < 8; ++k) corners.row(k) << (k & 1), ((k >> 1) & 1), ((k >> 2) & 1);
+    std::vector<std::string> warnings;
+    const ramus::ContactOptions contact = ramus::resolve_contact_options(
+        spec.contact, spec.spec_path, corners, Eigen::VectorXd::Constant(8, 0.125), warnings);
+    for (const ramus::ColliderContact& c : contact.colliders) {
+      for (int k = 0; k < 8; ++k) ramus::sample_level_set(c.collider, corners.row(k), 0.5);
+      ramus::collider_surface(c.collider, 2.0, 3);
+    }
   } catch (const ramus::Error&) {
   }
   return 0;
