@@ -160,7 +160,7 @@ struct RunResult {
   bool orphaned = false;  // a process of its group outlived it
 };
 
-// The tool in its own process group, in the sandbox, stdout discarded, stderr kept.
+// The tool in its own process group, in the sandbox, stdin empty, stdout discarded, stderr kept.
 RunResult run_tool(const std::vector<std::string>& args, const Sandbox& box) {
   std::vector<char*> argv;
   std::string tool = RAMUS_TOOL;
@@ -173,7 +173,8 @@ RunResult run_tool(const std::vector<std::string>& args, const Sandbox& box) {
     if (::chdir(box.work.c_str()) != 0) ::_exit(126);
     std::FILE* err = std::freopen(box.stderr_file.c_str(), "w", stderr);
     std::FILE* out = std::freopen("/dev/null", "w", stdout);
-    if (err == nullptr || out == nullptr) ::_exit(126);
+    std::FILE* in = std::freopen("/dev/null", "r", stdin);  // (no command may wait on a terminal)
+    if (err == nullptr || out == nullptr || in == nullptr) ::_exit(126);
     for (int signal_number : {SIGALRM, SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGTERM})
       std::signal(signal_number, SIG_DFL);
     ::setenv("ASAN_OPTIONS", "abort_on_error=1:detect_leaks=0", 1);
