@@ -106,6 +106,41 @@ class ColliderSeries {
   std::unique_ptr<PvdSeriesWriter> writer_;
 };
 
+// H = T + V_elastic + V_gravity + V_contact of the run's states (J): each step's, the first and
+// the last (point forces' work and friction's dissipation are outside it).
+class EnergyMeter {
+ public:
+  EnergyMeter(const StvkFemModel& model, const Eigen::Vector3d& gravity,
+              const FullSpaceState& start)
+      : model_(model),
+        mass_(model.consistent_mass_matrix()),
+        weight_(model.gravity_forces(gravity)) {
+    (*this)(start, 0);
+  }
+  double operator()(const FullSpaceState& s, double contact_energy) {
+    last_ = 0.5 * s.velocities.dot(mass_ * s.velocities) + model_.elastic_energy(s.positions) -
+            weight_.dot(s.positions - model_.rest_positions()) + contact_energy;
+    if (!started_) first_ = last_;
+    started_ = true;
+    return last_;
+  }
+  /// H at the last state, then the first and last H.
+  void print(const FullSpaceState& last, double contact_energy) {
+    (*this)(last, contact_energy);
+    std::printf(
+        "energy    H = T + V_elastic + V_gravity + V_contact: start %.6g J, end %.6g J (the point "
+        "forces' work and friction's dissipation are not in H)\n",
+        first_, last_);
+  }
+
+ private:
+  const StvkFemModel& model_;
+  Eigen::SparseMatrix<double> mass_;
+  Eigen::VectorXd weight_;
+  double first_ = 0, last_ = 0;
+  bool started_ = false;
+};
+
 // Contact over the run: the per-step text and the summary line.
 class ContactSummary {
  public:
@@ -139,6 +174,17 @@ class ContactSummary {
   double smallest_ = INFINITY, largest_force_ = 0, friction_work_ = 0, last_energy_ = 0;
   int most_contacts_ = 0;
 };
+
+// The run's cost and convergence in one line.
+void print_summary(int steps, double seconds, int iterations, int unconverged,
+                   double max_displacement) {
+  const int divisor = std::max(1, steps);
+  std::printf(
+      "summary   %d steps in %.3f s: %.2f ms/step, %.2f Newton iterations/step, %d "
+      "unconverged; max |u| = %.4g m\n",
+      steps, seconds, 1e3 * seconds / divisor, static_cast<double>(iterations) / divisor,
+      unconverged, max_displacement);
+}
 
 // The run's options from the spec: time step, gravity, damping, and the colliders with their
 // defaults resolved against the mesh (a barrier overlapping it is refused, before any output).
@@ -239,6 +285,7 @@ void run(const Args& args) {
   FullSpaceState state = simulator.rest_state();
   if (args.integrator == "newmark") simulator.initialize_acceleration(state);
   write_frame(state);
+  EnergyMeter energy(model, options.gravity, state);
 
   ContactSummary contact(!options.contact.colliders.empty());
   int total_iterations = 0, unconverged = 0;
@@ -269,19 +316,18 @@ void run(const Args& args) {
     if (step % spec.simulation.scenario.output_every == 0) write_frame(state);
     contact.add(simulator.contact_statistics());
     if (!args.quiet && (step % print_every == 0 || step == 1))
-      std::printf("step %5d  t = %7.4f s  Newton %2d it  %8.2f ms  max |u| = %.4g m%s%s\n", step,
-                  state.time, report.iterations, 1e3 * step_seconds, displacement,
-                  contact.step_text(simulator.contact_statistics()).c_str(),
-                  report.converged ? "" : "  (not converged)");
+      std::printf(
+          "step %5d  t = %7.4f s  Newton %2d it  %8.2f ms  max |u| = %.4g m  H = %.5g J%s%s\n",
+          step, state.time, report.iterations, 1e3 * step_seconds, displacement,
+          energy(state, simulator.contact_statistics().contact_energy),
+          contact.step_text(simulator.contact_statistics()).c_str(),
+          report.converged ? "" : "  (not converged)");
   }
   writer.finish();
   colliders.finish();
-  const int steps = std::max(1, spec.simulation.scenario.steps);
-  std::printf(
-      "summary   %d steps in %.3f s: %.2f ms/step, %.2f Newton iterations/step, %d "
-      "unconverged; max |u| = %.4g m\n",
-      spec.simulation.scenario.steps, total_seconds, 1e3 * total_seconds / steps,
-      static_cast<double>(total_iterations) / steps, unconverged, max_displacement);
+  print_summary(spec.simulation.scenario.steps, total_seconds, total_iterations, unconverged,
+                max_displacement);
+  energy.print(state, simulator.contact_statistics().contact_energy);
   contact.print();
   std::printf("output    %s (%d frames)\n", args.output.c_str(), writer.num_frames());
 }
