@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "ramus/precompute/contact/collider_spec.h"
 #include "ramus/precompute/fem/material.h"
 #include "ramus/precompute/mesh/tet_mesh.h"
 #include "ramus/precompute/mesh/tetrahedralize.h"
-#include "ramus/precompute/contact/collider_spec.h"
 #include "ramus/precompute/substructuring/domain_tree.h"
 
 namespace ramus {
