@@ -3,12 +3,12 @@
 // colliders' drawn surfaces lie on their level sets; docs/SPEC.md holds the keys' table.
 #include <catch2/catch.hpp>
 #include <fstream>
-#include <sstream>
 
 #include "ramus/error.h"
 #include "ramus/precompute/contact/collider_spec.h"
 #include "ramus/precompute/contact/collider_surface.h"
 #include "ramus/precompute/model/model_spec.h"
+#include "support/generated_docs.h"
 #include "support/temp_dir.h"
 #include "support/test_meshes.h"
 
@@ -173,14 +173,6 @@ TEST_CASE("Each collider's drawn surface lies on its level set", "[precompute][c
 TEST_CASE("docs/SPEC.md holds the collider keys' table as the list makes it",
           "[precompute][contact]") {
   // (Regenerate with `ramus settings --collider-table`.)
-  std::ifstream in(std::string(RAMUS_TEST_DATA_DIR) + "/../../docs/SPEC.md");
-  REQUIRE(in);
-  std::stringstream text;
-  text << in.rdbuf();
-  const std::string doc = text.str();
-  const std::string begin = "<!-- collider keys: begin -->", end = "<!-- collider keys: end -->";
-  const std::size_t a = doc.find(begin), b = doc.find(end);
-  REQUIRE(a != std::string::npos);
-  REQUIRE(b != std::string::npos);
-  CHECK(doc.substr(a + begin.size(), b - a - begin.size()) == collider_keys_markdown_table());
+  CHECK(test::generated_part(test::read_doc("SPEC.md"), "collider keys") ==
+        collider_keys_markdown_table());
 }

@@ -10,28 +10,14 @@
 #include <sstream>
 #include <string>
 
+#include "support/generated_docs.h"
+
 using namespace ramus;
 using Catch::Matchers::Contains;
+using test::generated_part;
+using test::read_doc;
 
 namespace {
-
-// The text of a file of the source tree's docs/.
-std::string read_doc(const std::string& name) {
-  std::ifstream in(std::string(RAMUS_TEST_DATA_DIR) + "/../../docs/" + name);
-  REQUIRE(in);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// The part of `text` between the generated table's markers.
-std::string generated_part(const std::string& text, const std::string& marker) {
-  const std::string begin = "<!-- " + marker + ": begin -->", end = "<!-- " + marker + ": end -->";
-  const std::size_t a = text.find(begin), b = text.find(end);
-  REQUIRE(a != std::string::npos);
-  REQUIRE(b != std::string::npos);
-  return text.substr(a + begin.size(), b - a - begin.size());
-}
 
 // Settings of a model of three domains at the list's defaults.
 RuntimeSettings three_domains() {
