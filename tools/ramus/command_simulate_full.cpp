@@ -150,29 +150,36 @@ class ContactSummary {
     smallest_ = std::min(smallest_, s.smallest_distance);
     largest_force_ = std::max(largest_force_, s.normal_force);
     most_contacts_ = std::max(most_contacts_, s.active_contacts);
+    most_self_contacts_ = std::max(most_self_contacts_, s.self_contacts);
+    deepest_self_ = std::max(deepest_self_, s.deepest_self_contact);
     friction_work_ += s.friction_work;
     last_energy_ = s.contact_energy;
   }
   std::string step_text(const ContactStatistics& s) const {
     if (!on_) return "";
-    char text[160];
+    char text[200];
     std::snprintf(text, sizeof text,
-                  "  contacts %d, min dist %.3g m, normal %.3g N, friction %.3g N",
-                  s.active_contacts, s.smallest_distance, s.normal_force, s.friction_force);
+                  "  contacts %d, min dist %.3g m, self %d (deepest %.3g m), normal %.3g N, "
+                  "friction %.3g N",
+                  s.active_contacts, s.smallest_distance, s.self_contacts, s.deepest_self_contact,
+                  s.normal_force, s.friction_force);
     return text;
   }
   void print() const {
     if (!on_) return;
     std::printf(
         "contact   smallest distance %.4g m, largest normal force %.4g N, at most %d contacts; "
-        "friction dissipated %.4g J; contact energy at the end %.4g J\n",
-        smallest_, largest_force_, most_contacts_, friction_work_, last_energy_);
+        "self-contacts at most %d, deepest %.4g m; friction dissipated %.4g J; contact energy "
+        "at the end %.4g J\n",
+        smallest_, largest_force_, most_contacts_, most_self_contacts_, deepest_self_,
+        friction_work_, last_energy_);
   }
 
  private:
   bool on_;
   double smallest_ = INFINITY, largest_force_ = 0, friction_work_ = 0, last_energy_ = 0;
-  int most_contacts_ = 0;
+  double deepest_self_ = 0;
+  int most_contacts_ = 0, most_self_contacts_ = 0;
 };
 
 // The run's cost and convergence in one line.
@@ -198,16 +205,32 @@ FullSpaceOptions run_options(const ModelSpec& spec, const TetMesh& mesh, const S
   std::vector<std::string> contact_warnings;
   options.contact = resolve_contact_options(spec.contact, spec.spec_path, mesh.rest_positions,
                                             model.lumped_vertex_masses(), contact_warnings);
+  // Copies (or folds of the mesh) that start inside each other are pushed apart at once.
+  if (options.contact.self_collision.enabled)
+    if (const auto overlaps =
+            SelfCollisionPenalty(mesh.tets, mesh.num_vertices(), options.contact.self_collision)
+                .find_contacts(flatten_positions(mesh.rest_positions), false);
+        !overlaps.empty())
+      contact_warnings.push_back(
+          "contact.self_collision: " + std::to_string(overlaps.size()) +
+          " surface vertices start inside another part of the mesh (vertex " +
+          std::to_string(overlaps.front().vertex) +
+          "): the penalty pushes them apart in the first steps");
   for (const std::string& warning : contact_warnings)
     std::fprintf(stderr, "ramus: warning: %s: %s\n", spec.spec_path.c_str(), warning.c_str());
   if (options.contact.friction_model == FrictionModel::kAfterSolve && integrator != "be")
     throw OptionError("--integrator " + integrator +
                       ": friction after the solve (contact.friction_model) works with backward "
                       "Euler only");
-  if (!options.contact.colliders.empty() && integrator == "siere")
+  if ((!options.contact.colliders.empty() || options.contact.self_collision.enabled) &&
+      integrator == "siere")
     throw OptionError(
-        "--integrator siere: colliders need an integrator written as a minimization (be, bdf2 "
+        "--integrator siere: contact needs an integrator written as a minimization (be, bdf2 "
         "or newmark)");
+  if (options.contact.self_collision.friction > 0 && integrator != "be")
+    throw OptionError("--integrator " + integrator +
+                      ": self-collision friction (contact.self_friction) acts after the solve, "
+                      "which works with backward Euler only");
   return options;
 }
 
@@ -230,6 +253,8 @@ void run(const Args& args) {
   const auto t_mesh = Clock::now();
   TetMesh mesh = read_spec_tet_mesh(spec.mesh_path, spec.tetrahedralize, spec.length_unit,
                                     printing_listener());
+  const int copies = std::max<int>(1, static_cast<int>(spec.copies.size()));
+  if (!spec.copies.empty()) mesh = placed_copies(mesh, spec.copies);
   const double mesh_seconds = seconds_since(t_mesh);
   std::vector<int> fixed;
   try {
@@ -258,9 +283,15 @@ void run(const Args& args) {
     siere = std::make_unique<FullSpaceSiere>(model, DofMap(mesh.num_vertices(), fixed), options,
                                              FullSpaceSiereOptions{modes, modes_refresh});
 
-  std::printf("mesh      %s: %d vertices, %d tets, %zu fixed vertices (read in %.2f s)\n",
+  std::printf("mesh      %s: %d vertices, %d tets, %zu fixed vertices (read in %.2f s)%s\n",
               spec.mesh_path.c_str(), mesh.num_vertices(), mesh.num_tets(), fixed.size(),
-              mesh_seconds);
+              mesh_seconds, copies > 1 ? (", " + std::to_string(copies) + " copies").c_str() : "");
+  if (options.contact.self_collision.enabled)
+    std::printf(
+        "contact   self-collision: k = %.4g J/m^3, friction %g after the solve, %d surface "
+        "triangles\n",
+        options.contact.self_collision.stiffness, options.contact.self_collision.friction,
+        simulator.self_collision().num_surface_triangles());
   std::printf("model     mass %.4g kg, %d free DOFs, h = %g s, %d steps, %s\n", model.total_mass(),
               simulator.dofs().num_free_dofs(), options.time_step, spec.simulation.scenario.steps,
               siere ? ("SIERE, s = " + std::to_string(modes) + " modes refreshed every " +
@@ -274,11 +305,16 @@ void run(const Args& args) {
   ColliderSeries colliders(args.output, options.contact, mesh.rest_positions,
                            args.ascii ? VtuEncoding::kAscii : VtuEncoding::kCompressed);
   VtuFields fields;
+  // Which copy each tet belongs to (copies are laid out one after another).
+  Eigen::VectorXi copy_of_tet(mesh.num_tets());
+  for (int t = 0; t < mesh.num_tets(); ++t) copy_of_tet(t) = t / (mesh.num_tets() / copies);
   auto write_frame = [&](const FullSpaceState& state) {
     const Eigen::MatrixX3d positions = unflatten_positions(state.positions);
     fields.point_data = {{"displacement", positions - mesh.rest_positions},
                          {"velocity", unflatten_positions(state.velocities)}};
-    if (mesh.has_labels()) fields.cell_ints = {{"label", mesh.labels}};
+    fields.cell_ints.clear();
+    if (mesh.has_labels()) fields.cell_ints.push_back({"label", mesh.labels});
+    if (copies > 1) fields.cell_ints.push_back({"copy", copy_of_tet});
     writer.add_frame(state.time, positions, mesh.tets, fields);
     colliders.add_frame(state.time);
   };
@@ -287,7 +323,8 @@ void run(const Args& args) {
   write_frame(state);
   EnergyMeter energy(model, options.gravity, state);
 
-  ContactSummary contact(!options.contact.colliders.empty());
+  ContactSummary contact(!options.contact.colliders.empty() ||
+                         options.contact.self_collision.enabled);
   int total_iterations = 0, unconverged = 0;
   double total_seconds = 0, max_displacement = 0;
   const auto print_every = std::max(1, spec.simulation.scenario.steps / 10);

@@ -71,6 +71,12 @@ ContactOptions resolve_contact_options(const ContactSpec& spec, const std::strin
     }
     options.colliders.push_back(c);
   }
+  // Self-collision: k d sqrt(d) ~ k depth³, 3 k depth² = 10 m g at self_depth.
+  options.self_collision.enabled = spec.self_collision;
+  options.self_collision.friction = spec.self_friction;
+  const double self_depth = spec.self_depth.value_or(kDefaultDeltaOfDiagonal * diagonal);
+  options.self_collision.stiffness = spec.self_stiffness.value_or(
+      kWeightsHeldAtDelta * average_mass * kReferenceGravity / (3 * self_depth * self_depth));
   return options;
 }
 

@@ -19,8 +19,12 @@ bool is_active(const ColliderContact& c, double phi) {
 
 }  // namespace
 
-StepContact::StepContact(ContactOptions options, const Eigen::VectorXd& vertex_masses)
-    : options_(std::move(options)), potential_(options_.colliders), vertex_masses_(vertex_masses) {
+StepContact::StepContact(ContactOptions options, const Eigen::VectorXd& vertex_masses,
+                         const Eigen::MatrixX4i& tets)
+    : options_(std::move(options)),
+      potential_(options_.colliders),
+      self_(tets, static_cast<int>(vertex_masses.size()), options_.self_collision),
+      vertex_masses_(vertex_masses) {
   // Automatic barriers: kappa_min from the average vertex mass, raised later by end_step.
   const double average_mass = vertex_masses.size() > 0 ? vertex_masses.mean() : 1.0;
   for (ColliderContact& c : potential_.colliders()) {
@@ -70,11 +74,12 @@ Eigen::VectorXd StepContact::feasible_start(const Eigen::VectorXd& start_positio
 }
 
 double StepContact::value(const Eigen::VectorXd& x) const {
-  return potential_.value(x) + friction_.value(x);
+  return potential_.value(x) + self_.value(x) + friction_.value(x);
 }
 
 double StepContact::add_gradient(const Eigen::VectorXd& x, Eigen::VectorXd& gradient) const {
-  return potential_.add_gradient(x, gradient) + friction_.add_gradient(x, gradient);
+  return potential_.add_gradient(x, gradient) + self_.add_gradient(x, gradient) +
+         friction_.add_gradient(x, gradient);
 }
 
 double StepContact::largest_feasible_step(const Eigen::VectorXd& x, const Eigen::VectorXd& dx,
@@ -109,6 +114,8 @@ double StepContact::largest_feasible_step(const Eigen::VectorXd& x, const Eigen:
 
 void StepContact::apply_friction_after_solve(const Eigen::VectorXd& positions,
                                              Eigen::VectorXd& velocities) {
+  statistics_.friction_work += self_.apply_friction(positions, vertex_masses_, time_step_,
+                                                    velocities, statistics_.friction_force);
   if (options_.friction_model != FrictionModel::kAfterSolve) return;
   for (const ColliderContact& c : potential_.colliders()) {
     if (!(c.friction > 0)) continue;
@@ -154,6 +161,16 @@ const ContactStatistics& StepContact::end_step(const Eigen::VectorXd& positions)
     if (automatic_[k] && smallest < kClosingFraction * c.delta &&
         previous_smallest_ < kClosingFraction * c.delta && smallest < previous_smallest_)
       c.stiffness = std::min(2 * c.stiffness, kMaximumStiffnessGrowth * minimum_stiffness_[k]);
+  }
+  // The mesh against itself.
+  for (const SelfContact& c : self_.find_contacts(positions, false)) {
+    const ScalarDerivatives phi = self_penalty(c.distance.squared_distance,
+                                               self_.options().stiffness, self_.options().epsilon);
+    ++s.self_contacts;
+    s.deepest_self_contact =
+        std::max(s.deepest_self_contact, std::sqrt(c.distance.squared_distance));
+    s.normal_force += phi.first * c.distance.gradient.head<3>().norm();
+    s.contact_energy += phi.value;
   }
   for (const FrictionContact& c : friction_.contacts()) {
     const double slip = friction_.slip_velocity(positions, c).norm();

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 namespace ramus {
 
@@ -105,15 +106,23 @@ struct NewtonMinimizer::Impl {
   // An indefinite Hessian is expected and handled; keep CHOLMOD from printing about it.
   Impl() { solver.cholmod().print = 0; }
   bool analyzed = false;
-  Eigen::Index analyzed_size = -1;
-  Eigen::Index analyzed_nonzeros = -1;
+  // The analyzed pattern (column starts and row indices): a Hessian whose pattern changes
+  // (self-contacts coming and going) is analyzed afresh.
+  std::vector<int> analyzed_outer, analyzed_inner;
 
+  bool same_pattern(const Eigen::SparseMatrix<double>& H) const {
+    return analyzed && H.isCompressed() &&
+           std::equal(H.outerIndexPtr(), H.outerIndexPtr() + H.cols() + 1, analyzed_outer.begin(),
+                      analyzed_outer.end()) &&
+           std::equal(H.innerIndexPtr(), H.innerIndexPtr() + H.nonZeros(), analyzed_inner.begin(),
+                      analyzed_inner.end());
+  }
   bool factorize(const Eigen::SparseMatrix<double>& H) {
-    if (!analyzed || analyzed_size != H.rows() || analyzed_nonzeros != H.nonZeros()) {
+    if (!same_pattern(H)) {
       solver.analyzePattern(H);
       analyzed = true;
-      analyzed_size = H.rows();
-      analyzed_nonzeros = H.nonZeros();
+      analyzed_outer.assign(H.outerIndexPtr(), H.outerIndexPtr() + H.cols() + 1);
+      analyzed_inner.assign(H.innerIndexPtr(), H.innerIndexPtr() + H.nonZeros());
     }
     solver.factorize(H);
     if (solver.info() == Eigen::Success) return true;

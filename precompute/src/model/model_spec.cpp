@@ -21,6 +21,28 @@ namespace ramus {
 
 using namespace spec;
 
+namespace {
+
+// "copies": the mesh's placements, each {"translation": [x, y, z], "rotation": ...} (rigid).
+std::vector<Eigen::Isometry3d> parse_copies(const SpecReader& r, const json& copies, double unit) {
+  if (!copies.is_array() || copies.empty())
+    r.fail("copies", "expected a non-empty array of placements {\"translation\", \"rotation\"}");
+  std::vector<Eigen::Isometry3d> poses;
+  for (std::size_t i = 0; i < copies.size(); ++i) {
+    const std::string key = "copies[" + std::to_string(i) + "]";
+    r.only_keys(copies[i], key, {"translation", "rotation", "comment"});
+    Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
+    if (copies[i].contains("rotation"))
+      pose.linear() = parse_rotation(r, copies[i]["rotation"], key + ".rotation");
+    if (copies[i].contains("translation"))
+      pose.translation() = unit * r.vector3(copies[i]["translation"], key + ".translation");
+    poses.push_back(pose);
+  }
+  return poses;
+}
+
+}  // namespace
+
 ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec_path) {
   const SpecReader r(spec_path);
   json root;
@@ -53,7 +75,7 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
     r.only_keys(root, "",
                 {"mesh", "units", "tetrahedralize", "material", "materials_by_label", "fixed",
                  "forces", "colliders", "contact", "simulation", "reduction", "domains",
-                 "render_surface", "comment"});
+                 "render_surface", "copies", "comment"});
     const json& mesh = r.required(root, "mesh", "");
     if (!mesh.is_string() || mesh.get<std::string>().empty())
       r.fail("mesh", "expected a file name");
@@ -115,6 +137,7 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
       if (f.at) *f.at *= spec.length_unit;
   }
   spec.contact = parse_contact(r, root, spec.length_unit);
+  if (root.contains("copies")) spec.copies = parse_copies(r, root["copies"], spec.length_unit);
   return spec;
 }
 

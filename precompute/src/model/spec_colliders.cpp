@@ -145,7 +145,9 @@ ContactSpec parse_contact(const SpecReader& r, const json& root, double unit) {
   }
   if (root.contains("contact")) {
     const json& block = root["contact"];
-    r.only_keys(block, "contact", {"friction_speed", "friction_model"});
+    r.only_keys(block, "contact",
+                {"friction_speed", "friction_model", "self_collision", "self_depth",
+                 "self_stiffness", "self_friction"});
     if (block.contains("friction_speed"))
       contact.friction_speed = unit * r.positive(block["friction_speed"], "contact.friction_speed");
     if (block.contains("friction_model")) {
@@ -157,6 +159,28 @@ ContactSpec parse_contact(const SpecReader& r, const json& root, double unit) {
       else
         r.fail("contact.friction_model", "expected smoothed or after_solve; got " + shown(model));
     }
+    // The mesh against itself (and its copies against each other).
+    if (block.contains("self_collision")) {
+      if (!block["self_collision"].is_boolean())
+        r.fail("contact.self_collision",
+               "expected true or false; got " + shown(block["self_collision"]));
+      contact.self_collision = block["self_collision"].get<bool>();
+    }
+    for (const char* name : {"self_depth", "self_stiffness", "self_friction"})
+      if (block.contains(name) && !contact.self_collision)
+        r.fail(std::string("contact.") + name, "needs \"self_collision\": true");
+    if (block.contains("self_depth"))
+      contact.self_depth = unit * r.positive(block["self_depth"], "contact.self_depth");
+    if (block.contains("self_stiffness"))
+      contact.self_stiffness = r.positive(block["self_stiffness"], "contact.self_stiffness");
+    if (block.contains("self_friction")) {
+      contact.self_friction = r.number(block["self_friction"], "contact.self_friction");
+      if (!(contact.self_friction >= 0 && contact.self_friction <= 100))
+        r.fail("contact.self_friction",
+               "must lie in [0, 100], got " + shown(block["self_friction"]));
+    }
+    if (contact.self_depth && contact.self_stiffness)
+      r.fail("contact", "give \"self_depth\" or \"self_stiffness\", not both");
   }
   return contact;
 }

@@ -124,6 +124,14 @@ void report_read_notes(const TetMesh& mesh, const std::string& path,
   for (const std::string& note : mesh.read_notes) listener.note(path + ": " + note);
 }
 
+void refuse_copies(const ModelSpec& spec) {
+  if (!spec.copies.empty())
+    throw InputError(spec.spec_path, 0,
+                     "copies: only `ramus simulate-full` places copies of the mesh; a reduced "
+                     "model is precomputed from the mesh itself (an assembly's instances place "
+                     "reduced parts)");
+}
+
 TetMesh read_spec_tet_mesh(const std::string& path, const TetrahedralizeOptions& tetrahedralize,
                            double length_unit, const PrecomputeListener& listener) {
   TetMesh mesh = read_tet_mesh(path, tetrahedralize);
@@ -141,6 +149,7 @@ SurfaceMesh read_spec_surface(const std::string& path, double length_unit) {
 }
 
 SpecMesh load_spec_mesh(const ModelSpec& spec, const PrecomputeListener& listener) {
+  refuse_copies(spec);
   SpecMesh loaded;
   try {
     loaded.mesh =

@@ -53,13 +53,18 @@ struct ContactSpec {
   std::vector<ColliderSpec> colliders;
   double friction_speed = 1e-3;  ///< m/s ("contact.friction_speed")
   FrictionModel friction_model = FrictionModel::kSmoothedPotential;  ///< "contact.friction_model"
+  bool self_collision = false;                                       ///< "contact.self_collision"
+  std::optional<double> self_depth;      ///< m, the depth holding ten vertex weights; absent: delta
+  std::optional<double> self_stiffness;  ///< J/m³; absent: from self_depth
+  double self_friction = 0;              ///< mu of the after-solve impulse
 };
 
 /// Contact options for a run of `rest_positions` (#V by 3, m) with lumped `vertex_masses` (#V,
 /// kg): delta defaults to 1e-3 of the bounding-box diagonal; a penalty's default k makes depth
 /// delta hold ten average vertex weights. Throws InputError (file `spec_path`, the collider's
 /// key) when a barrier collider has a vertex at or inside its surface at t = 0; a penalty
-/// collider that starts overlapping gets a warning in `warnings`.
+/// collider that starts overlapping gets a warning in `warnings`. Self-collision's k defaults
+/// likewise: depth self_depth (default 1e-3 of the diagonal) holds ten average vertex weights.
 ContactOptions resolve_contact_options(const ContactSpec& spec, const std::string& spec_path,
                                        const Eigen::MatrixX3d& rest_positions,
                                        const Eigen::VectorXd& vertex_masses,

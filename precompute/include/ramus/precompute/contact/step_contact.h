@@ -1,14 +1,16 @@
-// Contact with kinematic colliders inside one implicit step of the full-space simulator: the
-// colliders' barrier or penalty potential and the lagged smoothed friction, added to the step's
-// objective; a feasible start and a largest feasible line-search step (conservative advancement
-// along each vertex's path, so no vertex crosses a barrier); the barrier stiffness kappa chosen
-// and raised adaptively as in incremental potential contact; and per-step statistics.
+// Contact with kinematic colliders, and of the mesh with itself, inside one implicit step of the
+// full-space simulator: the colliders' barrier or penalty potential, the self-collision penalty
+// and the lagged smoothed friction, added to the step's objective; a feasible start and a largest
+// feasible line-search step (conservative advancement along each vertex's path, so no vertex
+// crosses a barrier); the barrier stiffness kappa chosen and raised adaptively as in incremental
+// potential contact; and per-step statistics.
 #pragma once
 
 #include <Eigen/Core>
 #include <vector>
 
 #include "ramus/precompute/contact/contact_potentials.h"
+#include "ramus/precompute/contact/self_collision_penalty.h"
 #include "ramus/precompute/contact/smoothed_friction.h"
 
 namespace ramus {
@@ -24,6 +26,7 @@ struct ContactOptions {
   std::vector<ColliderContact> colliders;  ///< a barrier's stiffness 0: automatic (adaptive)
   double friction_speed = 1e-3;            ///< eps_v (m/s): slip below it is sticking
   FrictionModel friction_model = FrictionModel::kSmoothedPotential;
+  SelfCollisionOptions self_collision;  ///< the mesh against itself (its friction after the solve)
 };
 
 /// What contact did in the last step.
@@ -35,6 +38,8 @@ struct ContactStatistics {
   double friction_force = 0;  ///< sum of the friction forces' magnitudes (N)
   double friction_work = 0;   ///< energy friction dissipated in the step (J)
   double contact_energy = 0;  ///< the barrier and penalty potential at the end (J)
+  int self_contacts = 0;      ///< surface vertices inside another part of the mesh
+  double deepest_self_contact = 0;  ///< the largest of their distances to the surface (m)
 };
 
 class StepContact {
@@ -44,10 +49,13 @@ class StepContact {
   /// automatic barrier stiffness: kappa_min makes a barrier at delta/2 hold ten average vertex
   /// weights (9.81 m/s²); it doubles, up to 100 kappa_min, while vertices keep closing in
   /// within delta/10.
-  StepContact(ContactOptions options, const Eigen::VectorXd& vertex_masses);
+  /// `tets` (#T by 4) are the mesh's, for self-collision.
+  StepContact(ContactOptions options, const Eigen::VectorXd& vertex_masses,
+              const Eigen::MatrixX4i& tets);
 
-  bool empty() const { return potential_.empty(); }
+  bool empty() const { return potential_.empty() && !self_.enabled(); }
   const VertexColliderPotential& potential() const { return potential_; }
+  const SelfCollisionPenalty& self_collision() const { return self_; }
   const LaggedFrictionPotential& friction() const { return friction_; }
 
   /// Freezes the friction of the step from x_n (3#V) at the colliders' poses of `time_next`.
@@ -69,15 +77,22 @@ class StepContact {
         add(v, block);
     friction_.add_hessian_blocks(x, add);
   }
+  /// Calls add(four vertices, 12 by 12 block) for every self-contact (vertex, triangle).
+  template <typename AddBlock>
+  void add_pair_blocks(const Eigen::VectorXd& x, bool project_psd, AddBlock&& add) const {
+    self_.add_hessian_blocks(x, project_psd, add);
+  }
   /// Largest alpha in [0, alpha_max] such that x + alpha' dx keeps every vertex at least a tenth
   /// of its current distance away from every barrier collider for all alpha' <= alpha.
   double largest_feasible_step(const Eigen::VectorXd& x, const Eigen::VectorXd& dx,
                                double alpha_max) const;
 
-  /// The optimization paper's friction after the solve (§5.1, 5.2), with FrictionModel::
-  /// kAfterSolve: each vertex a collider pushes loses the tangential part of its velocity
-  /// relative to the collider up to mu |f| h / m (f the contact force at x_{n+1}). Positions are
-  /// kept; kinetic energy only decreases. Updates the statistics' friction force and work.
+  /// The optimization paper's friction after the solve (§5.1-5.3). With FrictionModel::
+  /// kAfterSolve, each vertex a collider pushes loses the tangential part of its velocity
+  /// relative to the collider up to mu |f| h / m (f the contact force at x_{n+1}); always, each
+  /// self-contact gets the impulse that minimizes its four vertices' kinetic energy, capped at
+  /// mu |f| h. Positions are kept; kinetic energy only decreases. Updates the statistics'
+  /// friction force and work.
   void apply_friction_after_solve(const Eigen::VectorXd& positions, Eigen::VectorXd& velocities);
 
   /// After the solve: statistics at x_{n+1}, and the adaptive stiffness update.
@@ -87,6 +102,7 @@ class StepContact {
  private:
   ContactOptions options_;
   VertexColliderPotential potential_;
+  SelfCollisionPenalty self_;
   LaggedFrictionPotential friction_;
   std::vector<double> minimum_stiffness_;  // per collider (automatic barriers), J/m²
   std::vector<bool> automatic_;

@@ -51,6 +51,8 @@ class FullSpaceSimulator {
   const ContactStatistics& contact_statistics() const { return contact_.statistics(); }
   /// The colliders as the run has them now (their barrier stiffness adapted).
   const std::vector<ColliderContact>& colliders() const { return contact_.potential().colliders(); }
+  /// The mesh's self-collision penalty (disabled unless options().contact asks for it).
+  const SelfCollisionPenalty& self_collision() const { return contact_.self_collision(); }
 
   /// Rest positions, zero velocities, t = 0.
   FullSpaceState rest_state() const;
@@ -87,7 +89,8 @@ class FullSpaceSimulator {
   NewtonMinimizer minimizer_;
   StepContact contact_;
   std::unique_ptr<Objectives> objectives_;
-  /// OptionError when friction acts after the solve (backward Euler's alone).
+  /// OptionError when friction acts after the solve (backward Euler's alone): collider friction
+  /// with FrictionModel::kAfterSolve, or self-collision friction.
   void require_smoothed_friction(const char* method) const;
   /// The better of the starting guesses (the lower finite energy), or x_n made feasible.
   Eigen::VectorXd best_start(MinimizationObjective& objective, const Eigen::VectorXd& first,

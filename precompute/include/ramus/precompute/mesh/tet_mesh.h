@@ -2,6 +2,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <Eigen/Geometry>
 #include <map>
 #include <string>
 #include <vector>
@@ -26,5 +27,10 @@ struct TetMesh {
 
 /// Signed volume of tet t at positions X (#V by 3): positive for the standard orientation.
 double signed_tet_volume(const Eigen::MatrixX3d& X, const Eigen::MatrixX4i& tets, int t);
+
+/// One mesh holding a copy of `mesh` at each pose (rigid: rotation then translation, m), copy k's
+/// vertices and tets after copy k-1's; labels, flags and names are copied along. The copies
+/// share nothing: separate bodies that meet only by contact.
+TetMesh placed_copies(const TetMesh& mesh, const std::vector<Eigen::Isometry3d>& poses);
 
 }  // namespace ramus

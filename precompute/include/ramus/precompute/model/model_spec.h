@@ -5,6 +5,7 @@
 #include "ramus/runtime/data/settings_table.h"
 
 #include <Eigen/Core>
+#include <Eigen/Geometry>
 #include <map>
 #include <optional>
 #include <string>
@@ -151,6 +152,9 @@ struct ModelSpec {
   std::vector<PointForce> forces;
   /// "colliders" and "contact": kinematic colliders of the full-space simulation.
   ContactSpec contact;
+  /// "copies": the mesh placed once per pose (m), separate bodies of one full-space simulation
+  /// (`ramus simulate-full`); empty: the mesh once, where it is.
+  std::vector<Eigen::Isometry3d> copies;
   SimulationSpec simulation;
   ReductionSpec reduction;
   std::optional<DomainsSpec> domains;  ///< absent: one domain

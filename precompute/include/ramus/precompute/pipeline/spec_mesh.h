@@ -20,6 +20,8 @@ struct SpecMesh {
   std::vector<int> fixed;  ///< the anchored vertices (the "fixed" selectors)
 };
 
+/// InputError when the spec has "copies" (only the full-space simulation places them).
+void refuse_copies(const ModelSpec& spec);
 /// Reads, checks and labels the spec's mesh and selects its anchors; errors name the spec's key.
 SpecMesh load_spec_mesh(const ModelSpec& spec, const PrecomputeListener& listener);
 /// A spec's tet mesh (tetrahedralized when a surface) in metres: its coordinates times
