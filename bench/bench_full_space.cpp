@@ -119,7 +119,7 @@ void BM_ContactTerms(benchmark::State& state) {
     one.colliders[0].collider.motion.initial.translation.x() -= 0.2 * k;
     contact.colliders.push_back(one.colliders[0]);
   }
-  ramus::StepContact terms(contact, beam().model.lumped_vertex_masses());
+  ramus::StepContact terms(contact, beam().model.lumped_vertex_masses(), beam().mesh.tets);
   const Eigen::VectorXd x = beam().deformed();
   terms.begin_step(x, 0.01, 0.01);
   Eigen::VectorXd gradient(x.size());

@@ -17,7 +17,8 @@ if(RAMUS_BUILD_PRECOMPUTE)
   # The Find modules of the Debian packages that ship no CMake config.
   install(FILES ${PROJECT_SOURCE_DIR}/cmake/FindARPACK.cmake
                 ${PROJECT_SOURCE_DIR}/cmake/FindCHOLMOD.cmake
-                ${PROJECT_SOURCE_DIR}/cmake/FindTetGen.cmake DESTINATION ${RAMUS_CMAKE_DIR})
+                ${PROJECT_SOURCE_DIR}/cmake/FindTetGen.cmake
+                ${PROJECT_SOURCE_DIR}/cmake/FindOpenVDB.cmake DESTINATION ${RAMUS_CMAKE_DIR})
 endif()
 install(EXPORT ramusTargets NAMESPACE ramus:: DESTINATION ${RAMUS_CMAKE_DIR})
 

@@ -1,9 +1,13 @@
 #include "ramus/precompute/contact/collider_spec.h"
 
+#include <algorithm>
 #include <cmath>
+#include <memory>
 #include <sstream>
 
 #include "ramus/error.h"
+#include "ramus/precompute/contact/grid_level_set.h"
+#include "ramus/precompute/formats/surface_mesh_io.h"
 
 namespace ramus {
 
@@ -12,6 +16,42 @@ namespace {
 constexpr double kDefaultDeltaOfDiagonal = 1e-3;  // IPC's default activation distance
 constexpr double kReferenceGravity = 9.81;        // m/s², as the automatic barrier stiffness
 constexpr double kWeightsHeldAtDelta = 10;        // a penalty's default: its depth at delta
+
+constexpr double kDefaultVoxelsPerSide = 64;  // a mesh collider's grid, along its largest side
+constexpr double kMostVoxelPerDelta = 2;      // coarser, and distances within delta are lost
+
+// A mesh collider's grid level set; `delta` (m) is set to its default when the spec gave none.
+std::shared_ptr<const GridLevelSet> mesh_collider_grid(const ColliderSpec& s,
+                                                       const std::string& spec_path,
+                                                       double diagonal, double& delta) {
+  SurfaceMesh surface;
+  try {
+    surface = read_surface_mesh(s.mesh_file);
+  } catch (const Error& e) {
+    throw InputError(spec_path, 0, s.key + ".file: " + e.what());
+  }
+  surface.vertices *= s.length_unit;
+  const double largest_side =
+      surface.num_vertices() > 0
+          ? (surface.vertices.colwise().maxCoeff() - surface.vertices.colwise().minCoeff())
+                .maxCoeff()
+          : 0.0;
+  const double voxel = s.voxel_size.value_or(largest_side / kDefaultVoxelsPerSide);
+  if (!s.delta) delta = std::max(kDefaultDeltaOfDiagonal * diagonal, voxel);
+  if (voxel > kMostVoxelPerDelta * delta) {
+    std::ostringstream message;
+    message << s.key << ".voxel_size: the grid (voxel " << voxel << " m) is too coarse for delta "
+            << delta << " m: at most " << kMostVoxelPerDelta
+            << " delta, or distances within delta are lost";
+    throw InputError(spec_path, 0, message.str());
+  }
+  try {
+    return std::make_shared<const GridLevelSet>(
+        grid_level_set_from_surface(surface, voxel, std::max(4 * delta, 3 * voxel), s.mesh_file));
+  } catch (const Error& e) {
+    throw InputError(spec_path, 0, s.key + ": " + e.what());
+  }
+}
 
 }  // namespace
 
@@ -39,6 +79,8 @@ ContactOptions resolve_contact_options(const ContactSpec& spec, const std::strin
   for (const ColliderSpec& s : spec.colliders) {
     ColliderContact c = s.contact;
     c.delta = s.delta.value_or(kDefaultDeltaOfDiagonal * diagonal);
+    if (c.collider.shape == ColliderShape::kMesh)
+      c.collider.grid = mesh_collider_grid(s, spec_path, diagonal, c.delta);
     // Barrier: 0 asks StepContact for its automatic, adaptive kappa; penalty: depth delta holds
     // ten average vertex weights, 3 k delta² = 10 m g.
     c.stiffness = s.stiffness.value_or(c.model == ContactModel::kBarrier

@@ -1,5 +1,7 @@
 #include "ramus/precompute/contact/collider_surface.h"
 
+#include "ramus/precompute/contact/grid_level_set.h"
+
 #include <cmath>
 #include <vector>
 
@@ -59,6 +61,15 @@ ColliderSurface collider_surface(const LevelSetCollider& collider, double extent
   std::vector<Eigen::Vector3d> points;
   std::vector<Eigen::Vector3i> triangles;
   const int n = std::max(2, resolution);
+  if (collider.shape == ColliderShape::kMesh) {
+    // The mesh the grid was built from.
+    ColliderSurface surface;
+    if (collider.grid) {
+      surface.positions = collider.grid->surface().vertices;
+      surface.triangles = collider.grid->surface().triangles;
+    }
+    return surface;
+  }
   if (collider.shape == ColliderShape::kHalfSpace) {
     add_grid(points, triangles, 1, 1, [&](int i, int j) {
       return Eigen::Vector3d(extent * (i - 0.5), extent * (j - 0.5), 0);

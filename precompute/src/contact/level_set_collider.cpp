@@ -1,8 +1,11 @@
 #include "ramus/precompute/contact/level_set_collider.h"
 
+#include "ramus/precompute/contact/grid_level_set.h"
+
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ramus {
 
@@ -162,14 +165,23 @@ LevelSetSample sample_local_level_set(ColliderShape shape, const Eigen::Vector4d
     case ColliderShape::kBowl:
       s = revolve(p, bowl_wall(Vector2d(std::hypot(p.x(), p.y()), p.z()), size(0), size(1)));
       break;
+    case ColliderShape::kMesh:
+      s.value = std::numeric_limits<double>::infinity();  // no grid here: nothing to touch
+      break;
   }
   return s;
+}
+
+double level_set_lipschitz(const LevelSetCollider& collider) {
+  return collider.shape == ColliderShape::kMesh ? std::sqrt(3.0) : 1.0;
 }
 
 LevelSetSample sample_level_set(const LevelSetCollider& collider, const Vector3d& x, double time) {
   const RigidPose pose = collider.motion.pose_at(time);
   const Vector3d local = pose.rotation.transpose() * (x - pose.translation);
-  LevelSetSample s = sample_local_level_set(collider.shape, collider.size, local);
+  LevelSetSample s = collider.shape == ColliderShape::kMesh && collider.grid
+                         ? collider.grid->sample(local)
+                         : sample_local_level_set(collider.shape, collider.size, local);
   s.gradient = pose.rotation * s.gradient;
   s.hessian = pose.rotation * s.hessian * pose.rotation.transpose();
   return s;
@@ -198,6 +210,8 @@ const char* collider_size_problem(ColliderShape shape, const Eigen::Vector4d& si
     case ColliderShape::kBowl:
       return size(0) > 0 && size(1) > 0 ? nullptr
                                         : "inner radius and wall thickness must be positive";
+    case ColliderShape::kMesh:
+      return nullptr;
   }
   return "unknown shape";
 }

@@ -67,7 +67,7 @@ Eigen::VectorXd StepContact::feasible_start(const Eigen::VectorXd& start_positio
       for (int pass = 0; pass < 4; ++pass) {
         const LevelSetSample s = sample_level_set(c.collider, x.segment<3>(3 * v), time_);
         if (s.value > 0) break;
-        x.segment<3>(3 * v) += (0.5 * c.delta - s.value) * s.gradient;
+        x.segment<3>(3 * v) += (0.5 * c.delta - s.value) * s.gradient.normalized();
       }
   }
   return x;
@@ -84,13 +84,13 @@ double StepContact::add_gradient(const Eigen::VectorXd& x, Eigen::VectorXd& grad
 
 double StepContact::largest_feasible_step(const Eigen::VectorXd& x, const Eigen::VectorXd& dx,
                                           double alpha_max) const {
-  // Conservative advancement: phi is 1-Lipschitz, so a move of (phi - target) / |dx_v| along
+  // Conservative advancement: phi is L-Lipschitz, so a move of (phi - target) / (L |dx_v|) along
   // the path cannot bring the vertex below the target distance.
   double alpha_feasible = alpha_max;
   for (const ColliderContact& c : potential_.colliders()) {
     if (c.model != ContactModel::kBarrier) continue;
     for (Eigen::Index v = 0; v < x.size() / 3; ++v) {
-      const double speed = dx.segment<3>(3 * v).norm();
+      const double speed = level_set_lipschitz(c.collider) * dx.segment<3>(3 * v).norm();
       if (speed == 0) continue;
       const auto phi = [&](double alpha) {
         return sample_level_set(c.collider, x.segment<3>(3 * v) + alpha * dx.segment<3>(3 * v),

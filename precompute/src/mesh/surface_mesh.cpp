@@ -74,7 +74,7 @@ void check_closed_surface(const SurfaceMesh& surface, const std::string& file_fo
                                ") belongs to " + std::to_string(count) +
                                (count == 1 ? " triangle" : " triangles") + " (triangle " +
                                std::to_string(f) + ")";
-      if (count == 1) fail("open surface: " + edge + "; TetGen needs closed surfaces");
+      if (count == 1) fail("open surface: " + edge + "; only a closed surface bounds a volume");
       fail("non-manifold surface: " + edge + "; each edge must be shared by exactly 2");
     }
 }

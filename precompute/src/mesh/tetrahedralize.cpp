@@ -2,6 +2,7 @@
 
 #include <tetgen.h>
 
+#include <fcntl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -150,6 +151,19 @@ bool write_all(int fd, const void* data, std::size_t bytes) {
   return true;
 }
 
+// The process's mapped address space (bytes), from /proc/self/statm; 0 where unreadable.
+rlim_t mapped_bytes() {
+  const int fd = ::open("/proc/self/statm", O_RDONLY);
+  if (fd < 0) return 0;
+  char text[64] = {};
+  const ssize_t n = ::read(fd, text, sizeof text - 1);
+  ::close(fd);
+  rlim_t pages = 0;
+  for (ssize_t k = 0; k < n && text[k] >= '0' && text[k] <= '9'; ++k)
+    pages = 10 * pages + static_cast<rlim_t>(text[k] - '0');
+  return pages * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE));
+}
+
 // Runs TetGen in a forked child. TetGen 1.5.0 (Debian's libtet1.5) frees its memory twice when
 // it throws an error code (terminatetetgen() frees, then the stack tetgenmesh's destructor frees
 // again during unwinding), so an invalid surface would crash the whole program; a child process
@@ -183,7 +197,11 @@ int run_tetgen_isolated(tetgenio& in, const std::string& switches, const TetgenB
     const rlimit cpu{static_cast<rlim_t>(budget.cpu_seconds),
                      static_cast<rlim_t>(budget.cpu_seconds + 5)};
     ::setrlimit(RLIMIT_CPU, &cpu);
-    const rlimit memory{static_cast<rlim_t>(budget.bytes), static_cast<rlim_t>(budget.bytes)};
+    // Memory: the budget beyond what the process had mapped at the fork (its libraries differ
+    // from build to build: OpenVDB and TBB alone map tens of MB).
+    const rlim_t mapped = mapped_bytes();
+    const rlimit memory{mapped + static_cast<rlim_t>(budget.bytes),
+                        mapped + static_cast<rlim_t>(budget.bytes)};
     ::setrlimit(RLIMIT_AS, &memory);
     ::dup2(::fileno(log), STDOUT_FILENO);
     ::dup2(::fileno(log), STDERR_FILENO);

@@ -25,14 +25,15 @@ const std::map<std::string, ShapeKeys>& shape_keys() {
       {"capsule", {ColliderShape::kCapsule, {"radius", "half_length"}, {}}},
       {"box", {ColliderShape::kRoundedBox, {"half_size"}, {"edge_radius"}}},
       {"cylinder", {ColliderShape::kCylinder, {"radius", "half_height"}, {"edge_radius"}}},
-      {"bowl", {ColliderShape::kBowl, {"inner_radius", "thickness"}, {}}}};
+      {"bowl", {ColliderShape::kBowl, {"inner_radius", "thickness"}, {}}},
+      {"mesh", {ColliderShape::kMesh, {"file"}, {"voxel_size"}}}};
   return shapes;
 }
 
 const std::vector<std::string>& shape_specific_keys() {
-  static const std::vector<std::string> keys = {"normal",       "radius",      "half_length",
-                                                "half_size",    "half_height", "edge_radius",
-                                                "inner_radius", "thickness"};
+  static const std::vector<std::string> keys = {
+      "normal",      "radius",       "half_length", "half_size", "half_height",
+      "edge_radius", "inner_radius", "thickness",   "file",      "voxel_size"};
   return keys;
 }
 
@@ -57,6 +58,8 @@ Eigen::Vector4d collider_sizes(const SpecReader& r, const json& c, const std::st
       return {length("radius"), length("half_height"), length("edge_radius"), 0};
     case ColliderShape::kBowl:
       return {length("inner_radius"), length("thickness"), 0, 0};
+    case ColliderShape::kMesh:
+      return Eigen::Vector4d::Zero();
   }
   return Eigen::Vector4d::Zero();
 }
@@ -83,7 +86,8 @@ ColliderSpec parse_collider(const SpecReader& r, const json& c, const std::strin
                                             : shape_keys().end();
   if (found == shape_keys().end())
     r.fail(key + ".shape",
-           "expected half_space, sphere, capsule, box, cylinder or bowl; got " + shown(shape_json));
+           "expected half_space, sphere, capsule, box, cylinder, bowl or mesh; got " +
+               shown(shape_json));
   const ShapeKeys& keys = found->second;
   for (const std::string& name : shape_specific_keys()) {
     const bool takes =
@@ -99,6 +103,16 @@ ColliderSpec parse_collider(const SpecReader& r, const json& c, const std::strin
   collider.size = collider_sizes(r, c, key, keys.shape, unit);
   if (const char* problem = collider_size_problem(keys.shape, collider.size))
     r.fail(key, std::string(problem) + " (" + found->first + ")");
+  // A mesh: its file, read and turned into a grid when the run's options are resolved.
+  if (keys.shape == ColliderShape::kMesh) {
+    const json& file = c["file"];
+    if (!file.is_string() || file.get<std::string>().empty())
+      r.fail(key + ".file", "expected a surface file name (.obj, .off, .ply or .stl)");
+    spec.mesh_file = resolve_path(file.get<std::string>(), r.file());
+    spec.length_unit = unit;
+    if (c.contains("voxel_size"))
+      spec.voxel_size = unit * r.positive(c["voxel_size"], key + ".voxel_size");
+  }
   // Pose and motion.
   if (c.contains("normal") && c.contains("rotation"))
     r.fail(key, "give \"normal\" or \"rotation\", not both");

@@ -26,6 +26,8 @@ std::string shown(const json& j);
 class SpecReader {
  public:
   explicit SpecReader(std::string file) : file_(std::move(file)) {}
+  /// The spec file (paths in it are relative to its folder).
+  const std::string& file() const { return file_; }
 
   [[noreturn]] void fail(const std::string& key, const std::string& message) const {
     throw InputError(file_, 0, (key.empty() ? "" : key + ": ") + message);

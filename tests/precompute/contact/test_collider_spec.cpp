@@ -7,6 +7,7 @@
 #include "ramus/error.h"
 #include "ramus/precompute/contact/collider_spec.h"
 #include "ramus/precompute/contact/collider_surface.h"
+#include "ramus/precompute/contact/grid_level_set.h"
 #include "ramus/precompute/model/model_spec.h"
 #include "support/generated_docs.h"
 #include "support/temp_dir.h"
@@ -175,4 +176,87 @@ TEST_CASE("docs/SPEC.md holds the collider keys' table as the list makes it",
   // (Regenerate with `ramus settings --collider-table`.)
   CHECK(test::generated_part(test::read_doc("SPEC.md"), "collider keys") ==
         collider_keys_markdown_table());
+}
+
+TEST_CASE("A mesh collider's grid is built from its file, and bad files and grids are named",
+          "[precompute][contact]") {
+  test::TempDir dir("mesh_collider_spec");
+  // A closed box surface, and the same with a triangle missing.
+  const std::string box =
+      "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n";
+  const std::string faces =
+      "f 1 3 2\nf 1 4 3\nf 5 6 7\nf 5 7 8\nf 1 2 6\nf 1 6 5\nf 2 3 7\nf 2 7 6\nf 3 4 8\nf 3 8 7\n"
+      "f 4 1 5\n";
+  std::ofstream((dir.path() / "box.obj").string()) << box << faces << "f 4 5 8\n";
+  std::ofstream((dir.path() / "open.obj").string()) << box << faces;
+  const TetMesh mesh = test::box_mesh(2, 2, 2, 0.1, 0.1, 0.1);
+  const Eigen::MatrixX3d above = mesh.rest_positions.rowwise() + Eigen::RowVector3d(0, 0, 1.1);
+  const Eigen::VectorXd masses = Eigen::VectorXd::Constant(mesh.num_vertices(), 1.0 / 27);
+  std::vector<std::string> warnings;
+  const auto resolve = [&](const std::string& collider) {
+    return resolve_contact_options(spec_with(dir, "[" + collider + "]").contact, "s.json", above,
+                                   masses, warnings);
+  };
+  const ContactOptions options =
+      resolve(R"({"shape": "mesh", "file": "box.obj", "voxel_size": 0.05})");
+  const ColliderContact& c = options.colliders[0];
+  REQUIRE(c.collider.grid);
+  CHECK(c.collider.grid->spacing() == Approx(0.05));
+  CHECK(c.delta == Approx(0.05));  // the larger of 1e-3 of the diagonal and the voxel
+  CHECK(sample_level_set(c.collider, Eigen::Vector3d(0.5, 0.5, 1.2), 0).value == Approx(0.2));
+  CHECK(sample_level_set(c.collider, Eigen::Vector3d(0.5, 0.5, 0.9), 0).value == Approx(-0.1));
+  CHECK(collider_surface(c.collider, 1).triangles.rows() == 12);
+  // Errors by key: an open surface, a grid too coarse for delta, a missing file, no file.
+  const auto error_resolving = [&](const std::string& collider) -> std::string {
+    try {
+      resolve(collider);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  CHECK_THAT(error_resolving(R"({"shape": "mesh", "file": "open.obj"})"),
+             Contains("colliders[0]: ") && Contains("open.obj"));
+  CHECK_THAT(error_resolving(R"({"shape": "mesh", "file": "box.obj", "voxel_size": 0.1,
+                                 "delta": 0.01})"),
+             Contains("colliders[0].voxel_size: the grid (voxel 0.1 m) is too coarse for delta"));
+  CHECK_THAT(error_resolving(R"({"shape": "mesh", "file": "none.obj"})"),
+             Contains("colliders[0].file: ") && Contains("none.obj"));
+  CHECK_THAT(error_of(dir, R"([{"shape": "mesh"}])"),
+             Contains("colliders[0]: missing required key \"file\""));
+  CHECK_THAT(error_of(dir, R"([{"shape": "mesh", "file": "box.obj", "voxel_size": -1}])"),
+             Contains("colliders[0].voxel_size: must be positive"));
+  CHECK_THAT(error_of(dir, R"([{"shape": "sphere", "radius": 1, "file": "box.obj"}])"),
+             Contains("colliders[0].file: does not apply to a sphere"));
+}
+
+TEST_CASE("Self-collision keys are parsed, defaulted and checked by key", "[precompute][contact]") {
+  test::TempDir dir("self_collision_spec");
+  const ModelSpec spec =
+      spec_with(dir, "[]", R"(, "contact": {"self_collision": true, "self_friction": 0.3},
+                              "copies": [{"translation": [1, 0, 0]},
+                                         {"rotation": {"axis": [0, 0, 1], "degrees": 90}}])");
+  CHECK(spec.contact.self_collision);
+  REQUIRE(spec.copies.size() == 2);
+  CHECK(spec.copies[0].translation().isApprox(Eigen::Vector3d(1, 0, 0)));
+  CHECK(spec.copies[1].linear().col(0).isApprox(Eigen::Vector3d(0, 1, 0)));
+  const TetMesh mesh = test::box_mesh(2, 2, 2, 0.1, 0.1, 0.1);
+  const Eigen::VectorXd masses = Eigen::VectorXd::Constant(mesh.num_vertices(), 1.0 / 27);
+  std::vector<std::string> warnings;
+  const ContactOptions options =
+      resolve_contact_options(spec.contact, "s.json", mesh.rest_positions, masses, warnings);
+  CHECK(options.self_collision.enabled);
+  CHECK(options.self_collision.friction == Approx(0.3));
+  const double depth = 1e-3 * std::sqrt(3) * 0.1;
+  CHECK(3 * options.self_collision.stiffness * depth * depth == Approx(10 * masses.mean() * 9.81));
+  CHECK_THAT(error_of(dir, "[]", R"(, "contact": {"self_friction": 0.3})"),
+             Contains("contact.self_friction: needs \"self_collision\": true"));
+  CHECK_THAT(error_of(dir, "[]", R"(, "contact": {"self_collision": 1})"),
+             Contains("contact.self_collision: expected true or false"));
+  CHECK_THAT(error_of(dir, "[]", R"(, "contact": {"self_collision": true, "self_depth": 0.1,
+                                                   "self_stiffness": 5})"),
+             Contains("give \"self_depth\" or \"self_stiffness\", not both"));
+  CHECK_THAT(error_of(dir, "[]", R"(, "copies": [])"), Contains("copies: expected a non-empty"));
+  CHECK_THAT(error_of(dir, "[]", R"(, "copies": [{"scale": 2}])"),
+             Contains("copies[0]: unknown key \"scale\""));
 }

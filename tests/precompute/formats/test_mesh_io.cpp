@@ -421,7 +421,7 @@ TEST_CASE("malformed files give located InputErrors", "[precompute][formats]") {
       {"open_surface.obj",
        any_tet_reader,
        {"open_surface.obj: open surface: edge (", ") belongs to 1 triangle",
-        "TetGen needs closed surfaces"}},
+        "only a closed surface bounds a volume"}},
   };
   for (const BadCase& c : cases) {
     INFO(c.file);

@@ -15,7 +15,7 @@ namespace ramus {
 /// X(json_key, unit, doc) for every key of a "colliders" entry. Lengths are in the spec's units
 /// (converted to metres with its "units", like every position of a spec).
 #define RAMUS_COLLIDER_KEYS(X)                                                                     \
-  X("shape", "", "half_space, sphere, capsule, box, cylinder or bowl (required)")                  \
+  X("shape", "", "half_space, sphere, capsule, box, cylinder, bowl or mesh (required)")            \
   X("position", "length", "its origin at t = 0 (a half-space: a point of its surface)")            \
   X("rotation", "", "its orientation: rows of a matrix, or {\"axis\": [x, y, z], \"degrees\": a}") \
   X("normal", "", "half_space: the outward normal (in place of rotation)")                         \
@@ -26,6 +26,10 @@ namespace ramus {
   X("edge_radius", "length", "box, cylinder: the rounding of its edges (default 0)")               \
   X("inner_radius", "length", "bowl: the radius of its inside (opening towards local +z)")         \
   X("thickness", "length", "bowl: its wall's thickness")                                           \
+  X("file", "", "mesh: a closed triangle surface (.obj, .off, .ply, .stl; in the spec's units)")   \
+  X("voxel_size", "length",                                                                        \
+    "mesh: its grid level set's spacing (default 1/64 of the mesh's largest side; at most 2 "      \
+    "delta)")                                                                                      \
   X("velocity", "length/s", "its linear velocity (default 0)")                                     \
   X("angular_velocity", "rad/s", "its angular velocity about its origin, world axes")              \
   X("contact", "", "barrier (default: never reached) or penalty (-k phi^3 where phi < 0)")         \
@@ -43,9 +47,12 @@ std::string collider_keys_markdown_table();
 /// One "colliders" entry: the collider, and which defaults are still to resolve.
 struct ColliderSpec {
   ColliderContact contact;
-  std::optional<double> delta;      ///< m; absent: 1e-3 of the mesh's diagonal
-  std::optional<double> stiffness;  ///< absent: automatic
-  std::string key;                  ///< "colliders[i]", for messages
+  std::optional<double> delta;       ///< m; absent: 1e-3 of the mesh's diagonal
+  std::optional<double> stiffness;   ///< absent: automatic
+  std::string key;                   ///< "colliders[i]", for messages
+  std::string mesh_file;             ///< a mesh collider's surface (resolved path)
+  std::optional<double> voxel_size;  ///< m; absent: 1/64 of the mesh's largest side
+  double length_unit = 1;            ///< metres per unit of the mesh file's coordinates
 };
 
 /// A spec's contact: its colliders and the "contact" block's friction smoothing speed.
@@ -65,6 +72,8 @@ struct ContactSpec {
 /// key) when a barrier collider has a vertex at or inside its surface at t = 0; a penalty
 /// collider that starts overlapping gets a warning in `warnings`. Self-collision's k defaults
 /// likewise: depth self_depth (default 1e-3 of the diagonal) holds ten average vertex weights.
+/// A mesh collider's grid level set is built here (OpenVDB); its delta defaults to the larger
+/// of 1e-3 of the diagonal and its voxel size, and a voxel larger than 2 delta is refused.
 ContactOptions resolve_contact_options(const ContactSpec& spec, const std::string& spec_path,
                                        const Eigen::MatrixX3d& rest_positions,
                                        const Eigen::VectorXd& vertex_masses,

@@ -1,10 +1,12 @@
 // Kinematic colliders given by analytic level sets (optimization-integrator paper §5.1: phi < 0
 // inside the collider, phi > 0 in the free space), with exact first and second derivatives for
 // the Newton solve: half-space, sphere, capsule, box with rounded edges, cylinder with rounded
-// edges, and the inside of a bowl (a hemispherical shell with a rounded rim).
+// edges, and the inside of a bowl (a hemispherical shell with a rounded rim); and grid level sets
+// of closed meshes (grid_level_set.h).
 #pragma once
 
 #include <Eigen/Core>
+#include <memory>
 
 namespace ramus {
 
@@ -16,7 +18,10 @@ enum class ColliderShape {
   kRoundedBox,  ///< centred; {half x, half y, half z, edge radius} (radius <= every half size)
   kCylinder,    ///< axis along z; {radius, half_height, edge radius}
   kBowl,        ///< centre at the origin, opening towards +z; {inner radius, wall thickness}
+  kMesh,        ///< a closed triangle mesh's grid level set (LevelSetCollider::grid); no sizes
 };
+
+class GridLevelSet;
 
 /// phi (m), its gradient (unit length away from the shape's medial set) and Hessian (1/m).
 struct LevelSetSample {
@@ -49,9 +54,15 @@ struct LevelSetCollider {
   ColliderShape shape = ColliderShape::kHalfSpace;
   Eigen::Vector4d size = Eigen::Vector4d::Zero();
   ColliderMotion motion;
+  std::shared_ptr<const GridLevelSet> grid;  ///< kMesh: its level set, in the local frame
 };
 
-/// phi of `shape` at a point p of its local frame, with its derivatives in that frame.
+/// A bound on |grad phi| of the collider: 1 for the analytic shapes (distances), sqrt(3) for a
+/// trilinear grid (each component of its gradient is a difference quotient of a distance).
+double level_set_lipschitz(const LevelSetCollider& collider);
+
+/// phi of an analytic `shape` at a point p of its local frame, with its derivatives in that frame
+/// (kMesh: see sample_level_set).
 LevelSetSample sample_local_level_set(ColliderShape shape, const Eigen::Vector4d& size,
                                       const Eigen::Vector3d& p);
 
