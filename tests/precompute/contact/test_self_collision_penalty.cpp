@@ -36,6 +36,14 @@ TetMesh two_cubes(const Vector3d& offset, double degrees) {
   return placed_copies(cube, {Eigen::Isometry3d::Identity(), second});
 }
 
+// Self-collision switched on with penalty stiffness k (J/m³), no friction.
+SelfCollisionOptions enabled_with(double stiffness) {
+  SelfCollisionOptions options;
+  options.enabled = true;
+  options.stiffness = stiffness;
+  return options;
+}
+
 Eigen::VectorXd flat_positions(const TetMesh& mesh) {
   const Eigen::MatrixX3d transposed = mesh.rest_positions;
   Eigen::VectorXd x(3 * mesh.num_vertices());
@@ -102,9 +110,7 @@ TEST_CASE("The self-collision penalty k d sqrt(d + eps) has the derivatives of i
 
 TEST_CASE("Self-collision finds exactly the surface vertices inside foreign tets",
           "[precompute][contact]") {
-  SelfCollisionOptions options;
-  options.enabled = true;
-  options.stiffness = 1e5;
+  SelfCollisionOptions options = enabled_with(1e5);
   // Apart, and one cube alone at rest: nothing.
   {
     const TetMesh mesh = two_cubes({1.5, 0, 0}, 0);
@@ -151,9 +157,7 @@ TEST_CASE("Self-collision finds exactly the surface vertices inside foreign tets
 
 TEST_CASE("The self-collision energy's gradient and Hessian match finite differences",
           "[precompute][contact]") {
-  SelfCollisionOptions options;
-  options.enabled = true;
-  options.stiffness = 1e4;
+  SelfCollisionOptions options = enabled_with(1e4);
   const TetMesh mesh = two_cubes({0.9, 0.15, 0.05}, 10);
   const SelfCollisionPenalty penalty(mesh.tets, mesh.num_vertices(), options);
   Eigen::VectorXd x = flat_positions(mesh);
@@ -193,9 +197,7 @@ TEST_CASE("The self-collision energy's gradient and Hessian match finite differe
 
 TEST_CASE("The self-collision friction impulse keeps momentum and only removes kinetic energy",
           "[precompute][contact]") {
-  SelfCollisionOptions options;
-  options.enabled = true;
-  options.stiffness = 1e6;
+  SelfCollisionOptions options = enabled_with(1e6);
   const TetMesh mesh = two_cubes({0.9, 0.15, 0.05}, 10);
   const Eigen::VectorXd x = flat_positions(mesh);
   const Eigen::VectorXd masses = Eigen::VectorXd::LinSpaced(mesh.num_vertices(), 0.5, 2.0);
