@@ -182,6 +182,47 @@ class ContactSummary {
   int most_contacts_ = 0, most_self_contacts_ = 0;
 };
 
+// The centre of mass's height against gravity over the run: at the start, its lowest, and its
+// highest after the lowest (a dropped object's rebound); nothing without gravity.
+class HeightTrack {
+ public:
+  HeightTrack(const StvkFemModel& model, const Eigen::Vector3d& gravity)
+      : masses_(model.lumped_vertex_masses()),
+        up_(gravity.norm() > 0 ? Eigen::Vector3d(-gravity.normalized()) : Eigen::Vector3d::Zero()) {
+  }
+  void add(const FullSpaceState& s) {
+    if (up_.isZero()) return;
+    double height = 0;
+    for (Eigen::Index v = 0; v < masses_.size(); ++v)
+      height += masses_(v) * up_.dot(s.positions.segment<3>(3 * v));
+    height /= masses_.sum();
+    if (!started_) start_ = lowest_ = highest_ = height;
+    started_ = true;
+    if (height < lowest_) {
+      lowest_ = highest_ = height;
+      lowest_time_ = highest_time_ = s.time;
+    }
+    if (height > highest_) {
+      highest_ = height;
+      highest_time_ = s.time;
+    }
+  }
+  void print() const {
+    if (!started_) return;
+    std::printf(
+        "height    centre of mass against gravity: start %.5g m, lowest %.5g m at t = %.4g s, "
+        "highest after it %.5g m at t = %.4g s (%.1f %% of the fall regained)\n",
+        start_, lowest_, lowest_time_, highest_, highest_time_,
+        start_ > lowest_ ? 100 * (highest_ - lowest_) / (start_ - lowest_) : 0.0);
+  }
+
+ private:
+  Eigen::VectorXd masses_;
+  Eigen::Vector3d up_;
+  bool started_ = false;
+  double start_ = 0, lowest_ = 0, highest_ = 0, lowest_time_ = 0, highest_time_ = 0;
+};
+
 // The run's cost and convergence in one line.
 void print_summary(int steps, double seconds, int iterations, int unconverged,
                    double max_displacement) {
@@ -218,19 +259,21 @@ FullSpaceOptions run_options(const ModelSpec& spec, const TetMesh& mesh, const S
           "): the penalty pushes them apart in the first steps");
   for (const std::string& warning : contact_warnings)
     std::fprintf(stderr, "ramus: warning: %s: %s\n", spec.spec_path.c_str(), warning.c_str());
-  if (options.contact.friction_model == FrictionModel::kAfterSolve && integrator != "be")
+  // Friction after the solve changes v_{n+1} alone, which BDF2 and Newmark carry on twice.
+  const bool velocity_friction = integrator == "be" || integrator == "im-blend";
+  if (options.contact.friction_model == FrictionModel::kAfterSolve && !velocity_friction)
     throw OptionError("--integrator " + integrator +
                       ": friction after the solve (contact.friction_model) works with backward "
-                      "Euler only");
+                      "Euler and im-blend only");
   if ((!options.contact.colliders.empty() || options.contact.self_collision.enabled) &&
       integrator == "siere")
     throw OptionError(
-        "--integrator siere: contact needs an integrator written as a minimization (be, bdf2 "
-        "or newmark)");
-  if (options.contact.self_collision.friction > 0 && integrator != "be")
+        "--integrator siere: contact needs an integrator written as a minimization (be, bdf2, "
+        "newmark or im-blend)");
+  if (options.contact.self_collision.friction > 0 && !velocity_friction)
     throw OptionError("--integrator " + integrator +
                       ": self-collision friction (contact.self_friction) acts after the solve, "
-                      "which works with backward Euler only");
+                      "which works with backward Euler and im-blend only");
   return options;
 }
 
@@ -273,10 +316,15 @@ void run(const Args& args) {
   };
   const int modes = given_int("split_modes", spec.simulation.domain.split_modes);
   const int modes_refresh = given_int("split_refresh_steps", 1);
+  const std::optional<SettingValue> given_tolerance =
+      given_setting(*args.command, args.settings, "energy_tolerance");
+  const double energy_tolerance =
+      given_tolerance ? given_tolerance->v[0] : spec.simulation.settings.energy_tolerance;
   if (args.integrator != "be" && args.integrator != "bdf2" && args.integrator != "newmark" &&
-      args.integrator != "siere")
+      args.integrator != "im-blend" && args.integrator != "siere")
     throw OptionError("--integrator: \"" + args.integrator +
-                      "\" is not one of the full-space integrators be, bdf2, newmark, siere");
+                      "\" is not one of the full-space integrators be, bdf2, newmark, im-blend, "
+                      "siere");
   FullSpaceSimulator simulator(model, DofMap(mesh.num_vertices(), fixed), options);
   std::unique_ptr<FullSpaceSiere> siere;
   if (args.integrator == "siere")
@@ -322,6 +370,8 @@ void run(const Args& args) {
   if (args.integrator == "newmark") simulator.initialize_acceleration(state);
   write_frame(state);
   EnergyMeter energy(model, options.gravity, state);
+  HeightTrack height(model, options.gravity);
+  height.add(state);
 
   ContactSummary contact(!options.contact.colliders.empty() ||
                          options.contact.self_collision.enabled);
@@ -339,6 +389,8 @@ void run(const Args& args) {
       report = simulator.step_newmark(state, forces);
     else if (args.integrator == "bdf2")
       report = simulator.step_bdf2(state, forces);
+    else if (args.integrator == "im-blend")
+      report = simulator.step_energy_tracking_midpoint(state, forces, energy_tolerance);
     else
       report = simulator.step_backward_euler(state, forces);
     const double step_seconds = seconds_since(t_step);
@@ -352,6 +404,7 @@ void run(const Args& args) {
     max_displacement = std::max(max_displacement, displacement);
     if (step % spec.simulation.scenario.output_every == 0) write_frame(state);
     contact.add(simulator.contact_statistics());
+    height.add(state);
     if (!args.quiet && (step % print_every == 0 || step == 1))
       std::printf(
           "step %5d  t = %7.4f s  Newton %2d it  %8.2f ms  max |u| = %.4g m  H = %.5g J%s%s\n",
@@ -365,6 +418,7 @@ void run(const Args& args) {
   print_summary(spec.simulation.scenario.steps, total_seconds, total_iterations, unconverged,
                 max_displacement);
   energy.print(state, simulator.contact_statistics().contact_energy);
+  height.print();
   contact.print();
   std::printf("output    %s (%d frames)\n", args.output.c_str(), writer.num_frames());
 }
@@ -376,7 +430,8 @@ void add_simulate_full_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand(
       "simulate-full",
       "Full-space reference simulation (StVK; backward Euler or BDF2 as "
-      "minimization with Newton and line search, implicit Newmark, or SIERE with Eq. 25 by "
+      "minimization with Newton and line search, implicit Newmark, the energy-tracking midpoint, "
+      "or SIERE with Eq. 25 by "
       "Sherman-Morrison-Woodbury) of a model spec; writes a .pvd series");
   command->add_option("spec", args->spec, "Model spec (JSON, see docs/SPEC.md)")->required();
   command->add_option("-o,--output", args->output, "Output series (.pvd)")->required();
@@ -385,8 +440,11 @@ void add_simulate_full_command(CLI::App& app) {
   command->add_flag("--quiet", args->quiet, "Print only the summary");
   command->add_flag("--ascii", args->ascii,
                     "Write ASCII frames (default: binary, zlib-compressed; ParaView reads both)");
-  command->add_option("--integrator", args->integrator, "be, bdf2, newmark or siere")
+  command
+      ->add_option("--integrator", args->integrator,
+                   "be, bdf2, newmark, im-blend (the energy-tracking midpoint) or siere")
       ->capture_default_str();
+  add_setting_option(command, args->settings, "energy_tolerance", "the spec's");
   add_setting_option(command, args->settings, "split_modes", "the spec's");
   add_setting_option(command, args->settings, "split_refresh_steps",
                      "1: every step, the survey's exact method (the full space is the reference)");

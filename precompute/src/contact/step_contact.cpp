@@ -73,6 +73,20 @@ Eigen::VectorXd StepContact::feasible_start(const Eigen::VectorXd& start_positio
   return x;
 }
 
+void StepContact::set_time(double time) {
+  time_ = time;
+  potential_.set_time(time);
+}
+
+double StepContact::potential_energy(const Eigen::VectorXd& x) const {
+  return potential_.value(x) + self_.value(x);
+}
+
+double StepContact::add_potential_gradient(const Eigen::VectorXd& x,
+                                           Eigen::VectorXd& gradient) const {
+  return potential_.add_gradient(x, gradient) + self_.add_gradient(x, gradient);
+}
+
 double StepContact::value(const Eigen::VectorXd& x) const {
   return potential_.value(x) + self_.value(x) + friction_.value(x);
 }
@@ -141,6 +155,16 @@ void StepContact::apply_friction_after_solve(const Eigen::VectorXd& positions,
   }
 }
 
+double StepContact::friction_work(const Eigen::VectorXd& x, double duration) const {
+  double work = 0;
+  for (const FrictionContact& c : friction_.contacts()) {
+    const double slip = friction_.slip_velocity(x, c).norm();
+    work += c.coefficient * c.normal_force *
+            friction_smoothing(slip, options_.friction_speed).value * slip * duration;
+  }
+  return work;
+}
+
 const ContactStatistics& StepContact::end_step(const Eigen::VectorXd& positions) {
   ContactStatistics s;
   s.smallest_distance = std::numeric_limits<double>::infinity();
@@ -174,11 +198,10 @@ const ContactStatistics& StepContact::end_step(const Eigen::VectorXd& positions)
   }
   for (const FrictionContact& c : friction_.contacts()) {
     const double slip = friction_.slip_velocity(positions, c).norm();
-    const double force =
+    s.friction_force +=
         c.coefficient * c.normal_force * friction_smoothing(slip, options_.friction_speed).value;
-    s.friction_force += force;
-    s.friction_work += force * slip * time_step_;
   }
+  s.friction_work = friction_work(positions, time_step_);
   previous_smallest_ = s.smallest_distance;
   statistics_ = s;
   return statistics_;

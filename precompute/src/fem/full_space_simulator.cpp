@@ -186,6 +186,8 @@ struct FullSpaceSimulator::Objectives {
       : static_objective(model, dofs), implicit_step(model, dofs) {}
   StaticObjective static_objective;
   ImplicitStepObjective implicit_step;
+  // The free DOFs' consistent mass, factored on first use.
+  std::unique_ptr<Eigen::CholmodSupernodalLLT<Eigen::SparseMatrix<double>, Eigen::Lower>> mass;
 };
 
 FullSpaceSimulator::FullSpaceSimulator(const StvkFemModel& model, DofMap dofs,
@@ -257,10 +259,8 @@ FullSpaceState FullSpaceSimulator::rest_state() const {
   return {model_.rest_positions(), Eigen::VectorXd::Zero(n), Eigen::VectorXd::Zero(n), 0.0, {}, {}};
 }
 
-namespace {
-Eigen::VectorXd total_forces(const StvkFemModel& model, const Eigen::Vector3d& gravity,
-                             const Eigen::VectorXd& external) {
-  Eigen::VectorXd forces = model.gravity_forces(gravity);
+Eigen::VectorXd FullSpaceSimulator::step_forces(const Eigen::VectorXd& external) const {
+  Eigen::VectorXd forces = model_.gravity_forces(options_.gravity);
   if (external.size() == forces.size())
     forces += external;
   else if (external.size() != 0)
@@ -268,29 +268,71 @@ Eigen::VectorXd total_forces(const StvkFemModel& model, const Eigen::Vector3d& g
                       " entries, expected 3 x #vertices = " + std::to_string(forces.size()));
   return forces;
 }
-}  // namespace
+
+NewtonReport FullSpaceSimulator::solve_stage(
+    const FullSpaceState& state, const Eigen::VectorXd& forces, const ImplicitStage& stage,
+    const Eigen::VectorXd& first_guess, const Eigen::VectorXd& second_guess, Eigen::VectorXd& y) {
+  ImplicitStepObjective& objective = objectives_->implicit_step;
+  if (!contact_.empty()) contact_.begin_step(state.positions, stage.time_next, stage.step);
+  objective.prepare_step(state, forces, options_, stage.y_hat, stage.v_tilde,
+                         stage.mass_coefficient, stage.damping_coefficient);
+  y = best_start(objective, first_guess, second_guess, state);
+  return minimizer_.minimize(objective, y, newton_);
+}
+
+Eigen::VectorXd FullSpaceSimulator::damping_force(const Eigen::VectorXd& v) const {
+  return objectives_->implicit_step.damping_times(v);
+}
+
+Eigen::VectorXd FullSpaceSimulator::solve_mass(const Eigen::VectorXd& rhs) const {
+  auto& mass = objectives_->mass;
+  if (!mass) {
+    mass = std::make_unique<Eigen::CholmodSupernodalLLT<Eigen::SparseMatrix<double>, Eigen::Lower>>(
+        objectives_->implicit_step.mass());
+    if (mass->info() != Eigen::Success) {
+      mass.reset();
+      throw NumericalError("full-space simulation: the mass matrix is not positive definite");
+    }
+  }
+  return mass->solve(rhs);
+}
+
+FullSpaceSimulator::EnergyTerms FullSpaceSimulator::energy_terms(
+    const Eigen::VectorXd& x, const Eigen::VectorXd& v, const Eigen::VectorXd& forces) const {
+  const Eigen::VectorXd w = dofs_.restrict_to_free(v);
+  EnergyTerms terms;
+  terms.kinetic = 0.5 * w.dot(objectives_->implicit_step.mass() * w);
+  terms.elastic = model_.elastic_energy(x);
+  terms.work = forces.dot(x - model_.rest_positions());
+  if (!contact_.empty()) terms.contact = contact_.potential_energy(x);
+  return terms;
+}
+
+double FullSpaceSimulator::total_energy(const FullSpaceState& state,
+                                        const Eigen::VectorXd& external_forces) const {
+  return energy_terms(state.positions, state.velocities, step_forces(external_forces)).total();
+}
 
 NewtonReport FullSpaceSimulator::step_backward_euler(FullSpaceState& state,
                                                      const Eigen::VectorXd& external_forces) {
   const double h = options_.time_step;
-  const Eigen::VectorXd forces = total_forces(model_, options_.gravity, external_forces);
+  const Eigen::VectorXd forces = step_forces(external_forces);
   const Eigen::VectorXd y_n = dofs_.restrict_to_free(state.positions);
   const Eigen::VectorXd v_n = dofs_.restrict_to_free(state.velocities);
-  ImplicitStepObjective& objective = objectives_->implicit_step;
-  if (!contact_.empty()) contact_.begin_step(state.positions, state.time + h, h);
-  objective.prepare_step(state, forces, options_, y_n + h * v_n, v_n, 1.0 / (h * h), 1.0 / h);
-  // Initial guess: the better of x^n + h v^n and the explicit predictor
+  // Initial guesses: x^n + h v^n and the explicit predictor
   // x^n + h v^n + h^2 M_lumped^-1 f(x^n) (optimization-integrator paper, §3.1).
-  Eigen::VectorXd y = y_n + h * v_n;
+  const Eigen::VectorXd inertial = y_n + h * v_n;
   Eigen::VectorXd elastic_gradient = Eigen::VectorXd::Zero(forces.size());
   model_.add_elastic_energy_gradient(state.positions, elastic_gradient);
   const Eigen::VectorXd net = dofs_.restrict_to_free(forces - elastic_gradient);
   const Eigen::VectorXd masses = model_.lumped_vertex_masses();
-  Eigen::VectorXd predictor = y;
+  Eigen::VectorXd predictor = inertial;
   for (int k = 0; k < dofs_.num_free_dofs(); ++k)
     predictor(k) += h * h * net(k) / masses(dofs_.free_dofs()[static_cast<size_t>(k)] / 3);
-  y = best_start(objective, y, predictor, state);
-  const NewtonReport report = minimizer_.minimize(objective, y, newton_);
+  Eigen::VectorXd y;
+  const NewtonReport report =
+      solve_stage(state, forces, {inertial, v_n, 1.0 / (h * h), 1.0 / h, state.time + h, h},
+                  inertial, predictor, y);
   Eigen::VectorXd next = state.positions;
   dofs_.scatter_free(y, next);
   if (!contact_.empty()) contact_.end_step(next);
@@ -320,7 +362,7 @@ NewtonReport FullSpaceSimulator::step_bdf2(FullSpaceState& state,
     return report;
   }
   const double h = options_.time_step;
-  const Eigen::VectorXd forces = total_forces(model_, options_.gravity, external_forces);
+  const Eigen::VectorXd forces = step_forces(external_forces);
   const Eigen::VectorXd y_n = dofs_.restrict_to_free(state.positions);
   const Eigen::VectorXd v_n = dofs_.restrict_to_free(state.velocities);
   const Eigen::VectorXd y_old = dofs_.restrict_to_free(state.previous_positions);
@@ -328,11 +370,10 @@ NewtonReport FullSpaceSimulator::step_bdf2(FullSpaceState& state,
   // M a_{n+1} = (9/4h²) M (y - y_hat); v_{n+1} = v_tilde + (3/2h)(y - y_hat).
   const Eigen::VectorXd y_hat = (4 * y_n - y_old) / 3 + (2 * h / 9) * (4 * v_n - v_old);
   const Eigen::VectorXd v_tilde = (3 * y_hat - 4 * y_n + y_old) / (2 * h);
-  ImplicitStepObjective& objective = objectives_->implicit_step;
-  if (!contact_.empty()) contact_.begin_step(state.positions, state.time + h, h);
-  objective.prepare_step(state, forces, options_, y_hat, v_tilde, 9 / (4 * h * h), 3 / (2 * h));
-  Eigen::VectorXd y = best_start(objective, y_hat, y_n + h * v_n, state);
-  const NewtonReport report = minimizer_.minimize(objective, y, newton_);
+  Eigen::VectorXd y;
+  const NewtonReport report =
+      solve_stage(state, forces, {y_hat, v_tilde, 9 / (4 * h * h), 3 / (2 * h), state.time + h, h},
+                  y_hat, y_n + h * v_n, y);
   Eigen::VectorXd next = state.positions;
   dofs_.scatter_free(y, next);
   if (!contact_.empty()) contact_.end_step(next);
@@ -355,19 +396,18 @@ NewtonReport FullSpaceSimulator::step_newmark(FullSpaceState& state,
   if (!(beta > 0) || !(gamma > 0)) throw OptionError("Newmark beta and gamma must be positive");
   require_smoothed_friction("Newmark");
   const double h = options_.time_step;
-  const Eigen::VectorXd forces = total_forces(model_, options_.gravity, external_forces);
+  const Eigen::VectorXd forces = step_forces(external_forces);
   const Eigen::VectorXd y_n = dofs_.restrict_to_free(state.positions);
   const Eigen::VectorXd v_n = dofs_.restrict_to_free(state.velocities);
   const Eigen::VectorXd a_n = dofs_.restrict_to_free(state.accelerations);
   const Eigen::VectorXd y_hat = y_n + h * v_n + h * h * (0.5 - beta) * a_n;
   const Eigen::VectorXd v_tilde = v_n + h * (1.0 - gamma) * a_n;
   const double c_m = 1.0 / (h * h * beta);
-  ImplicitStepObjective& objective = objectives_->implicit_step;
-  if (!contact_.empty()) contact_.begin_step(state.positions, state.time + h, h);
-  objective.prepare_step(state, forces, options_, y_hat, v_tilde, c_m, gamma / (h * beta));
   // The explicit prediction, or x_n.
-  Eigen::VectorXd y = best_start(objective, y_n + h * v_n + 0.5 * h * h * a_n, y_n, state);
-  const NewtonReport report = minimizer_.minimize(objective, y, newton_);
+  Eigen::VectorXd y;
+  const NewtonReport report =
+      solve_stage(state, forces, {y_hat, v_tilde, c_m, gamma / (h * beta), state.time + h, h},
+                  y_n + h * v_n + 0.5 * h * h * a_n, y_n, y);
   const Eigen::VectorXd a = c_m * (y - y_hat);
   dofs_.scatter_free(y, state.positions);
   dofs_.scatter_free(a, state.accelerations);
@@ -382,7 +422,7 @@ NewtonReport FullSpaceSimulator::step_newmark(FullSpaceState& state,
 
 void FullSpaceSimulator::initialize_acceleration(FullSpaceState& state,
                                                  const Eigen::VectorXd& external_forces) {
-  const Eigen::VectorXd forces = total_forces(model_, options_.gravity, external_forces);
+  const Eigen::VectorXd forces = step_forces(external_forces);
   ImplicitStepObjective& objective = objectives_->implicit_step;
   const Eigen::VectorXd v = dofs_.restrict_to_free(state.velocities);
   objective.prepare_step(state, forces, options_, v, v, 1.0, 1.0);
@@ -390,11 +430,7 @@ void FullSpaceSimulator::initialize_acceleration(FullSpaceState& state,
   model_.add_elastic_energy_gradient(state.positions, elastic_gradient);
   const Eigen::VectorXd rhs =
       dofs_.restrict_to_free(forces - elastic_gradient) - objective.damping_times(v);
-  const Eigen::CholmodSupernodalLLT<Eigen::SparseMatrix<double>, Eigen::Lower> mass(
-      objective.mass());
-  if (mass.info() != Eigen::Success)
-    throw NumericalError("full-space simulation: the mass matrix is not positive definite");
-  const Eigen::VectorXd a = mass.solve(rhs);
+  const Eigen::VectorXd a = solve_mass(rhs);
   state.accelerations.setZero(state.positions.size());
   dofs_.scatter_free(a, state.accelerations);
 }
@@ -402,7 +438,7 @@ void FullSpaceSimulator::initialize_acceleration(FullSpaceState& state,
 NewtonReport FullSpaceSimulator::solve_static(Eigen::VectorXd& positions,
                                               const Eigen::VectorXd& external_forces) {
   StaticObjective& objective = objectives_->static_objective;
-  objective.prepare(positions, total_forces(model_, options_.gravity, external_forces));
+  objective.prepare(positions, step_forces(external_forces));
   Eigen::VectorXd y = dofs_.restrict_to_free(positions);
   const NewtonReport report = minimizer_.minimize(objective, y, newton_);
   dofs_.scatter_free(y, positions);

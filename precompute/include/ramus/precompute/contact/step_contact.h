@@ -64,8 +64,17 @@ class StepContact {
   /// collider that moved into the object since the last step): a feasible start.
   Eigen::VectorXd feasible_start(const Eigen::VectorXd& start_positions) const;
 
+  /// The colliders at `time` (s) with the step's friction kept (for evaluating energies at the
+  /// start of a step).
+  void set_time(double time);
+
   /// The step's contact and friction energy at x (J; +inf past a barrier).
   double value(const Eigen::VectorXd& x) const;
+  /// The contact potential alone at x, the colliders' and the self-contacts' without friction's
+  /// dissipation potential: the contact's share of the total energy (J; +inf past a barrier).
+  double potential_energy(const Eigen::VectorXd& x) const;
+  /// Adds the gradient (3#V) of potential_energy and returns it.
+  double add_potential_gradient(const Eigen::VectorXd& x, Eigen::VectorXd& gradient) const;
   /// Adds its gradient (3#V) and returns its value.
   double add_gradient(const Eigen::VectorXd& x, Eigen::VectorXd& gradient) const;
   /// Calls add(vertex, 3 by 3 block) for every vertex the contact or friction touches.
@@ -94,6 +103,10 @@ class StepContact {
   /// mu |f| h. Positions are kept; kinetic energy only decreases. Updates the statistics'
   /// friction force and work.
   void apply_friction_after_solve(const Eigen::VectorXd& positions, Eigen::VectorXd& velocities);
+
+  /// The energy the step's smoothed friction dissipates over `duration` (s) at the slip that
+  /// positions x (3#V) give against its lagged start (J).
+  double friction_work(const Eigen::VectorXd& x, double duration) const;
 
   /// After the solve: statistics at x_{n+1}, and the adaptive stiffness update.
   const ContactStatistics& end_step(const Eigen::VectorXd& positions);

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <cmath>
+#include <limits>
 #include <memory>
 
 #include "ramus/precompute/contact/step_contact.h"
@@ -22,6 +24,10 @@ struct FullSpaceState {
   double time = 0;
   /// x_{n-1} and v_{n-1} for BDF2 (empty: its first step is backward Euler); kept by its steps.
   Eigen::VectorXd previous_positions, previous_velocities;
+  /// The energy-tracking midpoint's tracked total energy H_total, and H at the end of its last
+  /// step (J); NaN before its first step.
+  double energy_target = std::numeric_limits<double>::quiet_NaN();
+  double energy_at_end = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct FullSpaceOptions {
@@ -73,6 +79,20 @@ class FullSpaceSimulator {
   NewtonReport step_newmark(FullSpaceState& state, const Eigen::VectorXd& external_forces = {},
                             double beta = 0.25, double gamma = 0.5);
 
+  /// One step of the energy-tracking midpoint (stabilizing-integrators paper §4, Eq. 20-24,
+  /// Algorithm 1): implicit midpoint as a half-step minimization, u_1 = 2 u_½ - u_0; when it
+  /// gained energy beyond `energy_tolerance` (relative) over the tracked H_total, blended toward
+  /// backward Euler, when it lost too much, toward forward Euler. H_total follows the forces'
+  /// changes between steps (H_added) less Rayleigh damping and friction (H_diss).
+  NewtonReport step_energy_tracking_midpoint(FullSpaceState& state,
+                                             const Eigen::VectorXd& external_forces = {},
+                                             double energy_tolerance = 0.01);
+
+  /// H = ½ vᵀ M v + Phi(x) - fᵀ (x - X) + the contact potential (colliders at their last step's
+  /// time, friction excluded) in J, f = gravity plus `external_forces` (3#V or empty).
+  double total_energy(const FullSpaceState& state,
+                      const Eigen::VectorXd& external_forces = {}) const;
+
   /// Sets state.accelerations from the equation of motion M a = f - f_el(x) - C v.
   void initialize_acceleration(FullSpaceState& state, const Eigen::VectorXd& external_forces = {});
 
@@ -92,6 +112,31 @@ class FullSpaceSimulator {
   /// OptionError when friction acts after the solve (backward Euler's alone): collider friction
   /// with FrictionModel::kAfterSolve, or self-collision friction.
   void require_smoothed_friction(const char* method) const;
+  /// H's terms at positions x and velocities v (3#V) under forces f (J): T, Phi, fᵀ (x - X) and
+  /// the contact potential (colliders at the contact's current time).
+  struct EnergyTerms {
+    double kinetic = 0, elastic = 0, work = 0, contact = 0;
+    double total() const { return kinetic + elastic - work + contact; }
+    double scale() const { return kinetic + std::abs(elastic) + std::abs(work) + contact; }
+  };
+  EnergyTerms energy_terms(const Eigen::VectorXd& x, const Eigen::VectorXd& v,
+                           const Eigen::VectorXd& forces) const;
+  /// Gravity plus the external forces (3#V or empty: none), N per vertex coordinate.
+  Eigen::VectorXd step_forces(const Eigen::VectorXd& external_forces) const;
+  /// One implicit stage's terms: E(y) = c_m |y - y_hat|²_M / 2 + ... (see the objective), with
+  /// the colliders at `time_next` and friction over a stage of length `step` (s).
+  struct ImplicitStage {
+    Eigen::VectorXd y_hat, v_tilde;  // free DOFs
+    double mass_coefficient = 0, damping_coefficient = 0, time_next = 0, step = 0;
+  };
+  /// Minimizes the stage's objective from the better of two guesses (free DOFs) into y.
+  NewtonReport solve_stage(const FullSpaceState& state, const Eigen::VectorXd& forces,
+                           const ImplicitStage& stage, const Eigen::VectorXd& first_guess,
+                           const Eigen::VectorXd& second_guess, Eigen::VectorXd& y);
+  /// C v for the Rayleigh damping C of the last stage, lagged at its x_n (N; v free DOFs, m/s).
+  Eigen::VectorXd damping_force(const Eigen::VectorXd& v) const;
+  /// M⁻¹ rhs over the free DOFs (the consistent mass, factored once).
+  Eigen::VectorXd solve_mass(const Eigen::VectorXd& rhs) const;
   /// The better of the starting guesses (the lower finite energy), or x_n made feasible.
   Eigen::VectorXd best_start(MinimizationObjective& objective, const Eigen::VectorXd& first,
                              const Eigen::VectorXd& second, const FullSpaceState& state) const;
