@@ -183,12 +183,19 @@ class ContactSummary {
 };
 
 // The centre of mass's height against gravity over the run: at the start, its lowest, and its
-// highest after the lowest (a dropped object's rebound); nothing without gravity.
+// highest after the lowest (a dropped object's rebound); and how far it moved. Nothing without
+// gravity.
 class HeightTrack {
  public:
   HeightTrack(const StvkFemModel& model, const Eigen::Vector3d& gravity)
       : masses_(model.lumped_vertex_masses()),
         up_(gravity.norm() > 0 ? Eigen::Vector3d(-gravity.normalized()) : Eigen::Vector3d::Zero()) {
+  }
+  Eigen::Vector3d centre(const FullSpaceState& s) const {
+    Eigen::Vector3d c = Eigen::Vector3d::Zero();
+    for (Eigen::Index v = 0; v < masses_.size(); ++v)
+      c += masses_(v) * s.positions.segment<3>(3 * v);
+    return c / masses_.sum();
   }
   void add(const FullSpaceState& s) {
     if (up_.isZero()) return;
@@ -196,7 +203,11 @@ class HeightTrack {
     for (Eigen::Index v = 0; v < masses_.size(); ++v)
       height += masses_(v) * up_.dot(s.positions.segment<3>(3 * v));
     height /= masses_.sum();
-    if (!started_) start_ = lowest_ = highest_ = height;
+    if (!started_) {
+      start_ = lowest_ = highest_ = height;
+      first_centre_ = centre(s);
+    }
+    last_centre_ = centre(s);
     started_ = true;
     if (height < lowest_) {
       lowest_ = highest_ = height;
@@ -214,6 +225,9 @@ class HeightTrack {
         "highest after it %.5g m at t = %.4g s (%.1f %% of the fall regained)\n",
         start_, lowest_, lowest_time_, highest_, highest_time_,
         start_ > lowest_ ? 100 * (highest_ - lowest_) / (start_ - lowest_) : 0.0);
+    const Eigen::Vector3d moved = last_centre_ - first_centre_;
+    std::printf("          moved by [%.4g, %.4g, %.4g] m over the run\n", moved.x(), moved.y(),
+                moved.z());
   }
 
  private:
@@ -221,6 +235,7 @@ class HeightTrack {
   Eigen::Vector3d up_;
   bool started_ = false;
   double start_ = 0, lowest_ = 0, highest_ = 0, lowest_time_ = 0, highest_time_ = 0;
+  Eigen::Vector3d first_centre_ = Eigen::Vector3d::Zero(), last_centre_ = Eigen::Vector3d::Zero();
 };
 
 // The run's cost and convergence in one line.
@@ -367,6 +382,10 @@ void run(const Args& args) {
     colliders.add_frame(state.time);
   };
   FullSpaceState state = simulator.rest_state();
+  if (spec.initial_velocity)
+    for (int v = 0; v < mesh.num_vertices(); ++v)
+      state.velocities.segment<3>(3 * v) = *spec.initial_velocity;
+  for (int v : simulator.dofs().fixed_vertices()) state.velocities.segment<3>(3 * v).setZero();
   if (args.integrator == "newmark") simulator.initialize_acceleration(state);
   write_frame(state);
   EnergyMeter energy(model, options.gravity, state);

@@ -129,7 +129,7 @@ Inputs load_inputs(const Args& args) {
     throw InputError(spec.spec_path, 0,
                      "an assembly (parts and instances) has no one-mesh full-space model yet: "
                      "`ramus validate` takes a one-mesh spec");
-  refuse_copies(spec);
+  refuse_full_space_only(spec);
   in.model = load_model(args.model, model_trust(args.trust));
   in.mesh = read_spec_tet_mesh(spec.mesh_path, spec.tetrahedralize, spec.length_unit,
                                printing_listener());

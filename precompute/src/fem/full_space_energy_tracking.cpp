@@ -8,6 +8,7 @@
 // Unlike the paper, whose collision springs are inserted per frame and kept out of H, the
 // contact here is a potential of x: it is part of H, so an elastic bounce conserves H.
 #include <cmath>
+#include <limits>
 
 #include "ramus/error.h"
 #include "ramus/precompute/fem/full_space_simulator.h"
@@ -16,13 +17,15 @@ namespace ramus {
 
 namespace {
 
-// Positions and velocities (3#V each).
+// Positions and velocities at the step's end, and the positions whose forces moved them there
+// (x_½ for the midpoint, the end for backward Euler, the start for forward Euler), 3#V each.
 struct Motion {
-  Eigen::VectorXd x, v;
+  Eigen::VectorXd x, v, forces_at;
 };
 
 Motion mix(const Motion& a, const Motion& b, double alpha) {
-  return {(1 - alpha) * a.x + alpha * b.x, (1 - alpha) * a.v + alpha * b.v};
+  return {(1 - alpha) * a.x + alpha * b.x, (1 - alpha) * a.v + alpha * b.v,
+          (1 - alpha) * a.forces_at + alpha * b.forces_at};
 }
 
 // The blend of a (α = 0, energy error above the tolerance) and b (α = 1, at or below the target)
@@ -53,11 +56,12 @@ NewtonReport FullSpaceSimulator::step_energy_tracking_midpoint(
                       std::to_string(energy_tolerance));
   const double h = options_.time_step;
   const Eigen::VectorXd forces = step_forces(external_forces);
-  const Motion start{state.positions, state.velocities};
+  const Motion start{state.positions, state.velocities, state.positions};
   const Eigen::VectorXd y_0 = dofs_.restrict_to_free(start.x);
   const Eigen::VectorXd w_0 = dofs_.restrict_to_free(start.v);
-  const auto to_full = [&](const Eigen::VectorXd& y, const Eigen::VectorXd& w) {
-    Motion m{start.x, Eigen::VectorXd::Zero(start.v.size())};
+  const auto to_full = [&](const Eigen::VectorXd& y, const Eigen::VectorXd& w,
+                           const Eigen::VectorXd& forces_at) {
+    Motion m{start.x, Eigen::VectorXd::Zero(start.v.size()), forces_at};
     dofs_.scatter_free(y, m.x);
     dofs_.scatter_free(w, m.v);
     return m;
@@ -78,12 +82,10 @@ NewtonReport FullSpaceSimulator::step_energy_tracking_midpoint(
   const Eigen::VectorXd w_half = (y_half - y_0) / (h / 2);
   // H_diss of the step: Rayleigh damping h v_½ᵀ C v_½, and the smoothed friction's work at v_½.
   target -= h * w_half.dot(damping_force(w_half));
-  if (!contact_.empty()) {
-    Eigen::VectorXd x_half = start.x;
-    dofs_.scatter_free(y_half, x_half);
-    target -= contact_.friction_work(x_half, h);
-  }
-  const Motion midpoint = to_full(2 * y_half - y_0, 2 * w_half - w_0);
+  Eigen::VectorXd x_half = start.x;
+  dofs_.scatter_free(y_half, x_half);
+  if (!contact_.empty()) target -= contact_.friction_work(x_half, h);
+  const Motion midpoint = to_full(2 * y_half - y_0, 2 * w_half - w_0, x_half);
 
   // The end's energies with the colliders at t + h; the tolerance is relative to the larger
   // energy scale of the two ends (from rest, the start's is 0).
@@ -92,7 +94,13 @@ NewtonReport FullSpaceSimulator::step_energy_tracking_midpoint(
     return energy_terms(m.x, m.v, forces).total() - target;
   };
   const EnergyTerms midpoint_energy = energy_terms(midpoint.x, midpoint.v, forces);
-  const double midpoint_error = midpoint_energy.total() - target;
+  // u_IM extrapolates past x_½: a vertex it brings within a tenth of its distance to a barrier
+  // (the line search's margin) would start the next step pinned there; such an end counts as
+  // having too much energy, and the blend takes backward Euler's side.
+  const bool midpoint_clear =
+      contact_.empty() || contact_.largest_feasible_step(x_half, midpoint.x - x_half, 1.0) >= 1.0;
+  const double midpoint_error =
+      midpoint_clear ? midpoint_energy.total() - target : std::numeric_limits<double>::infinity();
   const double scale = std::isfinite(midpoint_energy.scale())
                            ? std::max(start_energy.scale(), midpoint_energy.scale())
                            : start_energy.scale();
@@ -119,7 +127,8 @@ NewtonReport FullSpaceSimulator::step_energy_tracking_midpoint(
     report.objective_evaluations += euler.objective_evaluations;
     report.projected_hessians += euler.projected_hessians;
     report.converged = report.converged && euler.converged;
-    const Motion euler_end = to_full(y_euler, (y_euler - y_0) / h);
+    Motion euler_end = to_full(y_euler, (y_euler - y_0) / h, start.x);
+    euler_end.forces_at = euler_end.x;
     const Motion nearest = feasible_toward(euler_end, midpoint);
     end = energy_error(euler_end) >= 0 ? euler_end
           : energy_error(nearest) <= tolerance
@@ -135,16 +144,17 @@ NewtonReport FullSpaceSimulator::step_energy_tracking_midpoint(
     const Eigen::VectorXd acceleration =
         solve_mass(dofs_.restrict_to_free(forces - gradient) - damping_force(w_0));
     const Motion forward =
-        feasible_toward(midpoint, to_full(y_0 + h * w_0, w_0 + h * acceleration));
+        feasible_toward(midpoint, to_full(y_0 + h * w_0, w_0 + h * acceleration, start.x));
     end = energy_error(forward) > 0 ? bisect_blend(forward, midpoint, tolerance, energy_error)
                                     : forward;
   }
 
-  // Statistics over the whole step, then friction after the solve (its work is H_diss too).
+  // Statistics over the whole step, then friction after the solve, capped by the contact force
+  // that acted over the step (its work is H_diss too).
   if (!contact_.empty()) {
     if (!backward_euler_ran) contact_.begin_step(start.x, state.time + h, h);
     const double smoothed_work = contact_.end_step(end.x).friction_work;
-    contact_.apply_friction_after_solve(end.x, end.v);
+    contact_.apply_friction_after_solve(end.forces_at, end.v);
     target -= contact_.statistics().friction_work - smoothed_work;
   }
   for (int v : dofs_.fixed_vertices()) end.v.segment<3>(3 * v).setZero();

@@ -23,6 +23,8 @@ using namespace spec;
 
 namespace {
 
+constexpr double kLargestInitialSpeed = 1e4;  // m/s, beyond any deformable body's
+
 // "copies": the mesh's placements, each {"translation": [x, y, z], "rotation": ...} (rigid).
 std::vector<Eigen::Isometry3d> parse_copies(const SpecReader& r, const json& copies, double unit) {
   if (!copies.is_array() || copies.empty())
@@ -75,7 +77,7 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
     r.only_keys(root, "",
                 {"mesh", "units", "tetrahedralize", "material", "materials_by_label", "fixed",
                  "forces", "colliders", "contact", "simulation", "reduction", "domains",
-                 "render_surface", "copies", "comment"});
+                 "render_surface", "copies", "initial_velocity", "comment"});
     const json& mesh = r.required(root, "mesh", "");
     if (!mesh.is_string() || mesh.get<std::string>().empty())
       r.fail("mesh", "expected a file name");
@@ -138,6 +140,13 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
   }
   spec.contact = parse_contact(r, root, spec.length_unit);
   if (root.contains("copies")) spec.copies = parse_copies(r, root["copies"], spec.length_unit);
+  if (root.contains("initial_velocity")) {
+    // SI (m/s), like every quantity of a spec outside the mesh's coordinates.
+    spec.initial_velocity = r.vector3(root["initial_velocity"], "initial_velocity");
+    if (!(spec.initial_velocity->norm() <= kLargestInitialSpeed))
+      r.fail("initial_velocity", "a speed over " + std::to_string(int(kLargestInitialSpeed)) +
+                                     " m/s is not a deformable object's");
+  }
   return spec;
 }
 

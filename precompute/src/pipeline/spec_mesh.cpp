@@ -124,12 +124,16 @@ void report_read_notes(const TetMesh& mesh, const std::string& path,
   for (const std::string& note : mesh.read_notes) listener.note(path + ": " + note);
 }
 
-void refuse_copies(const ModelSpec& spec) {
+void refuse_full_space_only(const ModelSpec& spec) {
   if (!spec.copies.empty())
     throw InputError(spec.spec_path, 0,
                      "copies: only `ramus simulate-full` places copies of the mesh; a reduced "
                      "model is precomputed from the mesh itself (an assembly's instances place "
                      "reduced parts)");
+  if (spec.initial_velocity)
+    throw InputError(spec.spec_path, 0,
+                     "initial_velocity: only `ramus simulate-full` starts a mesh moving; a "
+                     "reduced tree is anchored at its root");
 }
 
 TetMesh read_spec_tet_mesh(const std::string& path, const TetrahedralizeOptions& tetrahedralize,
@@ -149,7 +153,7 @@ SurfaceMesh read_spec_surface(const std::string& path, double length_unit) {
 }
 
 SpecMesh load_spec_mesh(const ModelSpec& spec, const PrecomputeListener& listener) {
-  refuse_copies(spec);
+  refuse_full_space_only(spec);
   SpecMesh loaded;
   try {
     loaded.mesh =

@@ -98,7 +98,8 @@ class StepContact {
 
   /// The optimization paper's friction after the solve (§5.1-5.3). With FrictionModel::
   /// kAfterSolve, each vertex a collider pushes loses the tangential part of its velocity
-  /// relative to the collider up to mu |f| h / m (f the contact force at x_{n+1}); always, each
+  /// relative to the collider up to mu |f| h / m (f the contact force at `positions`: where the
+  /// step's forces acted, x_{n+1} for backward Euler, x_½ for the midpoint); always, each
   /// self-contact gets the impulse that minimizes its four vertices' kinetic energy, capped at
   /// mu |f| h. Positions are kept; kinetic energy only decreases. Updates the statistics'
   /// friction force and work.

@@ -155,6 +155,9 @@ struct ModelSpec {
   /// "copies": the mesh placed once per pose (m), separate bodies of one full-space simulation
   /// (`ramus simulate-full`); empty: the mesh once, where it is.
   std::vector<Eigen::Isometry3d> copies;
+  /// "initial_velocity" (m/s, world axes): every vertex's velocity at t = 0 (fixed ones' stay 0),
+  /// `ramus simulate-full` only; absent: at rest.
+  std::optional<Eigen::Vector3d> initial_velocity;
   SimulationSpec simulation;
   ReductionSpec reduction;
   std::optional<DomainsSpec> domains;  ///< absent: one domain

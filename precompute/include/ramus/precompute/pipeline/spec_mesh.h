@@ -20,8 +20,9 @@ struct SpecMesh {
   std::vector<int> fixed;  ///< the anchored vertices (the "fixed" selectors)
 };
 
-/// InputError when the spec has "copies" (only the full-space simulation places them).
-void refuse_copies(const ModelSpec& spec);
+/// InputError when the spec has keys only the full-space simulation takes ("copies",
+/// "initial_velocity").
+void refuse_full_space_only(const ModelSpec& spec);
 /// Reads, checks and labels the spec's mesh and selects its anchors; errors name the spec's key.
 SpecMesh load_spec_mesh(const ModelSpec& spec, const PrecomputeListener& listener);
 /// A spec's tet mesh (tetrahedralized when a surface) in metres: its coordinates times
