@@ -285,6 +285,11 @@ FullSpaceOptions run_options(const ModelSpec& spec, const TetMesh& mesh, const S
     throw OptionError(
         "--integrator siere: contact needs an integrator written as a minimization (be, bdf2, "
         "newmark or im-blend)");
+  for (const ColliderContact& c : options.contact.colliders)
+    if (c.model == ContactModel::kConstraint && integrator == "im-blend")
+      throw OptionError(
+          "--integrator im-blend: constraint colliders (\"contact\": \"constraint\") need an "
+          "integrator whose end is a minimizer (be, bdf2 or newmark)");
   if (options.contact.self_collision.friction > 0 && !velocity_friction)
     throw OptionError("--integrator " + integrator +
                       ": self-collision friction (contact.self_friction) acts after the solve, "

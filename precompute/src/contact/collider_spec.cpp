@@ -104,6 +104,11 @@ ContactOptions resolve_contact_options(const ContactSpec& spec, const std::strin
       std::ostringstream message;
       message << s.key << ": " << inside << " vertices start at or inside this collider (vertex "
               << deepest << " " << depth << " m deep)";
+      if (c.model == ContactModel::kConstraint) {
+        warnings.push_back(message.str() + ": the constraint projects them onto its surface");
+        options.colliders.push_back(c);
+        continue;
+      }
       if (c.model == ContactModel::kBarrier)
         throw InputError(spec_path, 0,
                          message.str() +

@@ -38,6 +38,7 @@ VertexColliderPotential::VertexColliderPotential(std::vector<ColliderContact> co
 
 ScalarDerivatives VertexColliderPotential::response(const ColliderContact& c, double phi) const {
   if (c.model == ContactModel::kPenalty) return cubic_penalty(phi, c.stiffness);
+  if (c.model == ContactModel::kConstraint) return {};
   ScalarDerivatives b = log_barrier(phi, c.delta);
   b.value *= c.stiffness;
   b.first *= c.stiffness;

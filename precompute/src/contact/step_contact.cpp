@@ -17,6 +17,15 @@ bool is_active(const ColliderContact& c, double phi) {
   return c.model == ContactModel::kBarrier ? phi < c.delta : phi < 0;
 }
 
+// The recorded constraint forces of collider `c`, per vertex (N; 0 where it does not push).
+std::vector<double> forces_of(const std::vector<ConstraintForce>& forces, int c,
+                              std::size_t num_vertices) {
+  std::vector<double> per_vertex(num_vertices, 0.0);
+  for (const ConstraintForce& f : forces)
+    if (f.collider == c) per_vertex[static_cast<std::size_t>(f.vertex)] = f.force;
+  return per_vertex;
+}
+
 }  // namespace
 
 StepContact::StepContact(ContactOptions options, const Eigen::VectorXd& vertex_masses,
@@ -24,6 +33,7 @@ StepContact::StepContact(ContactOptions options, const Eigen::VectorXd& vertex_m
     : options_(std::move(options)),
       potential_(options_.colliders),
       self_(tets, static_cast<int>(vertex_masses.size()), options_.self_collision),
+      constraints_(potential_.colliders(), static_cast<int>(vertex_masses.size())),
       vertex_masses_(vertex_masses) {
   // Automatic barriers: kappa_min from the average vertex mass, raised later by end_step.
   const double average_mass = vertex_masses.size() > 0 ? vertex_masses.mean() : 1.0;
@@ -44,15 +54,26 @@ void StepContact::begin_step(const Eigen::VectorXd& start_positions, double time
   potential_.set_time(time_next);
   // Friction of each active pair, its normal force and normal frozen at x_n (none when friction
   // acts after the solve).
+  // A constraint's normal force is the multiplier its last solve recorded (lagged, as the
+  // potentials' are).
   std::vector<FrictionContact> contacts;
-  for (const ColliderContact& c : potential_.colliders()) {
+  const std::size_t num_vertices = static_cast<std::size_t>(start_positions.size() / 3);
+  for (std::size_t k = 0; k < potential_.colliders().size(); ++k) {
+    const ColliderContact& c = potential_.colliders()[k];
     if (!(c.friction > 0) || options_.friction_model != FrictionModel::kSmoothedPotential) continue;
-    for (int v = 0; v < static_cast<int>(start_positions.size() / 3); ++v) {
+    const std::vector<double> constraint_force =
+        c.model == ContactModel::kConstraint
+            ? forces_of(constraint_forces_, static_cast<int>(k), num_vertices)
+            : std::vector<double>();
+    for (int v = 0; v < static_cast<int>(num_vertices); ++v) {
       const Eigen::Vector3d x = start_positions.segment<3>(3 * v);
       const LevelSetSample s = sample_level_set(c.collider, x, time_next);
-      const ScalarDerivatives psi = potential_.response(c, s.value);
-      if (!is_active(c, s.value) || !std::isfinite(psi.first) || psi.first == 0) continue;
-      contacts.push_back({v, s.gradient.normalized(), std::abs(psi.first), c.friction,
+      const double force = c.model == ContactModel::kConstraint
+                               ? constraint_force[static_cast<std::size_t>(v)]
+                           : is_active(c, s.value) ? std::abs(potential_.response(c, s.value).first)
+                                                   : 0.0;
+      if (!std::isfinite(force) || force == 0) continue;
+      contacts.push_back({v, s.gradient.normalized(), force, c.friction,
                           c.collider.motion.velocity_at(x, time_next)});
     }
   }
@@ -131,13 +152,22 @@ void StepContact::apply_friction_after_solve(const Eigen::VectorXd& positions,
   statistics_.friction_work += self_.apply_friction(positions, vertex_masses_, time_step_,
                                                     velocities, statistics_.friction_force);
   if (options_.friction_model != FrictionModel::kAfterSolve) return;
-  for (const ColliderContact& c : potential_.colliders()) {
+  const std::size_t num_vertices = static_cast<std::size_t>(positions.size() / 3);
+  for (std::size_t k = 0; k < potential_.colliders().size(); ++k) {
+    const ColliderContact& c = potential_.colliders()[k];
     if (!(c.friction > 0)) continue;
+    const std::vector<double> constraint_force =
+        c.model == ContactModel::kConstraint
+            ? forces_of(constraint_forces_, static_cast<int>(k), num_vertices)
+            : std::vector<double>();
     for (Eigen::Index v = 0; v < positions.size() / 3; ++v) {
       const Eigen::Vector3d x = positions.segment<3>(3 * v);
       const LevelSetSample s = sample_level_set(c.collider, x, time_);
-      const double force = std::abs(potential_.response(c, s.value).first);
-      if (!is_active(c, s.value) || !(force > 0) || !std::isfinite(force)) continue;
+      const double force = c.model == ContactModel::kConstraint
+                               ? constraint_force[static_cast<std::size_t>(v)]
+                           : is_active(c, s.value) ? std::abs(potential_.response(c, s.value).first)
+                                                   : 0.0;
+      if (!(force > 0) || !std::isfinite(force)) continue;
       // The tangential velocity relative to the collider, reduced by at most mu |f| h / m.
       const Eigen::Vector3d normal = s.gradient.normalized();
       const Eigen::Vector3d relative =
@@ -174,7 +204,7 @@ const ContactStatistics& StepContact::end_step(const Eigen::VectorXd& positions)
     for (Eigen::Index v = 0; v < positions.size() / 3; ++v) {
       const double phi = sample_level_set(c.collider, positions.segment<3>(3 * v), time_).value;
       smallest = std::min(smallest, phi);
-      if (!is_active(c, phi)) continue;
+      if (c.model == ContactModel::kConstraint || !is_active(c, phi)) continue;
       const ScalarDerivatives psi = potential_.response(c, phi);
       ++s.active_contacts;
       s.normal_force += std::abs(psi.first);
@@ -185,6 +215,11 @@ const ContactStatistics& StepContact::end_step(const Eigen::VectorXd& positions)
     if (automatic_[k] && smallest < kClosingFraction * c.delta &&
         previous_smallest_ < kClosingFraction * c.delta && smallest < previous_smallest_)
       c.stiffness = std::min(2 * c.stiffness, kMaximumStiffnessGrowth * minimum_stiffness_[k]);
+  }
+  // The constraints' recorded forces.
+  for (const ConstraintForce& f : constraint_forces_) {
+    ++s.active_contacts;
+    s.normal_force += f.force;
   }
   // The mesh against itself.
   for (const SelfContact& c : self_.find_contacts(positions, false)) {

@@ -54,6 +54,10 @@ NewtonReport FullSpaceSimulator::step_energy_tracking_midpoint(
   if (!(energy_tolerance > 0) || !(energy_tolerance <= 1))
     throw OptionError("energy-tracking midpoint: energy tolerance must be in (0, 1], got " +
                       std::to_string(energy_tolerance));
+  if (contact_.has_constraints())
+    throw OptionError(
+        "energy-tracking midpoint: constraint colliders need an integrator whose end is a "
+        "minimizer (be, bdf2, newmark); u_1 = 2 u_1/2 - u_0 would leave their surfaces");
   const double h = options_.time_step;
   const Eigen::VectorXd forces = step_forces(external_forces);
   const Motion start{state.positions, state.velocities, state.positions};

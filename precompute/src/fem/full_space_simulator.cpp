@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "constrained_objective.h"
 #include "ramus/error.h"
 #include "ramus/precompute/contact/step_contact.h"
 
@@ -233,14 +234,17 @@ Eigen::VectorXd FullSpaceSimulator::best_start(MinimizationObjective& objective,
                                                const Eigen::VectorXd& second,
                                                const FullSpaceState& state) const {
   // A guess counts when the straight path from x_n to it crosses no barrier (a guess beyond a
-  // thin collider would have tunnelled through it) and its energy is finite.
+  // thin collider would have tunnelled through it), takes no vertex deeper than delta into a
+  // constraint collider (projected, a deep layer would be flattened onto its surface) and its
+  // energy is finite.
   const Eigen::VectorXd start =
       contact_.empty() ? state.positions : contact_.feasible_start(state.positions);
   const auto value_if_reachable = [&](const Eigen::VectorXd& guess) {
     if (!contact_.empty()) {
       Eigen::VectorXd end = start;
       dofs_.scatter_free(guess, end);
-      if (contact_.largest_feasible_step(start, end - start, 1.0) < 1.0)
+      if (contact_.largest_feasible_step(start, end - start, 1.0) < 1.0 ||
+          contact_.largest_shallow_step(start, end - start, 1.0) < 1.0)
         return std::numeric_limits<double>::infinity();
     }
     return objective.value(guess);
@@ -276,8 +280,16 @@ NewtonReport FullSpaceSimulator::solve_stage(
   if (!contact_.empty()) contact_.begin_step(state.positions, stage.time_next, stage.step);
   objective.prepare_step(state, forces, options_, stage.y_hat, stage.v_tilde,
                          stage.mass_coefficient, stage.damping_coefficient);
-  y = best_start(objective, first_guess, second_guess, state);
-  return minimizer_.minimize(objective, y, newton_);
+  if (!contact_.has_constraints()) {
+    y = best_start(objective, first_guess, second_guess, state);
+    return minimizer_.minimize(objective, y, newton_);
+  }
+  // Constraint colliders: E'(P(y)), and their forces recorded for friction.
+  ConstrainedObjective constrained(objective, dofs_, contact_, state.positions);
+  y = best_start(constrained, first_guess, second_guess, state);
+  const NewtonReport report = minimizer_.minimize(constrained, y, newton_);
+  constrained.finish(y);
+  return report;
 }
 
 Eigen::VectorXd FullSpaceSimulator::damping_force(const Eigen::VectorXd& v) const {
@@ -440,6 +452,13 @@ NewtonReport FullSpaceSimulator::solve_static(Eigen::VectorXd& positions,
   StaticObjective& objective = objectives_->static_objective;
   objective.prepare(positions, step_forces(external_forces));
   Eigen::VectorXd y = dofs_.restrict_to_free(positions);
+  if (contact_.has_constraints()) {
+    ConstrainedObjective constrained(objective, dofs_, contact_, positions);
+    const NewtonReport report = minimizer_.minimize(constrained, y, newton_);
+    constrained.finish(y);
+    dofs_.scatter_free(y, positions);
+    return report;
+  }
   const NewtonReport report = minimizer_.minimize(objective, y, newton_);
   dofs_.scatter_free(y, positions);
   return report;

@@ -142,10 +142,15 @@ NewtonReport NewtonMinimizer::minimize(MinimizationObjective& objective, Eigen::
                                        const NewtonOptions& options) {
   NewtonReport report;
   Eigen::VectorXd gradient(y.size()), trial(y.size()), trial_gradient(y.size()), direction;
+  objective.begin_iteration(y);
   double value = objective.value_and_gradient(y, gradient);
   report.objective_evaluations = 1;
   bool use_projection = false;
   for (report.iterations = 0; report.iterations < options.max_iterations; ++report.iterations) {
+    if (report.iterations > 0 && objective.begin_iteration(y)) {
+      value = objective.value_and_gradient(y, gradient);
+      ++report.objective_evaluations;
+    }
     report.gradient_norm = gradient.size() ? gradient.lpNorm<Eigen::Infinity>() : 0.0;
     if (report.gradient_norm <= options.gradient_tolerance) {
       report.converged = true;

@@ -133,8 +133,21 @@ ColliderSpec parse_collider(const SpecReader& r, const json& c, const std::strin
       spec.contact.model = ContactModel::kBarrier;
     else if (model == "penalty")
       spec.contact.model = ContactModel::kPenalty;
+    else if (model == "constraint")
+      spec.contact.model = ContactModel::kConstraint;
     else
-      r.fail(key + ".contact", "expected barrier or penalty; got " + shown(model));
+      r.fail(key + ".contact", "expected barrier, penalty or constraint; got " + shown(model));
+  }
+  // A constraint projects onto the surface x - phi grad phi: exact for the analytic shapes'
+  // distances only; and it has no stiffness.
+  if (spec.contact.model == ContactModel::kConstraint) {
+    if (keys.shape == ColliderShape::kMesh)
+      r.fail(key + ".contact",
+             "a constraint needs an analytic shape (its projection x - phi grad phi is exact only "
+             "for exact distances); use barrier or penalty for a mesh");
+    if (c.contains("stiffness"))
+      r.fail(key + ".stiffness",
+             "a constraint collider has no stiffness (it keeps every vertex exactly outside)");
   }
   if (c.contains("delta")) spec.delta = unit * r.positive(c["delta"], key + ".delta");
   if (c.contains("stiffness")) spec.stiffness = r.positive(c["stiffness"], key + ".stiffness");

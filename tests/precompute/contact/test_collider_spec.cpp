@@ -102,7 +102,7 @@ TEST_CASE("Wrong collider values are named by their key", "[precompute][contact]
                                 "rotation": {"axis": [1, 0, 0], "degrees": 3}}])"),
              Contains("give \"normal\" or \"rotation\", not both"));
   CHECK_THAT(error_of(dir, R"([{"shape": "sphere", "radius": 1, "contact": "glue"}])"),
-             Contains("colliders[0].contact: expected barrier or penalty"));
+             Contains("colliders[0].contact: expected barrier, penalty or constraint"));
   CHECK_THAT(error_of(dir, R"([{"shape": "sphere", "radius": 1, "colour": 3}])"),
              Contains("colliders[0]: unknown key \"colour\""));
   CHECK_THAT(error_of(dir, R"({"shape": "sphere"})"), Contains("colliders: expected an array"));

@@ -32,10 +32,13 @@ namespace ramus {
     "delta)")                                                                                      \
   X("velocity", "length/s", "its linear velocity (default 0)")                                     \
   X("angular_velocity", "rad/s", "its angular velocity about its origin, world axes")              \
-  X("contact", "", "barrier (default: never reached) or penalty (-k phi^3 where phi < 0)")         \
+  X("contact", "",                                                                                 \
+    "barrier (default: never reached), penalty (-k phi^3 where phi < 0) or constraint (phi >= "    \
+    "0 kept exactly by projection; analytic shapes)")                                              \
   X("delta", "length",                                                                             \
     "barrier: the activation distance; penalty: the depth at which it holds ten vertex "           \
-    "weights (default 1e-3 of the mesh's bounding-box diagonal)")                                  \
+    "weights; constraint: the deepest a line-search trial takes a vertex before projecting it "    \
+    "(default 1e-3 of the mesh's bounding-box diagonal)")                                          \
   X("stiffness", "J/m^2 or J/m^3",                                                                 \
     "barrier kappa or penalty k (default: automatic, from the vertex masses)")                     \
   X("friction", "", "Coulomb's mu (default 0: frictionless)")

@@ -28,6 +28,9 @@ ScalarDerivatives cubic_penalty(double phi, double stiffness);
 enum class ContactModel {
   kBarrier,  ///< kappa b(phi; delta): phi never reaches 0
   kPenalty,  ///< k |phi|³ inside the collider
+  /// phi >= 0 as a constraint (optimization paper §5.1): no potential; vertices are projected
+  /// onto the surface (ConstraintProjection). Analytic shapes only.
+  kConstraint,
 };
 
 /// A collider with its contact model: barrier stiffness kappa (J/m², per vertex) and activation
@@ -60,7 +63,7 @@ class VertexColliderPotential {
   Eigen::Matrix3d vertex_hessian(const Eigen::VectorXd& x, int v, bool project_psd) const;
   /// Smallest phi over vertices and colliders at x (m); +inf without colliders.
   double smallest_distance(const Eigen::VectorXd& x) const;
-  /// psi_c(phi) of one collider (J, J/m, J/m²).
+  /// psi_c(phi) of one collider (J, J/m, J/m²); zero for a constraint.
   ScalarDerivatives response(const ColliderContact& c, double phi) const;
   double time() const { return time_; }
 

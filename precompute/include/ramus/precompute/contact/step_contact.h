@@ -9,6 +9,7 @@
 #include <Eigen/Core>
 #include <vector>
 
+#include "ramus/precompute/contact/constraint_projection.h"
 #include "ramus/precompute/contact/contact_potentials.h"
 #include "ramus/precompute/contact/self_collision_penalty.h"
 #include "ramus/precompute/contact/smoothed_friction.h"
@@ -96,6 +97,35 @@ class StepContact {
   double largest_feasible_step(const Eigen::VectorXd& x, const Eigen::VectorXd& dx,
                                double alpha_max) const;
 
+  /// Constraint colliders (ContactModel::kConstraint), through their ConstraintProjection at the
+  /// step's time: whether there are any; projecting x (3#V); the active set at a projected x
+  /// from grad E' (3#V); the gradient of E'(P(x)) from grad E' at P(x); the active vertices'
+  /// Jacobian and curvature blocks; and, after a solve, recording their forces for friction and
+  /// the statistics.
+  bool has_constraints() const { return !constraints_.empty(); }
+  void project_onto_constraints(Eigen::VectorXd& x) const {
+    constraints_.project(potential_.colliders(), time_, x);
+  }
+  void update_active_constraints(const Eigen::VectorXd& x, const Eigen::VectorXd& gradient) {
+    constraints_.update_active(potential_.colliders(), time_, x, gradient);
+  }
+  void pull_back_constraint_gradient(const Eigen::VectorXd& x, Eigen::VectorXd& gradient) const {
+    constraints_.pull_back_gradient(potential_.colliders(), time_, x, gradient);
+  }
+  template <typename Block>
+  void for_each_active_constraint(const Eigen::VectorXd& x, const Eigen::VectorXd& gradient,
+                                  Block&& block) const {
+    constraints_.for_each_active(potential_.colliders(), time_, x, gradient, block);
+  }
+  double largest_shallow_step(const Eigen::VectorXd& x, const Eigen::VectorXd& dx,
+                              double alpha_max) const {
+    return constraints_.largest_shallow_step(potential_.colliders(), time_, x, dx, alpha_max);
+  }
+  void record_constraint_forces(const Eigen::VectorXd& x, const Eigen::VectorXd& gradient) {
+    constraint_forces_ = constraints_.forces(potential_.colliders(), time_, x, gradient);
+  }
+  const std::vector<ConstraintForce>& constraint_forces() const { return constraint_forces_; }
+
   /// The optimization paper's friction after the solve (§5.1-5.3). With FrictionModel::
   /// kAfterSolve, each vertex a collider pushes loses the tangential part of its velocity
   /// relative to the collider up to mu |f| h / m (f the contact force at `positions`: where the
@@ -117,6 +147,8 @@ class StepContact {
   ContactOptions options_;
   VertexColliderPotential potential_;
   SelfCollisionPenalty self_;
+  ConstraintProjection constraints_;
+  std::vector<ConstraintForce> constraint_forces_;  // the last solve's
   LaggedFrictionPotential friction_;
   std::vector<double> minimum_stiffness_;  // per collider (automatic barriers), J/m²
   std::vector<bool> automatic_;

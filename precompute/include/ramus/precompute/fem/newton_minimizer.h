@@ -28,6 +28,11 @@ class MinimizationObjective {
                                        const Eigen::VectorXd& /*direction*/, double alpha_max) {
     return alpha_max;
   }
+  /// Called before the first evaluation and at the start of every Newton iteration: may move y
+  /// to an equivalent point (a projection onto constraints, E unchanged) and change the
+  /// objective's form for the iteration (its active set); true when it did either, and the
+  /// minimizer evaluates E and its gradient afresh.
+  virtual bool begin_iteration(Eigen::VectorXd& /*y*/) { return false; }
 };
 
 struct NewtonOptions {
