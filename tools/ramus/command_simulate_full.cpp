@@ -453,7 +453,7 @@ void add_simulate_full_command(CLI::App& app) {
   auto args = std::make_shared<Args>();
   CLI::App* command = app.add_subcommand(
       "simulate-full",
-      "Full-space reference simulation (StVK; backward Euler or BDF2 as "
+      "Full-space reference simulation (StVK or fixed corotated; backward Euler or BDF2 as "
       "minimization with Newton and line search, implicit Newmark, the energy-tracking midpoint, "
       "or SIERE with Eq. 25 by "
       "Sherman-Morrison-Woodbury) of a model spec; writes a .pvd series");

@@ -111,8 +111,45 @@ PlaneSample bowl_wall(const Vector2d& p, double inner_radius, double thickness) 
 
 }  // namespace
 
+namespace {
+
+// The keyframed motion's interval at `time`: the keys before and after it, the fraction of the
+// way between them (0 before the first key, 1 after the last) and whether it moves then.
+struct KeyInterval {
+  const PoseKeyframe* from;
+  const PoseKeyframe* to;
+  double fraction;
+  bool moving;
+};
+
+KeyInterval key_interval(const std::vector<PoseKeyframe>& keys, double time) {
+  if (time <= keys.front().time) return {&keys.front(), &keys.front(), 0, false};
+  if (time >= keys.back().time) return {&keys.back(), &keys.back(), 1, false};
+  std::size_t k = 1;
+  while (keys[k].time < time) ++k;
+  const PoseKeyframe& a = keys[k - 1];
+  const PoseKeyframe& b = keys[k];
+  return {&a, &b, (time - a.time) / (b.time - a.time), true};
+}
+
+// The rotation from a to b as angle times axis (world axes, rad).
+Vector3d rotation_vector(const Matrix3d& a, const Matrix3d& b) {
+  const Eigen::AngleAxisd turn(Matrix3d(b * a.transpose()));
+  return turn.angle() * turn.axis();
+}
+
+}  // namespace
+
 RigidPose ColliderMotion::pose_at(double time) const {
   RigidPose pose;
+  if (keyframes.size() >= 2) {
+    const KeyInterval k = key_interval(keyframes, time);
+    const Eigen::Quaterniond from(k.from->pose.rotation), to(k.to->pose.rotation);
+    pose.rotation = from.slerp(k.fraction, to).toRotationMatrix();
+    pose.translation =
+        (1 - k.fraction) * k.from->pose.translation + k.fraction * k.to->pose.translation;
+    return pose;
+  }
   const double angle = angular_velocity.norm() * time;
   const Matrix3d turn = angle == 0
                             ? Matrix3d::Identity()
@@ -123,6 +160,14 @@ RigidPose ColliderMotion::pose_at(double time) const {
 }
 
 Vector3d ColliderMotion::velocity_at(const Vector3d& x, double time) const {
+  if (keyframes.size() >= 2) {
+    const KeyInterval k = key_interval(keyframes, time);
+    if (!k.moving) return Vector3d::Zero();
+    const double span = k.to->time - k.from->time;
+    const Vector3d omega = rotation_vector(k.from->pose.rotation, k.to->pose.rotation) / span;
+    return (k.to->pose.translation - k.from->pose.translation) / span +
+           omega.cross(x - pose_at(time).translation);
+  }
   return linear_velocity + angular_velocity.cross(x - pose_at(time).translation);
 }
 

@@ -12,7 +12,9 @@ Eigen::Matrix3d green_strain(const Eigen::Matrix3d& F) {
   return 0.5 * (F.transpose() * F - Eigen::Matrix3d::Identity());
 }
 
-// dF/dx (9 by 12): vec(F)(i + 3 j) depends on corner a's coordinate i with weight G(a, j).
+}  // namespace
+
+// vec(F)(i + 3 j) depends on corner a's coordinate i with weight G(a, j).
 Eigen::Matrix<double, 9, 12> deformation_gradient_jacobian(const LinearTetRest& rest) {
   Eigen::Matrix<double, 9, 12> B = Eigen::Matrix<double, 9, 12>::Zero();
   for (int a = 0; a < 4; ++a)
@@ -20,8 +22,6 @@ Eigen::Matrix<double, 9, 12> deformation_gradient_jacobian(const LinearTetRest& 
       for (int j = 0; j < 3; ++j) B(i + 3 * j, 3 * a + i) = rest.shape_gradients(a, j);
   return B;
 }
-
-}  // namespace
 
 double stvk_energy_density(const Eigen::Matrix3d& F, const LameParameters& lame) {
   const Eigen::Matrix3d E = green_strain(F);

@@ -1,5 +1,7 @@
 #include "ramus/precompute/fem/stvk_fem_model.h"
 
+#include "ramus/precompute/fem/fixed_corotated_energy.h"
+
 #include <string>
 
 #include "ramus/error.h"
@@ -51,19 +53,50 @@ Matrix34d StvkFemModel::tet_corners(const Eigen::VectorXd& x, int t) const {
   return corners;
 }
 
+namespace {
+
+// A tet's energy (J), gradient (12) and Hessian (12 by 12) under its material's model.
+double tet_energy(const Matrix34d& x, const LinearTetRest& rest, const LameParameters& lame,
+                  ElasticModel model) {
+  if (model == ElasticModel::kStvk) return stvk_tet_energy(x, rest, lame);
+  return rest.volume * fixed_corotated_energy_density(deformation_gradient(x, rest), lame);
+}
+
+Vector12d tet_gradient(const Matrix34d& x, const LinearTetRest& rest, const LameParameters& lame,
+                       ElasticModel model) {
+  if (model == ElasticModel::kStvk) return stvk_tet_energy_gradient(x, rest, lame);
+  const Matrix34d gradient =
+      rest.volume * fixed_corotated_first_piola_kirchhoff(deformation_gradient(x, rest), lame) *
+      rest.shape_gradients.transpose();
+  return Eigen::Map<const Vector12d>(gradient.data());
+}
+
+Matrix12d tet_hessian(const Matrix34d& x, const LinearTetRest& rest, const LameParameters& lame,
+                      ElasticModel model) {
+  if (model == ElasticModel::kStvk) return stvk_tet_energy_hessian(x, rest, lame);
+  const Eigen::Matrix<double, 9, 12> B = deformation_gradient_jacobian(rest);
+  const Matrix12d H =
+      rest.volume * B.transpose() *
+      fixed_corotated_first_piola_kirchhoff_derivative(deformation_gradient(x, rest), lame) * B;
+  return 0.5 * (H + H.transpose());
+}
+
+}  // namespace
+
 double StvkFemModel::elastic_energy(const Eigen::VectorXd& x) const {
   double energy = 0;
   for (int t = 0; t < num_tets(); ++t)
-    energy += stvk_tet_energy(tet_corners(x, t), rest_[static_cast<size_t>(t)],
-                              lame_[static_cast<size_t>(t)]);
+    energy += tet_energy(tet_corners(x, t), rest_[static_cast<size_t>(t)],
+                         lame_[static_cast<size_t>(t)], materials_[static_cast<size_t>(t)].model);
   return energy;
 }
 
 void StvkFemModel::add_elastic_energy_gradient(const Eigen::VectorXd& x,
                                                Eigen::VectorXd& gradient) const {
   for (int t = 0; t < num_tets(); ++t) {
-    const Vector12d g = stvk_tet_energy_gradient(tet_corners(x, t), rest_[static_cast<size_t>(t)],
-                                                 lame_[static_cast<size_t>(t)]);
+    const Vector12d g =
+        tet_gradient(tet_corners(x, t), rest_[static_cast<size_t>(t)],
+                     lame_[static_cast<size_t>(t)], materials_[static_cast<size_t>(t)].model);
     for (int a = 0; a < 4; ++a) gradient.segment<3>(3 * mesh_.tets(t, a)) += g.segment<3>(3 * a);
   }
 }
@@ -77,8 +110,9 @@ Eigen::VectorXd StvkFemModel::internal_forces(const Eigen::VectorXd& x) const {
 void StvkFemModel::add_stiffness(const Eigen::VectorXd& x, double scale, bool project_psd,
                                  TetMatrixAssembler& assembler) const {
   for (int t = 0; t < num_tets(); ++t) {
-    Matrix12d H = stvk_tet_energy_hessian(tet_corners(x, t), rest_[static_cast<size_t>(t)],
-                                          lame_[static_cast<size_t>(t)]);
+    Matrix12d H =
+        tet_hessian(tet_corners(x, t), rest_[static_cast<size_t>(t)], lame_[static_cast<size_t>(t)],
+                    materials_[static_cast<size_t>(t)].model);
     if (project_psd) H = project_to_positive_semidefinite(H);
     assembler.add(t, scale * H);
   }

@@ -53,6 +53,9 @@ AssemblySpec parse_assembly(const SpecReader& r, const json& root, const std::st
       part.tetrahedralize = parse_tetrahedralize(r, p["tetrahedralize"], key + ".tetrahedralize");
     if (p.contains("material"))
       part.material = r.material(p["material"], key + ".material", warnings);
+    if (part.material.model != ElasticModel::kStvk)
+      r.fail(key + ".material.model",
+             "an assembly's parts are reduced, and a reduced model is built from StVK");
     if (p.contains("materials_by_label"))
       part.materials_by_label = parse_materials_by_label(
           r, p["materials_by_label"], key + ".materials_by_label", part.material, warnings);

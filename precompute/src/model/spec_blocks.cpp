@@ -56,6 +56,7 @@ std::map<int, Material> parse_materials_by_label(const SpecReader& r, const json
     if (!item.value().contains("youngs_modulus")) m.youngs_modulus = base.youngs_modulus;
     if (!item.value().contains("poisson_ratio")) m.poisson_ratio = base.poisson_ratio;
     if (!item.value().contains("density")) m.density = base.density;
+    if (!item.value().contains("model")) m.model = base.model;
     materials[label] = m;
   }
   return materials;

@@ -73,6 +73,41 @@ Eigen::Matrix3d rotation_to_normal(const SpecReader& r, const json& j, const std
       .toRotationMatrix();
 }
 
+// "keyframes": [{"time": t, "position": [...], "rotation" or "normal": ...}, ...], two or more
+// in increasing time; a key without a position or rotation takes the collider's own. The
+// constant velocities do not combine with them.
+std::vector<PoseKeyframe> parse_keyframes(const SpecReader& r, const json& c,
+                                          const std::string& key, double unit,
+                                          const RigidPose& own) {
+  const std::string sub = key + ".keyframes";
+  const json& list = c["keyframes"];
+  if (!list.is_array() || list.size() < 2)
+    r.fail(sub, "expected an array of two or more {\"time\", \"position\", \"rotation\"}");
+  for (const char* constant : {"velocity", "angular_velocity"})
+    if (c.contains(constant))
+      r.fail(key + "." + constant, "give keyframes or a constant motion, not both");
+  std::vector<PoseKeyframe> keys;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string at = sub + "[" + std::to_string(i) + "]";
+    r.only_keys(list[i], at, {"time", "position", "rotation", "normal"});
+    PoseKeyframe k;
+    k.pose = own;
+    k.time = r.number(r.required(list[i], "time", at), at + ".time");
+    if (!keys.empty() && !(k.time > keys.back().time))
+      r.fail(at + ".time", "keyframes must be in increasing time");
+    if (list[i].contains("position"))
+      k.pose.translation = unit * r.vector3(list[i]["position"], at + ".position");
+    if (list[i].contains("normal") && list[i].contains("rotation"))
+      r.fail(at, "give \"normal\" or \"rotation\", not both");
+    if (list[i].contains("normal"))
+      k.pose.rotation = rotation_to_normal(r, list[i]["normal"], at + ".normal");
+    if (list[i].contains("rotation"))
+      k.pose.rotation = parse_rotation(r, list[i]["rotation"], at + ".rotation");
+    keys.push_back(k);
+  }
+  return keys;
+}
+
 ColliderSpec parse_collider(const SpecReader& r, const json& c, const std::string& key,
                             double unit) {
   std::vector<std::string> allowed;
@@ -126,6 +161,8 @@ ColliderSpec parse_collider(const SpecReader& r, const json& c, const std::strin
     collider.motion.linear_velocity = unit * r.vector3(c["velocity"], key + ".velocity");
   if (c.contains("angular_velocity"))
     collider.motion.angular_velocity = r.vector3(c["angular_velocity"], key + ".angular_velocity");
+  if (c.contains("keyframes"))
+    collider.motion.keyframes = parse_keyframes(r, c, key, unit, collider.motion.initial);
   // Contact model, its distance and stiffness, friction.
   if (c.contains("contact")) {
     const json& model = c["contact"];

@@ -147,8 +147,16 @@ class SpecReader {
   }
   Material material(const json& j, const std::string& key,
                     std::vector<std::string>& warnings) const {
-    only_keys(j, key, {"youngs_modulus", "poisson_ratio", "density"});
+    only_keys(j, key, {"youngs_modulus", "poisson_ratio", "density", "model"});
     Material m;
+    if (j.contains("model")) {
+      if (j["model"] == "stvk")
+        m.model = ElasticModel::kStvk;
+      else if (j["model"] == "fixed_corotated")
+        m.model = ElasticModel::kFixedCorotated;
+      else
+        fail(key + ".model", "expected stvk or fixed_corotated; got " + shown(j["model"]));
+    }
     if (j.contains("youngs_modulus"))
       m.youngs_modulus = in_range(j["youngs_modulus"], key + ".youngs_modulus", 1e-3, 1e13, " Pa");
     if (j.contains("poisson_ratio")) {

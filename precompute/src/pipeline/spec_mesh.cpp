@@ -130,6 +130,13 @@ void refuse_full_space_only(const ModelSpec& spec) {
                      "copies: only `ramus simulate-full` places copies of the mesh; a reduced "
                      "model is precomputed from the mesh itself (an assembly's instances place "
                      "reduced parts)");
+  bool corotated = spec.material.model == ElasticModel::kFixedCorotated;
+  for (const auto& [label, material] : spec.materials_by_label)
+    corotated = corotated || material.model == ElasticModel::kFixedCorotated;
+  if (corotated)
+    throw InputError(spec.spec_path, 0,
+                     "material.model: fixed_corotated is the full-space reference's (`ramus "
+                     "simulate-full`); a reduced model is built from StVK's cubic polynomial");
   if (spec.initial_velocity)
     throw InputError(spec.spec_path, 0,
                      "initial_velocity: only `ramus simulate-full` starts a mesh moving; a "

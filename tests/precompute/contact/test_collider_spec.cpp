@@ -103,6 +103,16 @@ TEST_CASE("Wrong collider values are named by their key", "[precompute][contact]
              Contains("give \"normal\" or \"rotation\", not both"));
   CHECK_THAT(error_of(dir, R"([{"shape": "sphere", "radius": 1, "contact": "glue"}])"),
              Contains("colliders[0].contact: expected barrier, penalty or constraint"));
+  CHECK_THAT(error_of(dir, R"([{"shape": "half_space", "keyframes": [{"time": 1}, {"time": 1}]}])"),
+             Contains("colliders[0].keyframes[1].time: keyframes must be in increasing time"));
+  CHECK_THAT(error_of(dir, R"([{"shape": "half_space", "keyframes": [{"time": 0}]}])"),
+             Contains("colliders[0].keyframes: expected an array of two or more"));
+  CHECK_THAT(error_of(dir, R"([{"shape": "half_space", "velocity": [1, 0, 0],
+                                "keyframes": [{"time": 0}, {"time": 1}]}])"),
+             Contains("colliders[0].velocity: give keyframes or a constant motion, not both"));
+  CHECK_THAT(error_of(dir, R"([{"shape": "box", "half_size": [1, 1, 1], "contact": "constraint",
+                                "stiffness": 5}])"),
+             Contains("colliders[0].stiffness: a constraint collider has no stiffness"));
   CHECK_THAT(error_of(dir, R"([{"shape": "sphere", "radius": 1, "colour": 3}])"),
              Contains("colliders[0]: unknown key \"colour\""));
   CHECK_THAT(error_of(dir, R"({"shape": "sphere"})"), Contains("colliders: expected an array"));

@@ -145,3 +145,37 @@ TEST_CASE("Collider sizes that do not suit their shape are named", "[precompute]
   CHECK(collider_size_problem(ColliderShape::kBowl, Vector4d(1, 0, 0, 0)) != nullptr);
   CHECK(collider_size_problem(ColliderShape::kCapsule, Vector4d(0.1, NAN, 0, 0)) != nullptr);
 }
+
+TEST_CASE("A keyframed collider passes through its keys, and its velocity is its motion's rate",
+          "[precompute][contact]") {
+  ColliderMotion motion;
+  const auto key = [](double time, const Eigen::Vector3d& position, double degrees) {
+    PoseKeyframe k;
+    k.time = time;
+    k.pose.translation = position;
+    k.pose.rotation = Eigen::AngleAxisd(degrees * M_PI / 180, Eigen::Vector3d(1, 1, 0).normalized())
+                          .toRotationMatrix();
+    return k;
+  };
+  motion.keyframes = {key(0.5, {0, 0, 0}, 0), key(1.5, {1, 0, 0}, 40), key(2, {1, 1, 0}, 10)};
+  for (const PoseKeyframe& k : motion.keyframes) {
+    const RigidPose pose = motion.pose_at(k.time);
+    CHECK((pose.translation - k.pose.translation).norm() < 1e-14);
+    CHECK((pose.rotation - k.pose.rotation).norm() < 1e-12);
+  }
+  // Held before the first key and after the last, at rest there.
+  CHECK((motion.pose_at(0).translation - motion.keyframes.front().pose.translation).norm() == 0);
+  CHECK((motion.pose_at(3).rotation - motion.keyframes.back().pose.rotation).norm() < 1e-12);
+  const Eigen::Vector3d local(0.3, -0.2, 0.5);
+  CHECK(motion.velocity_at(motion.pose_at(0.2).rotation * local, 0.2).norm() == 0);
+  // Inside the intervals, a material point's velocity is d/dt (R(t) p + T(t)).
+  for (const double t : {0.8, 1.2, 1.7, 1.9}) {
+    const auto point = [&](double time) {
+      const RigidPose pose = motion.pose_at(time);
+      return Eigen::Vector3d(pose.rotation * local + pose.translation);
+    };
+    const double h = 1e-6;
+    const Eigen::Vector3d rate = (point(t + h) - point(t - h)) / (2 * h);
+    CHECK((motion.velocity_at(point(t), t) - rate).norm() < 1e-7);
+  }
+}

@@ -32,6 +32,9 @@ namespace ramus {
     "delta)")                                                                                      \
   X("velocity", "length/s", "its linear velocity (default 0)")                                     \
   X("angular_velocity", "rad/s", "its angular velocity about its origin, world axes")              \
+  X("keyframes", "",                                                                               \
+    "[{\"time\", \"position\", \"rotation\" or \"normal\"}, ...]: poses at times (s), two or "     \
+    "more, interpolated (slerp) and held outside them; in place of the velocities")                \
   X("contact", "",                                                                                 \
     "barrier (default: never reached), penalty (-k phi^3 where phi < 0) or constraint (phi >= "    \
     "0 kept exactly by projection; analytic shapes)")                                              \

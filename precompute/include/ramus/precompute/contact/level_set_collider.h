@@ -7,6 +7,7 @@
 
 #include <Eigen/Core>
 #include <memory>
+#include <vector>
 
 namespace ramus {
 
@@ -36,12 +37,22 @@ struct RigidPose {
   Eigen::Vector3d translation = Eigen::Vector3d::Zero();
 };
 
+/// A collider's pose at a time (s), one key of a scripted motion.
+struct PoseKeyframe {
+  double time = 0;
+  RigidPose pose;
+};
+
 /// A collider's scripted motion: its pose at t = 0 moved with a constant linear velocity (m/s)
-/// and a constant angular velocity (rad/s, world axes, about the collider's origin).
+/// and a constant angular velocity (rad/s, world axes, about the collider's origin); or, with
+/// two or more keyframes (increasing times), the pose between them interpolated (translation
+/// linearly, rotation by slerp: a constant angular velocity per interval) and held before the
+/// first and after the last.
 struct ColliderMotion {
   RigidPose initial;
   Eigen::Vector3d linear_velocity = Eigen::Vector3d::Zero();
   Eigen::Vector3d angular_velocity = Eigen::Vector3d::Zero();
+  std::vector<PoseKeyframe> keyframes;
 
   /// The pose at `time` (s).
   RigidPose pose_at(double time) const;

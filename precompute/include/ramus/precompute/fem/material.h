@@ -8,11 +8,18 @@
 
 namespace ramus {
 
-/// Young's modulus E (Pa), Poisson ratio nu (-1 < nu < 0.5) and density rho (kg/m^3).
+/// The constitutive model of a material.
+enum class ElasticModel {
+  kStvk,            ///< St. Venant-Kirchhoff: what reduced models are built from
+  kFixedCorotated,  ///< fixed corotated (fixed_corotated_energy.h): full-space reference only
+};
+
+/// Young's modulus E (Pa), Poisson ratio nu (-1 < nu < 0.5), density rho (kg/m^3) and model.
 struct Material {
   double youngs_modulus = 1e6;
   double poisson_ratio = 0.45;
   double density = 1000.0;
+  ElasticModel model = ElasticModel::kStvk;
 };
 
 /// Lamé parameters mu (shear modulus) and lambda, in Pa.

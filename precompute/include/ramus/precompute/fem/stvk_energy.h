@@ -30,6 +30,9 @@ struct LinearTetRest {
   double volume = 0;                            ///< rest volume (m^3), > 0
 };
 
+/// dF/dx of a linear tet (9 by 12): vec(F) (column-major) against its corners' coordinates.
+Eigen::Matrix<double, 9, 12> deformation_gradient_jacobian(const LinearTetRest& rest);
+
 /// Rest data from the rest corner positions X (3 by 4, columns = corners); needs volume > 0.
 LinearTetRest linear_tet_rest(const Matrix34d& X);
 
