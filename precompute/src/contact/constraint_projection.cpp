@@ -35,14 +35,21 @@ int ConstraintProjection::projecting_collider(const std::vector<ColliderContact>
   return deepest;
 }
 
+bool ConstraintProjection::projecting_sample(const std::vector<ColliderContact>& colliders,
+                                             double time, const Eigen::Vector3d& x, int v,
+                                             LevelSetSample& sample) const {
+  const int c = projecting_collider(colliders, time, x, v);
+  if (c < 0) return false;
+  sample = sample_level_set(colliders[static_cast<std::size_t>(c)].collider, x, time);
+  return true;
+}
+
 void ConstraintProjection::project(const std::vector<ColliderContact>& colliders, double time,
                                    Eigen::VectorXd& x) const {
   if (empty()) return;
   for (int v = 0; v < static_cast<int>(active_.size()); ++v) {
-    const int c = projecting_collider(colliders, time, x.segment<3>(3 * v), v);
-    if (c < 0) continue;
-    const LevelSetSample s = sample_level_set(colliders[static_cast<std::size_t>(c)].collider,
-                                              x.segment<3>(3 * v), time);
+    LevelSetSample s;
+    if (!projecting_sample(colliders, time, x.segment<3>(3 * v), v, s)) continue;
     x.segment<3>(3 * v) -= s.value * s.gradient;
   }
 }
@@ -70,11 +77,9 @@ void ConstraintProjection::pull_back_gradient(const std::vector<ColliderContact>
                                               Eigen::VectorXd& gradient) const {
   if (empty()) return;
   for (int v = 0; v < static_cast<int>(active_.size()); ++v) {
-    const int c = projecting_collider(colliders, time, x.segment<3>(3 * v), v);
-    if (c < 0) continue;
     // J = I - n nᵀ - phi H_phi (symmetric), at the unprojected x.
-    const LevelSetSample s = sample_level_set(colliders[static_cast<std::size_t>(c)].collider,
-                                              x.segment<3>(3 * v), time);
+    LevelSetSample s;
+    if (!projecting_sample(colliders, time, x.segment<3>(3 * v), v, s)) continue;
     const Eigen::Vector3d g = gradient.segment<3>(3 * v);
     gradient.segment<3>(3 * v) = g - s.gradient * s.gradient.dot(g) - s.value * (s.hessian * g);
   }

@@ -29,6 +29,25 @@ ColliderContact constraint(ColliderShape shape, const Vector3d& position, double
   return c;
 }
 
+// The 10 cm cube of 1 kg (2 x 2 x 2 cells) with its bottom `height` above z = 0, falling under
+// gravity at h = 10 ms onto `collider`.
+struct FallingBlock {
+  TetMesh mesh;
+  StvkFemModel model;
+  FullSpaceOptions options;
+  FallingBlock(double height, const ColliderContact& collider)
+      : mesh(lifted(height)), model(mesh, assign_materials(mesh, {2e5, 0.3, 1000})) {
+    options.time_step = 0.01;
+    options.gravity = {0, 0, -kGravity};
+    options.contact.colliders = {collider};
+  }
+  static TetMesh lifted(double height) {
+    TetMesh m = test::box_mesh(2, 2, 2, 0.1, 0.1, 0.1);
+    m.rest_positions.col(2).array() += height;
+    return m;
+  }
+};
+
 // E'(x) = sum_v |x_v - t_v|^4 / 4 + w_v . x_v: smooth, with a non-trivial Hessian.
 struct Quartic {
   Eigen::VectorXd targets, weights;
@@ -115,14 +134,10 @@ TEST_CASE(
 
 TEST_CASE("A block dropped on a constraint floor rests exactly on it and carries its weight",
           "[precompute][contact]") {
-  TetMesh mesh = test::box_mesh(2, 2, 2, 0.1, 0.1, 0.1);
-  mesh.rest_positions.col(2).array() += 0.05;
-  const StvkFemModel model(mesh, assign_materials(mesh, {2e5, 0.3, 1000}));
-  FullSpaceOptions options;
-  options.time_step = 0.01;
-  options.gravity = {0, 0, -kGravity};
-  options.contact.colliders = {constraint(ColliderShape::kHalfSpace, Vector3d::Zero())};
-  FullSpaceSimulator simulator(model, DofMap(mesh.num_vertices(), {}), options);
+  const FallingBlock block(0.05, constraint(ColliderShape::kHalfSpace, Vector3d::Zero()));
+  const TetMesh& mesh = block.mesh;
+  const StvkFemModel& model = block.model;
+  FullSpaceSimulator simulator(model, DofMap(mesh.num_vertices(), {}), block.options);
   FullSpaceState state = simulator.rest_state();
   double lowest = INFINITY;
   for (int step = 0; step < 150; ++step) {
@@ -200,15 +215,9 @@ TEST_CASE(
 }
 
 TEST_CASE("A block dropped onto a constraint sphere never enters it", "[precompute][contact]") {
-  TetMesh mesh = test::box_mesh(2, 2, 2, 0.1, 0.1, 0.1);
-  mesh.rest_positions.col(2).array() += 0.02;
-  const StvkFemModel model(mesh, assign_materials(mesh, {2e5, 0.3, 1000}));
-  FullSpaceOptions options;
-  options.time_step = 0.01;
-  options.gravity = {0, 0, -kGravity};
-  options.contact.colliders = {
-      constraint(ColliderShape::kSphere, Vector3d(0.05, 0.05, -0.05), 0.05)};
-  FullSpaceSimulator simulator(model, DofMap(mesh.num_vertices(), {}), options);
+  const FallingBlock block(0.02,
+                           constraint(ColliderShape::kSphere, Vector3d(0.05, 0.05, -0.05), 0.05));
+  FullSpaceSimulator simulator(block.model, DofMap(block.mesh.num_vertices(), {}), block.options);
   FullSpaceState state = simulator.rest_state();
   int largest = 0;
   for (int step = 0; step < 40; ++step) {

@@ -64,6 +64,9 @@ class ConstraintProjection {
   /// The collider that projects vertex v at x: its active one, else its most violated; -1: none.
   int projecting_collider(const std::vector<ColliderContact>& colliders, double time,
                           const Eigen::Vector3d& x, int v) const;
+  /// That collider's level set at x into `sample`; false when no collider projects v.
+  bool projecting_sample(const std::vector<ColliderContact>& colliders, double time,
+                         const Eigen::Vector3d& x, int v, LevelSetSample& sample) const;
 };
 
 template <typename Block>
