@@ -278,6 +278,71 @@ static void check_settings(const ramus_model* model) {
   ramus_object_free(object);
 }
 
+/* Colliders: added, moved kinematically into the beam (0.4 x 0.1 x 0.1 m, clamped at x = 0),
+ * pushing it up; bad ones refused with a reason and the object left as it was. */
+static void check_colliders(const ramus_model* model) {
+  ramus_object* object = ramus_object_create(model, NULL);
+  const double identity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, no_gravity[3] = {0, 0, 0};
+  ramus_collider sphere;
+  ramus_collider bad;
+  ramus_status status = RAMUS_OK;
+  double force[3] = {0, 0, 0}, smallest = 0, position[3];
+  int id, active = -1, step;
+  if (!object) return;
+  memset(&sphere, 0, sizeof sphere);
+  sphere.shape = RAMUS_SPHERE;
+  sphere.size[0] = 0.1;
+  memcpy(sphere.rotation, identity, sizeof identity);
+  /* Under the free end: 2 cm from its bottom corners, the samples of this coarse beam. */
+  sphere.position[0] = 0.4;
+  sphere.position[1] = 0.05;
+  sphere.position[2] = -sqrt(0.12 * 0.12 - 0.05 * 0.05);
+  /* Refused: NULL, a zero radius, mu < 0, a rotation that is none, inside the beam. */
+  CHECK(ramus_object_add_collider(object, NULL, &status) == -1 && status != RAMUS_OK);
+  bad = sphere;
+  bad.shape = RAMUS_CAPSULE;
+  bad.size[0] = 0;
+  CHECK(ramus_object_add_collider(object, &bad, &status) == -1);
+  CHECK(status == RAMUS_INVALID_ARGUMENT && strstr(ramus_last_error(), "radius") != NULL);
+  bad = sphere;
+  bad.friction = -1;
+  CHECK(ramus_object_add_collider(object, &bad, NULL) == -1);
+  CHECK(strstr(ramus_last_error(), "friction") != NULL);
+  bad = sphere;
+  bad.rotation[0] = 2;
+  CHECK(ramus_object_add_collider(object, &bad, NULL) == -1);
+  bad = sphere;
+  bad.position[2] = 0.05; /* about the free end's axis: its corners 2.9 cm inside */
+  CHECK(ramus_object_add_collider(object, &bad, NULL) == -1);
+  CHECK(strstr(ramus_last_error(), "inside") != NULL);
+  CHECK(ramus_object_contact(object, force, &active, &smallest) == RAMUS_OK);
+  CHECK(active == 0 && smallest == INFINITY);
+  /* Added, then raised 1 cm a step for 6 steps: 4 cm into where the beam's corners were. */
+  id = ramus_object_add_collider(object, &sphere, &status);
+  CHECK(id >= 0 && status == RAMUS_OK);
+  CHECK(ramus_object_set_gravity(object, no_gravity) == RAMUS_OK);
+  memcpy(position, sphere.position, sizeof position);
+  for (step = 0; step < 6; ++step) {
+    position[2] += 0.01;
+    CHECK(ramus_object_move_collider(object, id, identity, position, 0.01) == RAMUS_OK);
+    CHECK(ramus_object_step(object) == RAMUS_OK);
+  }
+  CHECK(ramus_object_contact(object, force, &active, &smallest) == RAMUS_OK);
+  CHECK(active > 0);
+  CHECK(force[2] > 0);
+  CHECK(smallest > -0.005);
+  /* Unknown ids and bad moves; then removed. */
+  CHECK(ramus_object_move_collider(object, id + 1, identity, position, 0.01) ==
+        RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_move_collider(object, id, identity, position, 0) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_set_collider(object, id + 1, &sphere) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_set_collider(object, id, &sphere) == RAMUS_OK);
+  CHECK(ramus_object_remove_collider(object, id) == RAMUS_OK);
+  CHECK(ramus_object_remove_collider(object, id) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_contact(NULL, force, &active, &smallest) == RAMUS_INVALID_ARGUMENT);
+  ramus_object_free(object);
+}
+
 int main(int argc, char** argv) {
   ramus_status status = RAMUS_OK;
   ramus_model* model;
@@ -313,6 +378,7 @@ int main(int argc, char** argv) {
   free(triangles);
   check_object(model);
   check_settings(model);
+  check_colliders(model);
   {
     /* Surface positions into a buffer of the wrong size (or of a model without one). */
     ramus_object* object = ramus_object_create(model, NULL);

@@ -1,6 +1,7 @@
 // The runtime's floors, read from its own #include lines: plain model data and the settings list
 // (data/) <- the kernels (polynomial, system force, polar decomposition, wind: kernels/) <- the
-// compiled Model and the per-object State (model/) <- the integrators <- the step (dynamics/; the
+// compiled Model, the per-object State and their contact with colliders (model/, contact/) <- the
+// integrators <- the step (dynamics/; the
 // lanes are an execution strategy inside it) <- analysis and io <- the API (simulator, C API). An
 // include from a floor to one above it fails this test, and so does a folder the list below does
 // not know (a new floor is a deliberate line here).
@@ -22,7 +23,7 @@ const fs::path kRuntime = fs::path(RAMUS_TEST_DATA_DIR) / ".." / ".." / "runtime
 // io/hdf5/ as io), or -1 for a folder not on the list.
 int floor_of(const fs::path& file) {
   static const std::map<std::string, int> floors = {
-      {"data", 0},     {"kernels", 1},  {"model", 2}, {"integrators", 3},
+      {"data", 0},     {"kernels", 1},  {"model", 2}, {"contact", 2}, {"integrators", 3},
       {"dynamics", 4}, {"analysis", 5}, {"io", 5},    {"c_api", 6}};
   const std::string name = file.filename().string();
   if (name == "simulator.h" || name == "simulator.cpp" || name == "ramus.h") return 6;

@@ -6,33 +6,6 @@
 
 namespace ramus {
 
-ScalarDerivatives log_barrier(double distance, double delta) {
-  ScalarDerivatives b;
-  if (distance >= delta) return b;
-  if (!(distance > 0)) {
-    b.value = std::numeric_limits<double>::infinity();
-    b.first = -std::numeric_limits<double>::infinity();
-    b.second = std::numeric_limits<double>::infinity();
-    return b;
-  }
-  // b = -(d - δ)² ln(d/δ); b' = -2 (d - δ) ln(d/δ) - (d - δ)²/d;
-  // b'' = -2 ln(d/δ) - 4 (d - δ)/d + (d - δ)²/d².
-  const double gap = distance - delta, log_ratio = std::log(distance / delta);
-  b.value = -gap * gap * log_ratio;
-  b.first = -2 * gap * log_ratio - gap * gap / distance;
-  b.second = -2 * log_ratio - 4 * gap / distance + gap * gap / (distance * distance);
-  return b;
-}
-
-ScalarDerivatives cubic_penalty(double phi, double stiffness) {
-  ScalarDerivatives p;
-  if (phi >= 0) return p;
-  p.value = -stiffness * phi * phi * phi;
-  p.first = -3 * stiffness * phi * phi;
-  p.second = -6 * stiffness * phi;
-  return p;
-}
-
 VertexColliderPotential::VertexColliderPotential(std::vector<ColliderContact> colliders)
     : colliders_(std::move(colliders)) {}
 

@@ -2,23 +2,6 @@
 
 namespace ramus {
 
-FrictionSmoothing friction_smoothing(double speed, double epsilon) {
-  FrictionSmoothing s;
-  if (speed >= epsilon) {
-    s.integral = speed - epsilon / 3;
-    s.value = 1;
-    s.slope = 0;
-    s.value_over_y = 1 / speed;
-    return s;
-  }
-  const double y = speed, e = epsilon;
-  s.integral = y * y / e - y * y * y / (3 * e * e);
-  s.value = 2 * y / e - y * y / (e * e);
-  s.slope = 2 / e - 2 * y / (e * e);
-  s.value_over_y = 2 / e - y / (e * e);
-  return s;
-}
-
 void LaggedFrictionPotential::begin_step(std::vector<FrictionContact> contacts,
                                          const Eigen::VectorXd& start_positions, double time_step,
                                          double epsilon) {

@@ -64,12 +64,15 @@ std::map<int, Material> parse_materials_by_label(const SpecReader& r, const json
 
 // The "reduction" block at `key`, r checked against the candidate directions.
 ReductionSpec parse_reduction(const SpecReader& r, const json& red, const std::string& key) {
-  r.only_keys(red, key, {"linear_modes", "r", "modal_derivatives"});
+  r.only_keys(red, key, {"linear_modes", "r", "modal_derivatives", "contact_samples"});
   ReductionSpec reduction;
   if (red.contains("linear_modes"))
     reduction.linear_modes =
         r.bounded(red["linear_modes"], key + ".linear_modes", 1, kMaxSpecModes);
   if (red.contains("r")) reduction.r = r.bounded(red["r"], key + ".r", 1, kMaxSpecModes);
+  if (red.contains("contact_samples"))
+    reduction.contact_samples =
+        r.bounded(red["contact_samples"], key + ".contact_samples", 1, kMaxContactSamples);
   if (red.contains("modal_derivatives")) {
     if (!red["modal_derivatives"].is_boolean())
       r.fail(key + ".modal_derivatives", "expected true or false");

@@ -9,6 +9,7 @@
 #include "ramus/precompute/mesh/boundary_surface.h"
 #include "ramus/precompute/reduction/modal_analysis.h"
 #include "ramus/precompute/reduction/reduced_stvk_coefficients.h"
+#include "ramus/runtime/contact/contact_samples.h"
 
 namespace ramus {
 
@@ -103,6 +104,7 @@ ReducedPart build_reduced_part(const StvkFemModel& model, const DofMap& dofs,
   domain.gravity_basis = basis.basis.transpose() * (M * directions);
   domain.polynomial = compute_reduced_stvk_polynomial(model, basis.basis);
   timer.done("polynomial");
+  attach_contact_samples(domain, reduction.contact_samples);
   return domain;
 }
 
@@ -132,6 +134,7 @@ ReducedPart build_rigid_part(const StvkFemModel& model, const DofMap& dofs) {
   domain.polynomial.quadratic.resize(0);
   domain.polynomial.cubic.resize(0, 0);
   domain.polynomial.quartic.resize(0, 0);
+  attach_contact_samples(domain, kDefaultContactSamples);
   return domain;
 }
 

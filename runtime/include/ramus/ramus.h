@@ -128,6 +128,49 @@ int ramus_object_pick_vertex(ramus_object* object, const double origin[3],
                              const double direction[3], double max_distance,
                              double* distance_along);
 
+/** Kinematic colliders the game moves (docs/CONTACT.md, "Reduced contact"): analytic shapes
+ * with a pose, velocities and Coulomb's mu, in world axes. Sizes by shape: half-space none (its
+ * surface the local z = 0 plane, solid below); sphere {radius}; capsule {radius, half length
+ * along local z}; box {half x, half y, half z, edge radius}; cylinder {radius, half height, edge
+ * radius}; bowl {inner radius, wall thickness}. */
+typedef enum ramus_collider_shape {
+  RAMUS_HALF_SPACE = 0,
+  RAMUS_SPHERE = 1,
+  RAMUS_CAPSULE = 2,
+  RAMUS_BOX = 3,
+  RAMUS_CYLINDER = 4,
+  RAMUS_BOWL = 5
+} ramus_collider_shape;
+typedef struct ramus_collider {
+  ramus_collider_shape shape;
+  double size[4];             /**< m, by shape; unused entries 0 */
+  double rotation[9];         /**< its axes in the world, row-major */
+  double position[3];         /**< its origin (m, world) */
+  double velocity[3];         /**< of its origin (m/s, world) */
+  double angular_velocity[3]; /**< about its origin (rad/s, world) */
+  double friction;            /**< Coulomb's mu, >= 0 */
+} ramus_collider;
+
+/** Adds a collider; its id (>= 0), or -1 with RAMUS_INVALID_ARGUMENT in *status (optional) and
+ * the reason in ramus_last_error() when it is malformed (non-finite, a zero radius, mu < 0, not a
+ * rotation), the object holds 8 already, or it starts inside the object deeper than the contact
+ * distance (the message names the domain and vertex). The object is left as it was. */
+int ramus_object_add_collider(ramus_object* object, const ramus_collider* collider,
+                              ramus_status* status);
+/** Replaces collider `id` (a teleport); the same checks as adding, but none against the object. */
+ramus_status ramus_object_set_collider(ramus_object* object, int id,
+                                       const ramus_collider* collider);
+/** Moves collider `id` kinematically: sets its velocities so that the next step of `seconds`
+ * (> 0, normally the time step) carries it to this pose (rotation row-major, position, world). */
+ramus_status ramus_object_move_collider(ramus_object* object, int id, const double rotation[9],
+                                        const double position[3], double seconds);
+ramus_status ramus_object_remove_collider(ramus_object* object, int id);
+/** The contact now: the total barrier force on the object (N, world; optional), the samples
+ * within the contact distance (optional) and the smallest distance of a sample to a collider
+ * (m; +inf without colliders; optional). */
+ramus_status ramus_object_contact(const ramus_object* object, double force[3], int* active,
+                                  double* smallest_distance);
+
 /** One time step; allocation-free. On failure the state is left as before the step. */
 ramus_status ramus_object_step(ramus_object* object);
 /** Simulated time (s) since creation. */

@@ -21,55 +21,41 @@
 #include "ramus/runtime/simulator.h"
 #include "ramus/runtime/version.h"
 
-struct ramus_model {
-  std::shared_ptr<const ramus::Model> model;
-};
-
-struct ramus_object {
-  ramus::Simulator simulator;
-  // World placement: world = rotation model + translation; gravity and wind kept in the world.
-  Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();
-  Eigen::Vector3d translation = Eigen::Vector3d::Zero();
-  Eigen::Vector3d world_gravity;
-  Eigen::Vector3d world_wind;
-  // The domain, and its vertex, holding each global vertex (its first copy).
-  std::vector<int> owner_domain, owner_vertex;
-  std::vector<int> boundary_vertices;  // global vertices on the tet mesh's boundary
-  std::vector<double> positions;       // 3 #V, model axes (picking)
-  Eigen::MatrixX3d surface;            // embedded surface, model axes
-
-  explicit ramus_object(std::shared_ptr<const ramus::Model> model)
-      : simulator(std::move(model)),
-        world_gravity(simulator.settings().gravity),
-        world_wind(simulator.settings().wind.mean_velocity) {}
-};
+#include "c_object.h"
 
 namespace {
 
 thread_local std::string last_error;
+
+}  // namespace
+
+namespace ramus::c_api {
 
 ramus_status fail(ramus_status status, const std::string& message) {
   last_error = message;
   return status;
 }
 
-// Runs `body` (which returns a status), turning what it throws into a status and a message.
-template <typename Body>
-ramus_status guarded(Body&& body) noexcept {
-  try {
-    return body();
-  } catch (const ramus::InputError& e) {
-    return fail(RAMUS_FILE_ERROR, e.what());
-  } catch (const ramus::OptionError& e) {
-    return fail(RAMUS_INVALID_ARGUMENT, e.what());
-  } catch (const std::bad_alloc&) {
-    return fail(RAMUS_OUT_OF_MEMORY, "out of memory");
-  } catch (const std::exception& e) {
-    return fail(RAMUS_INTERNAL_ERROR, e.what());
-  } catch (...) {
-    return fail(RAMUS_INTERNAL_ERROR, "unknown error");
-  }
+bool finite(const double* v, int n) {
+  for (int i = 0; i < n; ++i)
+    if (!std::isfinite(v[i])) return false;
+  return true;
 }
+
+ramus_status check_vector(const double* v, int n, const char* what) {
+  if (!v) return fail(RAMUS_INVALID_ARGUMENT, std::string(what) + " is NULL");
+  if (!finite(v, n)) return fail(RAMUS_INVALID_ARGUMENT, std::string(what) + " is not finite");
+  return RAMUS_OK;
+}
+
+}  // namespace ramus::c_api
+
+using ramus::c_api::check_vector;
+using ramus::c_api::fail;
+using ramus::c_api::finite;
+using ramus::c_api::guarded;
+
+namespace {
 
 ramus_status from_step(ramus::StepStatus status) {
   switch (status) {
@@ -87,19 +73,6 @@ ramus_status from_step(ramus::StepStatus status) {
       return fail(RAMUS_INVALID_ARGUMENT, "step: the object's state is not its model's");
   }
   return fail(RAMUS_INTERNAL_ERROR, "step: unknown status");
-}
-
-bool finite(const double* v, int n) {
-  for (int i = 0; i < n; ++i)
-    if (!std::isfinite(v[i])) return false;
-  return true;
-}
-
-// A null pointer or non-finite values: the argument's name in the message.
-ramus_status check_vector(const double* v, int n, const char* what) {
-  if (!v) return fail(RAMUS_INVALID_ARGUMENT, std::string(what) + " is NULL");
-  if (!finite(v, n)) return fail(RAMUS_INVALID_ARGUMENT, std::string(what) + " is not finite");
-  return RAMUS_OK;
 }
 
 ramus_status check_size(size_t count, long expected, const char* what) {

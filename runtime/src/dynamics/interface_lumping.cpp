@@ -2,6 +2,7 @@
 
 #include <Eigen/Geometry>
 
+#include "contact_loads.h"
 #include "frame_kinematics.h"
 #include "lane_group_step.h"
 #include "parallel_for.h"
@@ -109,6 +110,8 @@ void accumulate_subtree_forces(const Model& model, const State& state, Workspace
       w.root_torque += (state.frame_origin.col(i) - center).cross(R * w.wind_force.col(i)) +
                        R * w.wind_torque.col(i);
     }
+  // The colliders' forces at the step's start, as the domains' external forces.
+  gather_contact_loads(model, state, w, threads, subtrees, l3, center);
   if (!subtrees) return;
   if (l3) {
     // The vertex forces' torques at their deformed positions (children's come below).
@@ -141,6 +144,9 @@ void accumulate_subtree_forces(const Model& model, const State& state, Workspace
           R * w.subtree_torque.col(i) + (child_center - parent.subtree_center_of_mass).cross(force);
     }
   }
+  // A free root's rigid body: the colliders' barrier too (explicit).
+  if (model.free_root)
+    w.subtree_force.col(0) += state.frame_rotation.leftCols<3>().transpose() * w.root_barrier_force;
 }
 
 namespace {

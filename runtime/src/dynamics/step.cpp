@@ -15,6 +15,7 @@
 
 #include "../data/heap_bytes.h"
 #include "../integrators/domain_equation.h"
+#include "contact_loads.h"
 #include "frame_kinematics.h"
 #include "free_root.h"
 #include "interface_lumping.h"
@@ -76,12 +77,14 @@ DomainEquation assemble_domain_equation(const Model& model, const State& state,
   equation.scale = &domain.scale;
   equation.load = &scratch.load;
   equation.domain = state.settings.domains[static_cast<std::size_t>(i)];
+  equation.contact = domain_contact(model, state, workspace, i, scratch.contact);
   if (domain.num_children > 0) {
     const ChildLumping& lumping = lumping_of(workspace, model, i);
     add_lumped_children_load(model, state, workspace, i, lumping, scratch.load);
     equation.mass = state.settings.lumping == InterfaceLumping::kInterface
                         ? &domain.interface_lumped_mass
                         : &lumping.mass;
+    equation.subtree_contact = subtree_contact(model, state, workspace, i, scratch.subtree_contact);
   }
   return equation;
 }
@@ -168,7 +171,9 @@ StepStatus advance_domain(const Model& model, State& state, const WorkspaceData&
   DomainEquation equation = assemble_domain_equation(model, state, w, i, scratch);
   timer.lap(timer.core);
   StepStatus status = StepStatus::kOk;
-  if (prefactored && w.stage_ready[static_cast<std::size_t>(i)]) {
+  // (A stage factored before the pass knows nothing of contacts.)
+  if (prefactored && w.stage_ready[static_cast<std::size_t>(i)] && !equation.contact &&
+      !equation.subtree_contact) {
     const DomainVectors vectors = domain_vectors(domain, state);
     status = prefactored_semi_implicit_step(
         equation, state.settings, vectors, domain_memory(domain, state, i),
@@ -263,7 +268,12 @@ void advance_range(const Model& model, State& state, WorkspaceData& w,
     if (lane_kinematics) {
       lane_group_kinematics(model, state, group, last - first, partial);
       timer.lap(timer.core);
-      if (lane_integrators_fit(state, group, last - first)) {
+      // (Domains in contact step one by one: the lanes know nothing of contacts.)
+      const bool touching =
+          w.contacts_found && std::any_of(group, group + (last - first), [&](int i) {
+            return w.contact_count[static_cast<std::size_t>(i)] > 0;
+          });
+      if (!touching && lane_integrators_fit(state, group, last - first)) {
         StepStatus status[kLaneGroupSize];
         const Domain& domain = model.domains[static_cast<std::size_t>(group[0])];
         advance_lane_group(model, state, w, group, last - first,
@@ -422,6 +432,7 @@ StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept
   }
   state.history_size = 1;
   state.time += h;
+  state.colliders.advance(h);
   if (timer.on) {
     workspace.profile.core_seconds += timer.core;
     workspace.profile.domain_seconds += timer.stepping;

@@ -35,6 +35,16 @@ WorkspaceData::WorkspaceData(const Model& model)
       subtree_torque(Eigen::Matrix3Xd::Zero(3, model.num_domains())),
       wind_force(Eigen::Matrix3Xd::Zero(3, model.num_domains())),
       wind_torque(Eigen::Matrix3Xd::Zero(3, model.num_domains())),
+      step_colliders(static_cast<std::size_t>(kMaxColliders)),
+      contact_candidates(
+          static_cast<std::size_t>(model.contact_offset.empty() ? 0 : model.contact_offset.back())),
+      contact_count(model.domains.size(), 0),
+      barrier_force(Eigen::Matrix3Xd::Zero(3, model.num_domains())),
+      barrier_moment(Eigen::Matrix3Xd::Zero(3, model.num_domains())),
+      friction_force(Eigen::Matrix3Xd::Zero(3, model.num_domains())),
+      friction_moment(Eigen::Matrix3Xd::Zero(3, model.num_domains())),
+      subtree_link_offset(model.domains.size() + 1, 0),
+      start_origins(Eigen::Matrix3Xd::Zero(3, model.num_domains())),
       saved_q(Eigen::MatrixXd::Zero(model.num_dofs, kHistoryCapacity)),
       saved_qdot(Eigen::MatrixXd::Zero(model.num_dofs, kHistoryCapacity)),
       saved_qddot(Eigen::VectorXd::Zero(model.num_dofs)),
@@ -45,6 +55,12 @@ WorkspaceData::WorkspaceData(const Model& model)
       saved_energy_at_end(Eigen::VectorXd::Zero(model.num_domains())),
       thread_failures(1),
       thread_seconds(Eigen::MatrixXd::Zero(2, 1)) {
+  // Room for a link from every domain to each of its ancestors.
+  std::size_t links = 0;
+  for (const Domain& domain : model.domains)
+    for (int a = domain.parent; a >= 0; a = model.domains[static_cast<std::size_t>(a)].parent)
+      ++links;
+  subtree_links.resize(links);
   stage_offset.assign(model.domains.size(), -1);
   stage_ready.assign(model.domains.size(), 0);
   Eigen::Index stage_size = 0;
@@ -112,7 +128,9 @@ std::size_t domain_workspace_bytes(const Model& model, const Workspace& workspac
       r * static_cast<std::size_t>(1 + w.saved_q.cols() + w.saved_qdot.cols() + 1);
   // Its columns of the 3 by N and N-long buffers.
   for (const Eigen::Matrix3Xd* m :
-       {&w.own_force_world, &w.subtree_force, &w.subtree_torque, &w.wind_force, &w.wind_torque})
+       {&w.own_force_world, &w.subtree_force, &w.subtree_torque, &w.wind_force, &w.wind_torque,
+        &w.barrier_force, &w.barrier_moment, &w.friction_force, &w.friction_moment,
+        &w.start_origins})
     doubles += static_cast<std::size_t>(m->size()) / n;
   doubles +=
       static_cast<std::size_t>(w.saved_energy_target.size() + w.saved_energy_at_end.size()) / n;
@@ -128,7 +146,15 @@ std::size_t domain_workspace_bytes(const Model& model, const Workspace& workspac
       for (const Eigen::MatrixXd& J : *jacobians)
         lumping_bytes += sizeof(Eigen::MatrixXd) + eigen_heap_bytes(J);
   }
-  return sizeof(double) * doubles + lumping_bytes + sizeof(int) + sizeof(char);
+  // Its contact candidates' slots (one per sample of its part) and their count; its links to
+  // its ancestors (one each) and its offset among them.
+  std::size_t depth = 0;
+  for (int a = domain.parent; a >= 0; a = model.domains[static_cast<std::size_t>(a)].parent)
+    ++depth;
+  const std::size_t contact_bytes =
+      sizeof(ContactCandidate) * static_cast<std::size_t>(model.part_of(i).contact.size()) +
+      sizeof(int) + depth * sizeof(SubtreeContactLink) + sizeof(int);
+  return sizeof(double) * doubles + lumping_bytes + contact_bytes + sizeof(int) + sizeof(char);
 }
 
 }  // namespace ramus

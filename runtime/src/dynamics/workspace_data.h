@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "../contact/domain_contact.h"
+#include "../contact/subtree_contact.h"
 #include "../integrators/integrator_scratch.h"
 #include "lane_group_step.h"
 #include "ramus/runtime/kernels/system_force.h"
@@ -21,9 +23,11 @@ struct PartScratch : IntegratorScratch {
   /// `lane_buffers`: also the lanes' buffers (a part whose childless domains step in lanes).
   PartScratch(int r, bool lane_buffers);
   SystemForceScratch system;
-  Eigen::VectorXd load;          ///< r: right-hand side of Eq. 17
-  Eigen::VectorXd system_force;  ///< r: f_sys (Eq. 14)
-  LaneScratch lanes;             ///< a lane group's buffers (lane_group_step.h)
+  Eigen::VectorXd load;            ///< r: right-hand side of Eq. 17
+  Eigen::VectorXd system_force;    ///< r: f_sys (Eq. 14)
+  LaneScratch lanes;               ///< a lane group's buffers (lane_group_step.h)
+  DomainContact contact;           ///< the contacts of the domain at hand (its equation's)
+  SubtreeContact subtree_contact;  ///< and its descendants'
 };
 
 /// The lumped inertia of a domain's children for L2 / L3 (interface_lumping.h), kept per domain
@@ -66,6 +70,22 @@ struct WorkspaceData {
   Eigen::Vector3d root_torque = Eigen::Vector3d::Zero();  ///< free root, world, about the COM
   /// 3 by N: the wind's force on each domain and its torque about the part origin (domain axes).
   Eigen::Matrix3Xd wind_force, wind_torque;
+  /// The step's colliders (ids as in the State's set) and each domain's contact candidates at
+  /// Model::contact_offset, contact_count of them; 3 by N: their barrier's and friction's force at
+  /// the step's start and its moment about the domain's origin (world).
+  std::vector<StepCollider> step_colliders;
+  std::vector<ContactCandidate> contact_candidates;
+  std::vector<int> contact_count;
+  Eigen::Matrix3Xd barrier_force, barrier_moment, friction_force, friction_moment;
+  /// The links of the domains with candidates to their ancestors (SubtreeContact), grouped by
+  /// ancestor: ancestor a's at [subtree_link_offset[a], subtree_link_offset[a + 1]); room for
+  /// every domain's depth. The frames' origins at the step's start.
+  std::vector<SubtreeContactLink> subtree_links;
+  std::vector<int> subtree_link_offset;
+  Eigen::Matrix3Xd start_origins;
+  /// A free root: the barrier's force on the whole tree (world), for its rigid body.
+  Eigen::Vector3d root_barrier_force = Eigen::Vector3d::Zero();
+  bool contacts_found = false;  ///< some domain has candidates this step
   // The state at the start of the step, restored on failure. saved_q and saved_qdot have the
   // shape of State::q_history (num_dofs by kHistoryCapacity = 1): after a successful step they
   // are swapped with it, so the history costs no copy.

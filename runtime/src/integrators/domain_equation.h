@@ -6,6 +6,8 @@
 
 #include <Eigen/Core>
 
+#include "../contact/domain_contact.h"
+#include "../contact/subtree_contact.h"
 #include "integrator_scratch.h"
 #include "ramus/runtime/data/runtime_settings.h"
 #include "ramus/runtime/kernels/reduced_stvk_forces.h"
@@ -26,6 +28,12 @@ struct DomainEquation {
   const Eigen::MatrixXd* mass = nullptr;      ///< M' (r by r); nullptr: the identity
   const Eigen::VectorXd* load = nullptr;      ///< f (r)
   DomainSettings domain;                      ///< α, β, s and the integrator
+  /// The domain's contacts this step (nullptr: none): their potential joins s E(q), its
+  /// gradient s g(q) and its (Gauss-Newton) Hessian s K(q), so β K damps contact too.
+  const DomainContact* contact = nullptr;
+  /// Its descendants' contacts riding on its children's interfaces (nullptr: none): their
+  /// barrier joins E, g and K likewise.
+  const SubtreeContact* subtree_contact = nullptr;
 };
 
 /// A domain's q, q̇, q̈ (r each): at t on entry, at t + h on a successful return.
@@ -43,11 +51,11 @@ struct DomainMemory {
   bool energy_valid = false;              ///< the two above hold a previous step's values
 };
 
-/// s g(q) into scratch.gradient and s K(q) into scratch.stiffness.
+/// s g(q) into scratch.gradient and s K(q) into scratch.stiffness (with the contacts').
 void evaluate_internal_forces(const DomainEquation& equation,
                               const Eigen::Ref<const Eigen::VectorXd>& q,
                               IntegratorScratch& scratch) noexcept;
-/// As evaluate_internal_forces, and returns s E(q) (J).
+/// As evaluate_internal_forces, and returns s E(q) (J; with the contact potential).
 double evaluate_internal_energy(const DomainEquation& equation,
                                 const Eigen::Ref<const Eigen::VectorXd>& q,
                                 IntegratorScratch& scratch) noexcept;
@@ -124,6 +132,10 @@ StepStatus sdirk_step(const DomainEquation& equation, const RuntimeSettings& set
 StepStatus exponential_step(const DomainEquation& equation, const RuntimeSettings& settings,
                             DomainVectors vectors, const DomainMemory& memory,
                             IntegratorScratch& scratch) noexcept;
+/// H = ½ vᵀ M' v + s E(q) - f·q, the domain's energy as im-blend tracks it (J).
+double domain_energy(const DomainEquation& equation, const Eigen::Ref<const Eigen::VectorXd>& q,
+                     const Eigen::Ref<const Eigen::VectorXd>& v, IntegratorScratch& scratch);
+
 /// Implicit midpoint blended with BE / forward Euler to track the total energy, then the
 /// momentum-preserving damping (stabilizing-integrators §4).
 StepStatus energy_tracking_midpoint_step(const DomainEquation& equation,
@@ -137,24 +149,35 @@ inline StepStatus integrate_domain(const DomainEquation& equation, const Runtime
                                    DomainVectors vectors, const DomainMemory& memory,
                                    IntegratorScratch& scratch) noexcept {
   StepStatus status = StepStatus::kInvalidSettings;
-  switch (equation.domain.integrator) {
+  // In contact, Newmark (Newton without a line search), the exponential integrators (one
+  // linearization, where a sample may still be outside the barrier's reach) and im-blend (whose
+  // midpoint extrapolates past the barrier) would step through it: they take a backward-Euler
+  // step while it lasts (docs/CONTACT.md); im-blend then tracks the energy from where it ends.
+  Integrator integrator = equation.domain.integrator;
+  const bool in_contact = equation.contact || equation.subtree_contact;
+  if (in_contact &&
+      (integrator == Integrator::kNewmark ||
+       integrator == Integrator::kExponentialRosenbrockEuler || integrator == Integrator::kSiere ||
+       integrator == Integrator::kSbdf2Ere || integrator == Integrator::kStrSbdf2Ere ||
+       integrator == Integrator::kImplicitMidpointBlend))
+    integrator = Integrator::kBackwardEuler;
+  switch (integrator) {
     case Integrator::kNewmark:
       return newmark_step(equation, settings, vectors, scratch);
     case Integrator::kBackwardEuler:
     case Integrator::kSemiImplicitEuler:
-      status = backward_euler_step(equation, settings,
-                                   equation.domain.integrator == Integrator::kBackwardEuler,
+      status = backward_euler_step(equation, settings, integrator == Integrator::kBackwardEuler,
                                    vectors, scratch);
       break;
     case Integrator::kBdf2:
     case Integrator::kSemiImplicitBdf2:
-      status = bdf2_step(equation, settings, equation.domain.integrator == Integrator::kBdf2,
-                         vectors, memory, scratch);
+      status =
+          bdf2_step(equation, settings, integrator == Integrator::kBdf2, vectors, memory, scratch);
       break;
     case Integrator::kTrBdf2:
     case Integrator::kSemiImplicitTrBdf2:
-      status = tr_bdf2_step(equation, settings, equation.domain.integrator == Integrator::kTrBdf2,
-                            vectors, scratch);
+      status =
+          tr_bdf2_step(equation, settings, integrator == Integrator::kTrBdf2, vectors, scratch);
       break;
     case Integrator::kSdirk:
       status = sdirk_step(equation, settings, vectors, scratch);
@@ -172,6 +195,10 @@ inline StepStatus integrate_domain(const DomainEquation& equation, const Runtime
   if (status == StepStatus::kOk &&
       (!vectors.q.allFinite() || !vectors.qdot.allFinite() || !vectors.qddot.allFinite()))
     return StepStatus::kNonFinite;
+  if (status == StepStatus::kOk && in_contact &&
+      equation.domain.integrator == Integrator::kImplicitMidpointBlend && memory.energy_target)
+    *memory.energy_target = *memory.energy_at_end =
+        domain_energy(equation, vectors.q, vectors.qdot, scratch);
   return status;
 }
 

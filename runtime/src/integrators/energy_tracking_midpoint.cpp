@@ -25,10 +25,14 @@ double kinetic_energy(const DomainEquation& e, const Eigen::Ref<const Eigen::Vec
   return 0.5 * v.dot(scratch.delta);
 }
 
+}  // namespace
+
 double domain_energy(const DomainEquation& e, const Eigen::Ref<const Eigen::VectorXd>& q,
                      const Eigen::Ref<const Eigen::VectorXd>& v, IntegratorScratch& scratch) {
   return kinetic_energy(e, v, scratch) + evaluate_internal_energy(e, q, scratch) - e.load->dot(q);
 }
+
+namespace {
 
 // (q, v) = (1 - α) (q_a, v_a) + α (q_b, v_b); returns its energy minus the target.
 double blend(const DomainEquation& e, double alpha, double target, const Eigen::VectorXd& q_a,

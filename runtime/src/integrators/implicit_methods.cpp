@@ -11,8 +11,11 @@ namespace ramus {
 
 namespace {
 
-int stage_iterations(const RuntimeSettings& settings, bool implicit) {
-  return implicit ? settings.implicit_iterations : 0;
+// Newton iterations of a stage: none for a semi-implicit one (its one linear solve), unless the
+// domain has contacts: a linearization where a sample is still outside the barrier's reach knows
+// nothing of the barrier, so a stage in contact is solved in full.
+int stage_iterations(const DomainEquation& e, const RuntimeSettings& settings, bool implicit) {
+  return implicit || e.contact || e.subtree_contact ? settings.implicit_iterations : 0;
 }
 
 // q̈ = (v - v̂) / (c h) of the last stage (v̂ in scratch.v_stage).
@@ -26,8 +29,8 @@ void final_stage(const DomainEquation& e, const RuntimeSettings& settings, bool 
                  bool evaluated, DomainVectors vectors, IntegratorScratch& scratch) {
   const double ch = c * settings.time_step;
   multiply_mass(e, scratch.v_stage, scratch.p_hat);
-  solve_stage(e, ch, stage_iterations(settings, implicit), settings.implicit_tolerance, evaluated,
-              scratch, vectors.q, vectors.qdot);
+  solve_stage(e, ch, stage_iterations(e, settings, implicit), settings.implicit_tolerance,
+              evaluated, scratch, vectors.q, vectors.qdot);
   last_stage_acceleration(ch, vectors, scratch);
 }
 
@@ -115,8 +118,8 @@ StepStatus tr_bdf2_step(const DomainEquation& e, const RuntimeSettings& settings
   scratch.q_hat = vectors.q + (0.25 * h) * vectors.qdot;
   multiply_mass(e, vectors.qdot, scratch.p_hat);
   scratch.p_hat += (0.25 * h) * scratch.force;
-  solve_stage(e, 0.25 * h, stage_iterations(settings, implicit), settings.implicit_tolerance, true,
-              scratch, vectors.q, vectors.qdot);
+  solve_stage(e, 0.25 * h, stage_iterations(e, settings, implicit), settings.implicit_tolerance,
+              true, scratch, vectors.q, vectors.qdot);
   // Stage 2 from u_½ (now in vectors): q̂ = (4 q_½ - q_0) / 3, v̂ = (4 v_½ - v_0) / 3.
   scratch.q_hat = (4.0 * vectors.q - scratch.q_start) / 3.0;
   scratch.v_stage = (4.0 * vectors.qdot - scratch.v_start) / 3.0;

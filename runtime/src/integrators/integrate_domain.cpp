@@ -32,6 +32,23 @@ double domain_factors(const DomainEquation& equation, double& stiffness_factor) 
   return gradient;
 }
 
+// The contacts' gradient and Gauss-Newton Hessian into scratch.gradient and scratch.stiffness:
+// the domain's own (its samples) and its descendants' riding on its children; returns their
+// potential (J).
+double add_contact_terms(const DomainEquation& equation, const Eigen::Ref<const Eigen::VectorXd>& q,
+                         IntegratorScratch& scratch) noexcept {
+  double energy = 0;
+  if (equation.contact) {
+    equation.contact->add_derivatives(q, scratch.gradient, scratch.stiffness, true);
+    energy += equation.contact->energy(q);
+  }
+  if (equation.subtree_contact) {
+    equation.subtree_contact->add_derivatives(q, scratch.gradient, scratch.stiffness);
+    energy += equation.subtree_contact->energy(q);
+  }
+  return energy;
+}
+
 }  // namespace
 
 void evaluate_internal_forces(const DomainEquation& equation,
@@ -43,6 +60,7 @@ void evaluate_internal_forces(const DomainEquation& equation,
   const double gradient = domain_factors(equation, stiffness);
   if (gradient != 1.0) scratch.gradient *= gradient;
   if (stiffness != 1.0) scratch.stiffness *= stiffness;
+  add_contact_terms(equation, q, scratch);
 }
 
 double evaluate_internal_energy(const DomainEquation& equation,
@@ -58,7 +76,7 @@ double evaluate_internal_energy(const DomainEquation& equation,
   // E' = s³ E(q̃), times the stiffness scale.
   energy *= equation.domain.stiffness_scale;
   if (equation.scale && !equation.scale->identity()) energy *= equation.scale->energy;
-  return energy;
+  return energy + add_contact_terms(equation, q, scratch);
 }
 
 void multiply_mass(const DomainEquation& equation, const Eigen::Ref<const Eigen::VectorXd>& x,

@@ -224,6 +224,23 @@ std::string check_part(const ReducedModel& model, int k) {
     c.attribute("num_rigid_modes", false, "a part with fixed vertices has no rigid modes");
   }
 
+  // Contact samples: ascending surface-mesh vertices, non-negative areas, the basis's rows.
+  const ContactSamples& samples = d.contact;
+  c.indices("contact/vertices", samples.vertices, V, "entry");
+  for (Eigen::Index i = 1; c.ok() && i < samples.vertices.size(); ++i)
+    if (samples.vertices(i) <= samples.vertices(i - 1))
+      c.problem = "dataset " + c.dataset("contact/vertices") +
+                  ": not strictly increasing at entry " + std::to_string(i);
+  for (Eigen::Index i = 0; c.ok() && i < samples.weights.size(); ++i)
+    if (!(samples.weights(i) >= 0))
+      c.problem = "dataset " + c.dataset("contact/weights") + ": entry " + std::to_string(i) +
+                  " is not a non-negative area";
+  for (Eigen::Index i = 0; c.ok() && i < samples.vertices.size(); ++i)
+    if (samples.basis.middleRows<3>(3 * i) != d.basis.middleRows<3>(3 * samples.vertices(i)))
+      c.problem = "dataset " + c.dataset("contact/basis") + ": rows " + std::to_string(3 * i) +
+                  ".." + std::to_string(3 * i + 2) + " differ from the basis at vertex " +
+                  std::to_string(samples.vertices(i));
+
   // r = 0 is a rigid part (docs/FORMAT.md): every basis-sized dataset is then empty.
 
   const ReducedStvkPolynomial& poly = d.polynomial;

@@ -128,6 +128,15 @@ void visit_part(Part& d, int num_domains, Visitor& v) {
     v.dataset("w6", w.w6, {r, r < 0 ? -1 : 3 * r});
     v.dataset("w7", w.w7, {r < 0 ? -1 : 3 * r, r < 0 ? -1 : 3 * r});
   });
+
+  // Contact samples (contact/contact_samples.h): absent in files written before them (the
+  // runtime then chooses kDefaultContactSamples at load).
+  v.group("contact", {false, d.contact.vertices.size() != 0}, [&] {
+    v.dataset("vertices", d.contact.vertices, {-1});
+    const Eigen::Index S = d.contact.vertices.size();
+    v.dataset("weights", d.contact.weights, {S});
+    v.dataset("basis", d.contact.basis, {3 * S, r});
+  });
 }
 
 /// The fields of /domains/domain_<k> for domain `d`; `part_vertices(i)` is #V of part i and

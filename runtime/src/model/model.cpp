@@ -1,6 +1,8 @@
 // Compiling a model file's contents into the immutable Model the runtime steps.
 #include "ramus/runtime/model/model.h"
 
+#include "ramus/runtime/contact/contact_samples.h"
+
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
 #include <algorithm>
@@ -113,9 +115,9 @@ std::size_t domain_model_bytes(const Model& model, int i) {
   const std::size_t name =
       domain.name.capacity() > std::string().capacity() ? domain.name.capacity() + 1 : 0;
   // Its entries in children (or step_levels for the root), step_levels or childless_domains, its
-  // part's instance list and, for a domain with children, parent_domains and parent_lane_domains
-  // (counted whether or not it has a lane group).
-  const std::size_t lists = (domain.num_children > 0 ? 5 : 3) * sizeof(int);
+  // part's instance list, contact_offset and, for a domain with children, parent_domains and
+  // parent_lane_domains (counted whether or not it has a lane group).
+  const std::size_t lists = (domain.num_children > 0 ? 6 : 4) * sizeof(int);
   // Its embedded render surface: vertices embedded in its tets (rest position, domain, tet,
   // weights) and the triangles whose first corner is one of them.
   const EmbeddedSurface& surface = model.embedded_surface;
@@ -254,6 +256,28 @@ void compile_domains(ReducedModel& data, Model& m) {
   }
 }
 
+// A part's contact samples for the step (chosen here when the model has none: one built in
+// memory), with their bounding sphere and the basis bound.
+void compile_contact_samples(ReducedPart& part, PartContact& contact) {
+  if (part.contact.vertices.size() == 0) attach_contact_samples(part, kDefaultContactSamples);
+  const ContactSamples& samples = part.contact;
+  const int S = samples.size();
+  contact.vertices = samples.vertices;
+  contact.weights = samples.weights;
+  contact.basis = samples.basis;
+  contact.rest.resize(3, S);
+  for (int k = 0; k < S; ++k) contact.rest.col(k) = part.rest_positions.row(samples.vertices(k));
+  if (S > 0) {
+    const Eigen::Vector3d lo = contact.rest.rowwise().minCoeff(),
+                          hi = contact.rest.rowwise().maxCoeff();
+    contact.center = 0.5 * (lo + hi);
+    contact.radius = (contact.rest.colwise() - contact.center).colwise().norm().maxCoeff();
+  }
+  contact.basis_norm = 0;
+  for (int k = 0; k < S; ++k)
+    contact.basis_norm = std::max(contact.basis_norm, samples.basis.middleRows<3>(3 * k).norm());
+}
+
 // The compiled parts from the file's parts: packed polynomial, system-force matrix, moments,
 // divergence bound, wind integrals, then the part's arrays moved in.
 void compile_parts(ReducedModel& data, Model& m) {
@@ -281,6 +305,7 @@ void compile_parts(ReducedModel& data, Model& m) {
                                 ? kDivergenceDiameters * diameter * std::sqrt(part.mass)
                                 : std::numeric_limits<double>::infinity();  // (size unknown)
     wind_integrals(part, proto);
+    compile_contact_samples(part, proto.contact);
     proto.rest_positions = std::move(part.rest_positions);
     proto.tets = std::move(part.tets);
     proto.surface_triangles = std::move(part.surface_triangles);
@@ -434,6 +459,11 @@ std::shared_ptr<const Model> compile_model(ReducedModel data) {
   check_model_data(data, m.free_root);
   compile_domains(data, m);
   compile_parts(data, m);
+  // Each domain's slots for its part's contact samples in a step's candidate list.
+  m.contact_offset.assign(static_cast<std::size_t>(num) + 1, 0);
+  for (int i = 0; i < num; ++i)
+    m.contact_offset[static_cast<std::size_t>(i) + 1] =
+        m.contact_offset[static_cast<std::size_t>(i)] + m.part_of(i).contact.size();
   compile_step_lists(m);
   compile_lumping_and_layout(m);
   compile_root_inertia(m);

@@ -40,7 +40,7 @@ bool state_fits(const Model& model, const State& state) noexcept {
          state.energy_target.size() == n && state.energy_at_end.size() == n;
 }
 
-State make_state(const Model& model, int force_capacity) {
+State make_state(const Model& model, int force_capacity, int collider_capacity) {
   const Eigen::Index n = model.num_domains(), dofs = model.num_dofs;
   State s;
   s.model_identity = model.identity;
@@ -71,6 +71,7 @@ State make_state(const Model& model, int force_capacity) {
     s.relative_position.col(i) = domain.interface.centroid;
   }
   s.forces.reserve(static_cast<std::size_t>(std::max(0, force_capacity)));
+  s.colliders = ColliderSet(collider_capacity);
   s.settings = model.settings;
   s.energy_target.setZero(n);
   s.energy_at_end.setZero(n);

@@ -81,53 +81,58 @@ TEST_CASE("reading a model of another schema version asks to re-run precompute",
   });
   CHECK_THAT(read_error(path),
              Contains("old.h5: model schema version 1 was written by an older Ramus; re-run "
-                      "`ramus precompute` (this Ramus reads schema version 8)"));
+                      "`ramus precompute` (this Ramus reads schema version 9)"));
   // Version 2: no runtime settings yet.
   edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 2); });
   CHECK_THAT(read_error(path),
              Contains("old.h5: model schema version 2 was written by an older Ramus; re-run "
-                      "`ramus precompute` (this Ramus reads schema version 8)"));
+                      "`ramus precompute` (this Ramus reads schema version 9)"));
 
   // Version 3: the Newmark-only runtime settings.
   edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 3); });
   CHECK_THAT(read_error(path),
              Contains("old.h5: model schema version 3 was written by an older Ramus; re-run "
-                      "`ramus precompute` (this Ramus reads schema version 8)"));
+                      "`ramus precompute` (this Ramus reads schema version 9)"));
   // Version 4: variable-length strings, no checksums. The version is read before any string.
   edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 4); });
   CHECK_THAT(read_error(path),
              Contains("old.h5: model schema version 4 was written by an older Ramus; re-run "
-                      "`ramus precompute` (this Ramus reads schema version 8)"));
+                      "`ramus precompute` (this Ramus reads schema version 9)"));
   // Version 5: every domain its own mesh and basis (no parts).
   edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 5); });
   CHECK_THAT(read_error(path),
              Contains("old.h5: model schema version 5 was written by an older Ramus; re-run "
-                      "`ramus precompute` (this Ramus reads schema version 8)"));
+                      "`ramus precompute` (this Ramus reads schema version 9)"));
 
   // Version 6: the run's scenario (steps, forces) in the stored spec, not in /runtime/scenario.
   edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 6); });
   CHECK_THAT(read_error(path),
              Contains("old.h5: model schema version 6 was written by an older Ramus; re-run "
-                      "`ramus precompute` (this Ramus reads schema version 8)"));
+                      "`ramus precompute` (this Ramus reads schema version 9)"));
 
   // Version 7: the per-domain settings under /runtime/nodes.
   edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 7); });
   CHECK_THAT(read_error(path),
              Contains("old.h5: model schema version 7 was written by an older Ramus; re-run "
-                      "`ramus precompute` (this Ramus reads schema version 8)"));
+                      "`ramus precompute` (this Ramus reads schema version 9)"));
+
+  edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 8); });
+  CHECK_THAT(read_error(path),
+             Contains("old.h5: model schema version 8 was written by an older Ramus; re-run "
+                      "`ramus precompute` (this Ramus reads schema version 9)"));
 
   edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 0); });
   CHECK_THAT(read_error(path), Contains("old.h5: model schema version 0 does not exist; re-run "
                                         "`ramus precompute`"));
 
   edit(path, [](const hdf5::Group& root) {
-    root.write_int_attribute("format_version", 9);
+    root.write_int_attribute("format_version", 10);
     root.write_string_attribute("ramus_version", "9.0.0");
   });
   CHECK_THAT(read_error(path),
-             Contains("old.h5: model schema version 9 was written by a newer Ramus (9.0.0); "
+             Contains("old.h5: model schema version 10 was written by a newer Ramus (9.0.0); "
                       "upgrade Ramus, or re-run `ramus precompute` with this one (this Ramus "
-                      "reads schema version 8)"));
+                      "reads schema version 9)"));
 }
 
 TEST_CASE("reading an inconsistent model names the dataset", "[runtime][io][model_file]") {

@@ -7,6 +7,7 @@
 #include <Eigen/Core>
 #include <memory>
 
+#include "ramus/runtime/contact/reduced_contact.h"
 #include "ramus/runtime/dynamics/reconstruction.h"
 #include "ramus/runtime/dynamics/step.h"
 #include "ramus/runtime/model/model.h"
@@ -75,6 +76,16 @@ class Simulator {
   void add_vertex_force(int domain, int vertex, const Eigen::Vector3d& world_force);
   void clear_vertex_forces() { state_.forces.clear(); }
   void reserve_vertex_forces(int count);
+
+  /// The object's kinematic colliders (contact/reduced_contact.h): add (checked against the
+  /// object), then move or remove by id through colliders(); none of it allocates.
+  ColliderResult add_collider(const Collider& collider) noexcept {
+    return ramus::add_collider(*model_, state_, collider);
+  }
+  ColliderSet& colliders() { return state_.colliders; }
+  const ColliderSet& colliders() const { return state_.colliders; }
+  /// The contact at the current configuration.
+  ContactReport contact() const noexcept { return measure_contact(*model_, state_); }
 
   /// dynamics/step.h's initialize and step on this object.
   StepStatus initialize(bool solve_accelerations = true);

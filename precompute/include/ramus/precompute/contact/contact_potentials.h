@@ -8,21 +8,9 @@
 #include <vector>
 
 #include "ramus/precompute/contact/level_set_collider.h"
+#include "ramus/runtime/contact/contact_response.h"
 
 namespace ramus {
-
-/// A scalar function's value and first two derivatives at one argument.
-struct ScalarDerivatives {
-  double value = 0, first = 0, second = 0;
-};
-
-/// b(d) = -(d - delta)² ln(d / delta) for 0 < d < delta, 0 for d >= delta (survey Eq. 28; C²
-/// at delta); +inf for d <= 0. delta in metres, b in m².
-ScalarDerivatives log_barrier(double distance, double delta);
-
-/// k |phi|³ for phi < 0, 0 otherwise (optimization paper §5.2, which writes k phi³ and means
-/// the positive energy); k in J/m³.
-ScalarDerivatives cubic_penalty(double phi, double stiffness);
 
 /// How a collider pushes back.
 enum class ContactModel {

@@ -9,33 +9,11 @@
 #include <memory>
 #include <vector>
 
+#include "ramus/runtime/contact/level_set_shapes.h"
+
 namespace ramus {
 
-/// The analytic shapes, each in its own local frame (sizes in LevelSetCollider::size).
-enum class ColliderShape {
-  kHalfSpace,   ///< z < 0 solid; no sizes
-  kSphere,      ///< centred at the origin; {radius}
-  kCapsule,     ///< axis along z from -half_length to +half_length; {radius, half_length}
-  kRoundedBox,  ///< centred; {half x, half y, half z, edge radius} (radius <= every half size)
-  kCylinder,    ///< axis along z; {radius, half_height, edge radius}
-  kBowl,        ///< centre at the origin, opening towards +z; {inner radius, wall thickness}
-  kMesh,        ///< a closed triangle mesh's grid level set (LevelSetCollider::grid); no sizes
-};
-
 class GridLevelSet;
-
-/// phi (m), its gradient (unit length away from the shape's medial set) and Hessian (1/m).
-struct LevelSetSample {
-  double value = 0;
-  Eigen::Vector3d gradient = Eigen::Vector3d::Zero();
-  Eigen::Matrix3d hessian = Eigen::Matrix3d::Zero();
-};
-
-/// A rigid placement: x_world = rotation * x_local + translation (metres).
-struct RigidPose {
-  Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();
-  Eigen::Vector3d translation = Eigen::Vector3d::Zero();
-};
 
 /// A collider's pose at a time (s), one key of a scripted motion.
 struct PoseKeyframe {
@@ -72,17 +50,8 @@ struct LevelSetCollider {
 /// trilinear grid (each component of its gradient is a difference quotient of a distance).
 double level_set_lipschitz(const LevelSetCollider& collider);
 
-/// phi of an analytic `shape` at a point p of its local frame, with its derivatives in that frame
-/// (kMesh: see sample_level_set).
-LevelSetSample sample_local_level_set(ColliderShape shape, const Eigen::Vector4d& size,
-                                      const Eigen::Vector3d& p);
-
 /// phi of the collider at world point x at `time`, with its derivatives in world axes.
 LevelSetSample sample_level_set(const LevelSetCollider& collider, const Eigen::Vector3d& x,
                                 double time);
-
-/// nullptr when the sizes suit the shape (positive, edge radius within the half sizes); otherwise
-/// what is wrong, naming the size ("radius must be positive").
-const char* collider_size_problem(ColliderShape shape, const Eigen::Vector4d& size);
 
 }  // namespace ramus

@@ -8,17 +8,9 @@
 #include <Eigen/Core>
 #include <vector>
 
-namespace ramus {
+#include "ramus/runtime/contact/contact_response.h"
 
-/// s(y; eps) = 2y/eps - y²/eps² below eps, 1 above (Eq. 32c, C¹), and its integral F (F(0) = 0),
-/// with s' and s/y (finite at 0): the pieces of the friction potential and its Hessian.
-struct FrictionSmoothing {
-  double integral = 0;      ///< F(y), m/s
-  double value = 0;         ///< s(y)
-  double slope = 0;         ///< s'(y), s/m
-  double value_over_y = 0;  ///< s(y)/y, s/m (2/eps at y = 0)
-};
-FrictionSmoothing friction_smoothing(double speed, double epsilon);
+namespace ramus {
 
 /// One vertex's frozen contact for the step: the collider's outward normal, the normal force
 /// magnitude (N), the friction coefficient and the collider's velocity at the contact (m/s).

@@ -16,6 +16,7 @@
 #include "ramus/precompute/mesh/tet_mesh.h"
 #include "ramus/precompute/mesh/tetrahedralize.h"
 #include "ramus/precompute/substructuring/domain_tree.h"
+#include "ramus/runtime/contact/contact_samples.h"
 
 namespace ramus {
 
@@ -62,6 +63,7 @@ struct ReductionSpec {
   int linear_modes = 10;          ///< r1: lowest elastic modes (fixed interface / anchors)
   int r = 20;                     ///< basis size after mass-PCA
   bool modal_derivatives = true;  ///< false: the basis is the r lowest linear modes
+  int contact_samples = kDefaultContactSamples;  ///< surface samples for the runtime's colliders
 };
 
 /// How a total number of modes r̂ is spread over the domains (paper §5).

@@ -17,7 +17,7 @@
 namespace ramus {
 
 /// Version of the model-file schema this build writes and reads.
-constexpr int kModelFormatVersion = 8;
+constexpr int kModelFormatVersion = 9;
 
 /// System-force integrals of one domain with r modes (Appendix B, Eq. 20-23), with X the rest
 /// position in the domain's frame and U_l the l-th mode; f_sys of Eq. 14 is built from them.
@@ -56,6 +56,15 @@ struct ParentInterface {
   bool planar = false;  ///< C_ij was nearly singular: the extra normal point was added (§3)
 };
 
+/// Where a part is touched by the runtime's colliders (contact/contact_samples.h): S surface
+/// vertices with the area nearest each and the basis rows there.
+struct ContactSamples {
+  Eigen::VectorXi vertices;  ///< S: vertices of the part's mesh, ascending
+  Eigen::VectorXd weights;   ///< S: the surface area each stands for (m²)
+  Eigen::MatrixXd basis;     ///< 3S by r: rows 3k..3k+2 are U's rows of vertices(k)
+  int size() const { return static_cast<int>(vertices.size()); }
+};
+
 /// One reduced part (a part, paper §5): its mesh, material, base, basis, polynomial and
 /// system-force integrals, in the part's own coordinates at unit scale. Reduced once, placed by
 /// any number of domains (ReducedDomain::part), each with its own rigid placement and uniform
@@ -80,6 +89,7 @@ struct ReducedPart {
   double mass = 0;                          ///< total mass (kg)
   ReducedStvkPolynomial polynomial;         ///< exact reduced StVK forces
   SystemForceIntegrals system_force;        ///< W1..W7 (Appendix B), in the part's frame
+  ContactSamples contact;                   ///< where colliders touch it (runtime contact)
 };
 
 /// True when the part's system-force integrals W1..W7 are all shaped for its r (3 by r, ...,

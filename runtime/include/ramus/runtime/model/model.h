@@ -26,6 +26,20 @@ namespace ramus {
 /// (StepStatus::kDiverged): no elastic motion, however large, gets there.
 constexpr double kDivergenceDiameters = 10;
 
+/// A part's contact samples as the step reads them (ContactSamples of the file, at unit scale in
+/// the part's frame), with a bound for the broad phase.
+struct PartContact {
+  Eigen::VectorXi vertices;                          ///< S: vertices of the part's mesh
+  Eigen::VectorXd weights;                           ///< S: surface area each stands for (m²)
+  Eigen::Matrix3Xd rest;                             ///< 3 by S: their rest positions (m)
+  Eigen::MatrixXd basis;                             ///< 3S by r: U's rows there
+  Eigen::Vector3d center = Eigen::Vector3d::Zero();  ///< centre of the samples' bounding sphere
+  double radius = 0;                                 ///< its radius at rest (m)
+  /// max over samples of |U_k|_F: no sample moves farther than this times |q| from rest.
+  double basis_norm = 0;
+  int size() const { return static_cast<int>(vertices.size()); }
+};
+
 /// One reduced part, shared by every domain that places it. Rest data in the part's own frame at
 /// unit scale; a domain multiplies each by its UniformScale factor.
 struct Part {
@@ -52,6 +66,7 @@ struct Part {
   Eigen::Matrix3d wind_area = Eigen::Matrix3d::Zero();
   Eigen::MatrixXd wind_basis;
   Eigen::Matrix3d wind_moment = Eigen::Matrix3d::Zero();
+  PartContact contact;       ///< where colliders touch it
   std::vector<int> domains;  ///< the domains placing this part, in State column order
   int dof_offset = 0;  ///< its domains' q occupy [dof_offset, dof_offset + r * domains.size())
   /// Its childless domains step in lane groups (Model::childless_groups; forces.batched() keeps
@@ -150,6 +165,9 @@ struct Model {
   std::vector<int> parent_lane_domains;
   std::vector<int> parent_lane_groups;
   int num_dofs = 0;  ///< Σ r over the domains: the length of State::q
+  /// Domain i's contact candidates of a step lie at [contact_offset[i], contact_offset[i + 1]) of
+  /// the workspace's list: its part's sample count each (N + 1 entries).
+  std::vector<int> contact_offset;
   /// Unique per compile_model in this process (0 for a Model built by hand): the States and
   /// Workspaces made for this model carry it, and every call taking both checks it.
   std::uint64_t identity = 0;

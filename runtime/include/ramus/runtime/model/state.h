@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "ramus/runtime/contact/collider_set.h"
 #include "ramus/runtime/data/runtime_settings.h"
 #include "ramus/runtime/model/model.h"
 
@@ -85,14 +86,17 @@ struct State {
   Eigen::Vector3d root_angular_momentum = Eigen::Vector3d::Zero();
 
   std::vector<AppliedForce> forces;  ///< applied for the following steps
+  /// The kinematic colliders touching this object (contact/reduced_contact.h: add_collider), at
+  /// `time`; a step carries them along their velocities.
+  ColliderSet colliders;
   RuntimeSettings settings;          ///< this object's settings (from the model's defaults)
   std::uint64_t model_identity = 0;  ///< Model::identity of the model make_state made it for
 };
 
 /// A State for `model` at rest in its rest placement, with the model's settings and room for
-/// `force_capacity` applied forces. Allocates; call initialize() (step.h) before stepping when
-/// the state is changed afterwards.
-State make_state(const Model& model, int force_capacity = 16);
+/// `force_capacity` applied forces and `collider_capacity` colliders (at most kMaxColliders).
+/// Allocates; call initialize() (step.h) before stepping when the state is changed afterwards.
+State make_state(const Model& model, int force_capacity = 16, int collider_capacity = 8);
 
 /// Sizes the integrator memory of `state` for its settings (the split modes of domains whose
 /// integrator uses them, r by min(s, r)); keeps what already fits. make_state calls it; call it

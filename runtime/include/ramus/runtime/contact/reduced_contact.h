@@ -1,0 +1,43 @@
+// Contact of a simulated object with its kinematic colliders (docs/CONTACT.md "Reduced
+// contact"): adding a collider with a check against the object, and what the contact is at the
+// object's current configuration. The step's own use of the colliders is in dynamics/step.h.
+#pragma once
+
+#include <Eigen/Core>
+#include <limits>
+
+#include "ramus/runtime/contact/collider_set.h"
+#include "ramus/runtime/model/model.h"
+#include "ramus/runtime/model/state.h"
+
+namespace ramus {
+
+/// The outcome of add_collider: its status, the new id, and on failure what is wrong.
+struct ColliderResult {
+  ColliderStatus status = ColliderStatus::kOk;
+  int id = -1;
+  char message[256] = "";
+};
+
+/// Adds `collider` to state.colliders. Refused, the state untouched, when collider_problem names
+/// a fault, the set is full, or some contact sample of the object lies inside it deeper than
+/// state.settings.contact_distance (the message names the domain, the sample's vertex and its
+/// depth). Allocates nothing.
+ColliderResult add_collider(const Model& model, State& state, const Collider& collider) noexcept;
+
+/// The contact at the object's current configuration (every sample against every collider).
+struct ContactReport {
+  int active = 0;  ///< samples within the contact distance of some collider
+  Eigen::Vector3d force = Eigen::Vector3d::Zero();  ///< their barrier force on the object (N)
+  double energy = 0;                                ///< the barrier potential Σ kappa a b (J)
+  /// The smallest signed distance of a sample to a collider (m) and where: domain and vertex.
+  double smallest_distance = std::numeric_limits<double>::infinity();
+  int domain = -1, vertex = -1;
+};
+ContactReport measure_contact(const Model& model, const State& state) noexcept;
+
+/// World position of sample k of domain i at the State's configuration (m).
+Eigen::Vector3d sample_world_position(const Model& model, const State& state, int i,
+                                      int k) noexcept;
+
+}  // namespace ramus

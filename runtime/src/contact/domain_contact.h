@@ -1,0 +1,82 @@
+// Contact of one domain's samples with the State's colliders over one step (runtime internals;
+// docs/CONTACT.md "Reduced contact"). At the step's start (Algorithm 1, line 3) each domain picks
+// its candidates: samples within the barrier's reach of a collider by the end of the step, with
+// the normal force, normal and collider velocity there frozen for the lagged friction. In the
+// domain's solve (line 9) the candidates' barrier and friction potentials are functions of q in
+// the domain's frame at t + h: their gradient and Hessian join s g(q) and s K(q), so every
+// integrator treats contact implicitly. Their forces at the start reach the parent through the
+// subtree sums like any external force.
+#pragma once
+
+#include <Eigen/Core>
+
+#include "ramus/runtime/contact/collider_set.h"
+#include "ramus/runtime/data/runtime_settings.h"
+#include "ramus/runtime/model/model.h"
+#include "ramus/runtime/model/state.h"
+
+namespace ramus {
+
+/// One sample near one collider for a step.
+struct ContactCandidate {
+  int sample = 0;           ///< index into the part's samples
+  int collider = 0;         ///< its id in the State's ColliderSet
+  double normal_force = 0;  ///< lambda at the step's start (N): the lagged friction's
+  Eigen::Vector3d normal = Eigen::Vector3d::UnitZ();  ///< the collider's normal there (world)
+  Eigen::Vector3d start = Eigen::Vector3d::Zero();    ///< the sample at the start (world, m)
+  Eigen::Vector3d collider_velocity = Eigen::Vector3d::Zero();  ///< at the sample (m/s)
+};
+
+/// A collider over one step: as at the start, and its pose at the end.
+struct StepCollider {
+  Collider collider;
+  RigidPose end;
+  bool used = false;
+};
+
+/// The level set of a collider in `pose` at world point x, derivatives in world axes.
+LevelSetSample collider_level_set(const Collider& collider, const RigidPose& pose,
+                                  const Eigen::Vector3d& x) noexcept;
+
+/// What a domain's solve needs of its contacts: its candidates, the colliders' end poses, its
+/// frame at t + h and the contact settings.
+struct DomainContact {
+  const PartContact* samples = nullptr;
+  const UniformScale* scale = nullptr;
+  const ContactCandidate* candidates = nullptr;
+  int count = 0;
+  const StepCollider* colliders = nullptr;
+  Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();  ///< F_i at t + h
+  Eigen::Vector3d origin = Eigen::Vector3d::Zero();
+  double stiffness = 0, distance = 0, friction_speed = 0, time_step = 0;
+
+  /// Σ kappa a_k b(phi(x_k(q))) + the lagged friction potentials (J).
+  double energy(const Eigen::Ref<const Eigen::VectorXd>& q) const noexcept;
+  /// Adds the gradient of energy() to `gradient` (r) and its Hessian to `stiffness` (r by r);
+  /// with `gauss_newton`, without the collider's curvature term (b' ∇²phi), which makes it PSD.
+  void add_derivatives(const Eigen::Ref<const Eigen::VectorXd>& q,
+                       Eigen::Ref<Eigen::VectorXd> gradient, Eigen::Ref<Eigen::MatrixXd> stiffness,
+                       bool gauss_newton) const noexcept;
+};
+
+/// Sample k of a part in its domain's axes: s X_k + s^-3/2 U_k q (m).
+Eigen::Vector3d sample_local_position(const PartContact& samples, const UniformScale& scale, int k,
+                                      const Eigen::Ref<const Eigen::VectorXd>& q) noexcept;
+
+/// What a domain's candidates exert at the step's start (world axes, N and N m about the
+/// frame's origin): their barrier's force and moment, and their friction's.
+struct ContactLoad {
+  Eigen::Vector3d barrier_force = Eigen::Vector3d::Zero();
+  Eigen::Vector3d barrier_moment = Eigen::Vector3d::Zero();
+  Eigen::Vector3d friction_force = Eigen::Vector3d::Zero();
+  Eigen::Vector3d friction_moment = Eigen::Vector3d::Zero();
+};
+
+/// Domain i's candidates at the step's start from the State's frames, q and q̇ (written at
+/// Model::contact_offset[i] of `candidates`, their number returned) and their load.
+/// `colliders` are the step's (prepare_step_colliders).
+int gather_domain_contacts(const Model& model, const State& state, int i,
+                           const StepCollider* colliders, int num_colliders,
+                           ContactCandidate* candidates, ContactLoad& load) noexcept;
+
+}  // namespace ramus

@@ -1,0 +1,97 @@
+#include "ramus/runtime/contact/reduced_contact.h"
+
+#include <cstdio>
+
+#include "domain_contact.h"
+#include "ramus/runtime/contact/contact_response.h"
+
+namespace ramus {
+
+Eigen::Vector3d sample_world_position(const Model& model, const State& state, int i,
+                                      int k) noexcept {
+  const Domain& domain = model.domains[static_cast<std::size_t>(i)];
+  return state.frame_origin.col(i) +
+         state.frame_rotation.middleCols<3>(3 * i) *
+             sample_local_position(model.part_of(i).contact, domain.scale, k,
+                                   state.q.segment(domain.dof_offset, domain.r));
+}
+
+namespace {
+
+// Every sample of the object against `collider` in `pose`: f(domain, sample, level set).
+template <class Visit>
+void for_each_sample(const Model& model, const State& state, const Collider& collider,
+                     const Visit& visit) {
+  for (int i = 0; i < model.num_domains(); ++i)
+    for (int k = 0; k < model.part_of(i).contact.size(); ++k)
+      visit(i, k,
+            collider_level_set(collider, collider.pose, sample_world_position(model, state, i, k)));
+}
+
+}  // namespace
+
+ColliderResult add_collider(const Model& model, State& state, const Collider& collider) noexcept {
+  ColliderResult result;
+  if (!state_fits(model, state)) {
+    result.status = ColliderStatus::kWrongModel;
+    std::snprintf(result.message, sizeof result.message, "the state was made for another model");
+    return result;
+  }
+  if (const char* problem = collider_problem(collider)) {
+    result.status = ColliderStatus::kInvalid;
+    std::snprintf(result.message, sizeof result.message, "%s", problem);
+    return result;
+  }
+  // The deepest sample inside it.
+  double deepest = 0;
+  int domain = -1, vertex = -1;
+  for_each_sample(model, state, collider, [&](int i, int k, const LevelSetSample& phi) {
+    if (phi.value < deepest) {
+      deepest = phi.value;
+      domain = i;
+      vertex = model.part_of(i).contact.vertices(k);
+    }
+  });
+  if (-deepest > state.settings.contact_distance) {
+    result.status = ColliderStatus::kStartsInside;
+    std::snprintf(result.message, sizeof result.message,
+                  "domain %d ('%.60s'): the sample at vertex %d lies %.3g m inside the collider "
+                  "(more than the contact distance %.3g m): place it outside the object",
+                  domain, model.domains[static_cast<std::size_t>(domain)].name.c_str(), vertex,
+                  -deepest, state.settings.contact_distance);
+    return result;
+  }
+  result.status = state.colliders.insert(collider, result.id);
+  if (result.status == ColliderStatus::kFull)
+    std::snprintf(result.message, sizeof result.message, "the state holds %d colliders already",
+                  state.colliders.capacity());
+  return result;
+}
+
+ContactReport measure_contact(const Model& model, const State& state) noexcept {
+  ContactReport report;
+  if (!state_fits(model, state)) return report;
+  const RuntimeSettings& settings = state.settings;
+  for (int id = 0; id < state.colliders.capacity(); ++id) {
+    if (!state.colliders.contains(id)) continue;
+    for_each_sample(
+        model, state, state.colliders[id], [&](int i, int k, const LevelSetSample& phi) {
+          if (phi.value < report.smallest_distance) {
+            report.smallest_distance = phi.value;
+            report.domain = i;
+            report.vertex = model.part_of(i).contact.vertices(k);
+          }
+          if (!(phi.value < settings.contact_distance)) return;
+          const double s = model.domains[static_cast<std::size_t>(i)].scale.length;
+          const double weight =
+              settings.contact_stiffness * s * s * model.part_of(i).contact.weights(k);
+          const ScalarDerivatives b = continued_log_barrier(phi.value, settings.contact_distance);
+          ++report.active;
+          report.energy += weight * b.value;
+          report.force -= weight * b.first * phi.gradient;
+        });
+  }
+  return report;
+}
+
+}  // namespace ramus
