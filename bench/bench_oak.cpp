@@ -6,8 +6,11 @@
 // of all 54,398 vertices into a buffer (double, float), against the domain-by-domain
 // global_positions. BM_OakStep's arguments: batched StVK evaluation on / off, 1 or 2 threads;
 // BM_OakLoneSum: the sum over the domains of a lone step of each domain's part (the coupled step's
-// bound).
+// bound). BM_OakContactInterleaved: the step with a far collider and with a capsule swinging
+// through the crown against the step without one.
 #include <benchmark/benchmark.h>
+
+#include <Eigen/Geometry>
 
 #include <algorithm>
 #include <chrono>
@@ -21,6 +24,7 @@
 #include "ramus/precompute/model/model_file_writer.h"
 #include "ramus/precompute/substructuring/assembly_builder.h"
 #include "ramus/ramus.h"
+#include "ramus/runtime/contact/reduced_contact.h"
 #include "ramus/runtime/simulator.h"
 
 namespace {
@@ -65,6 +69,25 @@ std::unique_ptr<ramus::Simulator> oak_simulator() {
   auto sim = std::make_unique<ramus::Simulator>(model, oak_settings(model->settings));
   sim->initialize();
   return sim;
+}
+
+// The childless domains with a contact sample within the contact distance of collider 0.
+int touched_leaves(const ramus::Simulator& sim) {
+  const ramus::Model& model = sim.model();
+  const ramus::Collider& collider = sim.colliders()[0];
+  int touched = 0;
+  for (const int i : model.childless_domains)
+    for (int k = 0; k < model.part_of(i).contact.size(); ++k) {
+      const Eigen::Vector3d x = ramus::sample_world_position(model, sim.state(), i, k);
+      const Eigen::Vector3d local =
+          collider.pose.rotation.transpose() * (x - collider.pose.translation);
+      if (ramus::sample_local_level_set(collider.shape, collider.size, local).value <
+          sim.settings().contact_distance) {
+        ++touched;
+        break;
+      }
+    }
+  return touched;
 }
 
 void BM_OakPrecompute(benchmark::State& state) {
@@ -198,6 +221,63 @@ void BM_OakStepInterleaved(benchmark::State& state) {
   state.counters["batched_threads_speedup"] = seconds[0] / seconds[3];
 }
 BENCHMARK(BM_OakStepInterleaved)->Unit(benchmark::kMillisecond)->MinTime(5);
+
+// Contact against the contact-free oak, interleaved in one run (issue 34): one oak without a
+// collider, one with a capsule 50 m away (the far-object overhead: the broad phase's cost), one
+// with a capsule of radius 0.4 m swinging across the crown at 70 % of the height, at up to
+// 1.5 m/s (moved kinematically each step, as a game would), and the leaves it touches per step.
+void BM_OakContactInterleaved(benchmark::State& state) {
+  const auto model = oak();
+  Eigen::MatrixX3d rest;
+  ramus::Simulator(model).global_positions(rest);
+  const Eigen::Vector3d lo = rest.colwise().minCoeff(), hi = rest.colwise().maxCoeff();
+  const Eigen::Vector3d crown(0.5 * (lo.x() + hi.x()), 0.5 * (lo.y() + hi.y()),
+                              lo.z() + 0.7 * (hi.z() - lo.z()));
+  // x(t) = centre - A cos(omega t): from just outside the crown's -x side across it and back,
+  // 1.5 m/s at the fastest.
+  const double amplitude = 0.5 * (hi.x() - lo.x()) + 0.5, omega = 1.5 / amplitude;
+  ramus::Collider capsule;
+  capsule.shape = ramus::ColliderShape::kCapsule;
+  capsule.size = Eigen::Vector4d(0.4, 0.5 * (hi.y() - lo.y()), 0, 0);
+  capsule.pose.rotation = Eigen::AngleAxisd(M_PI / 2, Eigen::Vector3d::UnitX()).matrix();
+  capsule.pose.translation = crown - Eigen::Vector3d(amplitude, 0, 0);
+  ramus::Collider far = capsule;
+  far.pose.translation = crown + Eigen::Vector3d(50, 0, 0);
+  std::vector<std::unique_ptr<ramus::Simulator>> sims;
+  for (int k = 0; k < 3; ++k) sims.push_back(oak_simulator());
+  if (sims[1]->add_collider(far).status != ramus::ColliderStatus::kOk ||
+      sims[2]->add_collider(capsule).status != ramus::ColliderStatus::kOk) {
+    state.SkipWithError("a collider was refused");
+    return;
+  }
+  const double h = sims[0]->settings().time_step;
+  std::vector<double> seconds(sims.size(), 0.0);
+  double touched = 0;
+  long steps = 0;
+  for (auto _ : state) {
+    for (int k = 0; k < 10; ++k) {
+      ramus::RigidPose target = capsule.pose;
+      target.translation.x() = crown.x() - amplitude * std::cos(omega * (sims[2]->time() + h));
+      sims[2]->colliders().move_kinematic(0, target, h);
+      for (std::size_t c = 0; c < sims.size(); ++c) {
+        const auto start = std::chrono::steady_clock::now();
+        if (sims[c]->step() != ramus::StepStatus::kOk) state.SkipWithError("a step failed");
+        seconds[c] +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      }
+      ++steps;
+    }
+    touched += touched_leaves(*sims[2]);
+  }
+  const double n = static_cast<double>(std::max<long>(1, steps));
+  state.counters["free_us"] = 1e6 * seconds[0] / n;
+  state.counters["far_us"] = 1e6 * seconds[1] / n;
+  state.counters["sweep_us"] = 1e6 * seconds[2] / n;
+  state.counters["far_over_free"] = seconds[1] / seconds[0];
+  state.counters["sweep_over_free"] = seconds[2] / seconds[0];
+  state.counters["leaves_touched"] = touched / static_cast<double>(std::max<long>(1, steps / 10));
+}
+BENCHMARK(BM_OakContactInterleaved)->Unit(benchmark::kMillisecond)->MinTime(10);
 
 // Each iteration's time is the lone sum.
 void BM_OakLoneSum(benchmark::State& state) {

@@ -150,7 +150,9 @@ std::size_t domain_state_bytes(const Model& model, const State& state, int i) {
 std::size_t state_bytes(const Model& model, const State& state) {
   std::size_t bytes = 0;
   for (int i = 0; i < model.num_domains(); ++i) bytes += domain_state_bytes(model, state, i);
-  return bytes + sizeof(AppliedForce) * state.forces.capacity() + sizeof(State);
+  return bytes + sizeof(AppliedForce) * state.forces.capacity() +
+         (sizeof(Collider) + sizeof(char)) * static_cast<std::size_t>(state.colliders.capacity()) +
+         sizeof(State);
 }
 
 }  // namespace ramus

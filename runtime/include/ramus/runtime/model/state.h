@@ -109,8 +109,8 @@ bool integrator_memory_fits(const Model& model, const State& state) noexcept;
 /// that reads both checks before touching memory (a State of another model is kWrongModel).
 bool state_fits(const Model& model, const State& state) noexcept;
 
-/// Bytes of heap memory a State of `model` holds (its vectors and matrices, per-domain settings
-/// and the reserved forces).
+/// Bytes of heap memory a State of `model` holds (its vectors and matrices, per-domain settings,
+/// the reserved forces and its colliders' slots).
 std::size_t state_bytes(const Model& model, const State& state);
 /// Domain i's share of state_bytes: its q, q̇, q̈ and history (5 r doubles), frames, relative
 /// kinematics, energies, split modes and settings.
