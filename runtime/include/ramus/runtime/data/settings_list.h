@@ -43,7 +43,7 @@
     "--implicit-tolerance", "",                                                                    \
     "... a stage has converged when |dq|_inf / max(|q|_inf, 1e-12) is below this")                 \
   X(double, energy_tolerance, 0.01, open_closed(0, 1), "simulation.energy_tolerance",              \
-    "--energy-tolerance", "", "im-blend: relative energy error the blend aims within")         \
+    "--energy-tolerance", "", "im-blend: relative energy error the blend aims within")             \
   X(double, contact_distance, 0.005, closed(1e-6, 10), "simulation.contact_distance",              \
     "--contact-distance", "m", "colliders: the barrier's activation distance delta")               \
   X(double, contact_stiffness, 1e8, closed(1e-3, 1e15), "simulation.contact_stiffness",            \
