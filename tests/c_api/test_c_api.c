@@ -280,6 +280,47 @@ static void check_settings(const ramus_model* model) {
 
 /* Colliders: added, moved kinematically into the beam (0.4 x 0.1 x 0.1 m, clamped at x = 0),
  * pushing it up; bad ones refused with a reason and the object left as it was. */
+/* The sphere of check_colliders as a grid of its signed distance (1 cm, 31 samples each way):
+ * a NaN in it refused by index; raised under the beam, it pushes as the sphere does. */
+static float grid_values[31 * 31 * 31];
+static void check_grid_collider(const ramus_model* model, const ramus_collider* sphere) {
+  ramus_object* object = ramus_object_create(model, NULL);
+  const double identity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, no_gravity[3] = {0, 0, 0};
+  ramus_collider grid = *sphere;
+  double force[3] = {0, 0, 0}, smallest = 0, position[3];
+  int i, j, k, id, active = -1, step;
+  if (!object) return;
+  for (k = 0; k < 31; ++k)
+    for (j = 0; j < 31; ++j)
+      for (i = 0; i < 31; ++i)
+        grid_values[i + 31 * (j + 31 * k)] =
+            (float)(sqrt((i - 15) * (i - 15) + (j - 15) * (j - 15) + (k - 15) * (k - 15)) * 0.01 -
+                    0.1);
+  grid.shape = RAMUS_GRID;
+  grid.size[0] = 0;
+  grid.grid_values = grid_values;
+  grid.grid_samples[0] = grid.grid_samples[1] = grid.grid_samples[2] = 31;
+  grid.grid_origin[0] = grid.grid_origin[1] = grid.grid_origin[2] = -0.15;
+  grid.grid_spacing = 0.01;
+  grid_values[17] = NAN;
+  CHECK(ramus_object_add_collider(object, &grid, NULL) == -1);
+  CHECK(strstr(ramus_last_error(), "grid: value 17 is not finite") != NULL);
+  grid_values[17] =
+      (float)(sqrt(2 * 2 + 15 * 15 + 15 * 15) * 0.01 - 0.1); /* (i, j, k) = (17, 0, 0) */
+  id = ramus_object_add_collider(object, &grid, NULL);
+  CHECK(id >= 0);
+  CHECK(ramus_object_set_gravity(object, no_gravity) == RAMUS_OK);
+  memcpy(position, grid.position, sizeof position);
+  for (step = 0; step < 6; ++step) {
+    position[2] += 0.01;
+    CHECK(ramus_object_move_collider(object, id, identity, position, 0.01) == RAMUS_OK);
+    CHECK(ramus_object_step(object) == RAMUS_OK);
+  }
+  CHECK(ramus_object_contact(object, force, &active, &smallest) == RAMUS_OK);
+  CHECK(active > 0 && force[2] > 0 && smallest > -0.005);
+  ramus_object_free(object);
+}
+
 static void check_colliders(const ramus_model* model) {
   ramus_object* object = ramus_object_create(model, NULL);
   const double identity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, no_gravity[3] = {0, 0, 0};
@@ -341,6 +382,7 @@ static void check_colliders(const ramus_model* model) {
   CHECK(ramus_object_remove_collider(object, id) == RAMUS_INVALID_ARGUMENT);
   CHECK(ramus_object_contact(NULL, force, &active, &smallest) == RAMUS_INVALID_ARGUMENT);
   ramus_object_free(object);
+  check_grid_collider(model, &sphere);
 }
 
 int main(int argc, char** argv) {

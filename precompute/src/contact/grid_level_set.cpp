@@ -20,47 +20,7 @@ GridLevelSet::GridLevelSet(Eigen::Vector3d origin, double spacing, Eigen::Vector
       surface_(std::move(surface)) {}
 
 LevelSetSample GridLevelSet::sample(const Eigen::Vector3d& p) const {
-  // Outside the grid: its nearest point, plus the distance to it (phi stays 1-Lipschitz).
-  const Eigen::Vector3d upper =
-      origin_ + spacing_ * (samples_ - Eigen::Vector3i::Ones()).cast<double>();
-  const Eigen::Vector3d clamped = p.cwiseMax(origin_).cwiseMin(upper);
-  const Eigen::Vector3d outside = p - clamped;
-  // The cell and the local coordinates t in [0, 1]^3.
-  const Eigen::Vector3d u = (clamped - origin_) / spacing_;
-  Eigen::Vector3i cell;
-  Eigen::Vector3d t;
-  for (int a = 0; a < 3; ++a) {
-    cell(a) = std::clamp(static_cast<int>(std::floor(u(a))), 0, samples_(a) - 2);
-    t(a) = u(a) - cell(a);
-  }
-  // f = sum over corners of w_x w_y w_z phi_corner; each w linear in its own coordinate.
-  LevelSetSample s;
-  for (int c = 0; c < 8; ++c) {
-    const int dx = c & 1, dy = (c >> 1) & 1, dz = (c >> 2) & 1;
-    const double phi = value(cell(0) + dx, cell(1) + dy, cell(2) + dz);
-    const Eigen::Vector3d w(dx ? t(0) : 1 - t(0), dy ? t(1) : 1 - t(1), dz ? t(2) : 1 - t(2));
-    const Eigen::Vector3d dw(dx ? 1.0 : -1.0, dy ? 1.0 : -1.0, dz ? 1.0 : -1.0);
-    s.value += phi * w(0) * w(1) * w(2);
-    s.gradient +=
-        phi * Eigen::Vector3d(dw(0) * w(1) * w(2), w(0) * dw(1) * w(2), w(0) * w(1) * dw(2));
-    s.hessian(0, 1) += phi * dw(0) * dw(1) * w(2);
-    s.hessian(0, 2) += phi * dw(0) * w(1) * dw(2);
-    s.hessian(1, 2) += phi * w(0) * dw(1) * dw(2);
-  }
-  s.gradient /= spacing_;
-  s.hessian(1, 0) = s.hessian(0, 1);
-  s.hessian(2, 0) = s.hessian(0, 2);
-  s.hessian(2, 1) = s.hessian(1, 2);
-  s.hessian /= spacing_ * spacing_;
-  // Beyond the grid the clamped coordinates do not move: phi grows by the distance alone.
-  const double away = outside.norm();
-  if (away > 0) {
-    const Eigen::Vector3d n = outside / away;
-    s.value += away;
-    s.gradient = n;
-    s.hessian = (Eigen::Matrix3d::Identity() - n * n.transpose()) / away;
-  }
-  return s;
+  return sample_grid_distance(field(), p);
 }
 
 GridLevelSet grid_level_set_from_surface(const SurfaceMesh& surface, double voxel_size,

@@ -128,18 +128,19 @@ int ramus_object_pick_vertex(ramus_object* object, const double origin[3],
                              const double direction[3], double max_distance,
                              double* distance_along);
 
-/** Kinematic colliders the game moves (docs/CONTACT.md, "Reduced contact"): analytic shapes
- * with a pose, velocities and Coulomb's mu, in world axes. Sizes by shape: half-space none (its
- * surface the local z = 0 plane, solid below); sphere {radius}; capsule {radius, half length
- * along local z}; box {half x, half y, half z, edge radius}; cylinder {radius, half height, edge
- * radius}; bowl {inner radius, wall thickness}. */
+/** Kinematic colliders the game moves (docs/CONTACT.md, "Reduced contact"): analytic shapes or
+ * a grid distance field, with a pose, velocities and Coulomb's mu, in world axes. Sizes by shape:
+ * half-space none (its surface the local z = 0 plane, solid below); sphere {radius}; capsule
+ * {radius, half length along local z}; box {half x, half y, half z, edge radius}; cylinder {radius,
+ * half height, edge radius}; bowl {inner radius, wall thickness}. */
 typedef enum ramus_collider_shape {
   RAMUS_HALF_SPACE = 0,
   RAMUS_SPHERE = 1,
   RAMUS_CAPSULE = 2,
   RAMUS_BOX = 3,
   RAMUS_CYLINDER = 4,
-  RAMUS_BOWL = 5
+  RAMUS_BOWL = 5,
+  RAMUS_GRID = 6 /**< a signed distance on a grid: the grid_* fields */
 } ramus_collider_shape;
 typedef struct ramus_collider {
   ramus_collider_shape shape;
@@ -149,6 +150,13 @@ typedef struct ramus_collider {
   double velocity[3];         /**< of its origin (m/s, world) */
   double angular_velocity[3]; /**< about its origin (rad/s, world) */
   double friction;            /**< Coulomb's mu, >= 0 */
+  /** RAMUS_GRID: phi (m, negative inside) at grid_origin + grid_spacing (i, j, k) in the
+   * collider's frame, i fastest, grid_samples[0] by [1] by [2] floats (at least 2 each way) at
+   * grid_values, which the caller keeps alive and unchanged while the collider exists. */
+  const float* grid_values;
+  int grid_samples[3];
+  double grid_origin[3]; /**< m */
+  double grid_spacing;   /**< m */
 } ramus_collider;
 
 /** Adds a collider; its id (>= 0), or -1 with RAMUS_INVALID_ARGUMENT in *status (optional) and

@@ -14,11 +14,15 @@ using ramus::c_api::fail;
 
 namespace {
 
+static_assert(static_cast<int>(ramus::ColliderShape::kMesh) == RAMUS_GRID &&
+                  static_cast<int>(ramus::ColliderShape::kBowl) == RAMUS_BOWL,
+              "the C shapes are the runtime's, in its order");
+
 // A C collider in the object's model axes; RAMUS_INVALID_ARGUMENT for nulls, non-finite values
 // or an unknown shape (the rest is collider_problem's).
 ramus_status to_model(const ramus_object& o, const ramus_collider* c, ramus::Collider& out) {
   if (!c) return fail(RAMUS_INVALID_ARGUMENT, "collider: NULL");
-  if (!(c->shape >= RAMUS_HALF_SPACE && c->shape <= RAMUS_BOWL))
+  if (!(c->shape >= RAMUS_HALF_SPACE && c->shape <= RAMUS_GRID))
     return fail(RAMUS_INVALID_ARGUMENT,
                 "collider: unknown shape " + std::to_string(static_cast<int>(c->shape)));
   for (const auto& [values, n, what] :
@@ -38,6 +42,14 @@ ramus_status to_model(const ramus_object& o, const ramus_collider* c, ramus::Col
   out.angular_velocity =
       o.rotation.transpose() * Eigen::Map<const Eigen::Vector3d>(c->angular_velocity);
   out.friction = c->friction;
+  if (c->shape == RAMUS_GRID) {
+    if (ramus_status s = check_vector(c->grid_origin, 3, "collider: grid_origin"); s != RAMUS_OK)
+      return s;
+    out.grid.values = c->grid_values;
+    out.grid.samples = Eigen::Map<const Eigen::Vector3i>(c->grid_samples);
+    out.grid.origin = Eigen::Map<const Eigen::Vector3d>(c->grid_origin);
+    out.grid.spacing = c->grid_spacing;
+  }
   if (const char* problem = ramus::collider_problem(out))
     return fail(RAMUS_INVALID_ARGUMENT, std::string("collider: ") + problem);
   return RAMUS_OK;

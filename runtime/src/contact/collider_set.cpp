@@ -7,8 +7,6 @@
 namespace ramus {
 
 const char* collider_problem(const Collider& c) noexcept {
-  if (c.shape == ColliderShape::kMesh)
-    return "shape: grid level sets (mesh colliders) are the full-space reference's only";
   if (!c.pose.rotation.allFinite() || !c.pose.translation.allFinite()) return "pose: not finite";
   if (!(c.pose.rotation.transpose() * c.pose.rotation - Eigen::Matrix3d::Identity()).isZero(1e-6) ||
       !(c.pose.rotation.determinant() > 0))
@@ -17,6 +15,7 @@ const char* collider_problem(const Collider& c) noexcept {
   if (!(std::isfinite(c.friction) && c.friction >= 0)) return "friction must be finite and >= 0";
   if (!(c.size.cwiseAbs().maxCoeff() < 1e6) || !(c.pose.translation.norm() < 1e9))
     return "sizes and position must be below 1e6 m and 1e9 m";
+  if (c.shape == ColliderShape::kMesh) return grid_distance_problem(c.grid);
   return collider_size_problem(c.shape, c.size);
 }
 

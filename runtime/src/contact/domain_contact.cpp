@@ -39,11 +39,14 @@ void add_sample_hessian(const Eigen::Ref<const Eigen::MatrixXd>& rows, const Eig
 }  // namespace
 
 LevelSetSample collider_level_set(const Collider& collider, const RigidPose& pose,
-                                  const Eigen::Vector3d& x) noexcept {
+                                  const Eigen::Vector3d& x, bool with_hessian) noexcept {
   const Eigen::Vector3d local = pose.rotation.transpose() * (x - pose.translation);
-  LevelSetSample s = sample_local_level_set(collider.shape, collider.size, local);
+  LevelSetSample s =
+      collider.shape == ColliderShape::kMesh
+          ? sample_grid_distance(collider.grid, local, with_hessian)
+          : sample_local_level_set(collider.shape, collider.size, local, with_hessian);
   s.gradient = pose.rotation * s.gradient;
-  s.hessian = pose.rotation * s.hessian * pose.rotation.transpose();
+  if (with_hessian) s.hessian = pose.rotation * s.hessian * pose.rotation.transpose();
   return s;
 }
 
@@ -86,17 +89,19 @@ double DomainContact::energy(const Eigen::Ref<const Eigen::VectorXd>& q) const n
   return total;
 }
 
-void DomainContact::add_derivatives(const Eigen::Ref<const Eigen::VectorXd>& q,
-                                    Eigen::Ref<Eigen::VectorXd> gradient,
-                                    Eigen::Ref<Eigen::MatrixXd> hessian,
-                                    bool gauss_newton) const noexcept {
+double DomainContact::add_derivatives(const Eigen::Ref<const Eigen::VectorXd>& q,
+                                      Eigen::Ref<Eigen::VectorXd> gradient,
+                                      Eigen::Ref<Eigen::MatrixXd> hessian,
+                                      bool gauss_newton) const noexcept {
+  double total = 0;
   visit_candidates(
       *this, q,
       [&](const ContactCandidate& c, const StepCollider& col, const Eigen::Vector3d& x,
           double weight) {
-        const LevelSetSample phi = collider_level_set(col.collider, col.end, x);
+        const LevelSetSample phi = collider_level_set(col.collider, col.end, x, !gauss_newton);
         // The barrier: dE/dx = kappa a b' ∇phi, d²E/dx² = kappa a (b'' ∇phi ∇phiᵀ + b' ∇²phi).
         const ScalarDerivatives b = continued_log_barrier(phi.value, distance);
+        total += weight * b.value;
         Eigen::Vector3d g = weight * b.first * phi.gradient;
         Eigen::Matrix3d H = weight * b.second * phi.gradient * phi.gradient.transpose();
         if (!gauss_newton) H += weight * b.first * phi.hessian;
@@ -106,6 +111,7 @@ void DomainContact::add_derivatives(const Eigen::Ref<const Eigen::VectorXd>& q,
         if (slip.scale > 0) {
           const double y = slip.velocity.norm();
           const FrictionSmoothing s = friction_smoothing(y, friction_speed);
+          total += slip.scale * time_step * s.integral;
           g += slip.scale * s.value_over_y * slip.velocity;
           const Eigen::Matrix3d tangent =
               Eigen::Matrix3d::Identity() - c.normal * c.normal.transpose();
@@ -121,6 +127,7 @@ void DomainContact::add_derivatives(const Eigen::Ref<const Eigen::VectorXd>& q,
         gradient.noalias() += rows.transpose() * (sb * (rotation.transpose() * g));
         add_sample_hessian(rows, (sb * sb) * (rotation.transpose() * H * rotation), hessian);
       });
+  return total;
 }
 
 int gather_domain_contacts(const Model& model, const State& state, int i,

@@ -34,9 +34,10 @@ struct StepCollider {
   bool used = false;
 };
 
-/// The level set of a collider in `pose` at world point x, derivatives in world axes.
+/// The level set of a collider in `pose` at world point x, derivatives in world axes (the
+/// Hessian only `with_hessian`).
 LevelSetSample collider_level_set(const Collider& collider, const RigidPose& pose,
-                                  const Eigen::Vector3d& x) noexcept;
+                                  const Eigen::Vector3d& x, bool with_hessian = false) noexcept;
 
 /// What a domain's solve needs of its contacts: its candidates, the colliders' end poses, its
 /// frame at t + h and the contact settings.
@@ -52,11 +53,12 @@ struct DomainContact {
 
   /// Σ kappa a_k b(phi(x_k(q))) + the lagged friction potentials (J).
   double energy(const Eigen::Ref<const Eigen::VectorXd>& q) const noexcept;
-  /// Adds the gradient of energy() to `gradient` (r) and its Hessian to `stiffness` (r by r);
-  /// with `gauss_newton`, without the collider's curvature term (b' ∇²phi), which makes it PSD.
-  void add_derivatives(const Eigen::Ref<const Eigen::VectorXd>& q,
-                       Eigen::Ref<Eigen::VectorXd> gradient, Eigen::Ref<Eigen::MatrixXd> stiffness,
-                       bool gauss_newton) const noexcept;
+  /// Adds the gradient of energy() to `gradient` (r) and its Hessian to `stiffness` (r by r),
+  /// and returns energy(); with `gauss_newton`, without the collider's curvature term
+  /// (b' ∇²phi), which makes it PSD.
+  double add_derivatives(const Eigen::Ref<const Eigen::VectorXd>& q,
+                         Eigen::Ref<Eigen::VectorXd> gradient,
+                         Eigen::Ref<Eigen::MatrixXd> stiffness, bool gauss_newton) const noexcept;
 };
 
 /// Sample k of a part in its domain's axes: s X_k + s^-3/2 U_k q (m).

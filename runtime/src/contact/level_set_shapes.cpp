@@ -71,7 +71,7 @@ void rounded_box(const Eigen::Matrix<double, N, 1>& p, const Eigen::Matrix<doubl
 // A function of (rho, z) lifted to 3D about the z axis: grad = F_rho e_rho + F_z e_z,
 // Hess = [e_rho e_z] H2 [e_rho e_z]ᵀ + F_rho (I_xy - e_rho e_rhoᵀ) / rho.
 LevelSetSample revolve(const Vector3d& p, const PlaneSample& f) {
-  const double rho = std::hypot(p.x(), p.y());
+  const double rho = std::sqrt(p.x() * p.x() + p.y() * p.y());
   const Vector3d e_rho = rho > 1e-12 ? Vector3d(p.x() / rho, p.y() / rho, 0) : Vector3d::UnitX();
   Eigen::Matrix<double, 3, 2> basis;
   basis << e_rho, Vector3d::UnitZ();
@@ -107,11 +107,37 @@ PlaneSample bowl_wall(const Vector2d& p, double inner_radius, double thickness) 
   return s;
 }
 
+// The signed distance and its gradient alone, for the shapes a game moves most (a half-space, a
+// sphere, a capsule): nothing of the Hessian, no hypot. False for the other shapes.
+bool distance_and_gradient(ColliderShape shape, const Eigen::Vector4d& size, const Vector3d& p,
+                           LevelSetSample& s) {
+  Vector3d r;
+  switch (shape) {
+    case ColliderShape::kHalfSpace:
+      s.value = p.z();
+      s.gradient = Vector3d::UnitZ();
+      return true;
+    case ColliderShape::kSphere:
+      r = p;
+      break;
+    case ColliderShape::kCapsule:
+      r = Vector3d(p.x(), p.y(), p.z() - std::clamp(p.z(), -size(1), size(1)));
+      break;
+    default:
+      return false;
+  }
+  const double d = r.norm();
+  s.value = d - size(0);
+  s.gradient = d < 1e-300 ? Vector3d::UnitZ() : Vector3d(r / d);
+  return true;
+}
+
 }  // namespace
 
 LevelSetSample sample_local_level_set(ColliderShape shape, const Eigen::Vector4d& size,
-                                      const Vector3d& p) {
+                                      const Vector3d& p, bool with_hessian) {
   LevelSetSample s;
+  if (!with_hessian && distance_and_gradient(shape, size, p, s)) return s;
   switch (shape) {
     case ColliderShape::kHalfSpace:
       s.value = p.z();

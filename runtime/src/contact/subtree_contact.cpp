@@ -8,8 +8,6 @@ namespace ramus {
 
 namespace {
 
-constexpr Eigen::Index kMaxProjected = 512;
-
 // The world motion of `child`'s interface centroid from the step's start to the parent at q.
 Eigen::Vector3d centroid_shift(const SubtreeContact& s, int child,
                                const Eigen::Ref<const Eigen::VectorXd>& q) noexcept {
@@ -56,35 +54,48 @@ double SubtreeContact::energy(const Eigen::Ref<const Eigen::VectorXd>& q) const 
   return total;
 }
 
-void SubtreeContact::add_derivatives(const Eigen::Ref<const Eigen::VectorXd>& q,
-                                     Eigen::Ref<Eigen::VectorXd> gradient,
-                                     Eigen::Ref<Eigen::MatrixXd> hessian) const noexcept {
+double SubtreeContact::add_derivatives(const Eigen::Ref<const Eigen::VectorXd>& q,
+                                       Eigen::Ref<Eigen::VectorXd> gradient,
+                                       Eigen::Ref<Eigen::MatrixXd> hessian) const noexcept {
+  // Every candidate riding on one child moves by the same R â Δq: its force and curvature are
+  // summed in world axes (f = Σ w b' ∇phi, S = Σ w b'' ∇phi ∇phiᵀ) and projected once per run of
+  // links on that child, âᵀ Rᵀ f and âᵀ (Rᵀ S R) â.
   const Eigen::Index r = q.size();
-  for_each_candidate(
-      *this, q,
-      [&](const SubtreeContactLink& link, const ContactCandidate& c, const Eigen::Vector3d& x) {
-        const StepCollider& col = colliders[c.collider];
-        const LevelSetSample phi = collider_level_set(col.collider, col.end, x);
-        const ScalarDerivatives b = continued_log_barrier(phi.value, distance);
-        if (b.first == 0 && b.second == 0) return;
-        const double weight = candidate_weight(*this, link.descendant, c);
-        // dx/dq = R â: the gradient âᵀ Rᵀ (w b' ∇phi), the Hessian âᵀ Rᵀ (w b'' ∇phi ∇phiᵀ) R â.
-        const Eigen::Vector3d n = rotation.transpose() * phi.gradient;
-        const InterfaceBases bases = model->interface_bases_of(link.child);
-        // (âᵀ n on the stack: r is at most a few hundred.)
-        Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxProjected, 1> projected(
-            std::min(r, kMaxProjected));
-        for (Eigen::Index a = 0; a < projected.size(); ++a)
-          projected(a) = n.dot(centroid_column(bases, a));
-        const auto na = [&](Eigen::Index a) {
-          return a < projected.size() ? projected(a) : n.dot(centroid_column(bases, a));
-        };
-        for (Eigen::Index l = 0; l < r; ++l) {
-          const double nl = na(l);
-          gradient(l) += weight * b.first * nl;
-          for (Eigen::Index a = 0; a < r; ++a) hessian(a, l) += weight * b.second * na(a) * nl;
-        }
-      });
+  Eigen::Vector3d force = Eigen::Vector3d::Zero();
+  Eigen::Matrix3d curvature = Eigen::Matrix3d::Zero();
+  double total = 0;
+  const auto project = [&](int child) {
+    if (force.isZero(0) && curvature.isZero(0)) return;
+    const InterfaceBases bases = model->interface_bases_of(child);
+    const Eigen::Vector3d f = rotation.transpose() * force;
+    const Eigen::Matrix3d S = rotation.transpose() * curvature * rotation;
+    for (Eigen::Index l = 0; l < r; ++l) {
+      const Eigen::Vector3d column = centroid_column(bases, l);
+      gradient(l) += f.dot(column);
+      const Eigen::Vector3d s_column = S * column;
+      for (Eigen::Index a = 0; a < r; ++a) hessian(a, l) += centroid_column(bases, a).dot(s_column);
+    }
+    force.setZero();
+    curvature.setZero();
+  };
+  for (int n = 0; n < count; ++n) {
+    const SubtreeContactLink& link = links[n];
+    const Eigen::Vector3d shift = centroid_shift(*this, link.child, q);
+    const int first = model->contact_offset[static_cast<std::size_t>(link.descendant)];
+    for (int k = first; k < first + candidate_counts[link.descendant]; ++k) {
+      const ContactCandidate& c = candidates[k];
+      const StepCollider& col = colliders[c.collider];
+      const LevelSetSample phi = collider_level_set(col.collider, col.end, c.start + shift);
+      const ScalarDerivatives b = continued_log_barrier(phi.value, distance);
+      if (b.first == 0 && b.second == 0) continue;
+      const double weight = candidate_weight(*this, link.descendant, c);
+      total += weight * b.value;
+      force += (weight * b.first) * phi.gradient;
+      curvature += (weight * b.second) * phi.gradient * phi.gradient.transpose();
+    }
+    if (n + 1 == count || links[n + 1].child != link.child) project(link.child);
+  }
+  return total;
 }
 
 }  // namespace ramus

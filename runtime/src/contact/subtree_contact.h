@@ -35,10 +35,10 @@ struct SubtreeContact {
 
   /// Σ over the links' candidates of kappa a b(phi(x_k(q))) (J).
   double energy(const Eigen::Ref<const Eigen::VectorXd>& q) const noexcept;
-  /// Adds its gradient to `gradient` and its Gauss-Newton Hessian to `hessian`.
-  void add_derivatives(const Eigen::Ref<const Eigen::VectorXd>& q,
-                       Eigen::Ref<Eigen::VectorXd> gradient,
-                       Eigen::Ref<Eigen::MatrixXd> hessian) const noexcept;
+  /// Adds its gradient to `gradient` and its Gauss-Newton Hessian to `hessian`; returns energy().
+  double add_derivatives(const Eigen::Ref<const Eigen::VectorXd>& q,
+                         Eigen::Ref<Eigen::VectorXd> gradient,
+                         Eigen::Ref<Eigen::MatrixXd> hessian) const noexcept;
 };
 
 }  // namespace ramus

@@ -143,6 +143,16 @@ void save_state(const State& state, WorkspaceData& w) noexcept {
   w.saved_energy_at_end = state.energy_at_end;
 }
 
+// Domain's q, q̇, q̈ of the step's start (save_state), put back.
+void restart_domain(const Domain& domain, const WorkspaceData& w, State& state) noexcept {
+  state.q.segment(domain.dof_offset, domain.r) =
+      w.saved_q.col(0).segment(domain.dof_offset, domain.r);
+  state.qdot.segment(domain.dof_offset, domain.r) =
+      w.saved_qdot.col(0).segment(domain.dof_offset, domain.r);
+  state.qddot.segment(domain.dof_offset, domain.r) =
+      w.saved_qddot.segment(domain.dof_offset, domain.r);
+}
+
 // Puts back the root's placement and momenta and every q, q̇, q̈ of the step's start (the
 // caller restores the root's motion and refreshes the kinematics that follow).
 void restore_state(const WorkspaceData& w, State& state) noexcept {
@@ -268,22 +278,26 @@ void advance_range(const Model& model, State& state, WorkspaceData& w,
     if (lane_kinematics) {
       lane_group_kinematics(model, state, group, last - first, partial);
       timer.lap(timer.core);
-      // (Domains in contact step one by one: the lanes know nothing of contacts.)
-      const bool touching =
-          w.contacts_found && std::any_of(group, group + (last - first), [&](int i) {
-            return w.contact_count[static_cast<std::size_t>(i)] > 0;
-          });
-      if (!touching && lane_integrators_fit(state, group, last - first)) {
+      if (lane_integrators_fit(state, group, last - first)) {
         StepStatus status[kLaneGroupSize];
         const Domain& domain = model.domains[static_cast<std::size_t>(group[0])];
         advance_lane_group(model, state, w, group, last - first,
                            scratches[static_cast<std::size_t>(domain.part)], status);
         timer.lap(timer.stepping);
-        for (int k = first; k < last; ++k)
-          if (status[k - first] != StepStatus::kOk) {
-            failure = {k, status[k - first]};
+        // The domains in contact again from the step's start, one by one (the lanes know nothing
+        // of contacts); the others as the lanes left them.
+        for (int k = first; k < last; ++k) {
+          const int i = domains[static_cast<std::size_t>(k)];
+          StepStatus domain_status = status[k - first];
+          if (w.contacts_found && w.contact_count[static_cast<std::size_t>(i)] > 0) {
+            restart_domain(model.domains[static_cast<std::size_t>(i)], w, state);
+            domain_status = advance_domain(model, state, w, i, scratches, true, batched, timer);
+          }
+          if (domain_status != StepStatus::kOk) {
+            failure = {k, domain_status};
             return;
           }
+        }
         continue;
       }
     }

@@ -150,16 +150,19 @@ inline StepStatus integrate_domain(const DomainEquation& equation, const Runtime
                                    IntegratorScratch& scratch) noexcept {
   StepStatus status = StepStatus::kInvalidSettings;
   // In contact, Newmark (Newton without a line search), the exponential integrators (one
-  // linearization, where a sample may still be outside the barrier's reach) and im-blend (whose
-  // midpoint extrapolates past the barrier) would step through it: they take a backward-Euler
-  // step while it lasts (docs/CONTACT.md); im-blend then tracks the energy from where it ends.
+  // linearization, where a sample may still be outside the barrier's reach), im-blend (whose
+  // midpoint extrapolates past the barrier), the TR-BDF2 pair and SDIRK (whose trapezoidal first
+  // stage takes half of the start's barrier force explicitly: a stiff spring) would step
+  // through it or ring: they take a backward-Euler step while it lasts (docs/CONTACT.md); im-blend
+  // then tracks the energy from where it ends.
   Integrator integrator = equation.domain.integrator;
   const bool in_contact = equation.contact || equation.subtree_contact;
   if (in_contact &&
       (integrator == Integrator::kNewmark ||
        integrator == Integrator::kExponentialRosenbrockEuler || integrator == Integrator::kSiere ||
        integrator == Integrator::kSbdf2Ere || integrator == Integrator::kStrSbdf2Ere ||
-       integrator == Integrator::kImplicitMidpointBlend))
+       integrator == Integrator::kTrBdf2 || integrator == Integrator::kSemiImplicitTrBdf2 ||
+       integrator == Integrator::kSdirk || integrator == Integrator::kImplicitMidpointBlend))
     integrator = Integrator::kBackwardEuler;
   switch (integrator) {
     case Integrator::kNewmark:

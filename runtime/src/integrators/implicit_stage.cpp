@@ -118,9 +118,10 @@ void solve_stage(const DomainEquation& e, double ch, int iterations, double tole
   }
 
   // Newton on Φ with a downhill check, a length clamp and an Armijo backtracking line search.
-  constexpr double kArmijo = 1e-4, kDownhill = 1e-6;
+  constexpr double kArmijo = 1e-4, kDownhill = 1e-6, kRoundOff = 1e-13;
   scratch.q_blend = q - scratch.q_hat;
   double value = stage_objective(e, ch, energy, q, scratch);
+  const bool in_contact = e.contact || e.subtree_contact;
   for (int iteration = 0; iteration < iterations; ++iteration) {
     stage_gradient(e, ch, scratch);
     const double gradient_norm = scratch.residual.norm();
@@ -159,6 +160,10 @@ void solve_stage(const DomainEquation& e, double ch, int iterations, double tole
         accepted = true;
         break;
       }
+      // (In contact, where the decrease the direction promises is round-off in Φ, no more
+      // halving: each would cost an evaluation of the polynomial, and the barrier's domains are
+      // the step's costliest. Without contact the halvings are kept: they still settle im-blend.)
+      if (in_contact && -slope <= kRoundOff * std::abs(value)) break;
     }
     if (!accepted) {
       // No decrease to be had along this direction: the iterate is as good as round-off allows.

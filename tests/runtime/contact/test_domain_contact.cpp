@@ -95,7 +95,7 @@ void check_derivatives(ContactSetup& s) {
   };
   Eigen::VectorXd g = Eigen::VectorXd::Zero(r);
   Eigen::MatrixXd H = Eigen::MatrixXd::Zero(r, r);
-  s.contact.add_derivatives(s.q, g, H, false);
+  CHECK(s.contact.add_derivatives(s.q, g, H, false) == Approx(energy(s.q)).epsilon(1e-12));
   const Eigen::VectorXd g_fd = test::finite_gradient(s.q, energy, 1e-7, test::Stencil::kCentral4);
   CHECK((g - g_fd).norm() <= 1e-6 * g.norm());
   const Eigen::MatrixXd H_fd =
@@ -105,6 +105,8 @@ void check_derivatives(ContactSetup& s) {
   Eigen::MatrixXd G = Eigen::MatrixXd::Zero(r, r);
   Eigen::VectorXd unused = Eigen::VectorXd::Zero(r);
   s.contact.add_derivatives(s.q, unused, G, true);
+  // (Its level sets without their Hessians: the same gradient.)
+  CHECK((unused - g).norm() <= 1e-12 * g.norm());
   CHECK((G - G.transpose()).norm() <= 1e-12 * G.norm());
   CHECK(Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(G).eigenvalues().minCoeff() >=
         -1e-10 * G.norm());

@@ -126,7 +126,8 @@ TEST_CASE("A State or Workspace of another model is refused, never read",
 TEST_CASE("A State costs at most 64 r + 1 KB per domain", "[runtime][model][state]") {
   for (const int r : {8, 20}) {
     const auto model = compile_model(*test::split_beam(4, r));
-    const State state = make_state(*model, 0);
+    // (No force or collider slots: theirs is a cost per object, not per domain.)
+    const State state = make_state(*model, 0, 0);
     const double per_domain =
         static_cast<double>(state_bytes(*model, state)) / model->num_domains();
     INFO("r = " << r << ": " << per_domain << " bytes per domain");

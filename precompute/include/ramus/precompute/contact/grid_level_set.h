@@ -10,6 +10,7 @@
 
 #include "ramus/precompute/contact/level_set_collider.h"
 #include "ramus/precompute/mesh/surface_mesh.h"
+#include "ramus/runtime/contact/grid_distance_field.h"
 
 namespace ramus {
 
@@ -21,9 +22,12 @@ class GridLevelSet {
                std::vector<float> values, SurfaceMesh surface);
 
   /// The trilinear interpolant at p (m) with its exact gradient and Hessian (zero diagonal);
-  /// outside the grid, phi at the nearest grid point plus the distance to it.
+  /// outside the grid, phi at the nearest grid point plus the distance to it
+  /// (sample_grid_distance).
   LevelSetSample sample(const Eigen::Vector3d& p) const;
 
+  /// The runtime's view of it (pointing at its values: valid while it lives, unmoved).
+  GridDistanceField field() const { return {origin_, spacing_, samples_, values_.data()}; }
   double spacing() const { return spacing_; }
   const Eigen::Vector3i& samples() const { return samples_; }
   const Eigen::Vector3d& origin() const { return origin_; }
@@ -31,9 +35,6 @@ class GridLevelSet {
   const SurfaceMesh& surface() const { return surface_; }
 
  private:
-  double value(int i, int j, int k) const {
-    return values_[static_cast<std::size_t>(i + samples_(0) * (j + samples_(1) * k))];
-  }
   Eigen::Vector3d origin_ = Eigen::Vector3d::Zero();
   double spacing_ = 1;
   Eigen::Vector3i samples_ = Eigen::Vector3i::Zero();

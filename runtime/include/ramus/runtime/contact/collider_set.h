@@ -1,7 +1,8 @@
 // The kinematic colliders a game moves every frame (docs/CONTACT.md, "Reduced contact"), as a
-// game developer used to Jolt's or PhysX's kinematic bodies expects them: an analytic shape with
-// a pose, a linear and an angular velocity and Coulomb's mu, added, moved and removed by id in a
-// set of fixed capacity that a State holds (adding, moving and removing never allocate). A step
+// game developer used to Jolt's or PhysX's kinematic bodies expects them: an analytic shape or a
+// grid distance field the game keeps (as Jolt's shapes reference their data), with a pose, a
+// linear and an angular velocity and Coulomb's mu, added, moved and removed by id in a set of
+// fixed capacity that a State holds (adding, moving and removing never allocate). A step
 // carries each collider along its velocities from its pose at the step's start to its pose at
 // the end, so a collider the game moves with move_kinematic reaches its target after one step.
 #pragma once
@@ -9,6 +10,7 @@
 #include <Eigen/Core>
 #include <vector>
 
+#include "ramus/runtime/contact/grid_distance_field.h"
 #include "ramus/runtime/contact/level_set_shapes.h"
 
 namespace ramus {
@@ -28,6 +30,8 @@ struct Collider {
   Eigen::Vector3d velocity = Eigen::Vector3d::Zero();          ///< of its origin (m/s, world)
   Eigen::Vector3d angular_velocity = Eigen::Vector3d::Zero();  ///< about its origin (rad/s, world)
   double friction = 0;                                         ///< Coulomb's mu (>= 0)
+  GridDistanceField
+      grid;  ///< kMesh: its signed distance in the collider's frame (values not owned)
 };
 
 /// nullptr when `collider` can be simulated; otherwise what is wrong ("pose: rotation is not

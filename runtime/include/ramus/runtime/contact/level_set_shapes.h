@@ -16,7 +16,7 @@ enum class ColliderShape {
   kRoundedBox,  ///< centred; {half x, half y, half z, edge radius} (radius <= every half size)
   kCylinder,    ///< axis along z; {radius, half_height, edge radius}
   kBowl,        ///< centre at the origin, opening towards +z; {inner radius, wall thickness}
-  kMesh,        ///< a closed mesh's grid level set (the full-space reference only); no sizes
+  kMesh,        ///< a grid distance field (a closed mesh's, or the game's); no sizes
 };
 
 /// phi (m), its gradient (unit length away from the shape's medial set) and Hessian (1/m).
@@ -33,9 +33,10 @@ struct RigidPose {
 };
 
 /// phi of an analytic `shape` at a point p of its local frame, with its derivatives in that frame
-/// (kMesh: see sample_level_set).
+/// (kMesh: see sample_level_set); without `with_hessian` the Hessian may be left zero (the
+/// barrier's Gauss-Newton terms and the broad phase need none).
 LevelSetSample sample_local_level_set(ColliderShape shape, const Eigen::Vector4d& size,
-                                      const Eigen::Vector3d& p);
+                                      const Eigen::Vector3d& p, bool with_hessian = true);
 
 /// nullptr when the sizes suit the shape (positive, edge radius within the half sizes); otherwise
 /// what is wrong, naming the size ("radius must be positive").
