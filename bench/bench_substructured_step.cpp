@@ -345,19 +345,18 @@ BENCHMARK(BM_SubstructuredStepL2Profiled)
     ->ArgNames({"d", "r"})
     ->Unit(benchmark::kMicrosecond);
 
-// The plant model file, with the scenario of its stored spec (as `ramus simulate` reads it):
-// time step, gravity, damping, per-domain tuning and point forces (held on); the lumping is the
-// benchmark's argument (1: L1 interface, 2: L2 centre of mass, 3: L3 rigid subtree).
-void run_plant(benchmark::State& state, bool profile) {
+// The plant model file of RAMUS_PLANT_MODEL (cached) with the point forces of its stored spec;
+// nullptr, the benchmark skipped with the reason, when there is none.
+struct Plant {
+  std::shared_ptr<const ramus::Model> model;
+  std::vector<ramus::PointForce> forces;
+};
+const Plant* load_plant(benchmark::State& state) {
   const char* path = std::getenv("RAMUS_PLANT_MODEL");
   if (path == nullptr || *path == '\0') {
     state.SkipWithError("set RAMUS_PLANT_MODEL");
-    return;
+    return nullptr;
   }
-  struct Plant {
-    std::shared_ptr<const ramus::Model> model;
-    std::vector<ramus::PointForce> forces;
-  };
   static std::map<std::string, Plant> cache;
   Plant& plant = cache[path];
   try {
@@ -372,19 +371,28 @@ void run_plant(benchmark::State& state, bool profile) {
     }
   } catch (const ramus::Error& e) {
     state.SkipWithError(e.what());
-    return;
+    return nullptr;
   }
-  const ramus::Model& model = *plant.model;
+  return &plant;
+}
+
+// The plant with the scenario of its stored spec (as `ramus simulate` reads it): time step,
+// gravity, damping, per-domain tuning and point forces (held on); the lumping is the
+// benchmark's argument (1: L1 interface, 2: L2 centre of mass, 3: L3 rigid subtree).
+void run_plant(benchmark::State& state, bool profile) {
+  const Plant* plant = load_plant(state);
+  if (!plant) return;
+  const ramus::Model& model = *plant->model;
   // The model's own settings (from its spec), lumping from the argument.
   ramus::RuntimeSettings settings = model.settings;
   const int lumping = static_cast<int>(state.range(0));
   settings.lumping = lumping == 2   ? ramus::InterfaceLumping::kCenterOfMass
                      : lumping == 3 ? ramus::InterfaceLumping::kRigidSubtree
                                     : ramus::InterfaceLumping::kInterface;
-  ramus::Simulator simulator(plant.model, settings);
+  ramus::Simulator simulator(plant->model, settings);
   simulator.set_profiling(profile);
   const Eigen::MatrixX3d rest = ramus::global_rest_positions(model);
-  for (const ramus::PointForce& f : plant.forces) {
+  for (const ramus::PointForce& f : plant->forces) {
     Eigen::Index vertex = f.vertex;
     if (f.at) (rest.rowwise() - f.at->transpose()).rowwise().squaredNorm().minCoeff(&vertex);
     if (vertex < 0 || vertex >= rest.rows()) continue;
@@ -394,6 +402,56 @@ void run_plant(benchmark::State& state, bool profile) {
   simulator.initialize();
   state.counters["ms_per_step"] = time_steps(state, simulator, profile) / 1000.0;
 }
+
+// The plant with a sphere against the plant without (issue 34), interleaved in one run: the
+// spec's settings under gravity alone; a sphere of a fifth of the plant's width swinging across
+// it at 3/4 of its height at up to 0.5 m/s, moved kinematically each step; the samples within
+// the contact distance per step. 4,000 steps (20 s): a run of 257 s diverged
+// (docs/CONTACT.md, "Not built yet").
+void BM_PlantContactInterleaved(benchmark::State& state) {
+  const Plant* plant = load_plant(state);
+  if (!plant) return;
+  const Eigen::MatrixX3d rest = ramus::global_rest_positions(*plant->model);
+  const Eigen::Vector3d lo = rest.colwise().minCoeff(), hi = rest.colwise().maxCoeff();
+  const Eigen::Vector3d middle(0.5 * (lo.x() + hi.x()), 0.5 * (lo.y() + hi.y()),
+                               lo.z() + 0.75 * (hi.z() - lo.z()));
+  ramus::Collider sphere;
+  sphere.shape = ramus::ColliderShape::kSphere;
+  sphere.size(0) = 0.2 * (hi.x() - lo.x());
+  const double amplitude = 0.5 * (hi.x() - lo.x()) + 2 * sphere.size(0), omega = 0.5 / amplitude;
+  sphere.pose.translation = middle - Eigen::Vector3d(amplitude, 0, 0);
+  ramus::Simulator free(plant->model), touched(plant->model);
+  if (touched.add_collider(sphere).status != ramus::ColliderStatus::kOk) {
+    state.SkipWithError("the sphere was refused");
+    return;
+  }
+  const double h = touched.settings().time_step;
+  double seconds[2] = {0, 0}, active = 0;
+  long steps = 0;
+  for (auto _ : state) {
+    ramus::RigidPose target = sphere.pose;
+    target.translation.x() = middle.x() - amplitude * std::cos(omega * (touched.time() + h));
+    touched.colliders().move_kinematic(0, target, h);
+    ramus::Simulator* sims[2] = {&free, &touched};
+    for (int c = 0; c < 2; ++c) {
+      const auto start = std::chrono::steady_clock::now();
+      const ramus::StepStatus status = sims[c]->step();
+      seconds[c] += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (status != ramus::StepStatus::kOk) {
+        state.SkipWithError("a step failed");
+        return;
+      }
+    }
+    active += touched.contact().active;
+    ++steps;
+  }
+  const double n = static_cast<double>(std::max<long>(1, steps));
+  state.counters["free_us"] = 1e6 * seconds[0] / n;
+  state.counters["sphere_us"] = 1e6 * seconds[1] / n;
+  state.counters["sphere_over_free"] = seconds[1] / seconds[0];
+  state.counters["samples_touching"] = active / n;
+}
+BENCHMARK(BM_PlantContactInterleaved)->Unit(benchmark::kMicrosecond)->Iterations(4000);
 
 void BM_PlantStep(benchmark::State& state) {
   run_plant(state, false);
