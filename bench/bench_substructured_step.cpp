@@ -406,8 +406,7 @@ void run_plant(benchmark::State& state, bool profile) {
 // The plant with a sphere against the plant without (issue 34), interleaved in one run: the
 // spec's settings under gravity alone; a sphere of a fifth of the plant's width swinging across
 // it at 3/4 of its height at up to 0.5 m/s, moved kinematically each step; the samples within
-// the contact distance per step. 4,000 steps (20 s): a run of 257 s diverged
-// (docs/CONTACT.md, "Not built yet").
+// the contact distance per step. 4,000 steps (20 s).
 void BM_PlantContactInterleaved(benchmark::State& state) {
   const Plant* plant = load_plant(state);
   if (!plant) return;
