@@ -333,7 +333,7 @@ static void check_colliders(const ramus_model* model) {
   ramus_collider bad;
   ramus_status status = RAMUS_OK;
   double force[3] = {0, 0, 0}, smallest = 0, position[3];
-  int id, active = -1, step;
+  int id, active = -1, step, touched = 0, pushed = 0;
   if (!object) return;
   memset(&sphere, 0, sizeof sphere);
   sphere.shape = RAMUS_SPHERE;
@@ -368,15 +368,18 @@ static void check_colliders(const ramus_model* model) {
   CHECK(id >= 0 && status == RAMUS_OK);
   CHECK(ramus_object_set_gravity(object, no_gravity) == RAMUS_OK);
   memcpy(position, sphere.position, sizeof position);
+  /* (At 1 m/s it knocks the free end away: it touches and pushes up on the way, never deep.) */
   for (step = 0; step < 6; ++step) {
     position[2] += 0.01;
     CHECK(ramus_object_move_collider(object, id, identity, position, 0.01) == RAMUS_OK);
     CHECK(ramus_object_step(object) == RAMUS_OK);
+    CHECK(ramus_object_contact(object, force, &active, &smallest) == RAMUS_OK);
+    touched += active > 0;
+    pushed += force[2] > 0;
+    CHECK(smallest > -0.005);
   }
-  CHECK(ramus_object_contact(object, force, &active, &smallest) == RAMUS_OK);
-  CHECK(active > 0);
-  CHECK(force[2] > 0);
-  CHECK(smallest > -0.005);
+  CHECK(touched > 0);
+  CHECK(pushed > 0);
   /* Unknown ids and bad moves; then removed. */
   CHECK(ramus_object_move_collider(object, id + 1, identity, position, 0.01) ==
         RAMUS_INVALID_ARGUMENT);

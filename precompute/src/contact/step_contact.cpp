@@ -202,12 +202,15 @@ const ContactStatistics& StepContact::end_step(const Eigen::VectorXd& positions)
     ColliderContact& c = potential_.colliders()[k];
     double smallest = std::numeric_limits<double>::infinity();
     for (Eigen::Index v = 0; v < positions.size() / 3; ++v) {
-      const double phi = sample_level_set(c.collider, positions.segment<3>(3 * v), time_).value;
+      const LevelSetSample sample =
+          sample_level_set(c.collider, positions.segment<3>(3 * v), time_);
+      const double phi = sample.value;
       smallest = std::min(smallest, phi);
       if (c.model == ContactModel::kConstraint || !is_active(c, phi)) continue;
       const ScalarDerivatives psi = potential_.response(c, phi);
       ++s.active_contacts;
       s.normal_force += std::abs(psi.first);
+      s.collider_force -= psi.first * sample.gradient;
       s.contact_energy += psi.value;
     }
     s.smallest_distance = std::min(s.smallest_distance, smallest);
@@ -220,6 +223,11 @@ const ContactStatistics& StepContact::end_step(const Eigen::VectorXd& positions)
   for (const ConstraintForce& f : constraint_forces_) {
     ++s.active_contacts;
     s.normal_force += f.force;
+    s.collider_force +=
+        f.force *
+        sample_level_set(potential_.colliders()[static_cast<std::size_t>(f.collider)].collider,
+                         positions.segment<3>(3 * f.vertex), time_)
+            .gradient;
   }
   // The mesh against itself.
   for (const SelfContact& c : self_.find_contacts(positions, false)) {

@@ -50,6 +50,51 @@ void step_reduced(Simulator& reduced, int step, Comparison& result) {
                          std::to_string(step) + ": " + to_string(status));
 }
 
+// The full FEM's contact with the runtime's colliders: a barrier at the runtime's contact
+// distance at every vertex, its stiffness the full FEM's automatic one (from its vertex masses),
+// its friction smoothed below the runtime's slip speed.
+ContactOptions full_space_contact(const std::vector<Collider>& colliders,
+                                  const RuntimeSettings& settings) {
+  ContactOptions contact;
+  contact.friction_speed = settings.contact_friction_speed;
+  for (const Collider& c : colliders) {
+    if (c.shape == ColliderShape::kMesh)
+      throw OptionError("compare: a grid collider has no full-space counterpart here");
+    ColliderContact full;
+    full.collider.shape = c.shape;
+    full.collider.size = c.size;
+    full.collider.motion.initial = c.pose;
+    full.collider.motion.linear_velocity = c.velocity;
+    full.collider.motion.angular_velocity = c.angular_velocity;
+    full.delta = settings.contact_distance;
+    full.stiffness = 0;  // automatic
+    full.friction = c.friction;
+    contact.colliders.push_back(full);
+  }
+  return contact;
+}
+
+// The colliders in the reduced run; one it refuses is an OptionError with its reason.
+void add_reduced_colliders(Simulator& reduced, const std::vector<Collider>& colliders) {
+  for (std::size_t k = 0; k < colliders.size(); ++k) {
+    const ColliderResult added = reduced.add_collider(colliders[k]);
+    if (added.status != ColliderStatus::kOk)
+      throw OptionError("compare: collider " + std::to_string(k) + ": " + added.message);
+  }
+}
+
+// The last frame's contact in both runs, after a step.
+void record_contact(Comparison& result, const FullSpaceSimulator& full, const Simulator& reduced) {
+  if (full.colliders().empty()) return;
+  ComparisonFrame& f = result.frames.back();
+  const ContactStatistics& s = full.contact_statistics();
+  f.full_contact_force = s.collider_force;
+  f.full_smallest_distance = s.smallest_distance;
+  const ContactReport r = reduced.contact();
+  f.reduced_contact_force = r.force;
+  f.reduced_smallest_distance = r.smallest_distance;
+}
+
 }  // namespace
 
 StvkFemModel full_space_model(const ReducedPart& domain, double scale) {
@@ -82,6 +127,7 @@ Comparison compare_reduced_to_full(std::shared_ptr<const ReducedModel> model,
   full_options.gravity = options.settings.gravity;
   full_options.rayleigh_mass = options.domain.rayleigh_mass;
   full_options.rayleigh_stiffness = options.domain.rayleigh_stiffness;
+  full_options.contact = full_space_contact(options.colliders, options.settings);
   const std::vector<int> fixed(domain.fixed_vertices.data(),
                                domain.fixed_vertices.data() + domain.fixed_vertices.size());
   FullSpaceSimulator full(full_model, DofMap(V, fixed), full_options);
@@ -92,6 +138,7 @@ Comparison compare_reduced_to_full(std::shared_ptr<const ReducedModel> model,
   RuntimeSettings settings = options.settings;
   settings.domains = {options.domain};
   Simulator reduced(compile_model(std::move(single)), settings);
+  add_reduced_colliders(reduced, options.colliders);
 
   FullSpaceState full_state = full.rest_state();
   DomainState reduced_state = reduced.domain_state(0);
@@ -129,6 +176,7 @@ Comparison compare_reduced_to_full(std::shared_ptr<const ReducedModel> model,
       if (f.start <= t_next && t_next < f.end) reduced.add_vertex_force(0, f.vertex, f.force);
     step_reduced(reduced, step, result);
     record(step);
+    record_contact(result, full, reduced);
   }
   result.relative_error =
       result.max_full_displacement > 0 ? result.max_difference / result.max_full_displacement : 0;
@@ -186,8 +234,10 @@ Comparison compare_tree_to_full(std::shared_ptr<const ReducedModel> model,
     full_options.rayleigh_mass = options.settings.domains.front().rayleigh_mass;
     full_options.rayleigh_stiffness = options.settings.domains.front().rayleigh_stiffness;
   }
+  full_options.contact = full_space_contact(options.colliders, options.settings);
   FullSpaceSimulator full(full_model, DofMap(V, fixed), full_options);
   Simulator reduced(compile_model(ReducedModel(*model)), options.settings);
+  add_reduced_colliders(reduced, options.colliders);
   const Eigen::MatrixX3d rest = global_rest_positions(reduced.model());
 
   // Forces reach the reduced run at the first domain holding their vertex.
@@ -226,6 +276,7 @@ Comparison compare_tree_to_full(std::shared_ptr<const ReducedModel> model,
     apply_reduced_forces(t_next);
     step_reduced(reduced, step, result);
     record(step);
+    record_contact(result, full, reduced);
     if (options.progress) options.progress(step, options.steps);
   }
   result.relative_error =

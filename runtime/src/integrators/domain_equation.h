@@ -29,7 +29,7 @@ struct DomainEquation {
   const Eigen::VectorXd* load = nullptr;      ///< f (r)
   DomainSettings domain;                      ///< α, β, s and the integrator
   /// The domain's contacts this step (nullptr: none): their potential joins s E(q), its
-  /// gradient s g(q) and its (Gauss-Newton) Hessian s K(q), so β K damps contact too.
+  /// gradient s g(q) and its (Gauss-Newton) Hessian s K(q) (β K damps the elasticity alone).
   const DomainContact* contact = nullptr;
   /// Its descendants' contacts riding on its children's interfaces (nullptr: none): their
   /// barrier joins E, g and K likewise.
@@ -51,14 +51,19 @@ struct DomainMemory {
   bool energy_valid = false;              ///< the two above hold a previous step's values
 };
 
-/// s g(q) into scratch.gradient and s K(q) into scratch.stiffness (with the contacts').
+/// s g(q) into scratch.gradient and s K(q) into scratch.stiffness (with the contacts' unless
+/// `with_contact` is false).
 void evaluate_internal_forces(const DomainEquation& equation,
                               const Eigen::Ref<const Eigen::VectorXd>& q,
-                              IntegratorScratch& scratch) noexcept;
+                              IntegratorScratch& scratch, bool with_contact = true) noexcept;
 /// As evaluate_internal_forces, and returns s E(q) (J; with the contact potential).
 double evaluate_internal_energy(const DomainEquation& equation,
                                 const Eigen::Ref<const Eigen::VectorXd>& q,
-                                IntegratorScratch& scratch) noexcept;
+                                IntegratorScratch& scratch, bool with_contact = true) noexcept;
+/// Adds the contacts' gradient and Gauss-Newton stiffness at q to scratch (the domain's own
+/// samples and its descendants' riding on its children); returns their potential (J).
+double add_contact_terms(const DomainEquation& equation, const Eigen::Ref<const Eigen::VectorXd>& q,
+                         IntegratorScratch& scratch) noexcept;
 
 /// out = M' x (out must not alias x).
 void multiply_mass(const DomainEquation& equation, const Eigen::Ref<const Eigen::VectorXd>& x,

@@ -211,10 +211,16 @@ void modal_exponential(const DomainEquation& e, const Eigen::Ref<const Eigen::Ma
                        const Eigen::Ref<const Eigen::VectorXd>& lambda, double tau,
                        IntegratorScratch& scratch) {
   const double alpha = e.domain.rayleigh_mass, beta = e.domain.rayleigh_stiffness;
-  for (Eigen::Index i = 0; i < x.cols(); ++i)
-    modal_phi1(lambda(i), alpha + beta * lambda(i), tau, x.col(i).dot(scratch.p_hat),
+  // A mode of negative stiffness (a buckled StVK state, as a leaf pressed by a collider leaves
+  // behind) is propagated as a free one: the linearization's exact exponential grows as
+  // exp(√|λ| τ) (a leaf went from |q| 0.004 to 1.2 in one step); with λ clamped the step stays a
+  // consistent W-method there.
+  for (Eigen::Index i = 0; i < x.cols(); ++i) {
+    const double stiffness = std::max(lambda(i), 0.0);
+    modal_phi1(stiffness, alpha + beta * stiffness, tau, x.col(i).dot(scratch.p_hat),
                x.col(i).dot(scratch.force), scratch.exponential.modal_q(i),
                scratch.exponential.modal_v(i));
+  }
 }
 
 // The low-mode replacement of the file comment: q, v hold u_S on entry, u_1 on return; u_b in

@@ -87,14 +87,18 @@ void stage_gradient(const DomainEquation& e, double ch, IntegratorScratch& scrat
 void solve_stage(const DomainEquation& e, double ch, int iterations, double tolerance,
                  bool evaluated, IntegratorScratch& scratch, Eigen::Ref<Eigen::VectorXd> q,
                  Eigen::Ref<Eigen::VectorXd> v) noexcept {
-  // g, K at the linearization point; the damping matrix lagged there.
+  // g, K at the linearization point; the damping matrix lagged there, of the elasticity alone:
+  // the contacts' stiffness in β K would brake a domain that moves with a collider as if it
+  // moved through it (the plant's stem, pushed by a sphere, met 2 kN where the FEM needs 5 N).
+  const bool in_contact = e.contact || e.subtree_contact;
   double energy = 0;
   if (iterations > 0)
-    energy = evaluate_internal_energy(e, q, scratch);
-  else if (!evaluated)
-    evaluate_internal_forces(e, q, scratch);
+    energy = evaluate_internal_energy(e, q, scratch, false);
+  else if (!evaluated || in_contact)
+    evaluate_internal_forces(e, q, scratch, false);
   if (e.domain.rayleigh_stiffness != 0)
     scratch.damping = e.domain.rayleigh_stiffness * scratch.stiffness;
+  if (in_contact) energy += add_contact_terms(e, q, scratch);
 
   // Semi-implicit: ∇²Φ(q_lin) v = p̂ + c h (f - g - K (q̂ - q_lin)), q = q̂ + c h v.
   if (iterations == 0) {
@@ -121,7 +125,6 @@ void solve_stage(const DomainEquation& e, double ch, int iterations, double tole
   constexpr double kArmijo = 1e-4, kDownhill = 1e-6, kRoundOff = 1e-13;
   scratch.q_blend = q - scratch.q_hat;
   double value = stage_objective(e, ch, energy, q, scratch);
-  const bool in_contact = e.contact || e.subtree_contact;
   for (int iteration = 0; iteration < iterations; ++iteration) {
     stage_gradient(e, ch, scratch);
     const double gradient_norm = scratch.residual.norm();

@@ -32,6 +32,8 @@ double domain_factors(const DomainEquation& equation, double& stiffness_factor) 
   return gradient;
 }
 
+}  // namespace
+
 // The contacts' gradient and Gauss-Newton Hessian into scratch.gradient and scratch.stiffness:
 // the domain's own (its samples) and its descendants' riding on its children; returns their
 // potential (J). (With the collider's curvature b' ∇²phi, a leaf's Newton took 5.7 iterations
@@ -46,23 +48,21 @@ double add_contact_terms(const DomainEquation& equation, const Eigen::Ref<const 
   return energy;
 }
 
-}  // namespace
-
 void evaluate_internal_forces(const DomainEquation& equation,
                               const Eigen::Ref<const Eigen::VectorXd>& q,
-                              IntegratorScratch& scratch) noexcept {
+                              IntegratorScratch& scratch, bool with_contact) noexcept {
   equation.forces->evaluate(part_coordinates(equation, q, scratch), scratch.polynomial,
                             scratch.gradient, scratch.stiffness);
   double stiffness = 1;
   const double gradient = domain_factors(equation, stiffness);
   if (gradient != 1.0) scratch.gradient *= gradient;
   if (stiffness != 1.0) scratch.stiffness *= stiffness;
-  add_contact_terms(equation, q, scratch);
+  if (with_contact) add_contact_terms(equation, q, scratch);
 }
 
 double evaluate_internal_energy(const DomainEquation& equation,
                                 const Eigen::Ref<const Eigen::VectorXd>& q,
-                                IntegratorScratch& scratch) noexcept {
+                                IntegratorScratch& scratch, bool with_contact) noexcept {
   double energy =
       equation.forces->evaluate_energy(part_coordinates(equation, q, scratch), scratch.polynomial,
                                        scratch.gradient, scratch.stiffness);
@@ -73,7 +73,7 @@ double evaluate_internal_energy(const DomainEquation& equation,
   // E' = s³ E(q̃), times the stiffness scale.
   energy *= equation.domain.stiffness_scale;
   if (equation.scale && !equation.scale->identity()) energy *= equation.scale->energy;
-  return energy + add_contact_terms(equation, q, scratch);
+  return with_contact ? energy + add_contact_terms(equation, q, scratch) : energy;
 }
 
 void multiply_mass(const DomainEquation& equation, const Eigen::Ref<const Eigen::VectorXd>& x,

@@ -93,8 +93,8 @@ TEST_CASE("A capsule sweeps through the crown, pushing leaves aside, with every 
                                << "distance " << smallest << " m");
     CHECK(most >= 2);
     // The capsule walks into branches too, which must bend by its advance against a barrier
-    // continued with a finite stiffness (docs/CONTACT.md): 5.0 to 7.0 mm measured, 1.4 delta.
-    CHECK(smallest > -2 * sim.settings().contact_distance);
+    // continued with a finite stiffness (docs/CONTACT.md): 2.2 to 4.3 mm measured, 0.86 delta.
+    CHECK(smallest > -1.5 * sim.settings().contact_distance);
   }
 }
 

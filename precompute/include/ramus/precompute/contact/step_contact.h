@@ -34,12 +34,14 @@ struct ContactOptions {
 struct ContactStatistics {
   int active_contacts = 0;  ///< vertex-collider pairs within delta (barrier) or inside (penalty)
   double smallest_distance =
-      0;                      ///< min phi over vertices and colliders (m); +inf without colliders
-  double normal_force = 0;    ///< sum of the contact forces' magnitudes (N)
-  double friction_force = 0;  ///< sum of the friction forces' magnitudes (N)
-  double friction_work = 0;   ///< energy friction dissipated in the step (J)
-  double contact_energy = 0;  ///< the barrier and penalty potential at the end (J)
-  int self_contacts = 0;      ///< surface vertices inside another part of the mesh
+      0;                    ///< min phi over vertices and colliders (m); +inf without colliders
+  double normal_force = 0;  ///< sum of the contact forces' magnitudes (N)
+  /// The colliders' barrier and penalty forces on the object, summed as vectors (N, world).
+  Eigen::Vector3d collider_force = Eigen::Vector3d::Zero();
+  double friction_force = 0;        ///< sum of the friction forces' magnitudes (N)
+  double friction_work = 0;         ///< energy friction dissipated in the step (J)
+  double contact_energy = 0;        ///< the barrier and penalty potential at the end (J)
+  int self_contacts = 0;            ///< surface vertices inside another part of the mesh
   double deepest_self_contact = 0;  ///< the largest of their distances to the surface (m)
 };
 

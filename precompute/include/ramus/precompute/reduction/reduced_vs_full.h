@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -25,6 +26,9 @@ struct ComparisonOptions {
   std::vector<PointForce> forces;    ///< vertex forces with their time windows
   Eigen::VectorXd initial_velocity;  ///< 3#V initial velocities (empty: at rest); the reduced
                                      ///< run starts from its M-orthogonal projection Uᵀ M v
+  /// Kinematic colliders at t = 0, moving at their constant velocities in both runs: the
+  /// runtime's barrier at its samples, the full FEM's at every vertex (the same distance).
+  std::vector<Collider> colliders;
 };
 
 /// Per frame: largest vertex displacement of each run and the largest vertex distance between
@@ -34,6 +38,13 @@ struct ComparisonFrame {
   double full_max_displacement = 0;
   double reduced_max_displacement = 0;
   double max_difference = 0;
+  /// The colliders' force on the object (N, world; zero without colliders) and the smallest
+  /// distance of a contact point to a collider (m; +inf without), full (every vertex) and
+  /// reduced (the samples).
+  Eigen::Vector3d full_contact_force = Eigen::Vector3d::Zero();
+  Eigen::Vector3d reduced_contact_force = Eigen::Vector3d::Zero();
+  double full_smallest_distance = std::numeric_limits<double>::infinity();
+  double reduced_smallest_distance = std::numeric_limits<double>::infinity();
 };
 
 struct Comparison {
@@ -55,7 +66,8 @@ struct TreeComparisonOptions {
   RuntimeSettings settings;  ///< the runtime's, domains sized for every domain; the full FEM takes
                              ///< h, gravity and the root domain's Rayleigh damping
   int steps = 100;
-  std::vector<PointForce> forces;  ///< at global vertices (the undivided mesh's numbering)
+  std::vector<PointForce> forces;   ///< at global vertices (the undivided mesh's numbering)
+  std::vector<Collider> colliders;  ///< as ComparisonOptions::colliders
   /// Called after every step with (step, steps): progress of long ground-truth runs.
   std::function<void(int, int)> progress;
 };
