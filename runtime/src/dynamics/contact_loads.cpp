@@ -41,6 +41,7 @@ void gather_contact_loads(const Model& model, const State& state, WorkspaceData&
   });
   w.contacts_found = false;
   w.root_barrier_force.setZero();
+  w.root_barrier_torque.setZero();
   if (any_collider) {
     // The friction as the domains' external force for the subtree sums (the barrier reaches
     // the ancestors' solves through SubtreeContact instead), in domain order; a free root's
@@ -59,6 +60,7 @@ void gather_contact_loads(const Model& model, const State& state, WorkspaceData&
       if (model.free_root) {
         const Eigen::Vector3d arm = state.frame_origin.col(i) - center;
         w.root_barrier_force += w.barrier_force.col(i);
+        w.root_barrier_torque += arm.cross(w.barrier_force.col(i)) + w.barrier_moment.col(i);
         w.root_torque += arm.cross(F + w.barrier_force.col(i)) + M + w.barrier_moment.col(i);
       }
     }

@@ -85,6 +85,8 @@ struct WorkspaceData {
   Eigen::Matrix3Xd start_origins;
   /// A free root: the barrier's force on the whole tree (world), for its rigid body.
   Eigen::Vector3d root_barrier_force = Eigen::Vector3d::Zero();
+  /// Its torque about the free root's centre of mass at the step's start (world, N m).
+  Eigen::Vector3d root_barrier_torque = Eigen::Vector3d::Zero();
   bool contacts_found = false;  ///< some domain has candidates this step
   // The state at the start of the step, restored on failure. saved_q and saved_qdot have the
   // shape of State::q_history (num_dofs by kHistoryCapacity = 1): after a successful step they
