@@ -261,6 +261,17 @@ inline ReducedModel make_model(unsigned seed = 1) {
   scenario.forces = random.between(9, -5, 5).reshaped(3, 3);
   scenario.force_windows.resize(3, 2);
   scenario.force_windows << 0, 0.5, 0.25, 1e300, 0.1, 0.1;
+  // And 2 colliders: a sphere and a turned capsule, moving.
+  scenario.collider_shapes.resize(2);
+  scenario.collider_shapes << 1, 2;
+  scenario.collider_sizes = random.between(8, 0.1, 0.5).reshaped(2, 4);
+  scenario.collider_rotations.resize(2, 9);
+  for (int c = 0; c < 2; ++c)
+    scenario.collider_rotations.row(c) = random_rotation(random).transpose().reshaped().transpose();
+  scenario.collider_positions = random.between(6, -2, 2).reshaped(2, 3);
+  scenario.collider_velocities = random.between(6, -1, 1).reshaped(2, 3);
+  scenario.collider_angular_velocities = random.between(6, -1, 1).reshaped(2, 3);
+  scenario.collider_friction = random.between(2, 0, 1);
   return model;
 }
 

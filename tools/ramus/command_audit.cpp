@@ -44,9 +44,14 @@ void run(const Args& args) {
               scenario.steps * scenario.settings.time_step,
               args.ignore_spec ? " (--ignore-spec: the command line's scenario)" : "");
   RunProgress progress("audit    ");
-  const EnergyAudit audit =
-      audit_energy(model, scenario.settings, scenario.steps, scenario.forces, args.every,
-                   [&progress](int step, int steps) { progress(step, steps); });
+  if (!scenario.colliders.empty())
+    std::printf(
+        "colliders %zu, from the model's scenario: their barrier's potential counts in H "
+        "and the work they do through it in W\n",
+        scenario.colliders.size());
+  const EnergyAudit audit = audit_energy(
+      model, scenario.settings, scenario.steps, scenario.forces, args.every,
+      [&progress](int step, int steps) { progress(step, steps); }, scenario.colliders);
   if (!audit.ok)
     throw NumericalError("audit: step " + std::to_string(audit.steps + 1) +
                          " failed (the run diverged or went non-finite); the energy before it "
@@ -54,17 +59,17 @@ void run(const Args& args) {
                          std::to_string(audit.max_gain) + " J");
   if (!args.csv.empty())
     write_stream_atomically(args.csv, [&](std::ostream& out) {
-      out << "time,kinetic,elastic,gravity,total,work\n";
+      out << "time,kinetic,elastic,gravity,contact,total,work\n";
       out.precision(10);
       for (std::size_t k = 0; k < audit.time.size(); ++k) {
         const WorldEnergy& e = audit.energy[k];
         out << audit.time[k] << ',' << e.kinetic << ',' << e.elastic << ',' << e.gravity << ','
-            << e.total() << ',' << audit.work_done[k] << '\n';
+            << e.contact << ',' << e.total() << ',' << audit.work_done[k] << '\n';
       }
     });
   const double scale = std::max(audit.max_elastic, 1e-300);
-  std::printf("energy    H = T + V_elastic + V_gravity of every domain, every %d steps\n",
-              args.every);
+  std::printf("energy    H = T + V_elastic + V_gravity%s of every domain, every %d steps\n",
+              scenario.colliders.empty() ? "" : " + V_contact", args.every);
   std::printf("          start %.6g J, end %.6g J; work of the forces %.6g J\n", audit.initial,
               audit.final_total, audit.work);
   std::printf(

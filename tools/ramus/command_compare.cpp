@@ -3,6 +3,7 @@
 // tolerance), frame by frame.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -63,6 +64,25 @@ void write_series(const std::string& prefix, const ReducedModel& model, const Co
               prefix.c_str(), c.frames.size());
 }
 
+// The colliders' force in both runs: its impulse, its peak and how close each run came.
+void print_contact(const Comparison& c, const RuntimeSettings& settings) {
+  Eigen::Vector3d full_impulse = Eigen::Vector3d::Zero(), reduced_impulse = full_impulse;
+  double full_peak = 0, reduced_peak = 0, full_closest = INFINITY, reduced_closest = INFINITY;
+  for (const ComparisonFrame& f : c.frames) {
+    full_impulse += settings.time_step * f.full_contact_force;
+    reduced_impulse += settings.time_step * f.reduced_contact_force;
+    full_peak = std::max(full_peak, f.full_contact_force.norm());
+    reduced_peak = std::max(reduced_peak, f.reduced_contact_force.norm());
+    full_closest = std::min(full_closest, f.full_smallest_distance);
+    reduced_closest = std::min(reduced_closest, f.reduced_smallest_distance);
+  }
+  std::printf(
+      "contact        impulse full %.4g N s, reduced %.4g N s (%.3g apart); peak force "
+      "full %.4g N, reduced %.4g N; closest full %.3g m, reduced %.3g m (delta %g m)\n",
+      full_impulse.norm(), reduced_impulse.norm(), (full_impulse - reduced_impulse).norm(),
+      full_peak, reduced_peak, full_closest, reduced_closest, settings.contact_distance);
+}
+
 void run(const Args& args) {
   refuse_outputs_over_inputs({args.model}, {{"--csv", args.csv}, {"--output", args.output}});
   if (!args.output.empty()) {  // (its folder checked before the run, not after)
@@ -86,12 +106,14 @@ void run(const Args& args) {
     options.domain = scenario.settings.domains.front();
     options.steps = scenario.steps;
     options.forces = scenario.forces;
+    options.colliders = scenario.colliders;
     c = compare_reduced_to_full(model, options);
   } else {  // the whole tree against the undivided mesh
     TreeComparisonOptions options;
     options.settings = scenario.settings;
     options.steps = scenario.steps;
     options.forces = scenario.forces;
+    options.colliders = scenario.colliders;
     options.progress = [&progress](int step, int steps) { progress(step, steps); };
     c = compare_tree_to_full(model, options);
   }
@@ -110,6 +132,7 @@ void run(const Args& args) {
       "final frame    full max|u| %.4g m, reduced %.4g m, max |diff| %.4g m: %.4g of the "
       "full (the static deflection when the scenario comes to rest)\n",
       last.full_max_displacement, last.reduced_max_displacement, last.max_difference, final_error);
+  if (!scenario.colliders.empty()) print_contact(c, scenario.settings);
   const double steps = std::max(1, scenario.steps);
   std::printf("time           full %.2f ms/step, reduced %.2f us/step (x%.0f)\n",
               1e3 * c.full_seconds / steps, 1e6 * c.reduced_seconds / steps,

@@ -66,6 +66,21 @@ void print_summary(const ReducedModel& model, const std::string& path) {
     std::printf("    (%g, %g, %g) N at vertex %d, t in [%g, %g) s\n", scenario.forces(k, 0),
                 scenario.forces(k, 1), scenario.forces(k, 2), scenario.force_vertices(k),
                 scenario.force_windows(k, 0), scenario.force_windows(k, 1));
+  // The scenario's colliders.
+  static const char* const kShapes[] = {"half-space",  "sphere",   "capsule",
+                                        "rounded box", "cylinder", "bowl"};
+  for (Eigen::Index c = 0; c < scenario.collider_shapes.size(); ++c) {
+    const int shape = scenario.collider_shapes(c);
+    std::printf(
+        "    collider %ld: %s, sizes %g %g %g %g m, at (%g, %g, %g) m, moving (%g, %g, %g) "
+        "m/s, mu %g\n",
+        static_cast<long>(c), shape >= 0 && shape <= 5 ? kShapes[shape] : "?",
+        scenario.collider_sizes(c, 0), scenario.collider_sizes(c, 1), scenario.collider_sizes(c, 2),
+        scenario.collider_sizes(c, 3), scenario.collider_positions(c, 0),
+        scenario.collider_positions(c, 1), scenario.collider_positions(c, 2),
+        scenario.collider_velocities(c, 0), scenario.collider_velocities(c, 1),
+        scenario.collider_velocities(c, 2), scenario.collider_friction(c));
+  }
 }
 
 // A part: its mesh, anchors or base, placements and scales, modes, frequencies and memory.

@@ -4,6 +4,7 @@
 // scenario; command line options override it.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -301,6 +302,15 @@ struct RunRecord {
         max_nonrigidity_time = simulator.time();
       }
   }
+  // The colliders: the largest force, the most samples touching, the closest sample.
+  double max_contact_force = 0, closest = INFINITY;
+  int most_active = -1;
+  void contact(const Simulator& simulator) {
+    const ContactReport report = simulator.contact();
+    max_contact_force = std::max(max_contact_force, report.force.norm());
+    most_active = std::max(most_active, report.active);
+    closest = std::min(closest, report.smallest_distance);
+  }
   void displacement(const Simulator& simulator, const Eigen::MatrixX3d& positions,
                     const Eigen::MatrixX3d& rest) {
     const double u = (positions - rest).rowwise().norm().maxCoeff();
@@ -334,6 +344,11 @@ void report_run(const RunRecord& record, const Simulator& simulator, const Model
       "final     t = %.4f s, max |u| = %.4g m (largest %.4g m, at t = %.4g s), elastic %.4g J\n",
       simulator.time(), (positions - rest).rowwise().norm().maxCoeff(), record.max_displacement,
       record.max_displacement_time, simulator.elastic_energy());
+  if (record.most_active >= 0)
+    std::printf(
+        "contact   largest force %.4g N, at most %d samples within the contact distance, "
+        "closest %.3g m\n",
+        record.max_contact_force, record.most_active, record.closest);
   if (record.max_nonrigidity_domain > 0)
     std::printf("interface non-rigidity |A - R| / |A| at most %.2f %% ('%s' at t = %.4g s)\n",
                 100 * record.max_nonrigidity,
@@ -382,6 +397,17 @@ void run(const Args& args) {
       scenario.steps, integrators_description(settings).c_str(),
       num_domains == 1 ? "" : lumping_name(settings.lumping));
   report_forces(resolved, *model, rest);
+  // The scenario's colliders, each moving at its constant velocities.
+  for (std::size_t k = 0; k < scenario.colliders.size(); ++k) {
+    const ColliderResult added = simulator.add_collider(scenario.colliders[k]);
+    if (added.status != ColliderStatus::kOk)
+      throw InputError(
+          args.model, 0,
+          "runtime/scenario/colliders: collider " + std::to_string(k) + ": " + added.message);
+  }
+  if (!scenario.colliders.empty())
+    std::printf("colliders %zu, from the model's scenario (contact distance %g m)\n",
+                scenario.colliders.size(), settings.contact_distance);
 
   // The initial state, its frame and the plot's first sample.
   RunSeries frames(args, *model, rest);
@@ -422,6 +448,7 @@ void run(const Args& args) {
       throw NumericalError("step " + std::to_string(step) + ": " + to_string(status));
     sample();
     record.interfaces(simulator);
+    if (!scenario.colliders.empty()) record.contact(simulator);
     if (step % scenario.output_every == 0) {
       simulator.global_positions(positions);
       check_positions(simulator, positions, "vertex");

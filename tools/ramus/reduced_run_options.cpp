@@ -139,6 +139,24 @@ std::vector<PointForce> scenario_point_forces(const ScenarioSettings& scenario) 
   return forces;
 }
 
+// The kinematic colliders of a stored scenario.
+std::vector<Collider> scenario_colliders(const ScenarioSettings& scenario) {
+  std::vector<Collider> colliders;
+  for (Eigen::Index c = 0; c < scenario.collider_shapes.size(); ++c) {
+    Collider collider;
+    collider.shape = static_cast<ColliderShape>(scenario.collider_shapes(c));
+    collider.size = scenario.collider_sizes.row(c).transpose();
+    for (int row = 0; row < 3; ++row)
+      collider.pose.rotation.row(row) = scenario.collider_rotations.row(c).segment<3>(3 * row);
+    collider.pose.translation = scenario.collider_positions.row(c).transpose();
+    collider.velocity = scenario.collider_velocities.row(c).transpose();
+    collider.angular_velocity = scenario.collider_angular_velocities.row(c).transpose();
+    collider.friction = scenario.collider_friction(c);
+    colliders.push_back(collider);
+  }
+  return colliders;
+}
+
 RunScenario model_scenario(const CLI::App& command, const ReducedRunArgs& args,
                            const ReducedModel& model, bool ignore_spec) {
   RunScenario run;
@@ -150,6 +168,7 @@ RunScenario model_scenario(const CLI::App& command, const ReducedRunArgs& args,
   if (!ignore_spec) {
     scenario = model.scenario;
     run.forces = scenario_point_forces(model.scenario);
+    run.colliders = scenario_colliders(model.scenario);
   }
   for (const char* name : {"steps", "output_every"})
     if (const std::optional<SettingValue> value = given_setting(command, args, name))

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ramus/precompute/model/model_spec.h"
+#include "ramus/runtime/contact/collider_set.h"
 #include "ramus/runtime/data/reduced_model.h"
 #include "ramus/runtime/data/settings_table.h"
 
@@ -50,14 +51,18 @@ std::vector<PointForce> point_forces(const ReducedRunArgs& args);
 /// The point forces of a stored scenario (/runtime/scenario), each at its global vertex.
 std::vector<PointForce> scenario_point_forces(const ScenarioSettings& scenario);
 
+/// The kinematic colliders of a stored scenario (/runtime/scenario/colliders), at t = 0.
+std::vector<Collider> scenario_colliders(const ScenarioSettings& scenario);
+
 /// What a run of a model does: its stored runtime settings and its stored scenario
-/// (steps, forces, output cadence; neither with `ignore_spec`, the options' defaults instead),
-/// then the options given on `command`'s line.
+/// (steps, forces, colliders, output cadence; neither with `ignore_spec`, the options' defaults
+/// instead), then the options given on `command`'s line.
 struct RunScenario {
   RuntimeSettings settings;
   int steps = 0;
   int output_every = 1;
   std::vector<PointForce> forces;
+  std::vector<Collider> colliders;  ///< at t = 0, each moving at its constant velocities
 };
 RunScenario model_scenario(const CLI::App& command, const ReducedRunArgs& args,
                            const ReducedModel& model, bool ignore_spec);

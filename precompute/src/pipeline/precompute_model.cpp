@@ -222,6 +222,43 @@ ScenarioSettings stored_scenario(const ScenarioSettings& scenario,
   return stored;
 }
 
+void store_scenario_colliders(const ContactSpec& contact, ScenarioSettings& scenario,
+                              const PrecomputeListener& listener) {
+  // The analytic colliders with a constant motion; the others are simulate-full's alone.
+  std::vector<const ColliderSpec*> stored;
+  for (const ColliderSpec& c : contact.colliders) {
+    const LevelSetCollider& collider = c.contact.collider;
+    if (collider.shape == ColliderShape::kMesh || !collider.motion.keyframes.empty()) {
+      listener.warning(c.key + ": " +
+                       (collider.shape == ColliderShape::kMesh ? "a mesh collider" : "keyframes") +
+                       " is for `ramus simulate-full` only: the model's runs (simulate, compare, "
+                       "audit) go without this collider");
+      continue;
+    }
+    stored.push_back(&c);
+  }
+  const auto C = static_cast<Eigen::Index>(stored.size());
+  scenario.collider_shapes.resize(C);
+  scenario.collider_sizes.resize(C, 4);
+  scenario.collider_rotations.resize(C, 9);
+  scenario.collider_positions.resize(C, 3);
+  scenario.collider_velocities.resize(C, 3);
+  scenario.collider_angular_velocities.resize(C, 3);
+  scenario.collider_friction.resize(C);
+  for (Eigen::Index k = 0; k < C; ++k) {
+    const ColliderContact& c = stored[static_cast<std::size_t>(k)]->contact;
+    const ColliderMotion& motion = c.collider.motion;
+    scenario.collider_shapes(k) = static_cast<int>(c.collider.shape);
+    scenario.collider_sizes.row(k) = c.collider.size.transpose();
+    for (int row = 0; row < 3; ++row)
+      scenario.collider_rotations.row(k).segment<3>(3 * row) = motion.initial.rotation.row(row);
+    scenario.collider_positions.row(k) = motion.initial.translation.transpose();
+    scenario.collider_velocities.row(k) = motion.linear_velocity.transpose();
+    scenario.collider_angular_velocities.row(k) = motion.angular_velocity.transpose();
+    scenario.collider_friction(k) = c.friction;
+  }
+}
+
 std::string provenance_time_utc() {
   std::time_t now = std::time(nullptr);
   if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH")) {
@@ -240,6 +277,7 @@ void finish_model(ReducedModel& model, const ModelSpec& spec, const std::vector<
                   const PrecomputeListener& listener) {
   model.settings = spec_runtime_settings(spec, names);
   model.scenario = stored_scenario(spec.simulation.scenario, forces);
+  store_scenario_colliders(spec.contact, model.scenario, listener);
   ModelProvenance& p = model.provenance;
   p.tool_version = version_string();
   p.created_utc = provenance_time_utc();

@@ -48,17 +48,24 @@ WorldEnergy WorldEnergyMeter::measure(const Simulator& simulator) {
     e.elastic += domain.full.elastic_energy(x_);
     e.gravity -= domain.gravity_forces.dot(x_ - domain.rest);
   }
+  if (!simulator.colliders().empty()) e.contact = simulator.contact().energy;
   return e;
 }
 
 EnergyAudit audit_energy(std::shared_ptr<const ReducedModel> model, const RuntimeSettings& settings,
                          int steps, const std::vector<PointForce>& forces, int every,
-                         const std::function<void(int, int)>& progress) {
+                         const std::function<void(int, int)>& progress,
+                         const std::vector<Collider>& colliders) {
   if (!model) throw OptionError("energy audit: no model");
   if (steps < 0) throw OptionError("energy audit: steps must not be negative");
   if (every < 1) throw OptionError("energy audit: every must be >= 1");
   Simulator reduced(compile_model(ReducedModel(*model)), settings);
   WorldEnergyMeter meter(*model, reduced, settings.gravity);
+  for (std::size_t k = 0; k < colliders.size(); ++k) {
+    const ColliderResult added = reduced.add_collider(colliders[k]);
+    if (added.status != ColliderStatus::kOk)
+      throw OptionError("energy audit: collider " + std::to_string(k) + ": " + added.message);
+  }
   std::vector<PointForce> resolved = forces;
   TetMesh mesh;
   mesh.rest_positions = global_rest_positions(*model);
@@ -117,6 +124,8 @@ EnergyAudit audit_energy(std::shared_ptr<const ReducedModel> model, const Runtim
               (after.row(resolved[i].vertex) - before.row(resolved[i].vertex)).transpose());
       std::swap(before, after);
     }
+    // The colliders' work through the barrier: its force at the step's end times their motion.
+    if (!colliders.empty()) work += settings.time_step * reduced.contact().power;
     if (step % every == 0 || step == steps) sample(reduced.time(), work);
     if (progress) progress(step, steps);
   }

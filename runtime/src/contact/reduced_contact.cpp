@@ -1,5 +1,6 @@
 #include "ramus/runtime/contact/reduced_contact.h"
 
+#include <Eigen/Geometry>
 #include <cstdio>
 
 #include "domain_contact.h"
@@ -23,9 +24,10 @@ template <class Visit>
 void for_each_sample(const Model& model, const State& state, const Collider& collider,
                      const Visit& visit) {
   for (int i = 0; i < model.num_domains(); ++i)
-    for (int k = 0; k < model.part_of(i).contact.size(); ++k)
-      visit(i, k,
-            collider_level_set(collider, collider.pose, sample_world_position(model, state, i, k)));
+    for (int k = 0; k < model.part_of(i).contact.size(); ++k) {
+      const Eigen::Vector3d x = sample_world_position(model, state, i, k);
+      visit(i, k, collider_level_set(collider, collider.pose, x), x);
+    }
 }
 
 }  // namespace
@@ -45,13 +47,14 @@ ColliderResult add_collider(const Model& model, State& state, const Collider& co
   // The deepest sample inside it.
   double deepest = 0;
   int domain = -1, vertex = -1;
-  for_each_sample(model, state, collider, [&](int i, int k, const LevelSetSample& phi) {
-    if (phi.value < deepest) {
-      deepest = phi.value;
-      domain = i;
-      vertex = model.part_of(i).contact.vertices(k);
-    }
-  });
+  for_each_sample(model, state, collider,
+                  [&](int i, int k, const LevelSetSample& phi, const Eigen::Vector3d&) {
+                    if (phi.value < deepest) {
+                      deepest = phi.value;
+                      domain = i;
+                      vertex = model.part_of(i).contact.vertices(k);
+                    }
+                  });
   if (-deepest > state.settings.contact_distance) {
     result.status = ColliderStatus::kStartsInside;
     std::snprintf(result.message, sizeof result.message,
@@ -75,7 +78,8 @@ ContactReport measure_contact(const Model& model, const State& state) noexcept {
   for (int id = 0; id < state.colliders.capacity(); ++id) {
     if (!state.colliders.contains(id)) continue;
     for_each_sample(
-        model, state, state.colliders[id], [&](int i, int k, const LevelSetSample& phi) {
+        model, state, state.colliders[id],
+        [&](int i, int k, const LevelSetSample& phi, const Eigen::Vector3d& x) {
           if (phi.value < report.smallest_distance) {
             report.smallest_distance = phi.value;
             report.domain = i;
@@ -88,7 +92,10 @@ ContactReport measure_contact(const Model& model, const State& state) noexcept {
           const ScalarDerivatives b = continued_log_barrier(phi.value, settings.contact_distance);
           ++report.active;
           report.energy += weight * b.value;
-          report.force -= weight * b.first * phi.gradient;
+          const Eigen::Vector3d force = -weight * b.first * phi.gradient;
+          report.force += force;
+          const Collider& c = state.colliders[id];
+          report.power += force.dot(c.velocity + c.angular_velocity.cross(x - c.pose.translation));
         });
   }
   return report;

@@ -406,6 +406,27 @@ std::string find_scenario_problem(const ScenarioSettings& scenario, int num_glob
       return force + "its window starts at " + number(start) + " s, after its end " + number(end) +
              " s";
   }
+  // The colliders' shapes, numbers and friction (their sizes and poses are checked where a run
+  // adds them, by collider_problem).
+  const Eigen::Index C = scenario.collider_shapes.size();
+  if (scenario.collider_sizes.rows() != C || scenario.collider_rotations.rows() != C ||
+      scenario.collider_positions.rows() != C || scenario.collider_velocities.rows() != C ||
+      scenario.collider_angular_velocities.rows() != C || scenario.collider_friction.size() != C)
+    return "colliders: " + std::to_string(C) + " shapes, but other columns of other lengths";
+  for (Eigen::Index c = 0; c < C; ++c) {
+    const std::string collider = "colliders[" + std::to_string(c) + "]: ";
+    if (scenario.collider_shapes(c) < 0 || scenario.collider_shapes(c) > 5)
+      return collider + "shape " + std::to_string(scenario.collider_shapes(c)) +
+             " is none of the analytic shapes 0 to 5";
+    if (!scenario.collider_sizes.row(c).allFinite() ||
+        !scenario.collider_rotations.row(c).allFinite() ||
+        !scenario.collider_positions.row(c).allFinite() ||
+        !scenario.collider_velocities.row(c).allFinite() ||
+        !scenario.collider_angular_velocities.row(c).allFinite())
+      return collider + "a size, its pose or a velocity is not finite";
+    if (!(scenario.collider_friction(c) >= 0))
+      return collider + "friction must be >= 0, got " + number(scenario.collider_friction(c));
+  }
   return "";
 }
 
@@ -469,7 +490,19 @@ std::string runtime_fields_markdown_table() {
       "| `scenario/forces` | dataset | float64 | (F, 3) | N | finite | each force, world axes "
       "|\n"
       "| `scenario/force_windows` | dataset | float64 | (F, 2) | s | start <= end | each force "
-      "acts from its start to its end |\n";
+      "acts from its start to its end |\n"
+      "| `scenario/colliders/shape` | dataset, optional group | int32 | (C) | | 0 to 5 | each "
+      "kinematic collider's shape: half-space, sphere, capsule, rounded box, cylinder, bowl |\n"
+      "| `scenario/colliders/size` | dataset | float64 | (C, 4) | m | by shape | its sizes |\n"
+      "| `scenario/colliders/rotation` | dataset | float64 | (C, 9) | | orthonormal | its "
+      "rotation at t = 0, rows |\n"
+      "| `scenario/colliders/position` | dataset | float64 | (C, 3) | m | finite | its origin at "
+      "t = 0 |\n"
+      "| `scenario/colliders/velocity` | dataset | float64 | (C, 3) | m/s | finite | its "
+      "constant velocity |\n"
+      "| `scenario/colliders/angular_velocity` | dataset | float64 | (C, 3) | rad/s | finite | "
+      "its constant angular velocity about its origin (world) |\n"
+      "| `scenario/colliders/friction` | dataset | float64 | (C) | | >= 0 | Coulomb's mu |\n";
   return text;
 }
 

@@ -220,6 +220,18 @@ void visit_scenario(Scenario& s, V& v) {
   const Eigen::Index F = s.force_vertices.size();
   v.dataset("forces", s.forces, {F, 3});
   v.dataset("force_windows", s.force_windows, {F, 2});
+  // The colliders: an optional group (files before it have none), one row per collider.
+  const Eigen::Index C = s.collider_shapes.size();
+  v.group("colliders", {false, C > 0}, [&] {
+    v.dataset("shape", s.collider_shapes, {-1});
+    const Eigen::Index rows = s.collider_shapes.size();
+    v.dataset("size", s.collider_sizes, {rows, 4});
+    v.dataset("rotation", s.collider_rotations, {rows, 9});
+    v.dataset("position", s.collider_positions, {rows, 3});
+    v.dataset("velocity", s.collider_velocities, {rows, 3});
+    v.dataset("angular_velocity", s.collider_angular_velocities, {rows, 3});
+    v.dataset("friction", s.collider_friction, {rows});
+  });
 }
 
 /// The attributes and datasets of /runtime for a model of `num_domains` domains: the settings

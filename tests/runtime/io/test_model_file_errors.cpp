@@ -557,6 +557,28 @@ TEST_CASE("a bad scenario in a file is named", "[runtime][io][model_file]") {
              Contains("forces[2]: its window starts at 2 s, after its end 0.1 s"));
   CHECK_THAT(broken([](const hdf5::Group& root) { root.remove("runtime/scenario/forces"); }),
              Contains("scenario.h5") && Contains("forces"));
+  // The colliders: a shape no runtime collider has, a negative mu, a missing column.
+  CHECK_THAT(broken([&](const hdf5::Group& root) {
+               Eigen::VectorXi shapes = model.scenario.collider_shapes;
+               shapes(1) = 6;
+               root.remove("runtime/scenario/colliders/shape");
+               root.write_vector("runtime/scenario/colliders/shape", shapes);
+             }),
+             Contains("colliders[1]: shape 6 is none of the analytic shapes 0 to 5"));
+  CHECK_THAT(broken([&](const hdf5::Group& root) {
+               Eigen::VectorXd mu = model.scenario.collider_friction;
+               mu(0) = -0.5;
+               root.remove("runtime/scenario/colliders/friction");
+               root.write_vector("runtime/scenario/colliders/friction", mu);
+             }),
+             Contains("colliders[0]: friction must be >= 0, got -0.5"));
+  CHECK_THAT(
+      broken([](const hdf5::Group& root) { root.remove("runtime/scenario/colliders/velocity"); }),
+      Contains("scenario.h5") && Contains("velocity"));
+  // A file written before colliders were stored reads with none.
+  write_model_file(model, path);
+  edit(path, [](const hdf5::Group& root) { root.remove("runtime/scenario/colliders"); });
+  CHECK(read_model_file(path).scenario.collider_shapes.size() == 0);
   CHECK_THAT(broken([](const hdf5::Group& root) { root.remove("runtime/scenario"); }),
              Contains("scenario.h5: missing group /runtime/scenario"));
 }

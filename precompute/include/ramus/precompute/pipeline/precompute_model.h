@@ -32,6 +32,11 @@ ReducedModel precompute_model(const ModelSpec& spec, const ReductionOverrides& o
 ScenarioSettings stored_scenario(const ScenarioSettings& scenario,
                                  const std::vector<PointForce>& forces);
 
+/// The spec's colliders into the stored scenario: the analytic ones with a constant motion (a
+/// mesh collider or keyframes: a warning, left to `ramus simulate-full`).
+void store_scenario_colliders(const ContactSpec& contact, ScenarioSettings& scenario,
+                              const PrecomputeListener& listener);
+
 /// The time of writing as "2026-11-26T23:10:26Z", or SOURCE_DATE_EPOCH (seconds) where set, so
 /// that the same inputs give byte-identical model files.
 std::string provenance_time_utc();

@@ -24,7 +24,8 @@ struct WorldEnergy {
   double kinetic = 0;
   double elastic = 0;
   double gravity = 0;
-  double total() const { return kinetic + elastic + gravity; }
+  double contact = 0;  ///< the colliders' barrier potential (ContactReport::energy)
+  double total() const { return kinetic + elastic + gravity + contact; }
 };
 
 /// Measures WorldEnergy of a Simulator of `model`; `at_rest` (a Simulator of the same model at
@@ -46,9 +47,10 @@ class WorldEnergyMeter {
   Eigen::VectorXd x_, v_;
 };
 
-/// The energy audit of a run: H = T + V_elastic + V_gravity from rest, and the work W of the
-/// vertex forces (Σ f · Δx over the steps each is active in). A run that neither gains nor
-/// invents energy keeps H(t) − W(t) <= H(0).
+/// The energy audit of a run: H = T + V_elastic + V_gravity + V_contact from rest, and the work
+/// W of the vertex forces (Σ f · Δx over the steps each is active in) and of the moving
+/// colliders through the barrier (Σ h ContactReport::power; their friction's work is not
+/// counted). A run that neither gains nor invents energy keeps H(t) − W(t) <= H(0).
 struct EnergyAudit {
   int steps = 0;                ///< steps taken (fewer when a step failed)
   bool ok = true;               ///< every step returned StepStatus::kOk
@@ -63,11 +65,12 @@ struct EnergyAudit {
   std::vector<WorldEnergy> energy;      ///< the samples' energies
 };
 
-/// Runs `steps` steps of `model` with `settings` from rest (forces at global vertices, as
-/// TreeComparisonOptions), measuring every `every`-th step. progress (optional) as in
-/// TreeComparisonOptions.
+/// Runs `steps` steps of `model` with `settings` from rest (forces at global vertices and
+/// colliders at t = 0, as TreeComparisonOptions), measuring every `every`-th step. progress
+/// (optional) as in TreeComparisonOptions.
 EnergyAudit audit_energy(std::shared_ptr<const ReducedModel> model, const RuntimeSettings& settings,
                          int steps, const std::vector<PointForce>& forces, int every = 1,
-                         const std::function<void(int, int)>& progress = {});
+                         const std::function<void(int, int)>& progress = {},
+                         const std::vector<Collider>& colliders = {});
 
 }  // namespace ramus

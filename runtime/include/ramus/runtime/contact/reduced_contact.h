@@ -30,6 +30,8 @@ struct ContactReport {
   int active = 0;  ///< samples within the contact distance of some collider
   Eigen::Vector3d force = Eigen::Vector3d::Zero();  ///< their barrier force on the object (N)
   double energy = 0;                                ///< the barrier potential Σ kappa a b (J)
+  /// The rate at which the colliders do work on the object through it: Σ f_k · v_c(x_k) (W).
+  double power = 0;
   /// The smallest signed distance of a sample to a collider (m) and where: domain and vertex.
   double smallest_distance = std::numeric_limits<double>::infinity();
   int domain = -1, vertex = -1;

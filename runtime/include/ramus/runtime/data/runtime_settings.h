@@ -103,6 +103,16 @@ struct ScenarioSettings {
   Eigen::VectorXi force_vertices;
   Eigen::MatrixX3d forces;         ///< #F by 3: force k, N, in world axes
   Eigen::MatrixX2d force_windows;  ///< #F by 2: it acts from column 0 to column 1, s
+  /// #C kinematic colliders (the spec's analytic ones with a constant motion), row c each:
+  /// ColliderShape's number (half-space 0 to bowl 5), sizes (m, by shape), pose at t = 0 (the
+  /// rotation's rows, the origin in m), velocity (m/s) and angular velocity (rad/s, world), mu.
+  Eigen::VectorXi collider_shapes;
+  Eigen::MatrixX4d collider_sizes;
+  Eigen::Matrix<double, Eigen::Dynamic, 9> collider_rotations;
+  Eigen::MatrixX3d collider_positions;
+  Eigen::MatrixX3d collider_velocities;
+  Eigen::MatrixX3d collider_angular_velocities;
+  Eigen::VectorXd collider_friction;
 };
 
 #undef RAMUS_SETTING_MEMBER
