@@ -15,6 +15,9 @@ struct ViewerOptions {
   /// with frames: then pull the farthest surface vertex sideways for as many frames and write
   /// this PNG (the image must differ from the rest's)
   std::string pulled_screenshot;
+  /// with frames: then drive a sphere through the model, across the view near its farthest
+  /// vertex, for as many frames and write this PNG (the model must differ from its rest)
+  std::string collider_screenshot;
 };
 
 /// Opens the window and runs until it is closed (or options.frames are drawn). Throws
