@@ -224,8 +224,9 @@ BENCHMARK(BM_OakStepInterleaved)->Unit(benchmark::kMillisecond)->MinTime(5);
 
 // Contact against the contact-free oak, interleaved in one run (issue 34): one oak without a
 // collider, one with a capsule 50 m away (the far-object overhead: the broad phase's cost), one
-// with a capsule of radius 0.4 m swinging across the crown at 70 % of the height, at up to
-// 1.5 m/s (moved kinematically each step, as a game would), and the leaves it touches per step.
+// with a capsule of radius state.range(0) cm (40: a branch's reach; 120: wide enough for the
+// issue's 100 leaves a step) swinging across the crown at 70 % of the height, at up to 1.5 m/s
+// (moved kinematically each step, as a game would), and the leaves it touches per step.
 void BM_OakContactInterleaved(benchmark::State& state) {
   const auto model = oak();
   Eigen::MatrixX3d rest;
@@ -235,10 +236,13 @@ void BM_OakContactInterleaved(benchmark::State& state) {
                               lo.z() + 0.7 * (hi.z() - lo.z()));
   // x(t) = centre - A cos(omega t): from just outside the crown's -x side across it and back,
   // 1.5 m/s at the fastest.
-  const double amplitude = 0.5 * (hi.x() - lo.x()) + 0.5, omega = 1.5 / amplitude;
+  const double amplitude =
+                   0.5 * (hi.x() - lo.x()) + 0.1 + 0.01 * static_cast<double>(state.range(0)),
+               omega = 1.5 / amplitude;
   ramus::Collider capsule;
   capsule.shape = ramus::ColliderShape::kCapsule;
-  capsule.size = Eigen::Vector4d(0.4, 0.5 * (hi.y() - lo.y()), 0, 0);
+  capsule.size =
+      Eigen::Vector4d(0.01 * static_cast<double>(state.range(0)), 0.5 * (hi.y() - lo.y()), 0, 0);
   capsule.pose.rotation = Eigen::AngleAxisd(M_PI / 2, Eigen::Vector3d::UnitX()).matrix();
   capsule.pose.translation = crown - Eigen::Vector3d(amplitude, 0, 0);
   ramus::Collider far = capsule;
@@ -277,7 +281,7 @@ void BM_OakContactInterleaved(benchmark::State& state) {
   state.counters["sweep_over_free"] = seconds[2] / seconds[0];
   state.counters["leaves_touched"] = touched / static_cast<double>(std::max<long>(1, steps / 10));
 }
-BENCHMARK(BM_OakContactInterleaved)->Unit(benchmark::kMillisecond)->MinTime(10);
+BENCHMARK(BM_OakContactInterleaved)->Unit(benchmark::kMillisecond)->MinTime(10)->Arg(40)->Arg(120);
 
 // Each iteration's time is the lone sum.
 void BM_OakLoneSum(benchmark::State& state) {
