@@ -100,7 +100,10 @@ void run(const Args& args) {
               args.ignore_spec ? " (--ignore-spec: the command line's scenario)" : "");
   RunProgress progress("compare  ");
   Comparison c;
-  if (num_domains == 1) {  // one domain, at its placed scale
+  // One anchored domain, at its placed scale; a free one (its root a rigid body) and every tree
+  // against the undivided mesh.
+  const bool free_body = part_of(*model, 0).fixed_vertices.size() == 0;
+  if (num_domains == 1 && !free_body) {
     ComparisonOptions options;
     options.settings = scenario.settings;
     options.domain = scenario.settings.domains.front();
