@@ -8,6 +8,7 @@
 
 #include "contact/subtree_contact.h"
 #include "ramus/runtime/contact/contact_response.h"
+#include "support/collider_points.h"
 #include "support/finite_differences.h"
 #include "support/random_models.h"
 
@@ -69,13 +70,7 @@ SubtreeSetup make_setup(ColliderShape shape, const Eigen::Vector4d& size) {
           model.contact_offset[static_cast<std::size_t>(d)] + k)];
       candidate.sample = k;
       candidate.collider = 0;
-      Eigen::Vector3d x = step.collider.pose.translation + random.matrix(3, 1, 1.0);
-      const double target = c.distance * random.uniform(0.05, 0.9);
-      for (int walk = 0; walk < 50; ++walk) {
-        const LevelSetSample phi = collider_level_set(step.collider, step.collider.pose, x, true);
-        x -= (phi.value - target) * phi.gradient;
-      }
-      candidate.start = x;
+      candidate.start = test::point_near_collider(step, c.distance, random);
     }
     s.counts[static_cast<std::size_t>(d)] = count;
   }

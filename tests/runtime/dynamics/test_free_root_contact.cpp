@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "dynamics/free_root_contact.h"
+#include "support/collider_points.h"
 #include "support/finite_differences.h"
 #include "support/random_models.h"
 
@@ -49,13 +50,7 @@ Setup make_setup(ColliderShape shape, const Eigen::Vector4d& size) {
       ContactCandidate& c = s.candidates[static_cast<std::size_t>(
           model.contact_offset[static_cast<std::size_t>(d)] + k)];
       c.sample = k;
-      Eigen::Vector3d x = collider.collider.pose.translation + random.matrix(3, 1, 1.0);
-      const double target = step.distance * random.uniform(0.05, 0.9);
-      for (int walk = 0; walk < 50; ++walk) {
-        const LevelSetSample phi = collider_level_set(collider.collider, collider.end, x, true);
-        x -= (phi.value - target) * phi.gradient;
-      }
-      c.start = x;
+      c.start = test::point_near_collider(collider, step.distance, random);
     }
     s.counts[static_cast<std::size_t>(d)] = 3;
   }
