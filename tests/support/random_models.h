@@ -261,17 +261,25 @@ inline ReducedModel make_model(unsigned seed = 1) {
   scenario.forces = random.between(9, -5, 5).reshaped(3, 3);
   scenario.force_windows.resize(3, 2);
   scenario.force_windows << 0, 0.5, 0.25, 1e300, 0.1, 0.1;
-  // And 2 colliders: a sphere and a turned capsule, moving.
-  scenario.collider_shapes.resize(2);
-  scenario.collider_shapes << 1, 2;
-  scenario.collider_sizes = random.between(8, 0.1, 0.5).reshaped(2, 4);
-  scenario.collider_rotations.resize(2, 9);
-  for (int c = 0; c < 2; ++c)
+  // And 3 colliders: a sphere and a turned capsule, moving, and a grid of 3 by 2 by 4 samples.
+  scenario.collider_shapes.resize(3);
+  scenario.collider_shapes << 1, 2, 6;
+  scenario.collider_sizes = random.between(12, 0.1, 0.5).reshaped(3, 4);
+  scenario.collider_sizes.row(2).setZero();
+  scenario.collider_rotations.resize(3, 9);
+  for (int c = 0; c < 3; ++c)
     scenario.collider_rotations.row(c) = random_rotation(random).transpose().reshaped().transpose();
-  scenario.collider_positions = random.between(6, -2, 2).reshaped(2, 3);
-  scenario.collider_velocities = random.between(6, -1, 1).reshaped(2, 3);
-  scenario.collider_angular_velocities = random.between(6, -1, 1).reshaped(2, 3);
-  scenario.collider_friction = random.between(2, 0, 1);
+  scenario.collider_positions = random.between(9, -2, 2).reshaped(3, 3);
+  scenario.collider_velocities = random.between(9, -1, 1).reshaped(3, 3);
+  scenario.collider_angular_velocities = random.between(9, -1, 1).reshaped(3, 3);
+  scenario.collider_friction = random.between(3, 0, 1);
+  scenario.collider_grid_origins.setZero(3, 3);
+  scenario.collider_grid_origins.row(2) = random.between(3, -1, 1).transpose();
+  scenario.collider_grid_spacings.setZero(3);
+  scenario.collider_grid_spacings(2) = 0.05;
+  scenario.collider_grid_samples.setZero(3, 3);
+  scenario.collider_grid_samples.row(2) << 3, 2, 4;
+  scenario.collider_grid_values = random.between(24, -0.1, 0.1).cast<float>();
   return model;
 }
 

@@ -67,19 +67,25 @@ void print_summary(const ReducedModel& model, const std::string& path) {
                 scenario.forces(k, 1), scenario.forces(k, 2), scenario.force_vertices(k),
                 scenario.force_windows(k, 0), scenario.force_windows(k, 1));
   // The scenario's colliders.
-  static const char* const kShapes[] = {"half-space",  "sphere",   "capsule",
-                                        "rounded box", "cylinder", "bowl"};
+  static const char* const kShapes[] = {"half-space", "sphere", "capsule", "rounded box",
+                                        "cylinder",   "bowl",   "grid"};
   for (Eigen::Index c = 0; c < scenario.collider_shapes.size(); ++c) {
     const int shape = scenario.collider_shapes(c);
-    std::printf(
-        "    collider %ld: %s, sizes %g %g %g %g m, at (%g, %g, %g) m, moving (%g, %g, %g) "
-        "m/s, mu %g\n",
-        static_cast<long>(c), shape >= 0 && shape <= 5 ? kShapes[shape] : "?",
-        scenario.collider_sizes(c, 0), scenario.collider_sizes(c, 1), scenario.collider_sizes(c, 2),
-        scenario.collider_sizes(c, 3), scenario.collider_positions(c, 0),
-        scenario.collider_positions(c, 1), scenario.collider_positions(c, 2),
-        scenario.collider_velocities(c, 0), scenario.collider_velocities(c, 1),
-        scenario.collider_velocities(c, 2), scenario.collider_friction(c));
+    std::printf("    collider %ld: %s", static_cast<long>(c),
+                shape >= 0 && shape <= 6 ? kShapes[shape] : "?");
+    if (shape == 6)
+      std::printf(" of %d by %d by %d samples %g m apart", scenario.collider_grid_samples(c, 0),
+                  scenario.collider_grid_samples(c, 1), scenario.collider_grid_samples(c, 2),
+                  scenario.collider_grid_spacings(c));
+    else
+      std::printf(", sizes %g %g %g %g m", scenario.collider_sizes(c, 0),
+                  scenario.collider_sizes(c, 1), scenario.collider_sizes(c, 2),
+                  scenario.collider_sizes(c, 3));
+    std::printf(", at (%g, %g, %g) m, moving (%g, %g, %g) m/s, mu %g\n",
+                scenario.collider_positions(c, 0), scenario.collider_positions(c, 1),
+                scenario.collider_positions(c, 2), scenario.collider_velocities(c, 0),
+                scenario.collider_velocities(c, 1), scenario.collider_velocities(c, 2),
+                scenario.collider_friction(c));
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <sstream>
 
@@ -20,10 +21,12 @@ constexpr double kWeightsHeldAtDelta = 10;        // a penalty's default: its de
 constexpr double kDefaultVoxelsPerSide = 64;  // a mesh collider's grid, along its largest side
 constexpr double kMostVoxelPerDelta = 2;      // coarser, and distances within delta are lost
 
-// A mesh collider's grid level set; `delta` (m) is set to its default when the spec gave none.
+// A mesh collider's grid level set; `delta` (m) is set to its default when the spec gave none,
+// and a voxel the spec does not give is at most `finest_default_voxel` (m).
 std::shared_ptr<const GridLevelSet> mesh_collider_grid(const ColliderSpec& s,
                                                        const std::string& spec_path,
-                                                       double diagonal, double& delta) {
+                                                       double diagonal, double& delta,
+                                                       double finest_default_voxel) {
   SurfaceMesh surface;
   try {
     surface = read_surface_mesh(s.mesh_file);
@@ -36,7 +39,8 @@ std::shared_ptr<const GridLevelSet> mesh_collider_grid(const ColliderSpec& s,
           ? (surface.vertices.colwise().maxCoeff() - surface.vertices.colwise().minCoeff())
                 .maxCoeff()
           : 0.0;
-  const double voxel = s.voxel_size.value_or(largest_side / kDefaultVoxelsPerSide);
+  const double voxel =
+      s.voxel_size.value_or(std::min(largest_side / kDefaultVoxelsPerSide, finest_default_voxel));
   if (!s.delta) delta = std::max(kDefaultDeltaOfDiagonal * diagonal, voxel);
   if (voxel > kMostVoxelPerDelta * delta) {
     std::ostringstream message;
@@ -54,6 +58,15 @@ std::shared_ptr<const GridLevelSet> mesh_collider_grid(const ColliderSpec& s,
 }
 
 }  // namespace
+
+std::shared_ptr<const GridLevelSet> runtime_collider_grid(const ColliderSpec& spec,
+                                                          const std::string& spec_path,
+                                                          double contact_distance) {
+  ColliderSpec given = spec;
+  double delta = std::max(contact_distance, spec.delta.value_or(0.0));
+  given.delta = delta;
+  return mesh_collider_grid(given, spec_path, 0.0, delta, delta);
+}
 
 std::string collider_keys_markdown_table() {
   std::string table = "\n| key | unit | meaning |\n|---|---|---|\n";
@@ -80,7 +93,8 @@ ContactOptions resolve_contact_options(const ContactSpec& spec, const std::strin
     ColliderContact c = s.contact;
     c.delta = s.delta.value_or(kDefaultDeltaOfDiagonal * diagonal);
     if (c.collider.shape == ColliderShape::kMesh)
-      c.collider.grid = mesh_collider_grid(s, spec_path, diagonal, c.delta);
+      c.collider.grid = mesh_collider_grid(s, spec_path, diagonal, c.delta,
+                                           std::numeric_limits<double>::infinity());
     // Barrier: 0 asks StepContact for its automatic, adaptive kappa; penalty: depth delta holds
     // ten average vertex weights, 3 k delta² = 10 m g.
     c.stiffness = s.stiffness.value_or(c.model == ContactModel::kBarrier

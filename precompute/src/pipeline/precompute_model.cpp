@@ -12,6 +12,7 @@
 #include "precompute_stages.h"
 #include "printf_text.h"
 #include "ramus/error.h"
+#include "ramus/precompute/contact/grid_level_set.h"
 #include "ramus/precompute/mesh/surface_mesh.h"
 #include "ramus/precompute/pipeline/precompute_progress.h"
 #include "ramus/precompute/pipeline/spec_mesh.h"
@@ -222,17 +223,50 @@ ScenarioSettings stored_scenario(const ScenarioSettings& scenario,
   return stored;
 }
 
-void store_scenario_colliders(const ContactSpec& contact, ScenarioSettings& scenario,
+// The mesh colliders' grid level sets, as the runtime samples them (GridDistanceField): a row
+// per collider, zeros in an analytic one's, every grid's values one after another.
+void store_collider_grids(const std::vector<const ColliderSpec*>& stored,
+                          const std::string& spec_path, double contact_distance,
+                          ScenarioSettings& scenario) {
+  const auto C = static_cast<Eigen::Index>(stored.size());
+  std::vector<std::shared_ptr<const GridLevelSet>> grids;
+  Eigen::Index values = 0;
+  for (const ColliderSpec* c : stored) {
+    grids.push_back(c->contact.collider.shape == ColliderShape::kMesh
+                        ? runtime_collider_grid(*c, spec_path, contact_distance)
+                        : nullptr);
+    if (grids.back() != nullptr) values += grids.back()->samples().prod();
+  }
+  if (values == 0) return;
+  scenario.collider_grid_origins.setZero(C, 3);
+  scenario.collider_grid_spacings.setZero(C);
+  scenario.collider_grid_samples.setZero(C, 3);
+  scenario.collider_grid_values.resize(values);
+  Eigen::Index offset = 0;
+  for (Eigen::Index k = 0; k < C; ++k) {
+    const GridLevelSet* grid = grids[static_cast<std::size_t>(k)].get();
+    if (grid == nullptr) continue;
+    const GridDistanceField field = grid->field();
+    const Eigen::Index count = field.samples.prod();
+    scenario.collider_grid_origins.row(k) = field.origin.transpose();
+    scenario.collider_grid_spacings(k) = field.spacing;
+    scenario.collider_grid_samples.row(k) = field.samples.transpose();
+    scenario.collider_grid_values.segment(offset, count) =
+        Eigen::Map<const Eigen::VectorXf>(field.values, count);
+    offset += count;
+  }
+}
+
+void store_scenario_colliders(const ContactSpec& contact, const std::string& spec_path,
+                              double contact_distance, ScenarioSettings& scenario,
                               const PrecomputeListener& listener) {
-  // The analytic colliders with a constant motion; the others are simulate-full's alone.
+  // The colliders with a constant motion; keyframed ones are simulate-full's alone.
   std::vector<const ColliderSpec*> stored;
   for (const ColliderSpec& c : contact.colliders) {
-    const LevelSetCollider& collider = c.contact.collider;
-    if (collider.shape == ColliderShape::kMesh || !collider.motion.keyframes.empty()) {
-      listener.warning(c.key + ": " +
-                       (collider.shape == ColliderShape::kMesh ? "a mesh collider" : "keyframes") +
-                       " is for `ramus simulate-full` only: the model's runs (simulate, compare, "
-                       "audit) go without this collider");
+    if (!c.contact.collider.motion.keyframes.empty()) {
+      listener.warning(c.key +
+                       ": keyframes are for `ramus simulate-full` only: the model's runs "
+                       "(simulate, compare, audit) go without this collider");
       continue;
     }
     stored.push_back(&c);
@@ -257,6 +291,7 @@ void store_scenario_colliders(const ContactSpec& contact, ScenarioSettings& scen
     scenario.collider_angular_velocities.row(k) = motion.angular_velocity.transpose();
     scenario.collider_friction(k) = c.friction;
   }
+  store_collider_grids(stored, spec_path, contact_distance, scenario);
 }
 
 std::string provenance_time_utc() {
@@ -277,7 +312,8 @@ void finish_model(ReducedModel& model, const ModelSpec& spec, const std::vector<
                   const PrecomputeListener& listener) {
   model.settings = spec_runtime_settings(spec, names);
   model.scenario = stored_scenario(spec.simulation.scenario, forces);
-  store_scenario_colliders(spec.contact, model.scenario, listener);
+  store_scenario_colliders(spec.contact, spec.spec_path, model.settings.contact_distance,
+                           model.scenario, listener);
   ModelProvenance& p = model.provenance;
   p.tool_version = version_string();
   p.created_utc = provenance_time_utc();

@@ -1,8 +1,10 @@
 #include "ramus/precompute/reduction/reduced_vs_full.h"
 
 #include <chrono>
+#include <memory>
 
 #include "ramus/error.h"
+#include "ramus/precompute/contact/grid_level_set.h"
 #include "ramus/precompute/fem/full_space_simulator.h"
 #include "ramus/runtime/model/model_geometry.h"
 
@@ -58,11 +60,17 @@ ContactOptions full_space_contact(const std::vector<Collider>& colliders,
   ContactOptions contact;
   contact.friction_speed = settings.contact_friction_speed;
   for (const Collider& c : colliders) {
-    if (c.shape == ColliderShape::kMesh)
-      throw OptionError("compare: a grid collider has no full-space counterpart here");
     ColliderContact full;
     full.collider.shape = c.shape;
     full.collider.size = c.size;
+    // A grid: a copy of its values (the full FEM samples the same trilinear interpolant).
+    if (c.shape == ColliderShape::kMesh) {
+      const GridDistanceField& g = c.grid;
+      const Eigen::Index count = g.samples.prod();
+      full.collider.grid = std::make_shared<const GridLevelSet>(
+          g.origin, g.spacing, g.samples, std::vector<float>(g.values, g.values + count),
+          SurfaceMesh{});
+    }
     full.collider.motion.initial = c.pose;
     full.collider.motion.linear_velocity = c.velocity;
     full.collider.motion.angular_velocity = c.angular_velocity;

@@ -383,6 +383,47 @@ std::string find_settings_problem(const RuntimeSettings& settings, int num_domai
   return "";
 }
 
+namespace {
+
+// The mesh colliders' grids: a row per collider, at least 2 samples each way and a positive
+// spacing in a grid's row (zeros in another's), and as many finite values as the grids hold.
+std::string collider_grids_problem(const ScenarioSettings& scenario) {
+  const Eigen::Index C = scenario.collider_shapes.size();
+  const bool any_grid = (scenario.collider_shapes.array() == 6).any();
+  if (!any_grid && scenario.collider_grid_values.size() == 0) return "";
+  if (scenario.collider_grid_origins.rows() != C || scenario.collider_grid_spacings.size() != C ||
+      scenario.collider_grid_samples.rows() != C)
+    return "colliders: " + std::to_string(C) + " shapes, but the grid columns have other lengths";
+  long long values = 0;
+  for (Eigen::Index c = 0; c < C; ++c) {
+    const std::string collider = "colliders[" + std::to_string(c) + "]: ";
+    const Eigen::Vector3i n = scenario.collider_grid_samples.row(c).transpose();
+    if (scenario.collider_shapes(c) != 6) {
+      if (n != Eigen::Vector3i::Zero()) return collider + "not a grid, but it has grid samples";
+      continue;
+    }
+    if (!scenario.collider_grid_origins.row(c).allFinite())
+      return collider + "its grid's origin is not finite";
+    if (!(scenario.collider_grid_spacings(c) > 0) ||
+        !std::isfinite(scenario.collider_grid_spacings(c)))
+      return collider + "its grid's spacing must be positive, got " +
+             number(scenario.collider_grid_spacings(c));
+    if (n.minCoeff() < 2 || n.maxCoeff() > 4096)
+      return collider + "its grid needs 2 to 4096 samples each way, got " + std::to_string(n(0)) +
+             " by " + std::to_string(n(1)) + " by " + std::to_string(n(2));
+    values += static_cast<long long>(n(0)) * n(1) * n(2);
+  }
+  if (values != scenario.collider_grid_values.size())
+    return "colliders: the grids hold " + std::to_string(values) +
+           " samples, but grid_values has " + std::to_string(scenario.collider_grid_values.size());
+  for (Eigen::Index k = 0; k < scenario.collider_grid_values.size(); ++k)
+    if (!std::isfinite(scenario.collider_grid_values(k)))
+      return "colliders: grid value " + std::to_string(k) + " is not finite";
+  return "";
+}
+
+}  // namespace
+
 std::string find_scenario_problem(const ScenarioSettings& scenario, int num_global_vertices) {
   // The list's scenario settings, then the forces' shapes, vertices and windows.
   for (const SettingInfo& info : table()) {
@@ -415,9 +456,9 @@ std::string find_scenario_problem(const ScenarioSettings& scenario, int num_glob
     return "colliders: " + std::to_string(C) + " shapes, but other columns of other lengths";
   for (Eigen::Index c = 0; c < C; ++c) {
     const std::string collider = "colliders[" + std::to_string(c) + "]: ";
-    if (scenario.collider_shapes(c) < 0 || scenario.collider_shapes(c) > 5)
+    if (scenario.collider_shapes(c) < 0 || scenario.collider_shapes(c) > 6)
       return collider + "shape " + std::to_string(scenario.collider_shapes(c)) +
-             " is none of the analytic shapes 0 to 5";
+             " is none of the shapes 0 to 6";
     if (!scenario.collider_sizes.row(c).allFinite() ||
         !scenario.collider_rotations.row(c).allFinite() ||
         !scenario.collider_positions.row(c).allFinite() ||
@@ -427,7 +468,7 @@ std::string find_scenario_problem(const ScenarioSettings& scenario, int num_glob
     if (!(scenario.collider_friction(c) >= 0))
       return collider + "friction must be >= 0, got " + number(scenario.collider_friction(c));
   }
-  return "";
+  return collider_grids_problem(scenario);
 }
 
 namespace {
@@ -491,8 +532,9 @@ std::string runtime_fields_markdown_table() {
       "|\n"
       "| `scenario/force_windows` | dataset | float64 | (F, 2) | s | start <= end | each force "
       "acts from its start to its end |\n"
-      "| `scenario/colliders/shape` | dataset, optional group | int32 | (C) | | 0 to 5 | each "
-      "kinematic collider's shape: half-space, sphere, capsule, rounded box, cylinder, bowl |\n"
+      "| `scenario/colliders/shape` | dataset, optional group | int32 | (C) | | 0 to 6 | each "
+      "kinematic collider's shape: half-space, sphere, capsule, rounded box, cylinder, bowl, grid "
+      "|\n"
       "| `scenario/colliders/size` | dataset | float64 | (C, 4) | m | by shape | its sizes |\n"
       "| `scenario/colliders/rotation` | dataset | float64 | (C, 9) | | orthonormal | its "
       "rotation at t = 0, rows |\n"
@@ -502,7 +544,15 @@ std::string runtime_fields_markdown_table() {
       "constant velocity |\n"
       "| `scenario/colliders/angular_velocity` | dataset | float64 | (C, 3) | rad/s | finite | "
       "its constant angular velocity about its origin (world) |\n"
-      "| `scenario/colliders/friction` | dataset | float64 | (C) | | >= 0 | Coulomb's mu |\n";
+      "| `scenario/colliders/friction` | dataset | float64 | (C) | | >= 0 | Coulomb's mu |\n"
+      "| `scenario/colliders/grid_origin` | dataset, optional (with any grid) | float64 | (C, 3) | "
+      "m | finite | a grid's first sample, the collider's frame (zeros for an analytic shape) |\n"
+      "| `scenario/colliders/grid_spacing` | dataset | float64 | (C) | m | > 0 for a grid | its "
+      "spacing |\n"
+      "| `scenario/colliders/grid_samples` | dataset | int32 | (C, 3) | | 2 to 4096 for a grid | "
+      "its samples along x, y, z |\n"
+      "| `scenario/colliders/grid_values` | dataset | float32 | (sum of the grids' samples) | m | "
+      "finite | every grid's signed distances (negative inside, x fastest), in collider order |\n";
   return text;
 }
 

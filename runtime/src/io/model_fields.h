@@ -231,6 +231,13 @@ void visit_scenario(Scenario& s, V& v) {
     v.dataset("velocity", s.collider_velocities, {rows, 3});
     v.dataset("angular_velocity", s.collider_angular_velocities, {rows, 3});
     v.dataset("friction", s.collider_friction, {rows});
+    // The mesh colliders' grids (absent when none is a grid).
+    v.optional("grid_values", {false, s.collider_grid_values.size() != 0}, [&] {
+      v.dataset("grid_origin", s.collider_grid_origins, {rows, 3});
+      v.dataset("grid_spacing", s.collider_grid_spacings, {rows});
+      v.dataset("grid_samples", s.collider_grid_samples, {rows, 3});
+      v.dataset("grid_values", s.collider_grid_values, {-1});
+    });
   });
 }
 

@@ -84,6 +84,8 @@ class FieldReader {
     if constexpr (M::ColsAtCompileTime == 1) {
       if constexpr (std::is_integral_v<Scalar>)
         value = g().read_vector_int(name, expected.rows);
+      else if constexpr (std::is_same_v<Scalar, float>)
+        value = g().read_vector_float(name, expected.rows);
       else
         value = g().read_vector_double(name, expected.rows);
     } else {

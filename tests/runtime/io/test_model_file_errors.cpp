@@ -558,13 +558,51 @@ TEST_CASE("a bad scenario in a file is named", "[runtime][io][model_file]") {
   CHECK_THAT(broken([](const hdf5::Group& root) { root.remove("runtime/scenario/forces"); }),
              Contains("scenario.h5") && Contains("forces"));
   // The colliders: a shape no runtime collider has, a negative mu, a missing column.
+  const auto set_shapes = [](const hdf5::Group& root, const Eigen::VectorXi& shapes) {
+    root.remove("runtime/scenario/colliders/shape");
+    root.write_vector("runtime/scenario/colliders/shape", shapes);
+  };
   CHECK_THAT(broken([&](const hdf5::Group& root) {
                Eigen::VectorXi shapes = model.scenario.collider_shapes;
-               shapes(1) = 6;
-               root.remove("runtime/scenario/colliders/shape");
-               root.write_vector("runtime/scenario/colliders/shape", shapes);
+               shapes(1) = 7;
+               set_shapes(root, shapes);
              }),
-             Contains("colliders[1]: shape 6 is none of the analytic shapes 0 to 5"));
+             Contains("colliders[1]: shape 7 is none of the shapes 0 to 6"));
+  // A grid: its samples and values disagree, a value is not finite, or a sphere has samples.
+  CHECK_THAT(broken([&](const hdf5::Group& root) {
+               const Eigen::VectorXf values = model.scenario.collider_grid_values.head(23);
+               root.remove("runtime/scenario/colliders/grid_values");
+               root.write_vector("runtime/scenario/colliders/grid_values", values);
+             }),
+             Contains("colliders: the grids hold 24 samples, but grid_values has 23"));
+  CHECK_THAT(broken([&](const hdf5::Group& root) {
+               Eigen::VectorXf values = model.scenario.collider_grid_values;
+               values(5) = std::numeric_limits<float>::quiet_NaN();
+               root.remove("runtime/scenario/colliders/grid_values");
+               root.write_vector("runtime/scenario/colliders/grid_values", values);
+             }),
+             Contains("colliders: grid value 5 is not finite"));
+  CHECK_THAT(broken([&](const hdf5::Group& root) {
+               Eigen::MatrixXi samples = model.scenario.collider_grid_samples;
+               samples(2, 1) = 1;
+               samples(0, 0) = 24;
+               root.remove("runtime/scenario/colliders/grid_samples");
+               root.write_matrix("runtime/scenario/colliders/grid_samples", samples);
+             }),
+             Contains("colliders[0]: not a grid, but it has grid samples"));
+  CHECK_THAT(broken([&](const hdf5::Group& root) {
+               Eigen::MatrixXi samples = model.scenario.collider_grid_samples;
+               samples(2, 1) = 1;
+               root.remove("runtime/scenario/colliders/grid_samples");
+               root.write_matrix("runtime/scenario/colliders/grid_samples", samples);
+             }),
+             Contains("colliders[2]: its grid needs 2 to 4096 samples each way, got 3 by 1 by 4"));
+  CHECK_THAT(
+      broken([&](const hdf5::Group& root) {
+        for (const char* name : {"grid_origin", "grid_spacing", "grid_samples", "grid_values"})
+          root.remove(std::string("runtime/scenario/colliders/") + name);
+      }),
+      Contains("colliders: 3 shapes, but the grid columns have other lengths"));
   CHECK_THAT(broken([&](const hdf5::Group& root) {
                Eigen::VectorXd mu = model.scenario.collider_friction;
                mu(0) = -0.5;

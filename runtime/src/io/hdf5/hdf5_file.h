@@ -1,6 +1,6 @@
 // Thin RAII wrapper over the HDF5 C API, enough to read and write Ramus model files: files,
-// groups, float64 / int32 datasets (1-D vectors and row-major 2-D matrices: an Eigen n by 3
-// matrix is stored as an (n, 3) dataset, as h5py users expect) and scalar attributes (UTF-8
+// groups, float64 / float32 / int32 datasets (1-D vectors and row-major 2-D matrices: an Eigen n by
+// 3 matrix is stored as an (n, 3) dataset, as h5py users expect) and scalar attributes (UTF-8
 // strings, int32, uint64, float64).
 // HDF5's automatic error-stack printing is switched off during every call; each failure throws
 // ramus::InputError(file, 0, "<what> <object path>[: <detail>]"), e.g.
@@ -63,6 +63,8 @@ class Group {
   /// Writes a new 1-D dataset (n) of float64 / int32; parent groups are created as needed.
   void write_vector(const std::string& name, const Eigen::Ref<const Eigen::VectorXd>& v) const;
   void write_vector(const std::string& name, const Eigen::Ref<const Eigen::VectorXi>& v) const;
+  /// Writes a new 1-D dataset of float32 (a grid distance field's values).
+  void write_vector(const std::string& name, const Eigen::Ref<const Eigen::VectorXf>& v) const;
   /// Writes a new 2-D dataset (rows, cols), stored row-major (C order).
   void write_matrix(const std::string& name, const Eigen::Ref<const Eigen::MatrixXd>& m) const;
   void write_matrix(const std::string& name, const Eigen::Ref<const Eigen::MatrixXi>& m) const;
@@ -76,6 +78,8 @@ class Group {
   /// double, integer data of any width as int (values must fit).
   Eigen::VectorXd read_vector_double(const std::string& name, Eigen::Index size = -1) const;
   Eigen::VectorXi read_vector_int(const std::string& name, Eigen::Index size = -1) const;
+  /// Reads a 1-D float32 dataset written by write_vector (its checksum is of the float32 values).
+  Eigen::VectorXf read_vector_float(const std::string& name, Eigen::Index size = -1) const;
   /// Reads a 2-D dataset, checking its shape (-1: any).
   Eigen::MatrixXd read_matrix_double(const std::string& name, Eigen::Index rows = -1,
                                      Eigen::Index cols = -1) const;
@@ -101,7 +105,7 @@ class Group {
  private:
   std::string child_path(const std::string& name) const;
   [[noreturn]] void fail(const std::string& message) const;
-  enum class Element { kFloat64, kInt32, kUint8 };
+  enum class Element { kFloat64, kFloat32, kInt32, kUint8 };
   void write_dataset(const std::string& name, Element element,
                      const std::vector<Eigen::Index>& dims, const void* data) const;
   Handle open_dataset(const std::string& name, Element element,

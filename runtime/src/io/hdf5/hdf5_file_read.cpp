@@ -104,7 +104,7 @@ Handle Group::open_dataset(const std::string& name, Element element,
   const Handle type = datatype(H5Dget_type(dataset.id()));
   if (type.id() < 0) fail("cannot read the type of dataset " + path);
   const H5T_class_t type_class = H5Tget_class(type.id());
-  const bool want_double = element == Element::kFloat64;
+  const bool want_double = element == Element::kFloat64 || element == Element::kFloat32;
   if (want_double && type_class != H5T_FLOAT) {
     fail("wrong type of dataset " + path + ": expected floating-point numbers, found " +
          describe_type(type.id()));
@@ -140,9 +140,9 @@ Handle Group::open_dataset(const std::string& name, Element element,
   std::error_code ec;
   const auto file_bytes = std::filesystem::file_size(file_, ec);
   const double limit = ec ? 1e18 : 1032.0 * static_cast<double>(file_bytes) + 1e6;
-  if (static_cast<double>(total) * (want_double                  ? 8.0
-                                    : element == Element::kInt32 ? 4.0
-                                                                 : 1.0) >
+  if (static_cast<double>(total) * (element == Element::kFloat64 ? 8.0
+                                    : element == Element::kUint8 ? 1.0
+                                                                 : 4.0) >
       limit)
     fail("dataset " + path + " declares " + format_shape(found) +
          " values, more than the file can hold (corrupt)");
@@ -264,6 +264,19 @@ Eigen::VectorXi Group::read_vector_int(const std::string& name, Eigen::Index siz
   read_ints(*this, dataset.id(), child_path(name), v.data(), v.size());
   verify_checksum(*this, dataset.id(), child_path(name), v.data(),
                   static_cast<std::size_t>(v.size()) * sizeof(int));
+  return v;
+}
+
+Eigen::VectorXf Group::read_vector_float(const std::string& name, Eigen::Index size) const {
+  std::vector<Eigen::Index> found;
+  const Handle dataset = open_dataset(name, Element::kFloat32, {size}, found);
+  const QuietErrors quiet;
+  Eigen::VectorXf v(found[0]);
+  if (v.size() > 0 &&
+      H5Dread(dataset.id(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0)
+    throw InputError(file(), 0, "cannot read dataset " + child_path(name) + error_detail());
+  verify_checksum(*this, dataset.id(), child_path(name), v.data(),
+                  static_cast<std::size_t>(v.size()) * sizeof(float));
   return v;
 }
 

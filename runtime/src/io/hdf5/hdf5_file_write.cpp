@@ -70,15 +70,17 @@ void Group::write_dataset(const std::string& name, Element element,
     }
   }
   const Handle lcpl = parents_created();
-  const hid_t file_type = element == Element::kFloat64 ? H5T_IEEE_F64LE
-                          : element == Element::kInt32 ? H5T_STD_I32LE
-                                                       : H5T_STD_U8LE;
-  const hid_t memory_type = element == Element::kFloat64 ? H5T_NATIVE_DOUBLE
-                            : element == Element::kInt32 ? H5T_NATIVE_INT
-                                                         : H5T_NATIVE_UCHAR;
+  const hid_t file_type = element == Element::kFloat64   ? H5T_IEEE_F64LE
+                          : element == Element::kFloat32 ? H5T_IEEE_F32LE
+                          : element == Element::kInt32   ? H5T_STD_I32LE
+                                                         : H5T_STD_U8LE;
+  const hid_t memory_type = element == Element::kFloat64   ? H5T_NATIVE_DOUBLE
+                            : element == Element::kFloat32 ? H5T_NATIVE_FLOAT
+                            : element == Element::kInt32   ? H5T_NATIVE_INT
+                                                           : H5T_NATIVE_UCHAR;
   const std::size_t element_bytes = element == Element::kFloat64 ? 8u
-                                    : element == Element::kInt32 ? 4u
-                                                                 : 1u;
+                                    : element == Element::kUint8 ? 1u
+                                                                 : 4u;
   Handle dataset(H5Dcreate2(handle_.id(), name.c_str(), file_type, space.id(), lcpl.id(), dcpl.id(),
                             H5P_DEFAULT),
                  H5Dclose);
@@ -106,6 +108,11 @@ void Group::write_vector(const std::string& name,
 void Group::write_vector(const std::string& name,
                          const Eigen::Ref<const Eigen::VectorXi>& v) const {
   write_dataset(name, Element::kInt32, {v.size()}, v.data());
+}
+
+void Group::write_vector(const std::string& name,
+                         const Eigen::Ref<const Eigen::VectorXf>& v) const {
+  write_dataset(name, Element::kFloat32, {v.size()}, v.data());
 }
 
 void Group::write_matrix(const std::string& name,

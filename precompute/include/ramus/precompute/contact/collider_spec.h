@@ -80,6 +80,13 @@ struct ContactSpec {
 /// likewise: depth self_depth (default 1e-3 of the diagonal) holds ten average vertex weights.
 /// A mesh collider's grid level set is built here (OpenVDB); its delta defaults to the larger
 /// of 1e-3 of the diagonal and its voxel size, and a voxel larger than 2 delta is refused.
+/// A mesh collider's grid level set for the runtime's barrier of activation distance
+/// `contact_distance` (m): the spec's voxel (by default at most that distance) and an exterior
+/// band of at least 4 times the larger of it and the spec's delta. Throws InputError as above.
+std::shared_ptr<const GridLevelSet> runtime_collider_grid(const ColliderSpec& spec,
+                                                          const std::string& spec_path,
+                                                          double contact_distance);
+
 ContactOptions resolve_contact_options(const ContactSpec& spec, const std::string& spec_path,
                                        const Eigen::MatrixX3d& rest_positions,
                                        const Eigen::VectorXd& vertex_masses,

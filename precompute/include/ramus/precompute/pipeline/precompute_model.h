@@ -32,9 +32,11 @@ ReducedModel precompute_model(const ModelSpec& spec, const ReductionOverrides& o
 ScenarioSettings stored_scenario(const ScenarioSettings& scenario,
                                  const std::vector<PointForce>& forces);
 
-/// The spec's colliders into the stored scenario: the analytic ones with a constant motion (a
-/// mesh collider or keyframes: a warning, left to `ramus simulate-full`).
-void store_scenario_colliders(const ContactSpec& contact, ScenarioSettings& scenario,
+/// The spec's colliders with a constant motion into the stored scenario, a mesh collider with its
+/// grid level set (keyframes: a warning, left to `ramus simulate-full`).
+/// A grid's band and voxel follow the runtime's `contact_distance` (m); errors name `spec_path`.
+void store_scenario_colliders(const ContactSpec& contact, const std::string& spec_path,
+                              double contact_distance, ScenarioSettings& scenario,
                               const PrecomputeListener& listener);
 
 /// The time of writing as "2026-11-26T23:10:26Z", or SOURCE_DATE_EPOCH (seconds) where set, so

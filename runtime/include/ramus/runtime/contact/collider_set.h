@@ -21,8 +21,8 @@ constexpr int kMaxColliders = 64;
 /// One kinematic collider. Sizes by shape (level_set_shapes.h): a half-space none (its surface is
 /// the local z = 0 plane, normal +z), a sphere {radius}, a capsule {radius, half length along
 /// local z}, a box {half x, half y, half z, edge radius}, a cylinder {radius, half height, edge
-/// radius}, a bowl {inner radius, wall thickness}. Grid level sets (kMesh) are the full-space
-/// reference's only.
+/// radius}, a bowl {inner radius, wall thickness}; a grid (kMesh) none: its `grid` (the game's, or
+/// a model file's scenario's).
 struct Collider {
   ColliderShape shape = ColliderShape::kHalfSpace;
   Eigen::Vector4d size = Eigen::Vector4d::Zero();              ///< m

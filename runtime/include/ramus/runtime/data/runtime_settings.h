@@ -103,9 +103,10 @@ struct ScenarioSettings {
   Eigen::VectorXi force_vertices;
   Eigen::MatrixX3d forces;         ///< #F by 3: force k, N, in world axes
   Eigen::MatrixX2d force_windows;  ///< #F by 2: it acts from column 0 to column 1, s
-  /// #C kinematic colliders (the spec's analytic ones with a constant motion), row c each:
-  /// ColliderShape's number (half-space 0 to bowl 5), sizes (m, by shape), pose at t = 0 (the
-  /// rotation's rows, the origin in m), velocity (m/s) and angular velocity (rad/s, world), mu.
+  /// #C kinematic colliders (the spec's colliders with a constant motion), row c each:
+  /// ColliderShape's number (half-space 0 to bowl 5, a grid 6), sizes (m, by shape), pose at
+  /// t = 0 (the rotation's rows, the origin in m), velocity (m/s) and angular velocity (rad/s,
+  /// world), mu.
   Eigen::VectorXi collider_shapes;
   Eigen::MatrixX4d collider_sizes;
   Eigen::Matrix<double, Eigen::Dynamic, 9> collider_rotations;
@@ -113,6 +114,14 @@ struct ScenarioSettings {
   Eigen::MatrixX3d collider_velocities;
   Eigen::MatrixX3d collider_angular_velocities;
   Eigen::VectorXd collider_friction;
+  /// The grids of the mesh colliders (shape 6; GridDistanceField): #C by 3 first samples (m, the
+  /// collider's frame), #C spacings (m) and #C by 3 sample counts, zero in an analytic collider's
+  /// row (all three empty when no collider is a grid); every grid's signed distances (m, i
+  /// fastest), one after another in collider order.
+  Eigen::MatrixX3d collider_grid_origins;
+  Eigen::VectorXd collider_grid_spacings;
+  Eigen::MatrixX3i collider_grid_samples;
+  Eigen::VectorXf collider_grid_values;
 };
 
 #undef RAMUS_SETTING_MEMBER
