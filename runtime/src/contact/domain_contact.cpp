@@ -169,14 +169,19 @@ int gather_domain_contacts(const Model& model, const State& state, int i,
     if (collider_level_set(c, c.pose, center).value > reach) continue;
     // Narrow phase, sample by sample: a candidate when within delta plus twice the step's
     // relative motion.
+    // (A sample beyond the reach its domain's and the collider's speed bounds give is rejected
+    // before its velocity is computed.)
+    const double sample_reach = delta + 2 * h * (domain_speed + collider_speed);
     for (int k = 0; k < samples.size(); ++k) {
       const Eigen::Vector3d local = sample_local_position(samples, scale, k, q);
+      const Eigen::Vector3d x = origin + R * local;
+      const LevelSetSample phi = collider_level_set(c, c.pose, x);
+      if (!(phi.value < sample_reach)) continue;
       Eigen::Vector3d local_velocity = v_frame + w_frame.cross(local);
       if (domain.r > 0)
         local_velocity.noalias() += scale.basis * (samples.basis.middleRows<3>(3 * k) * qdot);
-      const Eigen::Vector3d x = origin + R * local, v = R * local_velocity;
+      const Eigen::Vector3d v = R * local_velocity;
       const Eigen::Vector3d v_c = c.velocity + c.angular_velocity.cross(x - c.pose.translation);
-      const LevelSetSample phi = collider_level_set(c, c.pose, x);
       if (!(phi.value < delta + 2 * h * (v - v_c).norm())) continue;
       if (count == samples.size()) return count;  // (room for one collider per sample)
       ContactCandidate& candidate = candidates[offset + count++];

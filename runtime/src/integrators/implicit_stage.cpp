@@ -150,6 +150,13 @@ void solve_stage(const DomainEquation& e, double ch, int iterations, double tole
       scratch.delta *= limit / length;
       slope *= limit / length;
     }
+    // Converged: a full step below the tolerance is taken without evaluating there (g and K
+    // stay those of the last iterate, a tolerance away).
+    if (length <= tolerance * std::max(q.lpNorm<Eigen::Infinity>(), 1e-300)) {
+      q += scratch.delta;
+      scratch.q_blend = q - scratch.q_hat;
+      break;
+    }
     // Backtracking: the first step length with enough decrease.
     scratch.q_trial = q;  // the iterate, kept while trials overwrite q
     double step = 1, trial_value = value;
