@@ -57,8 +57,9 @@ int main(int argc, char** argv) try {
               model->num_global_vertices, objects.size());
 
   // The character: an upright capsule, 0.9 of the model's height, walking at 1 m/s along x past
-  // object 1, half-way between its middle and its side, from one side of it to the other. Like a
-  // physics engine's kinematic body it is moved by its target pose each frame.
+  // object 1, half-way between its middle and its side, from one side of it to the other (by the
+  // plant's stems; through the oak's crown, bending its branches). Like a physics engine's
+  // kinematic body it is moved by its target pose each frame.
   GameObject& brushed = objects[1];
   brushed.simulation.render_positions(brushed.render_positions.data());
   Eigen::Vector3f low = Eigen::Vector3f::Constant(1e30f), high = -low;

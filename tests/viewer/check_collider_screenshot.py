@@ -1,8 +1,8 @@
 #!/usr/bin/python3
-"""Checks the viewer's scripted sphere: the sphere is drawn (its orange) and the object's pixels
-(its green) moved where the sphere does not cover them: the sphere pushed the object aside.
+"""Checks the viewer's scripted collider (a sphere or a capsule): it is drawn (its orange) and the
+object's pixels (its green) moved where it does not cover them: it pushed the object aside.
 
-usage: /usr/bin/python3 check_collider_screenshot.py rest.png sphere.png
+usage: /usr/bin/python3 check_collider_screenshot.py rest.png collider.png
 """
 import sys
 
@@ -25,12 +25,12 @@ def main(rest_path, sphere_path):
         sys.exit(f"the screenshots differ in size: {rest.shape} and {pushed.shape}")
     sphere = orange(pushed)
     moved = (green(rest) != green(pushed)) & ~sphere
-    print(f"{sphere_path}: the sphere covers {100 * sphere.mean():.2f} % of the pixels; "
+    print(f"{sphere_path}: the collider covers {100 * sphere.mean():.2f} % of the pixels; "
           f"{100 * moved.mean():.2f} % of them show the object moved from {rest_path}")
     if sphere.mean() < 0.001:
-        sys.exit("the sphere is not drawn")
+        sys.exit("the collider is not drawn")
     if moved.mean() < 0.002:
-        sys.exit("the object did not move where the sphere does not cover it")
+        sys.exit("the object did not move where the collider does not cover it")
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ namespace {
 
 struct Args {
   std::string model, screenshot, pulled_screenshot, collider_screenshot;
+  std::string collider = "sphere";
   int frames = 0, width = 1024, height = 768;
 };
 
@@ -26,6 +27,7 @@ void run(const Args& args) {
   options.screenshot = args.screenshot;
   options.pulled_screenshot = args.pulled_screenshot;
   options.collider_screenshot = args.collider_screenshot;
+  options.capsule = args.collider == "capsule";
   if (options.frames < 0) throw OptionError("--frames must not be negative");
   if (options.width < 64 || options.height < 64 || options.width > 8192 || options.height > 8192)
     throw OptionError("--size: width and height must be in [64, 8192]");
@@ -54,8 +56,13 @@ void add_view_command(CLI::App& app) {
                       "With --frames: then pull the farthest vertex sideways for as many frames "
                       "and write this PNG");
   command->add_option("--collider-screenshot", args->collider_screenshot,
-                      "With --frames: then drive a sphere across the model near its farthest "
-                      "vertex for as many frames and write this PNG");
+                      "With --frames: then drive the collider across the model near its "
+                      "farthest vertex for as many frames and write this PNG");
+  command
+      ->add_option("--collider", args->collider,
+                   "The driven collider: a sphere, or an upright capsule (a character)")
+      ->check(CLI::IsMember({"sphere", "capsule"}))
+      ->capture_default_str();
   command->add_option("--width", args->width, "Window width (pixels)")->capture_default_str();
   command->add_option("--height", args->height, "Window height (pixels)")->capture_default_str();
   command->callback([args] { run(*args); });

@@ -316,7 +316,7 @@ double advance(Simulator& simulator, const RuntimeSettings& settings, Panel& pan
 // domain's stiffness scale; changed settings applied (refused ones named). Returns whether the
 // screenshot button was pressed.
 bool draw_panel(std::unique_ptr<Simulator>& simulator, const std::shared_ptr<const Model>& model,
-                RuntimeSettings& settings, Panel& panel, DrivenSphere& sphere) {
+                RuntimeSettings& settings, Panel& panel, DrivenCollider& driven) {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
@@ -335,10 +335,12 @@ bool draw_panel(std::unique_ptr<Simulator>& simulator, const std::shared_ptr<con
     simulator->reserve_vertex_forces(1);
     simulator->initialize();
     panel.status_text = "ok";
-    sphere.id = -1;  // (added again below when wanted)
+    driven.id = -1;  // (added again below when wanted)
   }
-  ImGui::Checkbox("sphere (arrow keys, Page Up / Down)", &sphere.wanted);
-  if (const char* refused = sync_driven_sphere(*simulator, sphere)) panel.status_text = refused;
+  ImGui::Checkbox("collider (arrow keys, Page Up / Down)", &driven.wanted);
+  ImGui::SameLine();
+  ImGui::Checkbox("capsule", &driven.capsule);
+  if (const char* refused = sync_driven_collider(*simulator, driven)) panel.status_text = refused;
   ImGui::Checkbox("colour domains", &panel.color_domains);
   bool changed = ImGui::SliderFloat("time step (s)", &panel.time_step, 0.0005f, 0.05f, "%.4f",
                                     ImGuiSliderFlags_Logarithmic);
@@ -356,7 +358,7 @@ bool draw_panel(std::unique_ptr<Simulator>& simulator, const std::shared_ptr<con
   if (ImGui::SliderFloat("stiffness scale", &scale, 0.1f, 10, "%.2f", ImGuiSliderFlags_Logarithmic))
     simulator->set_stiffness_scale(panel.domain, scale);
   const bool screenshot = ImGui::Button("screenshot (PNG)");
-  ImGui::TextUnformatted("right drag: orbit, wheel: zoom, left drag: pull, keys: the sphere");
+  ImGui::TextUnformatted("right drag: orbit, wheel: zoom, left drag: pull, keys: the collider");
   ImGui::End();
   if (!changed) return screenshot;
   settings = simulator->settings();
@@ -375,7 +377,7 @@ bool draw_panel(std::unique_ptr<Simulator>& simulator, const std::shared_ptr<con
 }
 
 // The ground grid and the surface, lit from the eye.
-void draw_scene(GLuint program, const Mesh& grid, const Mesh& mesh, const Mesh* sphere,
+void draw_scene(GLuint program, const Mesh& grid, const Mesh& mesh, const Mesh* collider,
                 const FrameView& view, const Camera& camera) {
   glViewport(0, 0, view.width, view.height);
   glClearColor(0.93f, 0.94f, 0.96f, 1);
@@ -390,7 +392,7 @@ void draw_scene(GLuint program, const Mesh& grid, const Mesh& mesh, const Mesh* 
   grid.draw();
   glUniform1f(glGetUniformLocation(program, "lit"), 1);
   mesh.draw();
-  if (sphere) sphere->draw();
+  if (collider) collider->draw();
 }
 
 // Window and OpenGL 3.3 core, Dear ImGui on it.
@@ -443,7 +445,7 @@ void run_viewer(const ViewerOptions& options) {
   const Mesh grid =
       make_grid(camera.center(0), camera.center(1), static_cast<float>(low(2)), camera.size);
 
-  // The driven sphere: it enters beside the model, level with a point between its centre and
+  // The driven collider: it enters beside the model, level with a point between its centre and
   // its farthest vertex, and crosses there, across the line from the centre to that vertex on
   // the ground (across the view when that line is vertical).
   Eigen::Index far = 0;
@@ -454,10 +456,14 @@ void run_viewer(const ViewerOptions& options) {
   if (across.norm() < 0.05 * camera.size)
     across = Eigen::Vector3d(-std::sin(camera.yaw), std::cos(camera.yaw), 0);
   across.normalize();
+  // (A capsule is a character: as tall as a third of the model, standing where the sphere
+  // would be.)
   const double radius = 0.08 * camera.size, sweep = camera.size + 2 * radius;
-  DrivenSphere sphere = make_driven_sphere(radius, aim - 0.5 * sweep * across);
-  Mesh sphere_mesh;
-  sphere_mesh.create(sphere.buffer, sphere.index, GL_TRIANGLES);
+  DrivenCollider driven = make_driven_collider(radius, std::max(0.0, 0.17 * camera.size - radius),
+                                               aim - 0.5 * sweep * across);
+  driven.capsule = options.capsule;
+  Mesh collider_mesh;
+  collider_mesh.create(driven.buffer, driven.index, GL_TRIANGLES);
 
   // Pull and panel state.
   Pull pull;
@@ -478,12 +484,12 @@ void run_viewer(const ViewerOptions& options) {
     const FrameView view = frame_view(window, camera);
     handle_mouse(window, options, view, surface, camera, pull);
     // Scripted runs: at rest, then the farthest vertex pulled sideways, then (or instead) the
-    // sphere driven across.
+    // collider driven across.
     const int pull_phase = options.pulled_screenshot.empty() ? 0 : 1;
-    const int sphere_phase = options.collider_screenshot.empty() ? 0 : 1 + pull_phase;
+    const int collider_phase = options.collider_screenshot.empty() ? 0 : 1 + pull_phase;
     const int phase = options.frames > 0 ? (frame - 1) / options.frames : 0;
     const bool scripted_pull = pull_phase > 0 && phase == pull_phase;
-    if (options.frames > 0 && sphere_phase > 0) sphere.wanted = phase == sphere_phase;
+    if (options.frames > 0 && collider_phase > 0) driven.wanted = phase == collider_phase;
     if (options.frames > 0 && frame == options.frames + 1 && pull_phase > 0) {
       pull.vertex = static_cast<int>(far);
       const Vector3f right = (camera.center - view.eye).cross(Vector3f::UnitZ()).normalized();
@@ -494,37 +500,37 @@ void run_viewer(const ViewerOptions& options) {
     simulator->clear_vertex_forces();
     if (pull.vertex >= 0 && (pull.dragging || scripted_pull))
       apply_pull(*simulator, surface, pull, stiffness, model->total_mass);
-    // The sphere's velocity for this frame's steps: the keys', or the scripted sweep's (its
+    // The collider's velocity for this frame's steps: the keys', or the scripted sweep's (its
     // centre reaches the aim point at the screenshot, pushing the model aside).
-    if (const char* refused = sync_driven_sphere(*simulator, sphere)) {
-      if (sphere_phase > 0) throw Error(std::string("view: the scripted sphere: ") + refused);
+    if (const char* refused = sync_driven_collider(*simulator, driven)) {
+      if (collider_phase > 0) throw Error(std::string("view: the scripted collider: ") + refused);
       panel.status_text = refused;
     }
-    drive_sphere(*simulator, sphere,
-                 sphere_phase > 0 ? 0.5 * sweep * 60.0 / options.frames * across
-                                  : key_velocity(window, camera.yaw, 0.6 * camera.size));
+    drive_collider(*simulator, driven,
+                   collider_phase > 0 ? 0.5 * sweep * 60.0 / options.frames * across
+                                      : key_velocity(window, camera.yaw, 0.6 * camera.size));
     const auto now = std::chrono::steady_clock::now();
     const double elapsed = options.frames > 0
                                ? 1.0 / 60
                                : std::min(0.1, std::chrono::duration<double>(now - last).count());
     last = now;
     steps_seconds += advance(*simulator, settings, panel, elapsed);
-    const bool screenshot = draw_panel(simulator, model, settings, panel, sphere);
+    const bool screenshot = draw_panel(simulator, model, settings, panel, driven);
 
     // Draw; screenshots of the scene without the panel (scripted), or with it (button).
     const auto surface_start = std::chrono::steady_clock::now();
     update_surface(*simulator, surface, panel.color_domains);
     mesh.update(surface.buffer);
-    place_driven_sphere(*simulator, sphere);
-    if (sphere.id >= 0) sphere_mesh.update(sphere.buffer);
+    place_driven_collider(*simulator, driven);
+    if (driven.id >= 0) collider_mesh.update(driven.buffer);
     surface_seconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - surface_start).count();
-    draw_scene(program, grid, mesh, sphere.id >= 0 ? &sphere_mesh : nullptr, view, camera);
+    draw_scene(program, grid, mesh, driven.id >= 0 ? &collider_mesh : nullptr, view, camera);
     if (options.frames > 0 && frame == options.frames && !options.screenshot.empty())
       write_png(options.screenshot, view.width, view.height);
     if (options.frames > 0 && frame == 2 * options.frames && pull_phase > 0)
       write_png(options.pulled_screenshot, view.width, view.height);
-    if (options.frames > 0 && frame == (1 + sphere_phase) * options.frames && sphere_phase > 0)
+    if (options.frames > 0 && frame == (1 + collider_phase) * options.frames && collider_phase > 0)
       write_png(options.collider_screenshot, view.width, view.height);
     ImGui::Render();
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
@@ -532,7 +538,7 @@ void run_viewer(const ViewerOptions& options) {
       write_png("ramus_view_" + std::to_string(++panel.screenshots) + ".png", view.width,
                 view.height);
     glfwSwapBuffers(window);
-    const int last_frame = (1 + std::max(pull_phase, sphere_phase)) * options.frames;
+    const int last_frame = (1 + std::max(pull_phase, collider_phase)) * options.frames;
     if (options.frames > 0 && frame >= last_frame) break;
   }
   const double seconds =

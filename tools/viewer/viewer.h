@@ -18,6 +18,7 @@ struct ViewerOptions {
   /// with frames: then drive a sphere through the model, across the view near its farthest
   /// vertex, for as many frames and write this PNG (the model must differ from its rest)
   std::string collider_screenshot;
+  bool capsule = false;  ///< the driven collider is an upright capsule (a character)
 };
 
 /// Opens the window and runs until it is closed (or options.frames are drawn). Throws
