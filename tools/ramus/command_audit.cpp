@@ -47,7 +47,7 @@ void run(const Args& args) {
   if (!scenario.colliders.empty())
     std::printf(
         "colliders %zu, from the model's scenario: their barrier's potential counts in H "
-        "and the work they do through it in W\n",
+        "and the work they do through it and its friction in W\n",
         scenario.colliders.size());
   const EnergyAudit audit = audit_energy(
       model, scenario.settings, scenario.steps, scenario.forces, args.every,

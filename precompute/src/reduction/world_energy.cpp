@@ -124,8 +124,12 @@ EnergyAudit audit_energy(std::shared_ptr<const ReducedModel> model, const Runtim
               (after.row(resolved[i].vertex) - before.row(resolved[i].vertex)).transpose());
       std::swap(before, after);
     }
-    // The colliders' work through the barrier: its force at the step's end times their motion.
-    if (!colliders.empty()) work += settings.time_step * reduced.contact().power;
+    // The colliders' work through the barrier and its friction: their forces at the step's end
+    // times the colliders' motion.
+    if (!colliders.empty()) {
+      const ContactReport contact = reduced.contact();
+      work += settings.time_step * (contact.power + contact.friction_power);
+    }
     if (step % every == 0 || step == steps) sample(reduced.time(), work);
     if (progress) progress(step, steps);
   }

@@ -17,6 +17,20 @@ Eigen::Vector3d sample_world_position(const Model& model, const State& state, in
                                    state.q.segment(domain.dof_offset, domain.r));
 }
 
+Eigen::Vector3d sample_world_velocity(const Model& model, const State& state, int i,
+                                      int k) noexcept {
+  const Domain& domain = model.domains[static_cast<std::size_t>(i)];
+  const PartContact& samples = model.part_of(i).contact;
+  const Eigen::Vector3d local =
+      sample_local_position(samples, domain.scale, k, state.q.segment(domain.dof_offset, domain.r));
+  Eigen::Vector3d velocity =
+      state.frame_velocity.col(i) + state.frame_angular_velocity.col(i).cross(local);
+  if (domain.r > 0)
+    velocity.noalias() += domain.scale.basis * (samples.basis.middleRows<3>(3 * k) *
+                                                state.qdot.segment(domain.dof_offset, domain.r));
+  return state.frame_rotation.middleCols<3>(3 * i) * velocity;
+}
+
 namespace {
 
 // Every sample of the object against `collider` in `pose`: f(domain, sample, level set).
@@ -95,7 +109,16 @@ ContactReport measure_contact(const Model& model, const State& state) noexcept {
           const Eigen::Vector3d force = -weight * b.first * phi.gradient;
           report.force += force;
           const Collider& c = state.colliders[id];
-          report.power += force.dot(c.velocity + c.angular_velocity.cross(x - c.pose.translation));
+          const Eigen::Vector3d v_c = c.velocity + c.angular_velocity.cross(x - c.pose.translation);
+          report.power += force.dot(v_c);
+          // Friction against the sample's slip.
+          if (c.friction <= 0) return;
+          const Eigen::Vector3d relative = sample_world_velocity(model, state, i, k) - v_c;
+          const Eigen::Vector3d slip = relative - phi.gradient * phi.gradient.dot(relative);
+          const Eigen::Vector3d friction =
+              -c.friction * force.norm() *
+              friction_smoothing(slip.norm(), settings.contact_friction_speed).value_over_y * slip;
+          report.friction_power += friction.dot(v_c);
         });
   }
   return report;

@@ -144,3 +144,37 @@ TEST_CASE("energy audit: a sphere pushing the beam up, its barrier's potential a
   CHECK(audit.final_total <= audit.work);
   CHECK(audit.max_gain <= 0.01 * audit.max_elastic);
 }
+
+TEST_CASE("energy audit: a sphere dragging the beam sideways, its friction's work counted",
+          "[precompute][reduction][contact]") {
+  // The beam of the case above; the sphere rises at 1 m/s and slides across the beam at 1 m/s
+  // with mu = 0.8, so that its friction drags the beam sideways.
+  const auto model = ramus::test::split_beam(1, 12);
+  for (ramus::ReducedPart& part : model->parts)
+    ramus::attach_contact_samples(part, ramus::kMaxContactSamples);
+  RuntimeSettings settings = drop_settings(1, 0.01);
+  settings.gravity.setZero();
+  settings.domains[0].rayleigh_mass = 1;
+  ramus::Collider sphere;
+  sphere.shape = ramus::ColliderShape::kSphere;
+  sphere.size(0) = 0.1;
+  sphere.pose.translation = Eigen::Vector3d(0.8, 0.1, -0.12);
+  sphere.velocity = Eigen::Vector3d(0, 1, 1);
+  sphere.friction = 0.8;
+  // The friction's power, measured as the steps go: positive while the sphere drags the beam.
+  ramus::Simulator simulator(ramus::compile_model(ramus::ReducedModel(*model)), settings);
+  REQUIRE(simulator.add_collider(sphere).status == ramus::ColliderStatus::kOk);
+  double friction_work = 0, barrier_work = 0;
+  for (int step = 0; step < 30; ++step) {
+    REQUIRE(simulator.step() == ramus::StepStatus::kOk);
+    const ramus::ContactReport contact = simulator.contact();
+    friction_work += settings.time_step * contact.friction_power;
+    barrier_work += settings.time_step * contact.power;
+  }
+  CHECK(friction_work > 0.05 * barrier_work);
+  // With it in W, the audit finds no energy made.
+  const ramus::EnergyAudit audit = ramus::audit_energy(model, settings, 30, {}, 1, {}, {sphere});
+  REQUIRE(audit.ok);
+  CHECK(audit.work == Approx(barrier_work + friction_work).epsilon(1e-9));
+  CHECK(audit.max_gain <= 0.01 * audit.max_elastic);
+}

@@ -32,11 +32,20 @@ struct ContactReport {
   double energy = 0;                                ///< the barrier potential Σ kappa a b (J)
   /// The rate at which the colliders do work on the object through it: Σ f_k · v_c(x_k) (W).
   double power = 0;
+  /// The rate at which their friction does (W): Σ f_T · v_c(x_k), f_T the smoothed Coulomb force
+  /// mu |f_k| s(|v_T|) v_T / |v_T| against each active sample's slip v_T (its velocity less the
+  /// collider's, less its normal part); the rest of the friction's power, f_T · v_T <= 0, is lost.
+  double friction_power = 0;
   /// The smallest signed distance of a sample to a collider (m) and where: domain and vertex.
   double smallest_distance = std::numeric_limits<double>::infinity();
   int domain = -1, vertex = -1;
 };
 ContactReport measure_contact(const Model& model, const State& state) noexcept;
+
+/// World velocity of sample k of domain i at the State's configuration (m/s): its frame's
+/// motion and its deformation's.
+Eigen::Vector3d sample_world_velocity(const Model& model, const State& state, int i,
+                                      int k) noexcept;
 
 /// World position of sample k of domain i at the State's configuration (m).
 Eigen::Vector3d sample_world_position(const Model& model, const State& state, int i,
