@@ -51,10 +51,6 @@ std::vector<PointForce> point_forces(const ReducedRunArgs& args);
 /// The point forces of a stored scenario (/runtime/scenario), each at its global vertex.
 std::vector<PointForce> scenario_point_forces(const ScenarioSettings& scenario);
 
-/// The kinematic colliders of a stored scenario (/runtime/scenario/colliders), at t = 0; a grid
-/// points at `scenario`'s values (valid while it lives).
-std::vector<Collider> scenario_colliders(const ScenarioSettings& scenario);
-
 /// What a run of a model does: its stored runtime settings and its stored scenario
 /// (steps, forces, colliders, output cadence; neither with `ignore_spec`, the options' defaults
 /// instead), then the options given on `command`'s line.

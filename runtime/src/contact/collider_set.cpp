@@ -106,4 +106,31 @@ void ColliderSet::advance(double seconds) noexcept {
     if (used_[k]) slots_[k].pose = advanced_pose(slots_[k], seconds);
 }
 
+// The scenario's columns, row by row (a grid's values are the scenario's).
+std::vector<Collider> scenario_colliders(const ScenarioSettings& scenario) {
+  std::vector<Collider> colliders;
+  Eigen::Index grid_offset = 0;
+  for (Eigen::Index c = 0; c < scenario.collider_shapes.size(); ++c) {
+    Collider collider;
+    collider.shape = static_cast<ColliderShape>(scenario.collider_shapes(c));
+    collider.size = scenario.collider_sizes.row(c).transpose();
+    for (int row = 0; row < 3; ++row)
+      collider.pose.rotation.row(row) = scenario.collider_rotations.row(c).segment<3>(3 * row);
+    collider.pose.translation = scenario.collider_positions.row(c).transpose();
+    collider.velocity = scenario.collider_velocities.row(c).transpose();
+    collider.angular_velocity = scenario.collider_angular_velocities.row(c).transpose();
+    collider.friction = scenario.collider_friction(c);
+    if (collider.shape == ColliderShape::kMesh) {
+      GridDistanceField& grid = collider.grid;
+      grid.origin = scenario.collider_grid_origins.row(c).transpose();
+      grid.spacing = scenario.collider_grid_spacings(c);
+      grid.samples = scenario.collider_grid_samples.row(c).transpose();
+      grid.values = scenario.collider_grid_values.data() + grid_offset;
+      grid_offset += grid.samples.prod();
+    }
+    colliders.push_back(collider);
+  }
+  return colliders;
+}
+
 }  // namespace ramus

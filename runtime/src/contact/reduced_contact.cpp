@@ -121,6 +121,8 @@ ContactReport measure_contact(const Model& model, const State& state) noexcept {
           report.friction_power += friction.dot(v_c);
         });
   }
+  // A free object: the force that changed its momentum.
+  if (model.free_root) report.force = state.root_contact_force;
   return report;
 }
 

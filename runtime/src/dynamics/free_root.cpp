@@ -50,6 +50,7 @@ void integrate_free_root(const Model& model, State& state, const WorkspaceData& 
   Eigen::Vector3d displacement = h * ((momentum + h * force) / model.total_mass);
   Eigen::Vector3d rotation = h * (inertia_inverse * (angular_momentum + h * torque));
   // In contact the barrier is implicit: the step above without it, then Φ's minimum.
+  state.root_contact_force.setZero();
   if (workspace.contacts_found) {
     force -= workspace.root_barrier_force;
     torque -= workspace.root_barrier_torque;
@@ -69,7 +70,9 @@ void integrate_free_root(const Model& model, State& state, const WorkspaceData& 
     displacement = y.head<3>();
     rotation = y.tail<3>();
     // The force and torque that moved it, the barrier's included.
+    const Eigen::Vector3d without_barrier = force;
     force = (model.total_mass * displacement / h - momentum) / h;
+    state.root_contact_force = force - without_barrier;
     torque = (step.inertia_weight * h * rotation - angular_momentum) / h;
   }
   state.root_momentum = momentum + h * force;

@@ -139,6 +139,7 @@ void save_state(const State& state, WorkspaceData& w) noexcept {
   w.saved_root_origin = state.frame_origin.col(0);
   w.saved_root_momentum = state.root_momentum;
   w.saved_root_angular_momentum = state.root_angular_momentum;
+  w.saved_root_contact_force = state.root_contact_force;
   w.saved_energy_target = state.energy_target;
   w.saved_energy_at_end = state.energy_at_end;
 }
@@ -163,6 +164,7 @@ void restore_state(const WorkspaceData& w, State& state) noexcept {
   state.frame_origin.col(0) = w.saved_root_origin;
   state.root_momentum = w.saved_root_momentum;
   state.root_angular_momentum = w.saved_root_angular_momentum;
+  state.root_contact_force = w.saved_root_contact_force;
   state.energy_target = w.saved_energy_target;
   state.energy_at_end = w.saved_energy_at_end;
 }

@@ -51,6 +51,7 @@ WorkspaceData::WorkspaceData(const Model& model)
       saved_root_origin(Eigen::Vector3d::Zero()),
       saved_root_momentum(Eigen::Vector3d::Zero()),
       saved_root_angular_momentum(Eigen::Vector3d::Zero()),
+      saved_root_contact_force(Eigen::Vector3d::Zero()),
       saved_energy_target(Eigen::VectorXd::Zero(model.num_domains())),
       saved_energy_at_end(Eigen::VectorXd::Zero(model.num_domains())),
       thread_failures(1),

@@ -95,7 +95,8 @@ struct WorkspaceData {
   Eigen::VectorXd saved_qddot;
   bool vertex_forces_applied = true;  ///< reduced_vertex_force may hold non-zeros
   Eigen::Matrix3d saved_root_rotation = Eigen::Matrix3d::Identity();
-  Eigen::Vector3d saved_root_origin, saved_root_momentum, saved_root_angular_momentum;
+  Eigen::Vector3d saved_root_origin, saved_root_momentum, saved_root_angular_momentum,
+      saved_root_contact_force;
   Eigen::VectorXd saved_energy_target, saved_energy_at_end;  ///< num_domains (im-blend)
   /// Per part, 3#V by min(n, kRenderBlock): U [q_j ...] of up to kRenderBlock of its n
   /// domains (render_positions).

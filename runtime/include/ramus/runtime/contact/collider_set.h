@@ -12,6 +12,7 @@
 
 #include "ramus/runtime/contact/grid_distance_field.h"
 #include "ramus/runtime/contact/level_set_shapes.h"
+#include "ramus/runtime/data/runtime_settings.h"
 
 namespace ramus {
 
@@ -41,6 +42,10 @@ const char* collider_problem(const Collider& collider) noexcept;
 /// The pose of a collider carried `seconds` along its velocities (the rotation by the exponential
 /// map of angular_velocity * seconds, about its origin).
 RigidPose advanced_pose(const Collider& collider, double seconds) noexcept;
+
+/// The kinematic colliders of a model file's stored scenario (/runtime/scenario/colliders), at
+/// t = 0; a grid points at `scenario`'s values (valid while it lives). Allocates.
+std::vector<Collider> scenario_colliders(const ScenarioSettings& scenario);
 
 /// Outcome of a change of colliders; on anything but kOk nothing changed.
 enum class ColliderStatus {

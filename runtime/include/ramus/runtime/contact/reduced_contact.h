@@ -28,7 +28,10 @@ ColliderResult add_collider(const Model& model, State& state, const Collider& co
 /// The contact at the object's current configuration (every sample against every collider).
 struct ContactReport {
   int active = 0;  ///< samples within the contact distance of some collider
-  Eigen::Vector3d force = Eigen::Vector3d::Zero();  ///< their barrier force on the object (N)
+  /// Their barrier force on the object (N); for a free object (its root a rigid body), the one
+  /// its last step applied (State::root_contact_force: the samples' forces at the step's end
+  /// miss what its deformation's solve pushed them away by).
+  Eigen::Vector3d force = Eigen::Vector3d::Zero();
   double energy = 0;                                ///< the barrier potential Σ kappa a b (J)
   /// The rate at which the colliders do work on the object through it: Σ f_k · v_c(x_k) (W).
   double power = 0;

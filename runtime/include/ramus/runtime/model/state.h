@@ -84,6 +84,9 @@ struct State {
   /// A free root's rigid body: momentum and angular momentum about the centre of mass (world).
   Eigen::Vector3d root_momentum = Eigen::Vector3d::Zero();
   Eigen::Vector3d root_angular_momentum = Eigen::Vector3d::Zero();
+  /// The barrier force the last step's implicit solve of that rigid body applied (world, N): the
+  /// contact force that changed the object's momentum (zero without contact or a free root).
+  Eigen::Vector3d root_contact_force = Eigen::Vector3d::Zero();
 
   std::vector<AppliedForce> forces;  ///< applied for the following steps
   /// The kinematic colliders touching this object (contact/reduced_contact.h: add_collider), at
