@@ -102,6 +102,8 @@ double DomainContact::add_derivatives(const Eigen::Ref<const Eigen::VectorXd>& q
         // The barrier: dE/dx = kappa a b' ∇phi, d²E/dx² = kappa a (b'' ∇phi ∇phiᵀ + b' ∇²phi).
         const ScalarDerivatives b = continued_log_barrier(phi.value, distance);
         total += weight * b.value;
+        // (Beyond the barrier's reach, and pushed by nothing at the start: no friction either.)
+        if (b.first == 0 && b.second == 0 && !(col.collider.friction * c.normal_force > 0)) return;
         Eigen::Vector3d g = weight * b.first * phi.gradient;
         Eigen::Matrix3d H = weight * b.second * phi.gradient * phi.gradient.transpose();
         if (!gauss_newton) H += weight * b.first * phi.hessian;
