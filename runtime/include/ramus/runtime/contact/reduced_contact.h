@@ -32,7 +32,7 @@ struct ContactReport {
   /// its last step applied (State::root_contact_force: the samples' forces at the step's end
   /// miss what its deformation's solve pushed them away by).
   Eigen::Vector3d force = Eigen::Vector3d::Zero();
-  double energy = 0;                                ///< the barrier potential Σ kappa a b (J)
+  double energy = 0;  ///< the barrier potential Σ kappa a b (J)
   /// The rate at which the colliders do work on the object through it: Σ f_k · v_c(x_k) (W).
   double power = 0;
   /// The rate at which their friction does (W): Σ f_T · v_c(x_k), f_T the smoothed Coulomb force

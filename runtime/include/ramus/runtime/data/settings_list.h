@@ -41,7 +41,7 @@
     "be, bdf2, tr-bdf2, sdirk, im-blend: Newton iterations per stage")                             \
   X(double, implicit_tolerance, 1e-10, at_least(0), "simulation.implicit_tolerance",               \
     "--implicit-tolerance", "",                                                                    \
-    "... a stage has converged when |dq|_inf / max(|q|_inf, 1e-12) is below this (an ancestor "  \
+    "... a stage has converged when |dq|_inf / max(|q|_inf, 1e-12) is below this (an ancestor "    \
     "held by its descendants' contacts alone: below max(this, 1e-5))")                             \
   X(double, energy_tolerance, 0.01, open_closed(0, 1), "simulation.energy_tolerance",              \
     "--energy-tolerance", "", "im-blend: relative energy error the blend aims within")             \
