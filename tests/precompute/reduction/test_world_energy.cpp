@@ -31,6 +31,25 @@ RuntimeSettings drop_settings(int domains, double h) {
   return settings;
 }
 
+// The clamped beam of split_beams (1 m, every surface vertex a contact sample), no gravity, and
+// a sphere of radius 0.1 m 2 cm under its free end moving at `velocity` (m/s) with `friction`.
+struct BeamAndSphere {
+  std::shared_ptr<ramus::ReducedModel> model = ramus::test::split_beam(1, 12);
+  RuntimeSettings settings = drop_settings(1, 0.01);
+  ramus::Collider sphere;
+  BeamAndSphere(const Eigen::Vector3d& velocity, double friction) {
+    for (ramus::ReducedPart& part : model->parts)
+      ramus::attach_contact_samples(part, ramus::kMaxContactSamples);
+    settings.gravity.setZero();
+    settings.domains[0].rayleigh_mass = 1;
+    sphere.shape = ramus::ColliderShape::kSphere;
+    sphere.size(0) = 0.1;
+    sphere.pose.translation = Eigen::Vector3d(0.8, 0.1, -0.12);
+    sphere.velocity = velocity;
+    sphere.friction = friction;
+  }
+};
+
 }  // namespace
 
 TEST_CASE("world energy of one domain equals the reduced energies and the weight's work",
@@ -121,20 +140,10 @@ TEST_CASE("energy audit: a damped drop gains nothing, a pushing force's work is 
 
 TEST_CASE("energy audit: a sphere pushing the beam up, its barrier's potential and work counted",
           "[precompute][reduction][contact]") {
-  // The clamped beam of split_beams (1 m, every surface vertex a contact sample), no gravity;
-  // a sphere 2 cm under its free end rises at 1 m/s for 0.3 s, lifting it.
-  const auto model = ramus::test::split_beam(1, 12);
-  for (ramus::ReducedPart& part : model->parts)
-    ramus::attach_contact_samples(part, ramus::kMaxContactSamples);
-  RuntimeSettings settings = drop_settings(1, 0.01);
-  settings.gravity.setZero();
-  settings.domains[0].rayleigh_mass = 1;
-  ramus::Collider sphere;
-  sphere.shape = ramus::ColliderShape::kSphere;
-  sphere.size(0) = 0.1;
-  sphere.pose.translation = Eigen::Vector3d(0.8, 0.1, -0.12);
-  sphere.velocity = Eigen::Vector3d(0, 0, 1);
-  const ramus::EnergyAudit audit = ramus::audit_energy(model, settings, 30, {}, 1, {}, {sphere});
+  // The sphere under the beam's free end rises at 1 m/s for 0.3 s, lifting it.
+  const BeamAndSphere scene(Eigen::Vector3d(0, 0, 1), 0);
+  const ramus::EnergyAudit audit =
+      ramus::audit_energy(scene.model, scene.settings, 30, {}, 1, {}, {scene.sphere});
   REQUIRE(audit.ok);
   double contact = 0;
   for (const ramus::WorldEnergy& e : audit.energy) contact = std::max(contact, e.contact);
@@ -147,20 +156,10 @@ TEST_CASE("energy audit: a sphere pushing the beam up, its barrier's potential a
 
 TEST_CASE("energy audit: a sphere dragging the beam sideways, its friction's work counted",
           "[precompute][reduction][contact]") {
-  // The beam of the case above; the sphere rises at 1 m/s and slides across the beam at 1 m/s
-  // with mu = 0.8, so that its friction drags the beam sideways.
-  const auto model = ramus::test::split_beam(1, 12);
-  for (ramus::ReducedPart& part : model->parts)
-    ramus::attach_contact_samples(part, ramus::kMaxContactSamples);
-  RuntimeSettings settings = drop_settings(1, 0.01);
-  settings.gravity.setZero();
-  settings.domains[0].rayleigh_mass = 1;
-  ramus::Collider sphere;
-  sphere.shape = ramus::ColliderShape::kSphere;
-  sphere.size(0) = 0.1;
-  sphere.pose.translation = Eigen::Vector3d(0.8, 0.1, -0.12);
-  sphere.velocity = Eigen::Vector3d(0, 1, 1);
-  sphere.friction = 0.8;
+  // The sphere rises at 1 m/s and slides across the beam at 1 m/s with mu = 0.8, so that its
+  // friction drags the beam sideways.
+  const BeamAndSphere scene(Eigen::Vector3d(0, 1, 1), 0.8);
+  const auto& [model, settings, sphere] = scene;
   // The friction's power, measured as the steps go: positive while the sphere drags the beam.
   ramus::Simulator simulator(ramus::compile_model(ramus::ReducedModel(*model)), settings);
   REQUIRE(simulator.add_collider(sphere).status == ramus::ColliderStatus::kOk);
