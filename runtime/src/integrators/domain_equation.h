@@ -98,13 +98,15 @@ StepStatus solve_domain_acceleration(const DomainEquation& equation, DomainVecto
 /// One implicit stage of the form  q = q̂ + c h v,  M' v = p̂ + c h F(q, v)  (BE: c = 1, q̂ = q_n,
 /// p̂ = M' v_n; the other methods' stages in docs/INTEGRATORS.md), q̂ and p̂ in scratch.q_hat and
 /// scratch.p_hat. On entry `q` is the initial guess and linearization point; `evaluated` says
-/// scratch.gradient / stiffness already hold g, K there. `iterations` = 0: semi-implicit (the
-/// linearized stage, one solve); n > 0: at most n Newton iterations on the stage's incremental
-/// potential with a backtracking line search (stage's relative step below `tolerance`: done).
-/// On return q, v are the stage's values. The damping matrix is lagged at the linearization point.
-void solve_stage(const DomainEquation& equation, double ch, int iterations, double tolerance,
-                 bool evaluated, IntegratorScratch& scratch, Eigen::Ref<Eigen::VectorXd> q,
-                 Eigen::Ref<Eigen::VectorXd> v) noexcept;
+/// scratch.gradient / stiffness already hold g, K there. At most `iterations` Newton iterations
+/// on the stage's incremental potential with a backtracking line search (stage's relative step
+/// below `tolerance`: done); `linearized` (semi-implicit): the elasticity's quadratic model at the
+/// linearization point, one solve without contacts or with `iterations` = 0 (contacts linearized
+/// too), else Newton on the contacts alone. On return q, v are the stage's values. The damping
+/// matrix is lagged at the linearization point.
+void solve_stage(const DomainEquation& equation, double ch, bool linearized, int iterations,
+                 double tolerance, bool evaluated, IntegratorScratch& scratch,
+                 Eigen::Ref<Eigen::VectorXd> q, Eigen::Ref<Eigen::VectorXd> v) noexcept;
 
 /// Implicit Newmark (beta, gamma of `settings`), Newton from q_n; one iteration is the
 /// substructuring paper's semi-implicit Newmark.

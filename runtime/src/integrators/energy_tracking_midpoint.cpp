@@ -137,8 +137,8 @@ StepStatus energy_tracking_midpoint_step(const DomainEquation& e, const RuntimeS
   // Implicit midpoint: q_½ = q_0 + (h/2) v_½, M' v_½ = M' v_0 + (h/2) F(u_½); u_1 = 2 u_½ - u_0.
   scratch.q_hat = vectors.q;
   multiply_mass(e, vectors.qdot, scratch.p_hat);
-  solve_stage(e, 0.5 * h, settings.implicit_iterations, settings.implicit_tolerance, true, scratch,
-              vectors.q, vectors.qdot);
+  solve_stage(e, 0.5 * h, false, settings.implicit_iterations, settings.implicit_tolerance, true,
+              scratch, vectors.q, vectors.qdot);
   // Rayleigh damping's share of H_diss, h v_½ᵀ D v_½ (D lagged at u_0 by the stage).
   multiply_mass(e, vectors.qdot, scratch.delta);
   double dissipated = h * e.domain.rayleigh_mass * vectors.qdot.dot(scratch.delta);
@@ -164,8 +164,8 @@ StepStatus energy_tracking_midpoint_step(const DomainEquation& e, const RuntimeS
     // Too much energy: backward Euler from u_0 (guess u_IM), blend IM (α = 0) to BE (α = 1).
     scratch.q_hat = scratch.q_start;
     multiply_mass(e, scratch.v_start, scratch.p_hat);
-    solve_stage(e, h, settings.implicit_iterations, settings.implicit_tolerance, false, scratch,
-                vectors.q, vectors.qdot);
+    solve_stage(e, h, false, settings.implicit_iterations, settings.implicit_tolerance, false,
+                scratch, vectors.q, vectors.qdot);
     scratch.q_blend = vectors.q;
     scratch.v_blend = vectors.qdot;
     const double euler_error = blend(e, 1, target, scratch.q_stage, scratch.v_stage,

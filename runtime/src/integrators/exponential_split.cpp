@@ -275,7 +275,7 @@ StepStatus exponential_step(const DomainEquation& e, const RuntimeSettings& sett
     scratch.q_hat = vectors.q + (0.25 * h) * vectors.qdot;
     multiply_mass(e, vectors.qdot, scratch.p_hat);
     scratch.p_hat += (0.25 * h) * scratch.force;
-    solve_stage(e, 0.25 * h, 0, 0, true, scratch, vectors.q, vectors.qdot);
+    solve_stage(e, 0.25 * h, true, 0, 0, true, scratch, vectors.q, vectors.qdot);
     scratch.q_trial = scratch.q_start;  // u_0, the "previous" state of the BDF2 stage
     scratch.qdot_predicted = scratch.v_start;
     scratch.q_start = vectors.q;
@@ -341,7 +341,7 @@ StepStatus exponential_step(const DomainEquation& e, const RuntimeSettings& sett
     scratch.v_blend = scratch.v_start + (scratch.v_start - v_previous) / 3.0;
     multiply_mass(e, scratch.v_blend, scratch.p_hat);
   }
-  solve_stage(e, c * h, 0, 0, true, scratch, vectors.q, vectors.qdot);
+  solve_stage(e, c * h, true, 0, 0, true, scratch, vectors.q, vectors.qdot);
   replace_low_modes(e, x, vectors, scratch);
   linearized_acceleration(e, vectors, scratch);
   return StepStatus::kOk;

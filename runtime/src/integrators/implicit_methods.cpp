@@ -11,13 +11,6 @@ namespace ramus {
 
 namespace {
 
-// Newton iterations of a stage: none for a semi-implicit one (its one linear solve), unless the
-// domain has contacts: a linearization where a sample is still outside the barrier's reach knows
-// nothing of the barrier, so a stage in contact is solved in full.
-int stage_iterations(const DomainEquation& e, const RuntimeSettings& settings, bool implicit) {
-  return implicit || e.contact || e.subtree_contact ? settings.implicit_iterations : 0;
-}
-
 // q̈ = (v - v̂) / (c h) of the last stage (v̂ in scratch.v_stage).
 void last_stage_acceleration(double ch, DomainVectors vectors, const IntegratorScratch& scratch) {
   for (Eigen::Index i = 0; i < vectors.q.size(); ++i)
@@ -29,7 +22,7 @@ void final_stage(const DomainEquation& e, const RuntimeSettings& settings, bool 
                  bool evaluated, DomainVectors vectors, IntegratorScratch& scratch) {
   const double ch = c * settings.time_step;
   multiply_mass(e, scratch.v_stage, scratch.p_hat);
-  solve_stage(e, ch, stage_iterations(e, settings, implicit), settings.implicit_tolerance,
+  solve_stage(e, ch, !implicit, settings.implicit_iterations, settings.implicit_tolerance,
               evaluated, scratch, vectors.q, vectors.qdot);
   last_stage_acceleration(ch, vectors, scratch);
 }
@@ -118,7 +111,7 @@ StepStatus tr_bdf2_step(const DomainEquation& e, const RuntimeSettings& settings
   scratch.q_hat = vectors.q + (0.25 * h) * vectors.qdot;
   multiply_mass(e, vectors.qdot, scratch.p_hat);
   scratch.p_hat += (0.25 * h) * scratch.force;
-  solve_stage(e, 0.25 * h, stage_iterations(e, settings, implicit), settings.implicit_tolerance,
+  solve_stage(e, 0.25 * h, !implicit, settings.implicit_iterations, settings.implicit_tolerance,
               true, scratch, vectors.q, vectors.qdot);
   // Stage 2 from u_½ (now in vectors): q̂ = (4 q_½ - q_0) / 3, v̂ = (4 v_½ - v_0) / 3.
   scratch.q_hat = (4.0 * vectors.q - scratch.q_start) / 3.0;
@@ -141,8 +134,8 @@ StepStatus sdirk_step(const DomainEquation& e, const RuntimeSettings& settings,
   scratch.q_hat = vectors.q + ch * vectors.qdot;
   multiply_mass(e, vectors.qdot, scratch.p_hat);
   scratch.p_hat += ch * scratch.force;
-  solve_stage(e, ch, settings.implicit_iterations, settings.implicit_tolerance, true, scratch,
-              vectors.q, vectors.qdot);
+  solve_stage(e, ch, false, settings.implicit_iterations, settings.implicit_tolerance, true,
+              scratch, vectors.q, vectors.qdot);
   // Stage 2 from u_γ: q̂ = q_0 + w (q_γ - q_0), v̂ = v_0 + w (v_γ - v_0).
   scratch.q_hat = scratch.q_start + w * (vectors.q - scratch.q_start);
   scratch.v_stage = scratch.v_start + w * (vectors.qdot - scratch.v_start);

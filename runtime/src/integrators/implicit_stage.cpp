@@ -2,11 +2,13 @@
 // linearized (the semi-implicit methods) or solved as the minimization of its incremental
 // potential (optimization-integrator-large-steps.md §2-3: Newton, downhill check, length clamp,
 // backtracking line search). With Δ = q - q̂ and D = α M' + β K(q_lin), scaled by (c h)²:
-//   Φ(q) = ½ Δᵀ M' Δ - c h Δᵀ p̂ + (c h / 2) Δᵀ D Δ + (c h)² (E(q) - fᵀ q)
-//   ∇Φ   = (M' + c h D) Δ - c h p̂ + (c h)² (g(q) - f)
-//   ∇²Φ  = M' + c h D + (c h)² K(q)
-// Its stationary point is the stage's solution; the first full Newton step from q_lin is the
-// semi-implicit stage.
+//   Φ(q) = ½ Δᵀ M' Δ - c h Δᵀ p̂ + (c h / 2) Δᵀ D Δ + (c h)² (E(q) + B(q) - fᵀ q)
+//   ∇Φ   = (M' + c h D) Δ - c h p̂ + (c h)² (g(q) + ∇B(q) - f)
+//   ∇²Φ  = M' + c h D + (c h)² (K(q) + ∇²B(q))
+// B the contacts' barrier. Its stationary point is the fully implicit stage's solution; the first
+// full Newton step from q_lin is the semi-implicit stage. A semi-implicit stage in contact keeps
+// its elasticity linearized, E(q) ≈ E(q_lin) + gᵀ d + ½ dᵀ K d with d = q - q_lin, and Newton
+// solves the barrier in full on that model: one evaluation of the polynomial, as without contact.
 #include <Eigen/Cholesky>
 
 #include <algorithm>
@@ -82,26 +84,62 @@ void stage_gradient(const DomainEquation& e, double ch, IntegratorScratch& scrat
   scratch.residual += (ch * ch) * (scratch.gradient - *e.load) - ch * scratch.p_hat;
 }
 
+// E + B at q with their gradient and Hessian into scratch.gradient and scratch.stiffness: the
+// polynomial's, or with `linearized` its quadratic model about the linearization point
+// (scratch.q_linearization, g and K there in scratch.gradient_linearization and
+// stiffness_linearization; E(q_lin) taken as 0); scratch.scratch holds d = q - q_lin.
+double stage_energy(const DomainEquation& e, bool linearized,
+                    const Eigen::Ref<const Eigen::VectorXd>& q, IntegratorScratch& scratch) {
+  if (!linearized) return evaluate_internal_energy(e, q, scratch);
+  scratch.scratch = q - scratch.q_linearization;
+  scratch.gradient = scratch.gradient_linearization;
+  scratch.gradient.noalias() += scratch.stiffness_linearization * scratch.scratch;
+  scratch.stiffness = scratch.stiffness_linearization;
+  // ½ dᵀ (g + (g + K d)) = gᵀ d + ½ dᵀ K d.
+  const double energy =
+      0.5 * scratch.scratch.dot(scratch.gradient_linearization + scratch.gradient);
+  return energy + add_contact_terms(e, q, scratch);
+}
+
 }  // namespace
 
-void solve_stage(const DomainEquation& e, double ch, int iterations, double tolerance,
-                 bool evaluated, IntegratorScratch& scratch, Eigen::Ref<Eigen::VectorXd> q,
-                 Eigen::Ref<Eigen::VectorXd> v) noexcept {
+void solve_stage(const DomainEquation& e, double ch, bool linearized, int iterations,
+                 double tolerance, bool evaluated, IntegratorScratch& scratch,
+                 Eigen::Ref<Eigen::VectorXd> q, Eigen::Ref<Eigen::VectorXd> v) noexcept {
   // g, K at the linearization point; the damping matrix lagged there, of the elasticity alone:
   // the contacts' stiffness in β K would brake a domain that moves with a collider as if it
   // moved through it (the plant's stem, pushed by a sphere, met 2 kN where the FEM needs 5 N).
   const bool in_contact = e.contact || e.subtree_contact;
+  const bool contact_iterations = linearized && in_contact && iterations > 0;
+  const bool one_solve = linearized && !contact_iterations;
   double energy = 0;
-  if (iterations > 0)
+  if (!linearized)
     energy = evaluate_internal_energy(e, q, scratch, false);
   else if (!evaluated || in_contact)
     evaluate_internal_forces(e, q, scratch, false);
   if (e.domain.rayleigh_stiffness != 0)
     scratch.damping = e.domain.rayleigh_stiffness * scratch.stiffness;
+  // A semi-implicit stage in contact solves the barrier in full on the elasticity's quadratic
+  // model about q_lin, where that is convex: with K indefinite enough that M' + c h D + (c h)² K
+  // is not (StVK compressed or bent far), the model has no minimum and only the polynomial holds
+  // the barrier's push (a leaf of the oak went to |q| = 3785 in one stage); the stage is then
+  // solved on the polynomial. (Linearizing the descendants' contacts with the elasticity lets a
+  // branch run into a collider past its leaves: the oak's sweep touched twice the leaves.)
+  if (contact_iterations) {
+    stage_hessian(e, ch, scratch, scratch.factor);
+    if (Eigen::internal::llt_inplace<double, Eigen::Lower>::unblocked(scratch.factor) >= 0) {
+      linearized = false;
+      energy = evaluate_internal_energy(e, q, scratch, false);
+    } else {
+      scratch.q_linearization = q;
+      scratch.gradient_linearization = scratch.gradient;
+      scratch.stiffness_linearization = scratch.stiffness;
+    }
+  }
   if (in_contact) energy += add_contact_terms(e, q, scratch);
 
   // Semi-implicit: ∇²Φ(q_lin) v = p̂ + c h (f - g - K (q̂ - q_lin)), q = q̂ + c h v.
-  if (iterations == 0) {
+  if (one_solve) {
     // (K (q̂ - q_lin) only where q̂ differs: BE and SI linearize at q̂ itself.)
     const Eigen::Index r = q.size();
     const Eigen::VectorXd& f = *e.load;
@@ -168,7 +206,7 @@ void solve_stage(const DomainEquation& e, double ch, int iterations, double tole
     for (int halving = 0; halving < 40; ++halving, step *= 0.5) {
       q = scratch.q_trial + step * scratch.delta;
       scratch.q_blend = q - scratch.q_hat;
-      const double trial_energy = evaluate_internal_energy(e, q, scratch);
+      const double trial_energy = stage_energy(e, linearized, q, scratch);
       trial_value = stage_objective(e, ch, trial_energy, q, scratch);
       if (trial_value <= value + kArmijo * step * slope) {
         accepted = true;

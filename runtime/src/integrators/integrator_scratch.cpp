@@ -36,12 +36,14 @@ IntegratorScratch::IntegratorScratch(int r)
       jacobian(Eigen::MatrixXd::Zero(r, r)),
       factor(Eigen::MatrixXd::Zero(r, r)),
       damping(Eigen::MatrixXd::Zero(r, r)),
+      stiffness_linearization(Eigen::MatrixXd::Zero(r, r)),
       exponential(r),
       midpoint(r) {
   // Sizes every internal buffer. (No LDLT(r) + assignment: that copies its uninitialized info.)
   ldlt.compute(Eigen::MatrixXd::Identity(r, r));
-  for (Eigen::VectorXd* v : {&force, &q_hat, &p_hat, &q_stage, &v_stage, &q_start, &v_start,
-                             &q_blend, &v_blend, &scaled_q})
+  for (Eigen::VectorXd* v :
+       {&force, &q_hat, &p_hat, &q_stage, &v_stage, &q_start, &v_start, &q_blend, &v_blend,
+        &scaled_q, &q_linearization, &gradient_linearization})
     v->setZero(r);
 }
 

@@ -57,6 +57,9 @@ struct IntegratorScratch {
   Eigen::VectorXd force, q_hat, p_hat, q_stage, v_stage, q_start, v_start, q_blend, v_blend;
   Eigen::VectorXd scaled_q;  ///< q̃ = s^-5/2 q of a scaled domain (integrate_domain.cpp)
   Eigen::MatrixXd damping;   ///< r by r: β K at a stage's start (damping lagged over the stage)
+  /// A semi-implicit stage in contact: q_lin, g and K there (r, r, r by r; implicit_stage.cpp).
+  Eigen::VectorXd q_linearization, gradient_linearization;
+  Eigen::MatrixXd stiffness_linearization;
   ExponentialScratch exponential;
   MidpointScratch midpoint;
 };

@@ -110,15 +110,17 @@ Sweep sweep_sphere_through_plant() {
 
 TEST_CASE("The plant pushed by a sphere at 0.5 m/s follows the full FEM",
           "[runtime][contact][full-space]") {
-  // Measured (h = 10 ms, 0.5 s): the stem tops 1.37 cm apart at most on a travel of 0.267 m
-  // (full) and 0.272 m (reduced); impulses 2.542 N s and 2.570 N s, 0.1 s windows at most 15 %
-  // apart; peak forces 21.1 N and 17.2 N; closest 7 um (the FEM's automatic, adaptive barrier
-  // at every vertex) and 4.07 mm (the runtime's stiffer one at the samples; delta = 5 mm).
+  // Measured (h = 10 ms, 0.5 s): the stem tops 1.52 cm apart at most on a travel of 0.267 m
+  // (full) and 0.272 m (reduced); impulses 2.542 N s and 2.665 N s (4.8 %; 1.1 % before the
+  // semi-implicit stage kept its elasticity linearized in contact, docs/CONTACT.md), 0.1 s
+  // windows at most 19 % apart; peak forces 21.1 N and 17.2 N; closest 7 um (the FEM's
+  // automatic, adaptive barrier at every vertex) and 4.12 mm (the runtime's stiffer one at the
+  // samples; delta = 5 mm).
   const Sweep s = sweep_sphere_through_plant();
   CHECK(s.full_tip_travel > 0.2);  // the sphere does push the stem
   CHECK(s.tip_gap < 0.08 * s.full_tip_travel);
   CHECK(s.reduced_tip_travel == Approx(s.full_tip_travel).epsilon(0.1));
-  CHECK(s.reduced_impulse == Approx(s.full_impulse).epsilon(0.05));
+  CHECK(s.reduced_impulse == Approx(s.full_impulse).epsilon(0.08));
   CHECK(s.window_gap < 0.25);
   CHECK(s.reduced_peak_force == Approx(s.full_peak_force).epsilon(0.4));
   CHECK(s.full_closest > 0);

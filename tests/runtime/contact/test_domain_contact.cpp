@@ -1,12 +1,14 @@
 // A domain's contact potential in its reduced coordinates (runtime/src/contact/domain_contact.h):
-// gradient and Hessian against finite differences, and the reduced force against its full-space
-// definition, the vertex forces of the barrier projected by Uᵀ Rᵀ.
+// gradient and Hessian against finite differences, the reduced force against its full-space
+// definition, the vertex forces of the barrier projected by Uᵀ Rᵀ, and a semi-implicit stage in
+// contact against the stationarity of its model (integrators/implicit_stage.cpp).
 #include <catch2/catch.hpp>
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
 
 #include "contact/domain_contact.h"
+#include "integrators/domain_equation.h"
 #include "ramus/runtime/contact/contact_response.h"
 #include "support/finite_differences.h"
 #include "support/random_models.h"
@@ -158,6 +160,83 @@ TEST_CASE("a domain's reduced contact force is Uᵀ Rᵀ of the barrier's vertex
   s.contact.add_derivatives(s.q, g, H, true);
   REQUIRE(expected.norm() > 0);
   CHECK((-g - expected).norm() <= 1e-12 * expected.norm());
+}
+
+// The smallest level set over the candidates' samples at q.
+double closest_sample(const ContactSetup& s, const Eigen::VectorXd& q) {
+  double closest = INFINITY;
+  for (const ContactCandidate& c : s.candidates) {
+    const Eigen::Vector3d x =
+        s.contact.origin +
+        s.contact.rotation * sample_local_position(*s.contact.samples, s.scale, c.sample, q);
+    closest =
+        std::min(closest, collider_level_set(s.colliders[0].collider, s.colliders[0].end, x).value);
+  }
+  return closest;
+}
+
+TEST_CASE(
+    "a semi-implicit stage in contact minimizes the elasticity's quadratic model plus the "
+    "barrier",
+    "[contact]") {
+  ContactSetup s = make_setup(ColliderShape::kSphere, Eigen::Vector4d(1, 0, 0, 0), 0.4);
+  const Part& part = s.model->parts[0];
+  const int r = part.r;
+  const Eigen::VectorXd load = Eigen::VectorXd::Zero(r);
+  DomainEquation e;
+  e.part = &part;
+  e.forces = &part.forces;
+  e.scale = &s.scale;
+  e.load = &load;
+  e.domain.rayleigh_mass = 0.5;
+  e.domain.rayleigh_stiffness = 0.002;
+  const double ch = 0.01;
+  // g and K at q_lin = q̂ = q, as the stage evaluates them.
+  IntegratorScratch reference(r);
+  evaluate_internal_forces(e, s.q, reference, false);
+  const Eigen::VectorXd g = reference.gradient;
+  const Eigen::MatrixXd K = reference.stiffness;
+  // A momentum towards the collider (along the barrier's gradient), doubled until the stage
+  // without the barrier takes a sample through it.
+  Eigen::VectorXd towards = Eigen::VectorXd::Zero(r);
+  Eigen::MatrixXd unused = Eigen::MatrixXd::Zero(r, r);
+  s.contact.add_derivatives(s.q, towards, unused, true);
+  towards.normalize();
+  IntegratorScratch scratch(r);
+  Eigen::VectorXd q(r), v(r);
+  const auto stage = [&](double speed, bool with_contact, bool linearized) {
+    e.contact = with_contact ? &s.contact : nullptr;
+    scratch.q_hat = s.q;
+    scratch.p_hat = speed * towards;
+    q = s.q;
+    solve_stage(e, ch, linearized, 50, 1e-12, false, scratch, q, v);
+  };
+  double speed = 1e-4;
+  for (stage(speed, false, true); closest_sample(s, q) > 0 && speed < 1e6;
+       stage(speed, false, true))
+    speed *= 2;
+  REQUIRE(closest_sample(s, q) <= 0);
+  const Eigen::VectorXd free_q = q;
+
+  // In contact: outside the collider, and ∇Φ = 0 for Φ the stage's potential with E replaced
+  // by its quadratic model about q_lin: (1 + c h α) Δ + c h β K Δ - c h p̂ + (c h)² (g + K Δ +
+  // ∇B(q)), Δ = q - q̂ = q - q_lin.
+  stage(speed, true, true);
+  CHECK(closest_sample(s, q) > 0);
+  const Eigen::VectorXd delta = q - s.q;
+  Eigen::VectorXd barrier = Eigen::VectorXd::Zero(r);
+  s.contact.add_derivatives(q, barrier, unused, true);
+  const Eigen::VectorXd stationarity = (1 + ch * e.domain.rayleigh_mass) * delta +
+                                       ch * e.domain.rayleigh_stiffness * (K * delta) -
+                                       ch * speed * towards + ch * ch * (g + K * delta + barrier);
+  CHECK(stationarity.norm() <= 1e-8 * ch * speed);
+  CHECK((q - free_q).norm() >= 0.01 * (free_q - s.q).norm());
+  CHECK((v - delta / ch).norm() <= 1e-12 * v.norm());
+  // The fully implicit stage (the polynomial's E) is another point, outside the collider too.
+  const Eigen::VectorXd linearized_q = q;
+  stage(speed, true, false);
+  CHECK(closest_sample(s, q) > 0);
+  CHECK((q - linearized_q).norm() > 0);
 }
 
 TEST_CASE("the continued barrier is the log barrier above delta/10 and C² below", "[contact][fd]") {

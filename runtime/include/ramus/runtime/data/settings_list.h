@@ -38,7 +38,8 @@
     "|q|_inf beyond this counts as divergence")                                                    \
   X(int, implicit_iterations, 20, closed(1, 1000), "simulation.implicit_iterations",               \
     "--implicit-iterations", "",                                                                   \
-    "be, bdf2, tr-bdf2, sdirk, im-blend: Newton iterations per stage")                             \
+    "be, bdf2, tr-bdf2, sdirk, im-blend: Newton iterations per stage (si, sbdf2: on the "          \
+    "barrier, in contact)")                                                                        \
   X(double, implicit_tolerance, 1e-10, at_least(0), "simulation.implicit_tolerance",               \
     "--implicit-tolerance", "",                                                                    \
     "... a stage has converged when |dq|_inf / max(|q|_inf, 1e-12) is below this (an ancestor "    \
