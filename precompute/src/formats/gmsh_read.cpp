@@ -383,6 +383,10 @@ TetMesh GmshReader::assemble() {
   for (int t = 0; t < nt; ++t)
     for (int c = 0; c < 4; ++c) tets(t, c) = new_index[tets(t, c)];
   mesh.tets = std::move(tets);
+  if (static_cast<std::size_t>(nv) < new_index.size())
+    mesh.read_notes.push_back(std::to_string(new_index.size() - static_cast<std::size_t>(nv)) +
+                              " of the file's " + std::to_string(new_index.size()) +
+                              " nodes are used by no tet and were dropped");
 
   Eigen::VectorXi labels(nt);
   bool any_label = false;

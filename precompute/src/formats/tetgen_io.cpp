@@ -8,6 +8,7 @@
 #include "ramus/error.h"
 #include "ramus/precompute/formats/atomic_file.h"
 #include "text_io.h"
+#include "volume_elements.h"
 
 namespace ramus {
 
@@ -162,6 +163,7 @@ TetMesh read_tetgen(const std::string& node_or_ele_path) {
   if (!labels.empty()) mesh.labels = Eigen::Map<const Eigen::VectorXi>(labels.data(), count);
   if (!nodes.markers.empty())
     mesh.vertex_flags = Eigen::Map<const Eigen::VectorXi>(nodes.markers.data(), nodes.count);
+  detail::drop_unused_vertices(mesh);
   return mesh;
 }
 

@@ -7,6 +7,7 @@
 
 #include "ramus/error.h"
 #include "text_io.h"
+#include "volume_elements.h"
 
 namespace ramus {
 
@@ -118,6 +119,7 @@ TetMesh read_vega(const std::string& path) {
   mesh.tets.resize(nt, 4);
   for (int t = 0; t < nt; ++t)
     for (int c = 0; c < 4; ++c) mesh.tets(t, c) = tets[4 * t + c];
+  detail::drop_unused_vertices(mesh);
   return mesh;
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstddef>
 #include <map>
+#include <numeric>
 #include <utility>
 
 #include "ramus/precompute/mesh/tet_mesh.h"
@@ -274,11 +275,26 @@ VtkCellTets vtk_cells_to_tets(
 std::vector<int> drop_unused_vertices(TetMesh& mesh) {
   const int nv = mesh.num_vertices();
   std::vector<int> new_index(static_cast<std::size_t>(nv), -1);
+  // (An index out of range is left for the mesh checks to name.)
+  if (mesh.tets.size() > 0 && (mesh.tets.minCoeff() < 0 || mesh.tets.maxCoeff() >= nv)) {
+    std::iota(new_index.begin(), new_index.end(), 0);
+    return new_index;
+  }
   for (int t = 0; t < mesh.num_tets(); ++t)
     for (int k = 0; k < 4; ++k) new_index[static_cast<std::size_t>(mesh.tets(t, k))] = 0;
-  int kept = 0;
-  for (int& i : new_index)
-    if (i == 0) i = kept++;
+  int kept = 0, first_dropped = -1;
+  for (int v = 0; v < nv; ++v) {
+    int& i = new_index[static_cast<std::size_t>(v)];
+    if (i == 0)
+      i = kept++;
+    else if (first_dropped < 0)
+      first_dropped = v;
+  }
+  if (kept == nv) return new_index;
+  mesh.read_notes.push_back(std::to_string(nv - kept) + " of the file's " + std::to_string(nv) +
+                            " points are used by no tet and were dropped: the vertices after " +
+                            "point " + std::to_string(first_dropped) +
+                            " (0-based) are numbered without them");
   Eigen::MatrixX3d x(kept, 3);
   Eigen::VectorXi flags(mesh.vertex_flags.size() == nv ? kept : 0);
   for (int v = 0; v < nv; ++v) {

@@ -74,8 +74,9 @@ VtkCellTets vtk_cells_to_tets(
     std::span<const double> types, const Eigen::MatrixX3d& points,
     const std::function<void(const std::string& array, const std::string& message)>& fail);
 
-/// Removes the vertices no tet uses (after higher-order nodes were dropped) from mesh
-/// (rest_positions, tets, vertex_flags); returns each old vertex's new index or -1.
+/// Removes the vertices no tet uses (higher-order nodes, a surface's or a point cloud's) from
+/// mesh (rest_positions, tets, vertex_flags), with a note in mesh.read_notes when there were any;
+/// returns each old vertex's new index or -1.
 std::vector<int> drop_unused_vertices(TetMesh& mesh);
 
 }  // namespace ramus::detail

@@ -373,7 +373,7 @@ class LegacyVtkReader {
       for (int v = 0; v < nv; ++v)
         mesh.vertex_flags(v) = static_cast<int>(vertex_flags_[static_cast<std::size_t>(v)]);
     }
-    if (cells.dropped_nodes) detail::drop_unused_vertices(mesh);
+    detail::drop_unused_vertices(mesh);
     return mesh;
   }
 

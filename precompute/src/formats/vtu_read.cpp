@@ -490,8 +490,7 @@ VtuFields vtu_fields(VtuParser& xml, VtuContent& content, const detail::VtkCellT
   const int nv = static_cast<int>(num_points);
   auto& field_strings = content.field_strings;
   // Point and cell arrays: a tet takes its cell's row, a kept vertex its own.
-  const std::vector<int> kept =
-      cells.dropped_nodes ? detail::drop_unused_vertices(mesh) : std::vector<int>();
+  const std::vector<int> kept = detail::drop_unused_vertices(mesh);
   std::vector<std::size_t> source_row;
   VtuFields found;
   for (const RawArray& a : arrays) {

@@ -58,7 +58,12 @@ bool MeshReport::ok(bool allow_disconnected) const {
          (allow_disconnected || num_components() <= 1);
 }
 
-MeshReport check_tet_mesh(const TetMesh& mesh, double min_volume_ratio) {
+double tet_quality(double signed_volume, double longest_edge) {
+  return longest_edge > 0 ? 6 * std::sqrt(2.0) * std::abs(signed_volume) / std::pow(longest_edge, 3)
+                          : 0.0;
+}
+
+MeshReport check_tet_mesh(const TetMesh& mesh, double min_quality) {
   MeshReport r;
   const int nv = mesh.num_vertices();
   const int nt = mesh.num_tets();
@@ -80,7 +85,7 @@ MeshReport check_tet_mesh(const TetMesh& mesh, double min_volume_ratio) {
     hi = hi.cwiseMax(mesh.rest_positions.row(i));
   }
   r.bbox_diagonal = (hi - lo).allFinite() ? (hi - lo).norm() : 0.0;
-  r.volume_threshold = min_volume_ratio * std::pow(r.bbox_diagonal, 3);
+  r.quality_threshold = min_quality;
 
   std::vector<bool> valid(nt, true);
   std::vector<bool> referenced(nv, false);
@@ -98,6 +103,7 @@ MeshReport check_tet_mesh(const TetMesh& mesh, double min_volume_ratio) {
   r.volumes = Eigen::VectorXd::Constant(nt, std::numeric_limits<double>::quiet_NaN());
   r.min_volume = std::numeric_limits<double>::infinity();
   r.max_volume = -std::numeric_limits<double>::infinity();
+  r.min_quality = std::numeric_limits<double>::infinity();
   for (int t = 0; t < nt; ++t) {
     if (!valid[t]) continue;
     bool coordinates_ok = true;
@@ -108,12 +114,22 @@ MeshReport check_tet_mesh(const TetMesh& mesh, double min_volume_ratio) {
     r.total_volume += v;
     r.min_volume = std::min(r.min_volume, v);
     r.max_volume = std::max(r.max_volume, v);
-    if (std::abs(v) <= r.volume_threshold)
+    // Degenerate by shape, not size: small well-shaped tets (a fine mesh's) are kept.
+    double longest = 0;
+    for (int a = 0; a < 4; ++a)
+      for (int b = a + 1; b < 4; ++b)
+        longest = std::max(longest, (mesh.rest_positions.row(mesh.tets(t, a)) -
+                                     mesh.rest_positions.row(mesh.tets(t, b)))
+                                        .norm());
+    const double quality = tet_quality(v, longest);
+    r.min_quality = std::min(r.min_quality, quality);
+    if (!(quality > min_quality))
       r.degenerate_tets.push_back(t);
     else if (v < 0)
       r.inverted_tets.push_back(t);
   }
   if (!(r.min_volume <= r.max_volume)) r.min_volume = r.max_volume = 0;
+  if (!(r.min_quality <= 1)) r.min_quality = 0;
 
   for (int i = 0; i < nv; ++i)
     if (!referenced[i]) r.unreferenced_vertices.push_back(i);
@@ -208,8 +224,9 @@ void validate_tet_mesh(const TetMesh& mesh, const std::string& source_name, bool
          inverted, -1);
   if (degenerate < r.num_tets)
     fail("tet " + std::to_string(degenerate) + " is degenerate (signed volume " +
-             short_double(r.volumes(degenerate)) + " m^3, threshold " +
-             short_double(r.volume_threshold) + " m^3)",
+             short_double(r.volumes(degenerate)) + " m^3; shape quality 6√2 |V| / longest edge³ " +
+             "at most " + short_double(r.quality_threshold) +
+             ", 1 for a regular tet): remesh it, or lower the quality threshold",
          degenerate, -1);
   if (!r.duplicate_tets.empty()) {
     const auto [first, later] = r.duplicate_tets.front();
@@ -234,7 +251,8 @@ std::string summarize(const MeshReport& r) {
   if (r.num_components() > 1) s << " (sizes " << list_sizes(r.component_sizes) << " tets)";
   s << "\nvolume " << short_double(r.total_volume) << " m^3 (tets from "
     << short_double(r.min_volume) << " to " << short_double(r.max_volume)
-    << " m^3), bounding box diagonal " << short_double(r.bbox_diagonal) << " m\n";
+    << " m^3), bounding box diagonal " << short_double(r.bbox_diagonal) << " m\nshape quality from "
+    << short_double(r.min_quality) << " (6√2 |V| / longest edge³: 1 for a regular tet)\n";
   const auto line = [&](const char* what, std::size_t count, const std::string& first) {
     if (count > 0) s << count << ' ' << what << ": " << first << '\n';
   };

@@ -1,9 +1,11 @@
 // Hexahedra, prisms, pyramids and higher-order cells read as tets (Gmsh .msh ASCII and binary,
-// legacy .vtk ASCII and binary, .vtu): volume kept, every tet positive, neighbours conforming.
+// legacy .vtk ASCII and binary, .vtu): volume kept, every tet positive, neighbours conforming;
+// points no tet uses dropped with a note by every reader.
 #include <Eigen/Dense>
 #include <algorithm>
 #include <array>
 #include <catch2/catch.hpp>
+#include <fstream>
 #include <map>
 #include <string>
 
@@ -12,6 +14,7 @@
 #include "ramus/precompute/formats/vtk_legacy_io.h"
 #include "ramus/precompute/formats/vtu_io.h"
 #include "ramus/precompute/mesh/mesh_checks.h"
+#include "support/temp_dir.h"
 
 using namespace ramus;
 
@@ -183,4 +186,45 @@ TEST_CASE("VTU: hexahedron, voxel, wedge and quadratic tet are read, the triangl
   CHECK(has_note(m, "1 cells of points, lines or surfaces were skipped"));
   CHECK(has_note(m, "2 hexahedra split into 6 tets each"));
   CHECK(has_note(m, "1 prisms split into 3 tets each"));
+}
+
+TEST_CASE("Points no tet uses are dropped with a note by every reader", "[precompute][formats]") {
+  // One tet on points 0, 1, 2 and 4 of five; point 3 (far off) belongs to no tet, as a Gmsh
+  // VTK export's geometry points or a surface's extra vertices do.
+  const test::TempDir dir("unused_points");
+  const std::map<std::string, std::string> files = {
+      {"tet.node", "5 3 0 0\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 9 9 9\n5 0 0 1\n"},
+      {"tet.ele", "1 4 0\n1 1 2 3 5\n"},
+      {"tet.veg",
+       "*VERTICES\n5 3 0 0\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 9 9 9\n5 0 0 1\n*ELEMENTS\nTET\n1 4 "
+       "0\n1 1 2 3 5\n"},
+      {"tet.msh",
+       "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n5\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 9 9 9\n5 "
+       "0 0 1\n$EndNodes\n$Elements\n1\n1 4 2 0 1 1 2 3 5\n$EndElements\n"},
+      {"tet.vtk",
+       "# vtk DataFile Version 3.0\none tet\nASCII\nDATASET UNSTRUCTURED_GRID\nPOINTS 5 "
+       "double\n0 0 0\n1 0 0\n0 1 0\n9 9 9\n0 0 1\nCELLS 1 5\n4 0 1 2 4\nCELL_TYPES 1\n10\n"},
+      {"tet.vtu",
+       "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"0.1\" "
+       "byte_order=\"LittleEndian\">\n<UnstructuredGrid><Piece NumberOfPoints=\"5\" "
+       "NumberOfCells=\"1\">\n<Points><DataArray type=\"Float64\" NumberOfComponents=\"3\" "
+       "format=\"ascii\">0 0 0 1 0 0 0 1 0 9 9 9 0 0 1</DataArray></Points>\n<Cells><DataArray "
+       "type=\"Int32\" Name=\"connectivity\" format=\"ascii\">0 1 2 4</DataArray>\n<DataArray "
+       "type=\"Int32\" Name=\"offsets\" format=\"ascii\">4</DataArray>\n<DataArray "
+       "type=\"UInt8\" Name=\"types\" format=\"ascii\">10</DataArray></Cells>\n</Piece></"
+       "UnstructuredGrid></VTKFile>\n"}};
+  for (const auto& [name, text] : files) std::ofstream(dir / name) << text;
+  for (const std::string name : {"tet.node", "tet.veg", "tet.msh", "tet.vtk", "tet.vtu"}) {
+    INFO(name);
+    const TetMesh m = read_tet_mesh(dir / name);
+    CHECK(m.num_vertices() == 4);
+    REQUIRE(m.num_tets() == 1);
+    CHECK(m.rest_positions.maxCoeff() == 1);  // (9, 9, 9) is gone
+    CHECK(m.rest_positions.row(m.tets(0, 3)) == Eigen::RowVector3d(0, 0, 1));
+    CHECK(has_note(m, "1 of the file's 5 "));
+    CHECK(has_note(m, "used by no tet and were dropped"));
+    CHECK_NOTHROW(validate_tet_mesh(m, name));
+  }
+  // A file without unused points gets no such note.
+  CHECK_FALSE(has_note(read_tet_mesh(kMeshes + "two_tets.node"), "were dropped"));
 }

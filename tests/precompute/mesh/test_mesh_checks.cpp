@@ -1,6 +1,7 @@
 // check_tet_mesh / validate_tet_mesh: each defect is found and named.
 #include <Eigen/Dense>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <limits>
 #include <string>
 
@@ -68,8 +69,9 @@ TEST_CASE("zero-volume and near-zero-volume tets are detected", "[precompute][me
   MeshReport r = check_tet_mesh(m);
   CHECK(r.degenerate_tets == std::vector<int>{0});
   CHECK(r.inverted_tets.empty());
-  expect_mesh_error(m, "tet 0 is degenerate (signed volume 0 m^3", 0, -1);
-  m.rest_positions(3, 2) = 1e-14;  // tiny but positive: still below 1e-12 * diag^3
+  CHECK(r.min_quality == 0);
+  expect_mesh_error(m, "tet 0 is degenerate (signed volume 0 m^3; shape quality", 0, -1);
+  m.rest_positions(3, 2) = 1e-14;  // flat to round-off: quality 6√2 (1e-14 / 6) / √2³ = 5e-15
   CHECK(check_tet_mesh(m).degenerate_tets == std::vector<int>{0});
   CHECK(check_tet_mesh(m, 1e-16).degenerate_tets.empty());  // a looser threshold accepts it
   m.rest_positions(3, 2) = -1e-14;  // tiny and negative: degenerate, not "inverted"
@@ -79,6 +81,37 @@ TEST_CASE("zero-volume and near-zero-volume tets are detected", "[precompute][me
   TetMesh repeated = two_tets();
   repeated.tets(1, 3) = repeated.tets(1, 0);  // repeated vertex: exactly zero volume
   CHECK(check_tet_mesh(repeated).degenerate_tets == std::vector<int>{1});
+}
+
+TEST_CASE("a tet is judged by its shape, not its size", "[precompute][mesh]") {
+  // The corner tet (0, 1, 2, 3) is the right-angled one: quality 6√2 (1/6) / √2³ = 1/2.
+  TetMesh m = two_tets();
+  MeshReport r = check_tet_mesh(m);
+  CHECK(r.min_quality == Approx(0.5));
+  // With a third tet of the same shape a millionth of the size (a fine mesh's smallest tet beside
+  // its largest; the old size rule, |V| <= 1e-12 diagonal³, rejected it): kept.
+  m.rest_positions.conservativeResize(9, 3);
+  m.rest_positions.bottomRows(4) << 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1;
+  m.rest_positions.bottomRows(4) *= 1e-6;
+  m.rest_positions.bottomRows(4).rowwise() += Eigen::RowVector3d(2, 2, 2);
+  m.tets.conservativeResize(3, 4);
+  m.tets.row(2) << 5, 6, 7, 8;
+  m.labels.resize(0);
+  m.vertex_flags.resize(0);
+  r = check_tet_mesh(m);
+  CHECK(r.degenerate_tets.empty());
+  CHECK(std::abs(r.volumes(2)) < 1e-12 * std::pow(r.bbox_diagonal, 3));
+  CHECK(r.min_quality == Approx(0.5));
+  CHECK(tet_quality(r.volumes(2), std::sqrt(2.0) * 1e-6) == Approx(0.5));
+  // A sliver: four nearly coplanar points of a normal size is degenerate at any scale.
+  TetMesh sliver = two_tets();
+  sliver.rest_positions.row(3) << 0.5, 0.5, 1e-10;
+  for (const double scale : {1e-3, 1.0, 1e3}) {
+    TetMesh scaled = sliver;
+    scaled.rest_positions *= scale;
+    CHECK(check_tet_mesh(scaled).degenerate_tets == std::vector<int>{0});
+  }
+  CHECK(summarize(check_tet_mesh(two_tets())).find("shape quality from 0.5") != std::string::npos);
 }
 
 TEST_CASE("an unreferenced vertex is detected and named", "[precompute][mesh]") {
