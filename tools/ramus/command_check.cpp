@@ -103,11 +103,15 @@ void check_spec(const Args& args) {
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
     return tree.depth[static_cast<std::size_t>(a)] < tree.depth[static_cast<std::size_t>(b)];
   });
+  // The modes each domain would get: the rules precompute applies (total_r spread and clamped,
+  // the per-domain overrides), so a spec precompute refuses is refused here.
+  const std::vector<ReductionSpec> reductions =
+      domain_reductions(spec.reduction, spec.domains, tree, spec.spec_path, "domains");
   for (int d : order) {
     const auto k = static_cast<std::size_t>(d);
     const int parent = tree.parent[k];
-    std::printf("  %-20s %7zu tets  %s%s\n", tree.names[k].c_str(), tree.domain_tets[k].size(),
-                parent < 0 ? "root" : "parent ",
+    std::printf("  %-20s %7zu tets  r = %-3d  %s%s\n", tree.names[k].c_str(),
+                tree.domain_tets[k].size(), reductions[k].r, parent < 0 ? "root" : "parent ",
                 parent < 0 ? "" : tree.names[static_cast<std::size_t>(parent)].c_str());
   }
   if (!args.output.empty()) {

@@ -131,10 +131,27 @@ void run(const Args& args) {
   const ComparisonFrame& last = c.frames.back();
   const double final_error =
       last.full_max_displacement > 0 ? last.max_difference / last.full_max_displacement : 0.0;
+  // The final frame is a static deflection only if the full run has come to rest: its largest
+  // displacement varies by under 1 % over its last tenth (three frames at least).
+  const std::size_t tail = std::max<std::size_t>(3, c.frames.size() / 10);
+  double low = INFINITY, high = 0;
+  for (std::size_t k = c.frames.size() > tail ? c.frames.size() - tail : 0; k < c.frames.size();
+       ++k) {
+    low = std::min(low, c.frames[k].full_max_displacement);
+    high = std::max(high, c.frames[k].full_max_displacement);
+  }
+  const double variation = high > 0 ? (high - low) / high : 0.0;
   std::printf(
       "final frame    full max|u| %.4g m, reduced %.4g m, max |diff| %.4g m: %.4g of the "
-      "full (the static deflection when the scenario comes to rest)\n",
+      "full",
       last.full_max_displacement, last.reduced_max_displacement, last.max_difference, final_error);
+  if (c.frames.size() >= 3 && variation < 0.01)
+    std::printf(" (at rest: the static deflection)\n");
+  else
+    std::printf(
+        " (still moving: the full max|u| varies by %.3g %% over the last %zu frames, so "
+        "this is not a static deflection)\n",
+        100 * variation, std::min(tail, c.frames.size()));
   if (!scenario.colliders.empty()) print_contact(c, scenario.settings);
   const double steps = std::max(1, scenario.steps);
   std::printf("time           full %.2f ms/step, reduced %.2f us/step (x%.0f)\n",

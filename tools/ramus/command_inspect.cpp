@@ -1,6 +1,8 @@
 // `ramus inspect model.h5`: a readable summary of a model file.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "commands.h"
@@ -18,10 +20,28 @@ namespace {
 
 // The settings of one scope as "name value unit, ..." (the list's order and names; a domain's for
 // the per-domain scope).
+// Whether a setting documented for one integrator alone ("newmark: beta ...") is read: by
+// domain `domain`'s integrator for a per-domain one, else by some domain's (a setting without
+// such a prefix always is).
+bool read_by_integrators(const SettingInfo& info, const RuntimeSettings& settings, int domain) {
+  const std::string doc = info.doc;
+  const std::size_t colon = doc.find(':');
+  if (colon == std::string::npos) return true;
+  const std::string prefix = doc.substr(0, colon);
+  bool names_an_integrator = false;
+  for (int k = 1; k <= kNumIntegrators; ++k)
+    names_an_integrator = names_an_integrator || prefix == to_string(static_cast<Integrator>(k));
+  if (!names_an_integrator) return true;
+  if (info.scope == SettingScope::kDomain)
+    return prefix == to_string(settings.domains[static_cast<std::size_t>(domain)].integrator);
+  return std::any_of(settings.domains.begin(), settings.domains.end(),
+                     [&](const DomainSettings& d) { return prefix == to_string(d.integrator); });
+}
+
 std::string settings_text(const RuntimeSettings& settings, SettingScope scope, int domain) {
   std::string text;
   for (const SettingInfo& info : settings_table()) {
-    if (info.scope != scope) continue;
+    if (info.scope != scope || !read_by_integrators(info, settings, domain)) continue;
     const std::string name = info.member;
     text += (text.empty() ? "" : ", ") + name + " " +
             format_setting(info, setting_value(settings, info, domain)) +

@@ -17,14 +17,6 @@
 
 namespace ramus {
 
-/// The reduction of every tree domain: r from the "domains" block at `key` (total r̂
-/// distributed, or base.r each), then the per-domain overrides by name; errors name the spec and
-/// the key.
-std::vector<ReductionSpec> domain_reductions(const ReductionSpec& base,
-                                             const std::optional<DomainsSpec>& domains,
-                                             const DomainTree& tree, const std::string& spec_path,
-                                             const std::string& key);
-
 /// The stages of a reduction as the builders report them ("<domain>: <stage>", seconds): the
 /// progress reports, and the seconds per stage summed over the domains, reported as
 /// "  <stage>  0.123 s" lines in the order of their names.

@@ -51,5 +51,12 @@ std::vector<PointForce> check_spec_forces(const ModelSpec& spec, const TetMesh& 
 /// automatic partition.
 DomainTree spec_domain_tree(const std::optional<DomainsSpec>& domains, const TetMesh& mesh,
                             const std::vector<int>& fixed, const PrecomputeListener& listener);
+/// The reduction of every tree domain: r from the "domains" block at `key` (total r̂
+/// distributed, or base.r each), then the per-domain overrides by name; errors name the spec and
+/// the key (precompute and `ramus check` alike).
+std::vector<ReductionSpec> domain_reductions(const ReductionSpec& base,
+                                             const std::optional<DomainsSpec>& domains,
+                                             const DomainTree& tree, const std::string& spec_path,
+                                             const std::string& key);
 
 }  // namespace ramus
