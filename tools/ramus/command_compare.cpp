@@ -60,8 +60,8 @@ void write_series(const std::string& prefix, const ReducedModel& model, const Co
     }
     writer.finish();
   }
-  std::printf("output    %s_full.pvd, %s_reduced.pvd (%zu frames)\n", prefix.c_str(),
-              prefix.c_str(), c.frames.size());
+  std::printf("output    %s_full.pvd, %s_reduced.pvd (%zu frames; %s)\n", prefix.c_str(),
+              prefix.c_str(), c.frames.size(), kFrameConvention);
 }
 
 // The colliders' force in both runs: its impulse, its peak and how close each run came.

@@ -24,6 +24,7 @@
 #include "ramus/runtime/model/model_geometry.h"
 #include "ramus/runtime/simulator.h"
 #include "reduced_run_options.h"
+#include "run_progress.h"
 
 namespace ramus::cli {
 
@@ -253,7 +254,9 @@ class RunSeries {
   void finish(const std::string& output) {
     if (writer_) writer_->finish();
     if (surface_writer_) surface_writer_->finish();
-    if (writer_) std::printf("output    %s (%d frames)\n", output.c_str(), writer_->num_frames());
+    if (writer_)
+      std::printf("output    %s (%d frames; %s)\n", output.c_str(), writer_->num_frames(),
+                  kFrameConvention);
     if (surface_writer_)
       std::printf("output    %s (embedded surface: %d vertices, %d triangles)\n",
                   surface_output_.c_str(), static_cast<int>(surface_.rest_positions.rows()),
@@ -435,10 +438,13 @@ void run(const Args& args) {
   };
   sample();
 
-  // The steps: each timed, its frame written every output_every steps.
+  // The steps: each timed, its frame written every output_every steps; progress on stderr
+  // about every 2 s of a longer run (writing frames takes most of it).
   RunRecord record;
   record.step_us.reserve(static_cast<size_t>(scenario.steps));
+  RunProgress progress("simulate ");
   for (int step = 1; step <= scenario.steps; ++step) {
+    progress(step - 1, scenario.steps);
     apply_forces(simulator.time() + settings.time_step);
     const auto start = std::chrono::steady_clock::now();
     const StepStatus status = simulator.step();

@@ -444,7 +444,8 @@ void run(const Args& args) {
   energy.print(state, simulator.contact_statistics().contact_energy);
   height.print();
   contact.print();
-  std::printf("output    %s (%d frames)\n", args.output.c_str(), writer.num_frames());
+  std::printf("output    %s (%d frames; %s)\n", args.output.c_str(), writer.num_frames(),
+              kFrameConvention);
 }
 
 }  // namespace

@@ -95,8 +95,8 @@ class Series {
   void finish() {
     if (writers_.empty()) return;
     for (auto& writer : writers_) writer->finish();
-    std::printf("series       %s_full.pvd, _L1.pvd, _L2.pvd, _L3.pvd (%d frames each)\n",
-                prefix_.c_str(), writers_.front()->num_frames());
+    std::printf("series       %s_full.pvd, _L1.pvd, _L2.pvd, _L3.pvd (%d frames each; %s)\n",
+                prefix_.c_str(), writers_.front()->num_frames(), kFrameConvention);
   }
 
  private:

@@ -18,4 +18,9 @@ void refuse_outputs_over_inputs(const std::vector<std::string>& inputs,
 /// The files a spec reads: itself, its meshes, label files and render surfaces.
 std::vector<std::string> spec_input_files(const ModelSpec& spec);
 
+/// How a series' frames store the motion, said after every "output ... (N frames" line.
+inline constexpr const char* kFrameConvention =
+    "points at their deformed positions, 'displacement' from rest for colouring: Warp By Vector "
+    "on it would double the motion";
+
 }  // namespace ramus::cli
