@@ -98,12 +98,16 @@ double DomainContact::add_derivatives(const Eigen::Ref<const Eigen::VectorXd>& q
       *this, q,
       [&](const ContactCandidate& c, const StepCollider& col, const Eigen::Vector3d& x,
           double weight) {
+        // (Beyond the barrier's reach by the Lipschitz bound from the start, and pushed by
+        // nothing there: nothing to add, and no distance to evaluate.)
+        const bool rubs = col.collider.friction * c.normal_force > 0;
+        if (!rubs && c.end_distance - 2 * (x - c.start).norm() >= distance) return;
         const LevelSetSample phi = collider_level_set(col.collider, col.end, x, !gauss_newton);
         // The barrier: dE/dx = kappa a b' ∇phi, d²E/dx² = kappa a (b'' ∇phi ∇phiᵀ + b' ∇²phi).
         const ScalarDerivatives b = continued_log_barrier(phi.value, distance);
         total += weight * b.value;
         // (Beyond the barrier's reach, and pushed by nothing at the start: no friction either.)
-        if (b.first == 0 && b.second == 0 && !(col.collider.friction * c.normal_force > 0)) return;
+        if (b.first == 0 && b.second == 0 && !rubs) return;
         Eigen::Vector3d g = weight * b.first * phi.gradient;
         Eigen::Matrix3d H = weight * b.second * phi.gradient * phi.gradient.transpose();
         if (!gauss_newton) H += weight * b.first * phi.hessian;
@@ -192,6 +196,7 @@ int gather_domain_contacts(const Model& model, const State& state, int i,
       candidate.normal = phi.gradient;
       candidate.start = x;
       candidate.collider_velocity = v_c;
+      candidate.end_distance = collider_level_set(c, col.end, x).value;
       // The force at the start: barrier along the normal, friction against the slip.
       const double weight = settings.contact_stiffness * area_scale * samples.weights(k);
       candidate.normal_force = -weight * continued_log_barrier(phi.value, delta).first;

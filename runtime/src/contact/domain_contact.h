@@ -25,6 +25,10 @@ struct ContactCandidate {
   Eigen::Vector3d normal = Eigen::Vector3d::UnitZ();  ///< the collider's normal there (world)
   Eigen::Vector3d start = Eigen::Vector3d::Zero();    ///< the sample at the start (world, m)
   Eigen::Vector3d collider_velocity = Eigen::Vector3d::Zero();  ///< at the sample (m/s)
+  /// The collider's level set at `start` in its pose at the step's end (m): a sample that moves
+  /// by s stays beyond end_distance - 2 |s| (a distance is 1-Lipschitz; a grid's interpolant
+  /// at most √3).
+  double end_distance = 0;
 };
 
 /// A collider over one step: as at the start, and its pose at the end.

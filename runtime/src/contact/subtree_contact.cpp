@@ -81,9 +81,13 @@ double SubtreeContact::add_derivatives(const Eigen::Ref<const Eigen::VectorXd>& 
   for (int n = 0; n < count; ++n) {
     const SubtreeContactLink& link = links[n];
     const Eigen::Vector3d shift = centroid_shift(*this, link.child, q);
+    // (A candidate the shift cannot bring within the barrier's reach adds nothing: skipped
+    // before its distance is evaluated.)
+    const double reach = distance + 2 * shift.norm();
     const int first = model->contact_offset[static_cast<std::size_t>(link.descendant)];
     for (int k = first; k < first + candidate_counts[link.descendant]; ++k) {
       const ContactCandidate& c = candidates[k];
+      if (c.end_distance >= reach) continue;
       const StepCollider& col = colliders[c.collider];
       const LevelSetSample phi = collider_level_set(col.collider, col.end, c.start + shift);
       const ScalarDerivatives b = continued_log_barrier(phi.value, distance);
