@@ -37,9 +37,10 @@ void check_output_folder(const std::string& output) {
                       "' does not exist");
 }
 
-// The last lines: a one-mesh model's lowest frequencies and rigid modes, what was written.
+// The last lines: a one-mesh model's lowest frequencies, damping and rigid modes, what was
+// written.
 void report_written(const ReducedModel& model, const std::string& output, double seconds,
-                    bool assembly) {
+                    bool assembly, bool tree_default_damping) {
   int total_r = 0;
   for (const ReducedDomain& d : model.domains)
     total_r += model.parts[static_cast<std::size_t>(d.part)].polynomial.r;
@@ -54,6 +55,23 @@ void report_written(const ReducedModel& model, const std::string& output, double
     std::printf(" %.4g", std::sqrt(std::max(0.0, d.linear_mode_eigenvalues(k))) / (2 * M_PI));
   std::printf("%s\n", d.linear_mode_eigenvalues.size() > 6 ? " ..." : "");
   if (d.num_rigid_modes) std::printf("rigid modes  %d removed\n", d.num_rigid_modes);
+  // The root's Rayleigh damping as damping ratios at its lowest and sixth frequencies,
+  // zeta = alpha / (2 omega) + beta omega / 2, and where beta came from.
+  if (!model.settings.domains.empty() && d.linear_mode_eigenvalues.size() > 0) {
+    const DomainSettings& root = model.settings.domains.front();
+    const auto ratio = [&](Eigen::Index k) {
+      const double omega = std::sqrt(std::max(0.0, d.linear_mode_eigenvalues(k)));
+      return omega > 0 ? root.rayleigh_mass / (2 * omega) + root.rayleigh_stiffness * omega / 2
+                       : 0.0;
+    };
+    const Eigen::Index last = std::min<Eigen::Index>(6, d.linear_mode_eigenvalues.size()) - 1;
+    std::printf(
+        "damping      rayleigh_mass %g 1/s, rayleigh_stiffness %g s%s: %.3g %% of critical "
+        "at the first frequency, %.3g %% at the %s\n",
+        root.rayleigh_mass, root.rayleigh_stiffness,
+        tree_default_damping ? " (a tree's default: the spec sets none)" : "", 100 * ratio(0),
+        100 * ratio(last), last == 0 ? "first" : "last above");
+  }
   if (model.domains.size() == 1)
     std::printf("wrote        %s (r = %d) in %.2f s\n", output.c_str(), d.polynomial.r, seconds);
   else
@@ -79,7 +97,8 @@ void run(const Args& args) {
   std::printf("  %-*s %8.3f s\n", spec.assembly ? 22 : 19, "write",
               std::chrono::duration<double>(Clock::now() - write_start).count());
   report_written(model, args.output, std::chrono::duration<double>(Clock::now() - start).count(),
-                 spec.assembly.has_value());
+                 spec.assembly.has_value(),
+                 !spec.simulation.rayleigh_stiffness_given && model.domains.size() > 1);
 }
 
 }  // namespace
