@@ -25,6 +25,7 @@
 #include "ramus/runtime/simulator.h"
 #include "reduced_run_options.h"
 #include "run_progress.h"
+#include "series_budget.h"
 
 namespace ramus::cli {
 
@@ -250,6 +251,15 @@ class RunSeries {
     surface_writer_->add_surface_frame(simulator.time(), surface_positions_, surface_.triangles,
                                        surface_fields_);
   }
+  // Bytes of the latest frame's files (the series' size budget).
+  double latest_frame_bytes() const {
+    std::vector<std::string> files;
+    if (writer_ && writer_->num_frames() > 0)
+      files.push_back(writer_->frame_path(writer_->num_frames() - 1));
+    if (surface_writer_ && surface_writer_->num_frames() > 0)
+      files.push_back(surface_writer_->frame_path(surface_writer_->num_frames() - 1));
+    return files_bytes(files);
+  }
   // The series' .pvd files, and a line for each.
   void finish(const std::string& output) {
     if (writer_) writer_->finish();
@@ -425,6 +435,10 @@ void run(const Args& args) {
     throw NumericalError("initial state: " + std::string(to_string(status)));
   simulator.reset_profile();
   frames.write_frame(simulator);
+  // Without --output-every, a cadence that keeps the series under 50 MB.
+  SeriesBudget budget(scenario.output_every, scenario.steps,
+                      given_setting(*args.command, args.run, "output_every").has_value());
+  int output_every = budget.after_frame(0, frames.latest_frame_bytes());
   PlotSeries series;
   const int followed = followed_vertex(resolved, *model, rest);
   Eigen::MatrixX3d positions;
@@ -455,13 +469,15 @@ void run(const Args& args) {
     sample();
     record.interfaces(simulator);
     if (!scenario.colliders.empty()) record.contact(simulator);
-    if (step % scenario.output_every == 0) {
+    if (step % output_every == 0) {
       simulator.global_positions(positions);
       check_positions(simulator, positions, "vertex");
       record.displacement(simulator, positions, rest);
       frames.write_frame(simulator);
+      output_every = budget.after_frame(step, frames.latest_frame_bytes());
     }
   }
+  budget.report("--output-every");
   report_run(record, simulator, *model, rest);
   frames.finish(args.output);
   if (!args.plot.empty()) write_plots(args.plot, series, followed, kept, settings);

@@ -21,6 +21,7 @@
 #include "ramus/precompute/model/model_spec.h"
 #include "ramus/precompute/pipeline/spec_mesh.h"
 #include "reduced_run_options.h"
+#include "series_budget.h"
 
 namespace ramus::cli {
 
@@ -393,6 +394,13 @@ void run(const Args& args) {
   for (int v : simulator.dofs().fixed_vertices()) state.velocities.segment<3>(3 * v).setZero();
   if (args.integrator == "newmark") simulator.initialize_acceleration(state);
   write_frame(state);
+  // The spec's cadence, or one that keeps the series under 50 MB.
+  SeriesBudget budget(spec.simulation.scenario.output_every, spec.simulation.scenario.steps,
+                      spec.simulation.output_every_given);
+  const auto latest_frame_bytes = [&] {
+    return files_bytes({writer.frame_path(writer.num_frames() - 1)});
+  };
+  int output_every = budget.after_frame(0, latest_frame_bytes());
   EnergyMeter energy(model, options.gravity, state);
   HeightTrack height(model, options.gravity);
   height.add(state);
@@ -426,7 +434,10 @@ void run(const Args& args) {
     const double displacement =
         unflatten_positions(state.positions - model.rest_positions()).rowwise().norm().maxCoeff();
     max_displacement = std::max(max_displacement, displacement);
-    if (step % spec.simulation.scenario.output_every == 0) write_frame(state);
+    if (step % output_every == 0) {
+      write_frame(state);
+      output_every = budget.after_frame(step, latest_frame_bytes());
+    }
     contact.add(simulator.contact_statistics());
     height.add(state);
     if (!args.quiet && (step % print_every == 0 || step == 1))
@@ -444,6 +455,7 @@ void run(const Args& args) {
   energy.print(state, simulator.contact_statistics().contact_energy);
   height.print();
   contact.print();
+  budget.report("the spec's simulation.output_every");
   std::printf("output    %s (%d frames; %s)\n", args.output.c_str(), writer.num_frames(),
               kFrameConvention);
 }

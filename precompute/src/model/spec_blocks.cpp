@@ -280,6 +280,7 @@ void parse_simulation(const SpecReader& r, const json& s, SimulationSpec& sim) {
     else
       set_setting(sim.settings, info, value);
     if (std::string_view(info.name) == "rayleigh_stiffness") sim.rayleigh_stiffness_given = true;
+    if (std::string_view(info.name) == "output_every") sim.output_every_given = true;
   }
 }
 

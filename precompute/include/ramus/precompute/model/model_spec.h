@@ -56,6 +56,8 @@ struct SimulationSpec {
   DomainSettings domain;      ///< the per-domain settings "simulation" gives every domain
   /// The spec set rayleigh_stiffness (else a tree gets kTreeStiffnessDamping).
   bool rayleigh_stiffness_given = false;
+  /// The spec set output_every (else a run's series is kept under 50 MB by the tools).
+  bool output_every_given = false;
 };
 
 /// How to reduce a domain: linear modes, modal derivatives, basis size.
