@@ -240,6 +240,15 @@ inline ReducedModel make_model(unsigned seed = 1) {
     const Eigen::Vector4d w = random.between(4, 0.01, 1);
     s.barycentric.row(i) = w.transpose() / w.sum();
   }
+  // Precompute's check against the full FEM.
+  ModelAccuracy& accuracy = model.accuracy;
+  accuracy.measured = true;
+  accuracy.gravity = random.between(3, -10, 10);
+  accuracy.static_full_max = random.between(1, 0, 1)(0);
+  accuracy.static_reduced_max = random.between(1, 0, 1)(0);
+  accuracy.static_error = random.between(1, 0, 1)(0);
+  accuracy.full_frequencies = random.between(3, 1, 10);
+  accuracy.reduced_frequencies = random.between(3, 1, 10);
   // Runtime settings away from every default.
   RuntimeSettings& rs = model.settings;
   rs.time_step = 0.0037;
@@ -399,6 +408,8 @@ inline FieldRecorder::Fields model_fields_of(const ReducedModel& model) {
   recorder.group("runtime", {true, true}, [&] {
     model_fields::visit_runtime_settings(model.settings, model.scenario, num, recorder);
   });
+  recorder.group("accuracy", {false, model.accuracy.measured},
+                 [&] { model_fields::visit_accuracy(model.accuracy, recorder); });
   return recorder.fields;
 }
 

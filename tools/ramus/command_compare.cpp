@@ -16,6 +16,7 @@
 #include "ramus/precompute/formats/atomic_file.h"
 #include "ramus/precompute/formats/vtu_io.h"
 #include "ramus/precompute/reduction/reduced_vs_full.h"
+#include "ramus/precompute/reduction/static_modal_check.h"
 #include "ramus/runtime/io/model_file.h"
 #include "ramus/runtime/model/model_geometry.h"
 #include "reduced_run_options.h"
@@ -30,6 +31,7 @@ struct Args {
   std::string model, csv, output;
   bool ignore_spec = false;
   double max_error = 0, max_final_error = 0;
+  int frequencies = 3;  ///< lowest frequencies compared (0: no static or modal check)
   ReducedRunArgs run;
   CLI::App* command = nullptr;
 };
@@ -81,6 +83,36 @@ void print_contact(const Comparison& c, const RuntimeSettings& settings) {
       "full %.4g N, reduced %.4g N; closest full %.3g m, reduced %.3g m (delta %g m)\n",
       full_impulse.norm(), reduced_impulse.norm(), (full_impulse - reduced_impulse).norm(),
       full_peak, reduced_peak, full_closest, reduced_closest, settings.contact_distance);
+}
+
+// The static deflection and lowest frequencies, model error apart from phase drift.
+void print_static_and_modal(const std::shared_ptr<const ReducedModel>& model,
+                            const RunScenario& scenario, int frequencies) {
+  StaticModalOptions options;
+  options.settings = scenario.settings;
+  options.num_frequencies = frequencies;
+  RunProgress progress("compare   static and modal check");
+  options.progress = [&progress](int run, int runs) { progress(run, runs); };
+  const StaticModalCheck c = check_static_and_modal(*model, options);
+  if (!c.anchored) {
+    std::printf("static, modal  not checked: a free body has no static deflection\n");
+    return;
+  }
+  const StaticCheck& s = c.static_deflection;
+  std::printf(
+      "static         under gravity (%g, %g, %g) m/s^2: full max|u| %.4g m, reduced %.4g m, "
+      "max |diff| %.4g m: %.4g of the full (reduced settled in %d steps%s)\n",
+      s.gravity.x(), s.gravity.y(), s.gravity.z(), s.full_max_displacement,
+      s.reduced_max_displacement, s.max_difference, s.relative_error, s.settle_steps,
+      s.settled ? "" : ", NOT at rest");
+  for (Eigen::Index j = 0; j < c.full_hz.size(); ++j) {
+    const double full = c.full_hz(j), reduced = c.reduced_hz(j);
+    if (std::isfinite(reduced))
+      std::printf("frequency %-4td full %.4g Hz, reduced %.4g Hz (%+.3g %%)\n", j + 1, full,
+                  reduced, 100 * (reduced / full - 1));
+    else
+      std::printf("frequency %-4td full %.4g Hz, reduced n/a (no period seen)\n", j + 1, full);
+  }
 }
 
 void run(const Args& args) {
@@ -157,6 +189,7 @@ void run(const Args& args) {
   std::printf("time           full %.2f ms/step, reduced %.2f us/step (x%.0f)\n",
               1e3 * c.full_seconds / steps, 1e6 * c.reduced_seconds / steps,
               c.reduced_seconds > 0 ? c.full_seconds / c.reduced_seconds : 0.0);
+  if (args.frequencies > 0) print_static_and_modal(model, scenario, args.frequencies);
   if (!args.csv.empty()) {
     write_stream_atomically(args.csv, [&](std::ostream& out) {
       out << "time,full_max_displacement,reduced_max_displacement,max_difference\n";
@@ -199,6 +232,12 @@ void add_compare_command(CLI::App& app) {
                    "Fail (exit 3) when the last frame's error, relative to its full "
                    "displacement, exceeds this")
       ->check(CLI::PositiveNumber & finite_number());
+  command
+      ->add_option("--frequencies", args->frequencies,
+                   "Also compare the static deflection under gravity and this many lowest natural "
+                   "frequencies (the tree settled, and ringing along each full mode; 0: neither)")
+      ->check(CLI::Range(0, 20))
+      ->capture_default_str();
   command->add_flag("--ignore-spec", args->ignore_spec, kIgnoreSpecHelp);
   add_reduced_run_options(command, args->run, {"steps"});
   command->callback([args] { run(*args); });

@@ -107,6 +107,27 @@ void print_summary(const ReducedModel& model, const std::string& path) {
                 scenario.collider_velocities(c, 1), scenario.collider_velocities(c, 2),
                 scenario.collider_friction(c));
   }
+  // Precompute's check against the full FEM.
+  const ModelAccuracy& a = model.accuracy;
+  if (!a.measured) {
+    std::printf(
+        "  accuracy: not measured (a free body, separate meshes, \"check\": false, or a "
+        "file from before the check)\n");
+    return;
+  }
+  std::printf(
+      "  accuracy against the full FEM: static deflection under gravity (%g, %g, %g) "
+      "m/s^2 %.4g m, reduced %.4g m (error %.3g %%)\n",
+      a.gravity.x(), a.gravity.y(), a.gravity.z(), a.static_full_max, a.static_reduced_max,
+      100 * a.static_error);
+  for (Eigen::Index j = 0; j < a.full_frequencies.size(); ++j) {
+    const double reduced = a.reduced_frequencies(j);
+    if (reduced > 0)
+      std::printf("    f%td %.4g Hz, reduced %.4g Hz (%+.3g %%)\n", j + 1, a.full_frequencies(j),
+                  reduced, 100 * (reduced / a.full_frequencies(j) - 1));
+    else
+      std::printf("    f%td %.4g Hz, reduced: no period seen\n", j + 1, a.full_frequencies(j));
+  }
 }
 
 // A part: its mesh, anchors or base, placements and scales, modes, frequencies and memory.

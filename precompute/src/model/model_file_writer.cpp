@@ -132,6 +132,10 @@ void write_contents(const hdf5::File& file, const ReducedModel& model) {
   }
   FieldWriter runtime(root.create_group("runtime"));
   model_fields::visit_runtime_settings(model.settings, model.scenario, num_domains, runtime);
+  if (model.accuracy.measured) {
+    FieldWriter accuracy(root.create_group("accuracy"));
+    model_fields::visit_accuracy(model.accuracy, accuracy);
+  }
 }
 
 // The temporary being written, for remove_model_file_in_progress (a signal handler): the path is

@@ -71,12 +71,12 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
              "names its own");
     r.only_keys(root, "",
                 {"parts", "instances", "attachment_tolerance", "forces", "simulation", "domains",
-                 "comment"});
+                 "check", "comment"});
     spec.assembly = parse_assembly(r, root, spec_path, spec.warnings);
   } else {
     r.only_keys(root, "",
                 {"mesh", "units", "tetrahedralize", "material", "materials_by_label", "fixed",
-                 "forces", "colliders", "contact", "simulation", "reduction", "domains",
+                 "forces", "colliders", "contact", "simulation", "reduction", "domains", "check",
                  "render_surface", "copies", "initial_velocity", "comment"});
     const json& mesh = r.required(root, "mesh", "");
     if (!mesh.is_string() || mesh.get<std::string>().empty())
@@ -125,12 +125,15 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
   if (root.contains("simulation")) parse_simulation(r, root["simulation"], spec.simulation);
   if (root.contains("reduction"))
     spec.reduction = parse_reduction(r, root["reduction"], "reduction");
+  if (root.contains("check")) spec.check = parse_check(r, root["check"], "check");
   if (root.contains("domains")) {
     spec.domains = parse_domains(r, root["domains"], "domains", spec_path,
                                  spec.assembly ? DomainsUse::kAssembly : DomainsUse::kOneMesh);
-    if (const SettingInfo* lumping = find_setting("lumping"); root["domains"].contains("lumping"))
+    if (const SettingInfo* lumping = find_setting("lumping"); root["domains"].contains("lumping")) {
       set_setting(spec.simulation.settings, *lumping,
                   r.setting(root["domains"]["lumping"], *lumping, lumping->json_key));
+      spec.simulation.lumping_given = true;
+    }
   }
   if (root.contains("units")) {
     spec.length_unit = r.length_unit(root["units"], "units");

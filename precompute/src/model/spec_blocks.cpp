@@ -62,6 +62,33 @@ std::map<int, Material> parse_materials_by_label(const SpecReader& r, const json
   return materials;
 }
 
+CheckSpec parse_check(const SpecReader& r, const json& check, const std::string& key) {
+  CheckSpec spec;
+  if (check.is_boolean()) {
+    spec.enabled = check.get<bool>();
+    return spec;
+  }
+  if (!check.is_object())
+    r.fail(key,
+           "expected true, false or an object with \"frequencies\", \"static_tolerance\", "
+           "\"frequency_tolerance\" and \"choose_lumping\"");
+  r.only_keys(check, key,
+              {"frequencies", "static_tolerance", "frequency_tolerance", "choose_lumping"});
+  if (check.contains("frequencies"))
+    spec.frequencies = r.bounded(check["frequencies"], key + ".frequencies", 0, 20);
+  if (check.contains("static_tolerance"))
+    spec.static_tolerance = r.positive(check["static_tolerance"], key + ".static_tolerance");
+  if (check.contains("frequency_tolerance"))
+    spec.frequency_tolerance =
+        r.positive(check["frequency_tolerance"], key + ".frequency_tolerance");
+  if (check.contains("choose_lumping")) {
+    if (!check["choose_lumping"].is_boolean())
+      r.fail(key + ".choose_lumping", "expected true or false");
+    spec.choose_lumping = check["choose_lumping"].get<bool>();
+  }
+  return spec;
+}
+
 // The "reduction" block at `key`, r checked against the candidate directions.
 ReductionSpec parse_reduction(const SpecReader& r, const json& red, const std::string& key) {
   r.only_keys(red, key, {"linear_modes", "r", "modal_derivatives", "contact_samples"});

@@ -273,6 +273,10 @@ std::map<int, Material> parse_materials_by_label(const SpecReader& r, const json
 // The "reduction" block at `key`, r checked against the candidate directions.
 ReductionSpec parse_reduction(const SpecReader& r, const json& red, const std::string& key);
 
+// The "check" block at `key`: false, true or {"frequencies", "static_tolerance",
+// "frequency_tolerance"}.
+CheckSpec parse_check(const SpecReader& r, const json& check, const std::string& key);
+
 // A rotation: a 3 by 3 array (rows) that is one to 1e-6, or {"axis": [x, y, z], "degrees": a}.
 Eigen::Matrix3d parse_rotation(const SpecReader& r, const json& j, const std::string& key);
 

@@ -7,6 +7,7 @@
 
 #include "printf_text.h"
 #include "ramus/error.h"
+#include "ramus/precompute/reduction/static_modal_check.h"
 #include "ramus/precompute/reduction/world_energy.h"
 #include "ramus/runtime/analysis/interface_diagnostics.h"
 
@@ -94,6 +95,137 @@ void report_energy(const ReducedModel& model, const std::vector<PointForce>& for
         "the spec's scenario (%s, its settings) run from rest for %.3g s gains %.3g J (%.3g %% "
         "of its largest elastic energy) beyond the work of the forces: %s",
         scenario.c_str(), seconds, audit.max_gain, 100 * share, cure.c_str()));
+}
+
+namespace {
+
+// The worst of a check's frequency errors (relative; infinite where a period was not seen) and
+// which frequency it is (0-based).
+double worst_frequency_error(const StaticModalCheck& c, Eigen::Index& which) {
+  double worst = 0;
+  which = 0;
+  for (Eigen::Index j = 0; j < c.full_hz.size(); ++j) {
+    const double error = std::abs(c.reduced_hz(j) / c.full_hz(j) - 1);
+    if (!(error <= worst)) {
+      worst = std::isfinite(error) ? error : INFINITY;
+      which = j;
+    }
+  }
+  return worst;
+}
+
+// How far a check is from the spec's tolerances: its larger error over its tolerance.
+double check_score(const StaticModalCheck& c, const CheckSpec& spec) {
+  Eigen::Index which = 0;
+  return std::max(c.static_deflection.relative_error / spec.static_tolerance,
+                  worst_frequency_error(c, which) / spec.frequency_tolerance);
+}
+
+const char* lumping_name(InterfaceLumping lumping) {
+  return lumping == InterfaceLumping::kInterface      ? "L1"
+         : lumping == InterfaceLumping::kCenterOfMass ? "L2"
+                                                      : "L3";
+}
+
+// A tree whose spec sets no lumping: each lumping checked against the one full reference, the
+// best (the smallest check_score) kept in the model's settings and its check returned.
+StaticModalCheck choose_lumping(ReducedModel& model, const FullSpaceReference& reference,
+                                const StaticModalOptions& options, const CheckSpec& spec,
+                                const PrecomputeListener& listener) {
+  StaticModalCheck best;
+  double best_score = INFINITY;
+  InterfaceLumping chosen = model.settings.lumping;
+  std::string line;
+  for (const InterfaceLumping lumping :
+       {InterfaceLumping::kInterface, InterfaceLumping::kCenterOfMass,
+        InterfaceLumping::kRigidSubtree}) {
+    StaticModalOptions with = options;
+    with.settings.lumping = lumping;
+    const StaticModalCheck c = check_against_reference(model, reference, with);
+    Eigen::Index which = 0;
+    const double worst = worst_frequency_error(c, which);
+    line += printf_text("%s%s %.3g %% / %.3g %%", line.empty() ? "" : ", ", lumping_name(lumping),
+                        100 * c.static_deflection.relative_error, 100 * worst);
+    // (Ties keep the earlier, cheaper lumping.)
+    if (const double score = check_score(c, spec); score < best_score) {
+      best_score = score;
+      best = c;
+      chosen = lumping;
+    }
+  }
+  listener.report(printf_text(
+      "check        lumping (static / worst frequency error): %s: %s chosen (the spec sets none)",
+      line.c_str(), lumping_name(chosen)));
+  model.settings.lumping = chosen;
+  return best;
+}
+
+}  // namespace
+
+// The model against the full FEM of its undivided mesh (issue 35, items 1 and 5): what it
+// measures is stored in the file; a tree whose spec sets no lumping gets the best; past the
+// spec's tolerances, a warning with what to try.
+ModelAccuracy report_accuracy(ReducedModel& model, const ModelSpec& spec,
+                              const PrecomputeListener& listener) {
+  ModelAccuracy accuracy;
+  const CheckSpec& check = spec.check;
+  if (!check.enabled) return accuracy;
+  StaticModalOptions options;
+  options.settings = model.settings;
+  options.num_frequencies = check.frequencies;
+  StaticModalCheck c;
+  try {
+    const FullSpaceReference reference = full_space_reference(model, options);
+    if (!reference.anchored) {
+      listener.note("the check against the full FEM skips a free body (no static deflection)");
+      return accuracy;
+    }
+    c = check.choose_lumping && !spec.simulation.lumping_given && model.domains.size() > 1
+            ? choose_lumping(model, reference, options, check, listener)
+            : check_against_reference(model, reference, options);
+  } catch (const Error& e) {
+    listener.note(std::string("the check against the full FEM could not run: ") + e.what());
+    return accuracy;
+  }
+  // The static deflection.
+  const StaticCheck& s = c.static_deflection;
+  accuracy.measured = true;
+  accuracy.gravity = s.gravity;
+  accuracy.static_full_max = s.full_max_displacement;
+  accuracy.static_reduced_max = s.reduced_max_displacement;
+  accuracy.static_error = s.relative_error;
+  listener.report(printf_text(
+      "check        static deflection under gravity: full FEM %.4g m, reduced %.4g m, error "
+      "%.3g %% of the full%s (%.2f s and %.2f s)",
+      s.full_max_displacement, s.reduced_max_displacement, 100 * s.relative_error,
+      s.settled ? "" : " (the reduced model did not come to rest)", c.full_seconds,
+      c.reduced_seconds));
+  // The frequencies (a reduced one not measured is stored as 0).
+  accuracy.full_frequencies = c.full_hz;
+  accuracy.reduced_frequencies =
+      c.reduced_hz.unaryExpr([](double f) { return std::isfinite(f) ? f : 0.0; });
+  std::string line;
+  for (Eigen::Index j = 0; j < c.full_hz.size(); ++j)
+    line += printf_text("%sf%td %.4g Hz / %.4g Hz (%+.2g %%)", j ? ", " : "", j + 1, c.full_hz(j),
+                        c.reduced_hz(j), 100 * (c.reduced_hz(j) / c.full_hz(j) - 1));
+  if (!line.empty()) listener.report("check        frequencies full / reduced: " + line);
+  // Past the tolerances: what to try.
+  const char* cure =
+      model.domains.size() > 1
+          ? "more modes (\"total_r\" or \"r\") or fewer domains; `ramus compare` shows where"
+          : "more modes (\"r\", \"linear_modes\")";
+  if (s.relative_error > check.static_tolerance)
+    listener.warning(printf_text(
+        "the reduced model's static deflection is %.3g %% off the full FEM's (the spec's "
+        "check.static_tolerance: %.3g %%): try %s",
+        100 * s.relative_error, 100 * check.static_tolerance, cure));
+  Eigen::Index which = 0;
+  if (const double worst = worst_frequency_error(c, which); worst > check.frequency_tolerance)
+    listener.warning(
+        printf_text("the reduced model's f%td is %.3g %% off the full FEM's (the spec's "
+                    "check.frequency_tolerance: %.3g %%): try %s",
+                    which + 1, 100 * worst, 100 * check.frequency_tolerance, cure));
+  return accuracy;
 }
 
 }  // namespace ramus

@@ -324,6 +324,7 @@ void finish_model(ReducedModel& model, const ModelSpec& spec, const std::vector<
   p.options_json = options_json;
   report_interfaces(model, listener);
   report_energy(model, forces, listener);
+  model.accuracy = report_accuracy(model, spec, listener);
 }
 
 ReducedModel precompute_model(const ModelSpec& spec, const ReductionOverrides& overrides,

@@ -466,6 +466,12 @@ std::string check_global(const ReducedModel& model) {
             undivided_vertex_count(model), "triangle", "vertex",
             "vertices in the undivided mesh (attribute 'num_global_vertices' of /domains)");
 
+  if (model.accuracy.measured) {
+    FieldChecker fields(c);
+    fields.group("accuracy", {false, true},
+                 [&] { model_fields::visit_accuracy(model.accuracy, fields); });
+    if (!c.ok()) return c.problem;
+  }
   const EmbeddedSurface& s = model.embedded_surface;
   const Eigen::Index S = s.rest_positions.rows();
   const std::string eg = "embedded_surface/";

@@ -196,6 +196,17 @@ void visit_embedded_surface(Surface& s, V& v) {
   v.dataset("barycentric", s.barycentric, {S, 4});
 }
 
+/// The attributes and datasets of /accuracy (present when ModelAccuracy::measured).
+template <class Accuracy, class V>
+void visit_accuracy(Accuracy& a, V& v) {
+  v.dataset("gravity", a.gravity, {3});
+  v.attribute("static_full_max", a.static_full_max);
+  v.attribute("static_reduced_max", a.static_reduced_max);
+  v.attribute("static_error", a.static_error);
+  v.dataset("full_frequencies", a.full_frequencies, {-1});
+  v.dataset("reduced_frequencies", a.reduced_frequencies, {a.full_frequencies.size()});
+}
+
 /// One setting of /runtime as the file stores it: a vector as a 3-entry dataset, the lumping as
 /// its name, any other as a scalar attribute.
 template <class V, class T>

@@ -219,6 +219,11 @@ ReducedModel read_model_file(const std::string& path, const ModelTrust& trust) {
   }
   FieldReader runtime(root.group("runtime"));
   model_fields::visit_runtime_settings(model.settings, model.scenario, num_domains, runtime);
+  if (root.has("accuracy")) {
+    FieldReader accuracy(root.group("accuracy"));
+    model_fields::visit_accuracy(model.accuracy, accuracy);
+    model.accuracy.measured = true;
+  }
   if (const std::string problem = find_settings_problem(model.settings, num_domains);
       !problem.empty())
     throw InputError(path, 0, "group /runtime: " + problem);

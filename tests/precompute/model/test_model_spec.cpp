@@ -19,7 +19,9 @@ TEST_CASE("A complete spec parses with every field", "[precompute][model]") {
     "forces": [{"vertex": 4, "force": [0, 0, -1], "start": 0.1, "end": 0.2},
                {"at": [0.5, 0, 1], "force": [1, 0, 0]}],
     "simulation": {"time_step": 0.005, "steps": 20, "gravity": [0, -9.8, 0],
-                   "rayleigh_mass": 0.5, "rayleigh_stiffness": 0.01, "output_every": 2}
+                   "rayleigh_mass": 0.5, "rayleigh_stiffness": 0.01, "output_every": 2},
+    "check": {"frequencies": 5, "static_tolerance": 0.05, "frequency_tolerance": 0.02,
+              "choose_lumping": false}
   })",
                                           "/data/specs/beam.json");
   CHECK(spec.mesh_path == "/data/specs/meshes/beam.msh");
@@ -39,6 +41,12 @@ TEST_CASE("A complete spec parses with every field", "[precompute][model]") {
   CHECK(spec.simulation.scenario.steps == 20);
   CHECK(spec.simulation.settings.gravity.y() == -9.8);
   CHECK(spec.simulation.scenario.output_every == 2);
+  CHECK(spec.check.enabled);
+  CHECK(spec.check.frequencies == 5);
+  CHECK(spec.check.static_tolerance == 0.05);
+  CHECK(spec.check.frequency_tolerance == 0.02);
+  CHECK_FALSE(spec.check.choose_lumping);
+  CHECK_FALSE(parse_model_spec(R"({"mesh": "m.msh", "check": false})", "/s.json").check.enabled);
 }
 
 TEST_CASE("Spec errors name the file, the key and the problem", "[precompute][model]") {
@@ -65,6 +73,13 @@ TEST_CASE("Spec errors name the file, the key and the problem", "[precompute][mo
       {R"({"mesh": "m.msh", "domains": {"per_domain": {"leaf": {"r": 2147483647}}}})",
        "domains.per_domain.leaf.r: must be between 0 and 300"},
       {R"({"mesh": "m.msh", "domains": {"total_r": 2147483647}})", "domains.total_r"},
+      // The check against the full FEM.
+      {R"({"mesh": "m.msh", "check": "yes"})", "check: expected true, false or an object"},
+      {R"({"mesh": "m.msh", "check": {"frequencies": 50}})",
+       "check.frequencies: must be between 0 and 20, got 50"},
+      {R"({"mesh": "m.msh", "check": {"static_tolerance": -1}})",
+       "check.static_tolerance: must be positive"},
+      {R"({"mesh": "m.msh", "check": {"modes": 3}})", "check: unknown key \"modes\""},
       {R"({"mesh": "m.msh", "simulation": {"steps": 18446744073709551615}})",
        "simulation.steps: integer out of range"},
       {R"({"mesh": "m.msh", "forces": [{"vertex": -1, "force": [0, 0, 1]}]})",

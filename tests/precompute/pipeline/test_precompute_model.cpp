@@ -57,6 +57,36 @@ TEST_CASE("precompute_model reduces a two-domain spec and reports each stage",
     CHECK(recorded.reported(line));
 }
 
+TEST_CASE("precompute checks a tree against the full FEM and chooses its lumping",
+          "[precompute][pipeline]") {
+  // The Gmsh tree by its 9 labels, no lumping in its spec: L1 sags 24 % short of the full FEM
+  // and rings 6.6 % fast; L3 (the rigid subtree) 8.3 % and 0.6 % (docs/VALIDATION.md).
+  ModelSpec spec = load_model_spec(RAMUS_TEST_DATA_DIR "/../../data/outside/cad_tree_labels.json");
+  REQUIRE_FALSE(spec.simulation.lumping_given);
+  Recorded recorded;
+  const ReducedModel model = precompute_model(spec, {}, recorded.listener());
+  CHECK(recorded.reported("check        lumping"));
+  CHECK(model.settings.lumping == InterfaceLumping::kRigidSubtree);
+  const ModelAccuracy& a = model.accuracy;
+  REQUIRE(a.measured);
+  INFO("static " << a.static_error << ", f1 " << a.full_frequencies(0) << " / "
+                 << a.reduced_frequencies(0));
+  CHECK(a.static_error < 0.1);
+  CHECK(a.static_full_max == Approx(0.0535).epsilon(0.01));
+  REQUIRE(a.full_frequencies.size() == 3);
+  CHECK(std::abs(a.reduced_frequencies(0) / a.full_frequencies(0) - 1) < 0.02);
+  // Its third frequency stays 38 % off whatever the lumping: a warning says so.
+  bool warned = false;
+  for (const std::string& w : recorded.warnings)
+    warned = warned || w.find("f3 is") != std::string::npos;
+  CHECK(warned);
+  // Told not to check, it leaves the spec's lumping and measures nothing.
+  spec.check.enabled = false;
+  const ReducedModel unchecked = precompute_model(spec, {}, Recorded().listener());
+  CHECK(unchecked.settings.lumping == InterfaceLumping::kInterface);
+  CHECK_FALSE(unchecked.accuracy.measured);
+}
+
 TEST_CASE(
     "precompute_model applies the overrides to a one-mesh spec and refuses them for an "
     "assembly",

@@ -140,6 +140,19 @@ struct ModelProvenance {
   std::string options_json;      ///< effective precompute options (JSON)
 };
 
+/// What precompute measured of the model against the full FEM of its undivided mesh (the
+/// static_modal_check of precompute; `ramus inspect` prints it). Absent where not measured (a
+/// free body, an assembly of separate meshes, "check": false, files before it).
+struct ModelAccuracy {
+  bool measured = false;                              ///< the file has /accuracy
+  Eigen::Vector3d gravity = Eigen::Vector3d::Zero();  ///< the static load (m/s²)
+  double static_full_max = 0;           ///< the full FEM's largest static displacement (m)
+  double static_reduced_max = 0;        ///< the settled tree's (m)
+  double static_error = 0;              ///< largest vertex difference over static_full_max
+  Eigen::VectorXd full_frequencies;     ///< the undivided mesh's lowest (Hz), ascending
+  Eigen::VectorXd reduced_frequencies;  ///< the tree's along each full mode (Hz; 0: no period)
+};
+
 /// A whole model file.
 struct ReducedModel {
   int format_version = kModelFormatVersion;
@@ -155,6 +168,7 @@ struct ReducedModel {
   /// What a run of it does unless told otherwise (/runtime/scenario): steps, output cadence,
   /// point forces at global vertices.
   ScenarioSettings scenario;
+  ModelAccuracy accuracy;  ///< /accuracy: precompute's check against the full FEM
 };
 
 /// The model of one part placed once, at unit scale in the world frame, named after it.
