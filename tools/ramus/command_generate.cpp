@@ -71,7 +71,7 @@ void add_generate_command(CLI::App& app) {
       "scales 0.6-1.4, 1,394 leaves of one leaf mesh): writes <part>.msh and the spec");
   struct TreeArgs {
     TreeOptions options;
-    std::string folder, name = "oak.json";
+    std::string folder, name = "oak.json", soup;
   };
   auto tree_args = std::make_shared<TreeArgs>();
   // Counts bounded before anything is made (2^31 leaves ran without end).
@@ -100,6 +100,11 @@ void add_generate_command(CLI::App& app) {
   tree->add_option("--spec-name", tree_args->name, "File name of the spec in the folder")
       ->capture_default_str()
       ->check(plain_file_name());
+  tree->add_option("--soup", tree_args->soup,
+                   "Also write the whole tree as one polygon soup, every placed part's boundary "
+                   "surface in one OBJ file of this name in the folder (what a 3D package "
+                   "exports; `ramus author` takes it back apart)")
+      ->check(plain_file_name());
   tree->add_option("-o,--output", tree_args->folder, "Output folder (created)")->required();
   tree->callback([tree_args] {
     const std::filesystem::path folder(tree_args->folder);
@@ -117,6 +122,7 @@ void add_generate_command(CLI::App& app) {
     write_stream_atomically(staging.path(tree_args->name), [&](std::ostream& out) {
       out << tree_spec_json(made, tree_args->options) << "\n";
     });
+    if (!tree_args->soup.empty()) write_obj(tree_surface_soup(made), staging.path(tree_args->soup));
     staging.commit();
     const std::string spec_path = (folder / tree_args->name).string();
     int leaves = 0, branches = 0;

@@ -19,6 +19,7 @@ class CheckFailed : public Error {
 };
 
 void add_generate_command(CLI::App& app);
+void add_author_command(CLI::App& app);
 void add_convert_commands(CLI::App& app);
 void add_check_command(CLI::App& app);
 void add_simulate_full_command(CLI::App& app);

@@ -41,6 +41,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("ramus ") + ramus::version_string());
   app.require_subcommand(1);
   ramus::cli::add_generate_command(app);
+  ramus::cli::add_author_command(app);
   ramus::cli::add_convert_commands(app);
   ramus::cli::add_check_command(app);
   ramus::cli::add_simulate_full_command(app);

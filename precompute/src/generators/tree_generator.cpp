@@ -4,11 +4,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <random>
 
 #include "ramus/error.h"
 #include "ramus/precompute/generators/mesh_generators.h"
+#include "ramus/precompute/mesh/boundary_surface.h"
 #include "ramus/precompute/substructuring/surface_embedding.h"
 
 namespace ramus {
@@ -334,6 +336,32 @@ std::string tree_spec_json(const Tree& tree, const TreeOptions& options) {
                           {"seed", static_cast<int>(options.seed)}}}};
   spec["domains"] = {{"lumping", "interface"}};
   return spec.dump(1);
+}
+
+// Every placement's part surface, placed (x = s R X + t), in one surface.
+SurfaceMesh tree_surface_soup(const Tree& tree) {
+  std::map<std::string, SurfaceMesh> surfaces;
+  for (const Tree::Part& part : tree.parts)
+    surfaces[part.name] = extract_boundary_surface(part.mesh);
+  SurfaceMesh soup;
+  std::vector<Eigen::RowVector3d> vertices;
+  std::vector<Eigen::RowVector3i> triangles;
+  for (const TreePlacement& p : tree.placements) {
+    const SurfaceMesh& s = surfaces.at(p.part);
+    const int offset = static_cast<int>(vertices.size());
+    for (int v = 0; v < s.num_vertices(); ++v)
+      vertices.push_back(
+          (p.scale * p.rotation * s.vertices.row(v).transpose() + p.translation).transpose());
+    for (int t = 0; t < s.num_triangles(); ++t)
+      triangles.push_back(s.triangles.row(t).array() + offset);
+  }
+  soup.vertices.resize(static_cast<Eigen::Index>(vertices.size()), 3);
+  for (std::size_t v = 0; v < vertices.size(); ++v)
+    soup.vertices.row(static_cast<Eigen::Index>(v)) = vertices[v];
+  soup.triangles.resize(static_cast<Eigen::Index>(triangles.size()), 3);
+  for (std::size_t t = 0; t < triangles.size(); ++t)
+    soup.triangles.row(static_cast<Eigen::Index>(t)) = triangles[t];
+  return soup;
 }
 
 }  // namespace ramus

@@ -9,6 +9,7 @@
 #include "ramus/error.h"
 #include "ramus/precompute/authoring/repeated_pieces.h"
 #include "ramus/precompute/formats/surface_mesh_io.h"
+#include "support/box_surface.h"
 
 using namespace ramus;
 
@@ -52,15 +53,9 @@ Similarity random_similarity(std::mt19937& random, double scale) {
   return s;
 }
 
-// A closed box surface (8 vertices, 12 triangles) of sides a, b, c.
+// A closed box surface of sides a, b, c from the origin.
 SurfaceMesh box(double a, double b, double c) {
-  SurfaceMesh m;
-  m.vertices.resize(8, 3);
-  for (int i = 0; i < 8; ++i) m.vertices.row(i) << (i & 1) * a, ((i >> 1) & 1) * b, (i >> 2) * c;
-  m.triangles.resize(12, 3);
-  m.triangles << 0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4, 2, 6, 3, 3, 6, 7, 0, 4, 2, 2,
-      4, 6, 1, 3, 5, 3, 7, 5;
-  return m;
+  return test::box_surface(Eigen::Vector3d::Zero(), Eigen::Vector3d(a, b, c));
 }
 
 }  // namespace

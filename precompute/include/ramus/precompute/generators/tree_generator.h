@@ -86,4 +86,8 @@ Tree make_tree(const TreeOptions& options = {});
 /// surfaces as <part>_surface.obj).
 std::string tree_spec_json(const Tree& tree, const TreeOptions& options);
 
+/// The whole tree as one polygon soup, as a 3D package exports it: every placement's part
+/// boundary surface placed (x = s R X + t), in the placements' order.
+SurfaceMesh tree_surface_soup(const Tree& tree);
+
 }  // namespace ramus
