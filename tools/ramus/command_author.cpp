@@ -34,11 +34,11 @@ void run(const Args& args) {
   for (const auto& [name, surface] : tree.part_surfaces)
     write_obj(surface, staging.path(name + ".obj"));
   write_stream_atomically(staging.path(args.name),
-                          [&](std::ostream& out) { out << tree.spec.dump(2) << "\n"; });
+                          [&](std::ostream& out) { out << tree.spec_json << "\n"; });
   staging.commit();
   for (const std::string& note : tree.notes) std::cerr << "ramus: note: " << note << "\n";
   std::cout << "wrote " << (folder / args.name).string() << ": " << tree.num_pieces << " pieces of "
-            << tree.part_surfaces.size() << " distinct shapes, " << tree.spec["instances"].size()
+            << tree.part_surfaces.size() << " distinct shapes, " << tree.num_instances
             << " instances\n";
 }
 

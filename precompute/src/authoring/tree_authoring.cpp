@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <nlohmann/json.hpp>
 
 #include "ramus/error.h"
 #include "ramus/precompute/authoring/piece_tree.h"
@@ -134,13 +135,15 @@ AuthoredTree author_tree(const SurfaceMesh& soup, const std::string& source,
     instances.push_back(instance);
     largest_gap = std::max(largest_gap, tree.gap[piece]);
   }
-  result.spec = {{"comment", "Authored by `ramus author` from " + source + ": " +
-                                 std::to_string(pieces.size()) + " pieces, " +
-                                 std::to_string(part_names.size()) + " distinct shapes."},
-                 {"parts", parts},
-                 {"instances", instances},
-                 {"attachment_tolerance", std::max(1.01 * largest_gap, 1e-9 * size)},
-                 {"simulation", {{"time_step", 0.01}, {"gravity", {0, 0, -9.81}}}}};
+  const json spec = {{"comment", "Authored by `ramus author` from " + source + ": " +
+                                     std::to_string(pieces.size()) + " pieces, " +
+                                     std::to_string(part_names.size()) + " distinct shapes."},
+                     {"parts", parts},
+                     {"instances", instances},
+                     {"attachment_tolerance", std::max(1.01 * largest_gap, 1e-9 * size)},
+                     {"simulation", {{"time_step", 0.01}, {"gravity", {0, 0, -9.81}}}}};
+  result.spec_json = spec.dump(2);
+  result.num_instances = static_cast<int>(instances.size());
   return result;
 }
 

@@ -13,6 +13,7 @@
 
 #include "ramus/error.h"
 #include "ramus/precompute/formats/atomic_file.h"
+#include "ramus/precompute/formats/scene_io.h"
 
 #include "surface_builder.h"
 #include "text_io.h"
@@ -219,8 +220,10 @@ SurfaceMesh read_surface_mesh(const std::string& path) {
   if (ext == ".off") return read_off(path);
   if (ext == ".ply") return read_ply(path);
   if (ext == ".stl") return read_stl(path);
+  if (is_scene_file(path)) return read_scene(path);
   throw InputError(path, 0,
-                   "unsupported surface format '" + ext + "'; supported: .obj, .off, .ply, .stl");
+                   "unsupported surface format '" + ext +
+                       "'; supported: .obj, .off, .ply, .stl, and scenes .gltf, .glb, .fbx, .dae");
 }
 
 void write_obj(const SurfaceMesh& surface, const std::string& path) {

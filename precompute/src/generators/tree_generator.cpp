@@ -343,24 +343,24 @@ SurfaceMesh tree_surface_soup(const Tree& tree) {
   std::map<std::string, SurfaceMesh> surfaces;
   for (const Tree::Part& part : tree.parts)
     surfaces[part.name] = extract_boundary_surface(part.mesh);
+  // Sized first, then filled placement by placement.
+  Eigen::Index num_vertices = 0, num_triangles = 0;
+  for (const TreePlacement& p : tree.placements) {
+    num_vertices += surfaces.at(p.part).num_vertices();
+    num_triangles += surfaces.at(p.part).num_triangles();
+  }
   SurfaceMesh soup;
-  std::vector<Eigen::RowVector3d> vertices;
-  std::vector<Eigen::RowVector3i> triangles;
+  soup.vertices.resize(num_vertices, 3);
+  soup.triangles.resize(num_triangles, 3);
+  Eigen::Index v0 = 0, t0 = 0;
   for (const TreePlacement& p : tree.placements) {
     const SurfaceMesh& s = surfaces.at(p.part);
-    const int offset = static_cast<int>(vertices.size());
-    for (int v = 0; v < s.num_vertices(); ++v)
-      vertices.push_back(
-          (p.scale * p.rotation * s.vertices.row(v).transpose() + p.translation).transpose());
-    for (int t = 0; t < s.num_triangles(); ++t)
-      triangles.push_back(s.triangles.row(t).array() + offset);
+    soup.vertices.middleRows(v0, s.num_vertices()) =
+        ((p.scale * p.rotation * s.vertices.transpose()).colwise() + p.translation).transpose();
+    soup.triangles.middleRows(t0, s.num_triangles()) = s.triangles.array() + static_cast<int>(v0);
+    v0 += s.num_vertices();
+    t0 += s.num_triangles();
   }
-  soup.vertices.resize(static_cast<Eigen::Index>(vertices.size()), 3);
-  for (std::size_t v = 0; v < vertices.size(); ++v)
-    soup.vertices.row(static_cast<Eigen::Index>(v)) = vertices[v];
-  soup.triangles.resize(static_cast<Eigen::Index>(triangles.size()), 3);
-  for (std::size_t t = 0; t < triangles.size(); ++t)
-    soup.triangles.row(static_cast<Eigen::Index>(t)) = triangles[t];
   return soup;
 }
 

@@ -3,27 +3,27 @@
 #include <catch2/catch.hpp>
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "ramus/error.h"
 #include "ramus/precompute/authoring/tree_authoring.h"
 #include "ramus/precompute/generators/tree_generator.h"
+#include "support/small_trees.h"
 
 using namespace ramus;
 using Catch::Matchers::Contains;
 
 TEST_CASE("A generated tree's soup authors back into its parts and placements",
           "[precompute][authoring]") {
-  TreeOptions options;
-  options.small = true;
-  options.leaves = 20;
-  options.main_branches = 3;
-  options.sub_branches = 2;
+  const TreeOptions options = test::small_tree_options();
   const Tree tree = make_tree(options);
   const AuthoredTree authored = author_tree(tree_surface_soup(tree), "soup.obj", "parts");
   REQUIRE(authored.num_pieces == static_cast<int>(tree.placements.size()));
   CHECK(authored.notes.empty());  // every part's surface is closed
-  const nlohmann::json& instances = authored.spec["instances"];
+  const nlohmann::json spec = nlohmann::json::parse(authored.spec_json);
+  const nlohmann::json& instances = spec["instances"];
+  CHECK(authored.num_instances == static_cast<int>(instances.size()));
   REQUIRE(instances.size() == tree.placements.size());
   // The generator's placements and the authored instances come in the same order (the soup's
   // pieces are the placements, root first, parents before children): the same parts repeat.
@@ -43,9 +43,9 @@ TEST_CASE("A generated tree's soup authors back into its parts and placements",
     else
       CHECK(instances[k]["parent"] == name_of.at(p.parent));
   }
-  CHECK(authored.spec["parts"].size() == used.size());
+  CHECK(spec["parts"].size() == used.size());
   CHECK(authored.part_surfaces.size() == used.size());
-  CHECK(authored.spec["parts"]["trunk"]["mesh"] == "parts/trunk.obj");
+  CHECK(spec["parts"]["trunk"]["mesh"] == "parts/trunk.obj");
   // Each instance maps its part's surface onto its piece: scale within the generator's range.
   for (const nlohmann::json& instance : instances) {
     const double scale = instance["scale"];
@@ -57,11 +57,7 @@ TEST_CASE("A generated tree's soup authors back into its parts and placements",
 TEST_CASE("Authoring refuses an empty soup and names a floating piece", "[precompute][authoring]") {
   CHECK_THROWS_WITH(author_tree(SurfaceMesh{}, "empty.obj", ""),
                     Contains("empty.obj") && Contains("no triangles"));
-  TreeOptions options;
-  options.small = true;
-  options.leaves = 2;
-  options.main_branches = 1;
-  options.sub_branches = 0;
+  const TreeOptions options = test::small_tree_options(2, 1, 0);
   SurfaceMesh soup = tree_surface_soup(make_tree(options));
   CHECK_NOTHROW(author_tree(soup, "tree.obj", ""));
   // A tetrahedron 10 m off the tree.

@@ -4,8 +4,6 @@
 // "Assemblies").
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <string>
 #include <vector>
 
@@ -24,7 +22,9 @@ struct AuthoringOptions {
 
 /// What author_tree found and the spec it makes.
 struct AuthoredTree {
-  nlohmann::json spec;  ///< the assembly spec; its parts' meshes are "<parts_folder>/<name>.obj"
+  std::string spec_json;  ///< the assembly spec (JSON, indented by 2); its parts' meshes are
+                          ///< "<parts_folder>/<name>.obj"
+  int num_instances = 0;
   std::vector<std::pair<std::string, SurfaceMesh>> part_surfaces;  ///< name, surface (part axes)
   int num_pieces = 0;
   std::vector<std::string> notes;  ///< e.g. shapes that are not closed (TetGen will refuse them)
