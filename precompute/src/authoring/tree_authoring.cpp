@@ -13,20 +13,18 @@ namespace {
 
 using nlohmann::json;
 
+// A shape placed this often (leaves) gets r = 8 from 4 linear modes.
+constexpr long kManyPlacements = 10;
+
 json vector_json(const Eigen::Vector3d& v) {
   return json::array({v.x(), v.y(), v.z()});
 }
 
-// A "box" selector around `vertices` of `surface`, grown by `pad` (m).
-json box_selector(const SurfaceMesh& surface, const std::vector<int>& vertices, double pad) {
-  Eigen::Vector3d lo = Eigen::Vector3d::Constant(INFINITY), hi = -lo;
-  for (int v : vertices) {
-    lo = lo.cwiseMin(surface.vertices.row(v).transpose());
-    hi = hi.cwiseMax(surface.vertices.row(v).transpose());
-  }
-  const Eigen::Vector3d margin = Eigen::Vector3d::Constant(pad);
-  return json::array(
-      {{{"box", {{"min", vector_json(lo - margin)}, {"max", vector_json(hi + margin)}}}}});
+// A "vertices" selector: TetGen keeps a surface's vertices first and in order, so these are
+// the part's own base vertices, and no point it adds inside (which a box around them would
+// catch, outside the parent where the base meets it at a slant).
+json vertices_selector(const std::vector<int>& vertices) {
+  return json::array({{{"vertices", vertices}}});
 }
 
 // The pieces root first, each after its parent (breadth first).
@@ -87,23 +85,23 @@ AuthoredTree author_tree(const SurfaceMesh& soup, const std::string& source,
     const std::string name = first == tree.root ? "trunk" : "shape_" + std::to_string(s);
     part_names.push_back(name);
     result.part_surfaces.emplace_back(name, surface);
-    const double pad = weld + 1e-6 * size;
     const std::vector<int> base = common_base(pieces, shapes, tree, static_cast<int>(s));
+    const auto placed =
+        std::count(shapes.shape_of.begin(), shapes.shape_of.end(), static_cast<int>(s));
     if (base.size() < 3)
       throw InputError(
           source, 0,
-          "the " +
-              std::to_string(
-                  std::count(shapes.shape_of.begin(), shapes.shape_of.end(), static_cast<int>(s))) +
-              " pieces of shape '" + name + "' (piece " + std::to_string(first) +
-              " and its repeats) share " + std::to_string(base.size()) +
+          "the " + std::to_string(placed) + " pieces of shape '" + name + "' (piece " +
+              std::to_string(first) + " and its repeats) share " + std::to_string(base.size()) +
               " vertices at their parents, fewer than the 3 a base needs: they hang differently");
     parts[name] = {{"mesh", (parts_folder.empty() ? "" : parts_folder + "/") + name + ".obj"},
                    {"material",
                     {{"youngs_modulus", options.material.youngs_modulus},
                      {"poisson_ratio", options.material.poisson_ratio},
                      {"density", options.material.density}}},
-                   {"base", box_selector(surface, base, pad)}};
+                   {"base", vertices_selector(base)}};
+    // A shape placed many times (a leaf) gets a small basis: its cost is paid per placement.
+    if (placed >= kManyPlacements) parts[name]["reduction"] = {{"linear_modes", 4}, {"r", 8}};
     try {
       check_closed_surface(surface, source);
     } catch (const InputError& e) {
