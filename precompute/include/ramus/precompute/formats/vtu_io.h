@@ -24,8 +24,9 @@ struct VtuFields {
 };
 
 /// How a .vtu stores its arrays: ASCII text (exact doubles, readable), or binary, compressed
-/// with zlib and base64-encoded inline (VTK's vtkZLibDataCompressor, UInt64 headers): the
-/// doubles bit for bit in a quarter to a tenth of the bytes. ParaView reads both.
+/// with zlib into one raw appended block (VTK's vtkZLibDataCompressor, UInt64 headers,
+/// ParaView's own layout): the doubles bit for bit in a quarter to a tenth of the bytes.
+/// ParaView reads both.
 enum class VtuEncoding { kAscii, kCompressed };
 
 /// Writes tets (#T by 4) at positions (#V by 3) with fields as a .vtu, atomically (path.tmp then
