@@ -195,8 +195,13 @@ ModelAccuracy report_accuracy(ReducedModel& model, const ModelSpec& spec,
   accuracy.static_reduced_max = s.reduced_max_displacement;
   accuracy.static_error = s.relative_error;
   listener.report(printf_text(
-      "check        static deflection under gravity: full FEM %.4g m, reduced %.4g m, error "
+      "check        static deflection under %s: full FEM %.4g m, reduced %.4g m, error "
       "%.3g %% of the full%s (%.2f s and %.2f s)",
+      s.load_scale == 1
+          ? "gravity"
+          : printf_text("%g of gravity (the full FEM's Newton finds no equilibrium under more)",
+                        s.load_scale)
+                .c_str(),
       s.full_max_displacement, s.reduced_max_displacement, 100 * s.relative_error,
       s.settled ? "" : " (the reduced model did not come to rest)", c.full_seconds,
       c.reduced_seconds));

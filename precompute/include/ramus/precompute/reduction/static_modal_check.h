@@ -28,6 +28,7 @@ struct StaticModalOptions {
 /// The static deflection under gravity: largest vertex displacements and their difference (m).
 struct StaticCheck {
   Eigen::Vector3d gravity = Eigen::Vector3d::Zero();  ///< the load (m/s²)
+  double load_scale = 1;  ///< the load over the options' gravity (FullSpaceReference)
   double full_max_displacement = 0, reduced_max_displacement = 0, max_difference = 0;
   double relative_error = 0;  ///< max_difference / full_max_displacement
   int full_newton_iterations = 0;
@@ -46,9 +47,13 @@ struct StaticModalCheck {
 /// The full FEM's side, computed once for any number of reduced models of the same mesh (their
 /// lumpings, say).
 struct FullSpaceReference {
-  bool anchored = true;                               ///< false: a free body (nothing else is set)
-  Eigen::Vector3d gravity = Eigen::Vector3d::Zero();  ///< the load (m/s²)
-  Eigen::MatrixX3d static_displacement;               ///< #V by 3 (m), global numbering
+  bool anchored = true;  ///< false: a free body (nothing else is set)
+  /// The load (m/s²): the options' gravity times load_scale.
+  Eigen::Vector3d gravity = Eigen::Vector3d::Zero();
+  /// 1, or the tenth (down to 1e-3) at which the full static solve converged where it did not
+  /// at the whole load (StVK under a large sag).
+  double load_scale = 1;
+  Eigen::MatrixX3d static_displacement;  ///< #V by 3 (m), global numbering
   int newton_iterations = 0;
   Eigen::VectorXd omegas;      ///< the lowest circular frequencies (rad/s), at least one
   Eigen::MatrixXd modes;       ///< 3#V by num_frequencies, mass-normalized
