@@ -34,8 +34,8 @@ struct AuthoredTree {
 /// anchored at its lowest vertices; each distinct shape a part in the axes of its first piece;
 /// each piece an instance (rotation, translation, scale) of its shape, hanging from the piece
 /// it touches, its part's base the vertices there; a shape placed 10 times or more (leaves)
-/// reduced to r = 8 from 4 linear modes, the others to the spec's defaults. Throws InputError for an empty soup or a
-/// piece nothing reaches.
+/// reduced to r = 8 from 4 linear modes, the others to the spec's defaults. Throws InputError for
+/// an empty soup or a piece nothing reaches.
 AuthoredTree author_tree(const SurfaceMesh& soup, const std::string& source,
                          const std::string& parts_folder, const AuthoringOptions& options = {});
 
