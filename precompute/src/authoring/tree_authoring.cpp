@@ -1,7 +1,6 @@
 #include "ramus/precompute/authoring/tree_authoring.h"
 
 #include <algorithm>
-#include <deque>
 #include <nlohmann/json.hpp>
 
 #include "ramus/error.h"
