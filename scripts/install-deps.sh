@@ -7,7 +7,7 @@ packages=(
   zlib1g-dev libeigen3-dev libspectra-dev libarpack2-dev libhdf5-dev hdf5-tools libtet1.5-dev
   libsodium-dev
   libopenblas0-pthread catch2 libsuitesparse-dev libcli11-dev nlohmann-json3-dev libbenchmark-dev libtbb-dev
-  libopenvdb-dev libassimp-dev
+  libopenvdb-dev libassimp-dev libopenmpi-dev openmpi-bin
   python3-matplotlib
   libglfw3-dev libimgui-dev libstb-dev libopengl-dev libgl-dev libgl1-mesa-dri xvfb xauth
 )

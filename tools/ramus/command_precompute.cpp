@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "finite_number.h"
+#include "mpi_processes.h"
 #include "output_paths.h"
 #include "printing_listener.h"
 #include "ramus/error.h"
@@ -79,9 +80,12 @@ void report_written(const ReducedModel& model, const std::string& output, double
                 model.domains.size(), total_r, seconds);
 }
 
-void run(const Args& args) {
+// The precompute on this process: under mpirun, every process reduces its share; rank 0 alone
+// reports and writes.
+void run_on(const Args& args, ProcessGroup* processes) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
+  const bool lead = processes == nullptr || processes->rank() == 0;
   const ModelSpec spec = load_spec(args.spec);
   std::vector<std::string> inputs = spec_input_files(spec);
   if (!args.signing_key.empty()) inputs.push_back(args.signing_key);
@@ -89,8 +93,13 @@ void run(const Args& args) {
   check_output_folder(args.output);
   std::optional<ModelSecretKey> signer;
   if (!args.signing_key.empty()) signer = read_secret_key_file(args.signing_key);
-  const ReducedModel model =
-      precompute_model(spec, args.overrides, printing_listener(args.progress_every));
+  if (processes != nullptr && lead)
+    std::printf("processes    %d (mpirun): the parts and domains spread over them\n",
+                processes->size());
+  const ReducedModel model = precompute_model(
+      spec, args.overrides, lead ? printing_listener(args.progress_every) : PrecomputeListener{},
+      processes);
+  if (!lead) return;
   // The write, timed: an assembly's stage column is wider.
   const auto write_start = Clock::now();
   write_model_file(model, args.output, signer ? &*signer : nullptr);
@@ -99,6 +108,17 @@ void run(const Args& args) {
   report_written(model, args.output, std::chrono::duration<double>(Clock::now() - start).count(),
                  spec.assembly.has_value(),
                  !spec.simulation.rayleigh_stiffness_given && model.domains.size() > 1);
+}
+
+void run(const Args& args) {
+  const std::unique_ptr<ProcessGroup> processes = mpi_processes();
+  try {
+    run_on(args, processes.get());
+  } catch (...) {
+    // Every process meets the same error; rank 0 says it.
+    if (processes != nullptr && processes->rank() != 0) throw QuietFailure();
+    throw;
+  }
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <exception>
 #include <string>
 
 #include "ramus/error.h"
@@ -17,6 +18,9 @@ class CheckFailed : public Error {
  public:
   using Error::Error;
 };
+
+/// A failure another process reports (a process other than rank 0 of `mpirun`): exit 1, silent.
+class QuietFailure : public std::exception {};
 
 void add_generate_command(CLI::App& app);
 void add_author_command(CLI::App& app);

@@ -69,6 +69,8 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
+  } catch (const ramus::cli::QuietFailure&) {
+    return 1;
   } catch (const ramus::cli::CheckFailed& e) {
     std::cerr << "ramus: check failed: " << e.what() << "\n";
     return 3;

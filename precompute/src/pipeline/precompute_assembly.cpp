@@ -126,7 +126,7 @@ std::vector<std::string> domain_names(const ModelSpec& spec, const std::vector<A
 // The parts reduced (each once, all cores) and placed, with progress and the stages' seconds.
 ReducedModel reduce_and_place(const ModelSpec& spec, const std::vector<AssemblyPart>& parts,
                               const std::vector<AssemblyInstance>& instances,
-                              const PrecomputeListener& listener) {
+                              const PrecomputeListener& listener, ProcessGroup* processes) {
   const auto start = Clock::now();
   std::map<std::string, double> work;
   for (const AssemblyPart& part : parts) work[part.name] = part.mesh.num_tets();
@@ -134,7 +134,7 @@ ReducedModel reduce_and_place(const ModelSpec& spec, const std::vector<AssemblyP
   ReducedModel reduced;
   try {
     reduced = build_assembly_model(parts, instances, spec.assembly->attachment_tolerance, 0,
-                                   stages.callback());
+                                   stages.callback(), processes);
   } catch (const Error& e) {
     throw InputError(spec.spec_path, 0, e.what());
   }
@@ -151,7 +151,8 @@ ReducedModel reduce_and_place(const ModelSpec& spec, const std::vector<AssemblyP
 
 }  // namespace
 
-ReducedModel precompute_assembly(const ModelSpec& spec, const PrecomputeListener& listener) {
+ReducedModel precompute_assembly(const ModelSpec& spec, const PrecomputeListener& listener,
+                                 ProcessGroup* processes) {
   std::string input_bytes;
   const std::vector<AssemblyPart> parts = read_parts(spec, input_bytes, listener);
   std::vector<AssemblyInstance> instances;
@@ -159,7 +160,7 @@ ReducedModel precompute_assembly(const ModelSpec& spec, const PrecomputeListener
     instances.push_back(
         {i.name, i.part, i.parent, i.rotation, i.translation, i.scale, i.parent_domain, -1});
   const std::vector<std::string> names = domain_names(spec, parts, instances, listener);
-  ReducedModel reduced = reduce_and_place(spec, parts, instances, listener);
+  ReducedModel reduced = reduce_and_place(spec, parts, instances, listener, processes);
   // Forces name vertices of the assembled mesh (global numbering).
   std::vector<PointForce> forces;
   {
@@ -173,7 +174,7 @@ ReducedModel precompute_assembly(const ModelSpec& spec, const PrecomputeListener
     options["parts"][part.name] = {{"linear_modes", part.reduction.linear_modes},
                                    {"r", part.reduction.r},
                                    {"modal_derivatives", part.reduction.modal_derivatives}};
-  finish_model(reduced, spec, names, "", input_bytes, options.dump(), forces, listener);
+  finish_model(reduced, spec, names, "", input_bytes, options.dump(), forces, listener, processes);
   return reduced;
 }
 

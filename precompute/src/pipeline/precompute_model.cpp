@@ -88,7 +88,7 @@ void report_domains(const DomainTree& tree, const std::vector<ReductionSpec>& re
 ReducedModel reduce_domains(const ModelSpec& spec, const TetMesh& mesh, const DomainTree& tree,
                             const std::vector<int>& fixed,
                             const std::vector<ReductionSpec>& reductions,
-                            const PrecomputeListener& listener) {
+                            const PrecomputeListener& listener, ProcessGroup* processes) {
   const auto start = Clock::now();
   std::map<std::string, double> work;
   for (int k = 0; k < tree.num_domains; ++k)
@@ -99,7 +99,7 @@ ReducedModel reduce_domains(const ModelSpec& spec, const TetMesh& mesh, const Do
   try {
     reduced = build_substructured_model(
         mesh, assign_materials(mesh, spec.material, spec.materials_by_label), tree, fixed,
-        reductions, stages.callback());
+        reductions, stages.callback(), 0, processes);
   } catch (const OptionError& e) {
     // Mode counts a domain cannot have: name the spec and the block that asked for them.
     throw InputError(spec.spec_path, 0,
@@ -112,7 +112,7 @@ ReducedModel reduce_domains(const ModelSpec& spec, const TetMesh& mesh, const Do
 
 // A one-mesh spec's model.
 ReducedModel precompute_one_mesh(ModelSpec spec, const ReductionOverrides& overrides,
-                                 const PrecomputeListener& listener) {
+                                 const PrecomputeListener& listener, ProcessGroup* processes) {
   const auto start = Clock::now();
   if (overrides.linear_modes > 0) spec.reduction.linear_modes = overrides.linear_modes;
   if (overrides.r > 0) spec.reduction.r = overrides.r;
@@ -131,7 +131,7 @@ ReducedModel precompute_one_mesh(ModelSpec spec, const ReductionOverrides& overr
       domain_reductions(spec.reduction, spec.domains, tree, spec.spec_path, "domains");
   report_domains(tree, reductions, spec, fixed.empty(), listener);
 
-  ReducedModel reduced = reduce_domains(spec, mesh, tree, fixed, reductions, listener);
+  ReducedModel reduced = reduce_domains(spec, mesh, tree, fixed, reductions, listener, processes);
   if (!surface_path.empty()) {
     const auto embed_start = Clock::now();
     SurfaceEmbeddingStats stats;
@@ -150,7 +150,7 @@ ReducedModel precompute_one_mesh(ModelSpec spec, const ReductionOverrides& overr
                      {"modal_derivatives", spec.reduction.modal_derivatives}}
           .dump();
   finish_model(reduced, spec, names, spec.mesh_path, read_file_bytes(spec.mesh_path), options,
-               forces, listener);
+               forces, listener, processes);
   return reduced;
 }
 
@@ -309,7 +309,7 @@ std::string provenance_time_utc() {
 void finish_model(ReducedModel& model, const ModelSpec& spec, const std::vector<std::string>& names,
                   const std::string& mesh_path, const std::string& input_bytes,
                   const std::string& options_json, const std::vector<PointForce>& forces,
-                  const PrecomputeListener& listener) {
+                  const PrecomputeListener& listener, const ProcessGroup* processes) {
   model.settings = spec_runtime_settings(spec, names);
   model.scenario = stored_scenario(spec.simulation.scenario, forces);
   store_scenario_colliders(spec.contact, spec.spec_path, model.settings.contact_distance,
@@ -322,20 +322,24 @@ void finish_model(ReducedModel& model, const ModelSpec& spec, const std::vector<
   p.mesh_path = mesh_path;
   p.input_hash = fnv1a_hash(input_bytes, fnv1a_hash(p.spec_json));
   p.options_json = options_json;
+  // The checks: on rank 0 alone (the other processes write nothing).
+  if (processes != nullptr && processes->rank() != 0) return;
   report_interfaces(model, listener);
   report_energy(model, forces, listener);
   model.accuracy = report_accuracy(model, spec, listener);
 }
 
 ReducedModel precompute_model(const ModelSpec& spec, const ReductionOverrides& overrides,
-                              const PrecomputeListener& listener) {
-  if (!spec.assembly) return precompute_one_mesh(spec, overrides, listener);
+                              const PrecomputeListener& listener, ProcessGroup* processes) {
+  // The same numbers on any machine and under any mpirun: BLAS on one thread.
+  const SingleThreadedBlas single_threaded_blas;
+  if (!spec.assembly) return precompute_one_mesh(spec, overrides, listener, processes);
   if (overrides.any())
     throw OptionError(
         "-r, --linear-modes and --no-modal-derivatives apply to a one-mesh spec; an assembly "
         "gives them per part (parts.<name>.reduction in " +
         spec.spec_path + ")");
-  return precompute_assembly(spec, listener);
+  return precompute_assembly(spec, listener, processes);
 }
 
 }  // namespace ramus

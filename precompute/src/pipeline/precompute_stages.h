@@ -11,6 +11,7 @@
 #include "ramus/precompute/model/model_spec.h"
 #include "ramus/precompute/pipeline/precompute_listener.h"
 #include "ramus/precompute/pipeline/precompute_progress.h"
+#include "ramus/precompute/reduction/distributed_reduction.h"
 #include "ramus/precompute/reduction/reduced_domain_builder.h"
 #include "ramus/precompute/substructuring/domain_tree.h"
 #include "ramus/runtime/data/reduced_model.h"
@@ -36,14 +37,15 @@ class StageTally {
 
 /// The model's runtime settings from the spec (domains by `names`), its provenance (this Ramus,
 /// the time, the spec's text, `mesh_path`, the hash of the inputs' bytes, `options_json`); then
-/// its interfaces and energy checked under `forces`.
+/// its interfaces, energy and accuracy checked under `forces` (on rank 0 of `processes` alone).
 void finish_model(ReducedModel& model, const ModelSpec& spec, const std::vector<std::string>& names,
                   const std::string& mesh_path, const std::string& input_bytes,
                   const std::string& options_json, const std::vector<PointForce>& forces,
-                  const PrecomputeListener& listener);
+                  const PrecomputeListener& listener, const ProcessGroup* processes);
 
 /// An assembly spec's model (precompute_model's assembly half, precompute_assembly.cpp).
-ReducedModel precompute_assembly(const ModelSpec& spec, const PrecomputeListener& listener);
+ReducedModel precompute_assembly(const ModelSpec& spec, const PrecomputeListener& listener,
+                                 ProcessGroup* processes);
 
 /// Seconds since `start`.
 inline double seconds_since(std::chrono::steady_clock::time_point start) {

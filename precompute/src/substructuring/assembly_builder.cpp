@@ -3,19 +3,17 @@
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <chrono>
-#include <exception>
 #include <map>
 #include <mutex>
 #include <sstream>
-#include <thread>
 
 #include "ramus/error.h"
 #include "ramus/precompute/fem/dof_map.h"
 #include "ramus/precompute/fem/mass_moments.h"
 #include "ramus/precompute/fem/stvk_fem_model.h"
 #include "ramus/precompute/mesh/boundary_surface.h"
+#include "ramus/precompute/reduction/distributed_reduction.h"
 #include "ramus/precompute/substructuring/interface_fit.h"
 #include "ramus/precompute/substructuring/surface_embedding.h"
 #include "ramus/precompute/substructuring/system_force_integrals.h"
@@ -126,42 +124,26 @@ struct Placement {
   }
 }
 
-// Every part reduced once, `threads` at a time; the first failure (in part order) is rethrown.
+// Every part reduced once, `threads` at a time and spread over `processes`; the first failure
+// (in part order) is rethrown, naming its part.
 std::vector<ReducedPart> reduce_parts(const std::vector<AssemblyPart>& parts,
                                       const std::vector<PartFrame>& frames, int threads,
-                                      const StageReporter& report) {
-  std::vector<ReducedPart> reduced(parts.size());
-  std::vector<std::exception_ptr> failures(parts.size());
+                                      ProcessGroup* processes, const StageReporter& report) {
   std::mutex report_mutex;
-  std::atomic<std::size_t> next{0};
-  const auto work = [&] {
-    for (std::size_t k = next++; k < parts.size(); k = next++) {
-      const StageReporter inner = [&](const std::string& stage, double seconds) {
-        if (!report) return;
-        const std::lock_guard<std::mutex> lock(report_mutex);
-        report(parts[k].name + ": " + stage, seconds);
-      };
-      try {
-        try {
-          reduced[k] = reduce_part(parts[k], frames[k], inner);
-        } catch (const Error&) {
-          rethrow_with("part '" + parts[k].name + "': ");
-        }
-      } catch (...) {
-        failures[k] = std::current_exception();
-      }
+  std::vector<double> work;
+  for (const AssemblyPart& part : parts) work.push_back(part.mesh.num_tets());
+  return reduce_distributed(work, threads, processes, [&](std::size_t k) {
+    const StageReporter inner = [&](const std::string& stage, double seconds) {
+      if (!report) return;
+      const std::lock_guard<std::mutex> lock(report_mutex);
+      report(parts[k].name + ": " + stage, seconds);
+    };
+    try {
+      return reduce_part(parts[k], frames[k], inner);
+    } catch (const Error&) {
+      rethrow_with("part '" + parts[k].name + "': ");
     }
-  };
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t count =
-      std::min<std::size_t>(parts.size(), threads > 0 ? static_cast<std::size_t>(threads) : cores);
-  std::vector<std::thread> pool;
-  for (std::size_t t = 1; t < count; ++t) pool.emplace_back(work);
-  work();
-  for (std::thread& t : pool) t.join();
-  for (const std::exception_ptr& failure : failures)
-    if (failure) std::rethrow_exception(failure);
-  return reduced;
+  });
 }
 
 std::string point_text(const Eigen::Vector3d& p) {
@@ -228,7 +210,7 @@ ReducedModel build_placed_assembly(const std::vector<AssemblyPart>& parts,
                                    const std::vector<AssemblyInstance>& instances,
                                    const std::vector<PlacedSurface>& surfaces,
                                    double attachment_tolerance, int threads,
-                                   const StageReporter& report) {
+                                   const StageReporter& report, ProcessGroup* processes) {
   if (parts.empty() || instances.empty())
     throw OptionError("an assembly needs at least one part and one instance");
   if (!(attachment_tolerance >= 0) || !std::isfinite(attachment_tolerance))
@@ -319,7 +301,7 @@ ReducedModel build_placed_assembly(const std::vector<AssemblyPart>& parts,
 
   // Every part reduced once.
   ReducedModel model;
-  model.parts = reduce_parts(parts, frames, threads, report);
+  model.parts = reduce_parts(parts, frames, threads, processes, report);
 
   // Domains: frames, interfaces (Eq. 1-4 from the parent's scaled basis at the embedded
   // points), own moments.
@@ -440,7 +422,7 @@ ReducedModel build_placed_assembly(const std::vector<AssemblyPart>& parts,
 ReducedModel build_assembly_model(const std::vector<AssemblyPart>& given_parts,
                                   const std::vector<AssemblyInstance>& given_instances,
                                   double attachment_tolerance, int threads,
-                                  const StageReporter& report) {
+                                  const StageReporter& report, ProcessGroup* processes) {
   // Parts cut into domains: one part per domain; render surfaces placed (expand_domain_parts).
   const Assembly expanded = expand_domain_parts({given_parts, given_instances, {}});
   const std::vector<AssemblyPart>& parts = expanded.parts;
@@ -460,7 +442,7 @@ ReducedModel build_assembly_model(const std::vector<AssemblyPart>& given_parts,
     a.part = k;
   }
   return build_placed_assembly(placed, renumbered, expanded.surfaces, attachment_tolerance, threads,
-                               report);
+                               report, processes);
 }
 
 Assembly tree_assembly(const Tree& tree) {

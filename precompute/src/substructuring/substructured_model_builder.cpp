@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstddef>
 #include <map>
+#include <mutex>
 #include <numeric>
 #include <queue>
 #include <string>
@@ -18,6 +19,7 @@
 #include "ramus/precompute/fem/mass_moments.h"
 #include "ramus/precompute/fem/stvk_fem_model.h"
 #include "ramus/precompute/mesh/boundary_surface.h"
+#include "ramus/precompute/reduction/distributed_reduction.h"
 #include "ramus/precompute/substructuring/interface_fit.h"
 #include "ramus/precompute/substructuring/system_force_integrals.h"
 
@@ -143,12 +145,10 @@ std::vector<int> distribute_modes(const std::vector<int>& domain_tet_counts, int
   return r;
 }
 
-ReducedModel build_substructured_model(const TetMesh& mesh,
-                                       const std::vector<Material>& tet_materials,
-                                       const DomainTree& tree,
-                                       const std::vector<int>& anchored_vertices,
-                                       const std::vector<ReductionSpec>& reduction,
-                                       const StageReporter& report) {
+ReducedModel build_substructured_model(
+    const TetMesh& mesh, const std::vector<Material>& tet_materials, const DomainTree& tree,
+    const std::vector<int>& anchored_vertices, const std::vector<ReductionSpec>& reduction,
+    const StageReporter& report, int threads, ProcessGroup* processes) {
   const int d = tree.num_domains;
   const int nt = mesh.num_tets();
   if (d < 1 || tree.root < 0 || tree.root >= d || tree.tet_domain.size() != nt ||
@@ -210,18 +210,16 @@ ReducedModel build_substructured_model(const TetMesh& mesh,
 
   // One part per domain, placed once at unit scale (part k = domain k).
   ReducedModel model;
-  model.parts.resize(sz(d));
   model.domains.resize(sz(d));
   model.num_global_vertices = mesh.num_vertices();
   model.global_surface_triangles = boundary_triangles(mesh.tets);
 
-  for (int k = 0; k < d; ++k) {
-    const int i = order[sz(k)];
+  // Fixed vertices of domain i (local numbering): the copies of the parent interface, or the
+  // root's anchors (none: free).
+  const auto fixed_vertices = [&](int i) {
     const std::string& name = tree.names[sz(i)];
     const std::vector<int>& vertices = tree.domain_vertices[sz(i)];
-    const std::vector<int>& tets = tree.domain_tets[sz(i)];
     const int p = tree.parent[sz(i)];
-    // Fixed vertices: the copies of the parent interface, or the root's anchors (none: free).
     std::vector<int> fixed;
     const std::vector<int>& held = p < 0 ? anchored_vertices : tree.interface_vertices[sz(i)];
     for (const int v : held) {
@@ -234,36 +232,65 @@ ReducedModel build_substructured_model(const TetMesh& mesh,
     }
     std::sort(fixed.begin(), fixed.end());
     fixed.erase(std::unique(fixed.begin(), fixed.end()), fixed.end());
+    return fixed;
+  };
+  // Domain i's mesh (local numbering; `local_to_global` filled) with its tets' materials.
+  const auto domain_fem = [&](int i, std::vector<int>* local_to_global) {
+    std::vector<Material> materials;
+    materials.reserve(tree.domain_tets[sz(i)].size());
+    for (const int t : tree.domain_tets[sz(i)]) materials.push_back(tet_materials[sz(t)]);
+    return StvkFemModel(extract_domain_mesh(mesh, tree, i, local_to_global), std::move(materials));
+  };
 
+  // Every domain's basis and polynomial (model order; all cores, spread over `processes`): they
+  // do not depend on one another.
+  std::mutex report_mutex;
+  std::vector<double> work;
+  for (const int i : order) work.push_back(static_cast<double>(tree.domain_tets[sz(i)].size()));
+  model.parts = reduce_distributed(work, threads, processes, [&](std::size_t k) {
+    const int i = order[k];
+    const std::string& name = tree.names[sz(i)];
+    const StageReporter inner = [&](const std::string& stage, double seconds) {
+      if (!report) return;
+      const std::lock_guard<std::mutex> lock(report_mutex);
+      report(name + ": " + stage, seconds);
+    };
+    try {
+      const auto start = Clock::now();
+      const StvkFemModel fem = domain_fem(i, nullptr);
+      const DofMap dofs(fem.num_vertices(), fixed_vertices(i));
+      inner("mesh", elapsed(start));
+      ReducedPart part;
+      if (reduction[sz(i)].r == 0) {
+        const auto rigid_start = Clock::now();
+        part = build_rigid_part(fem, dofs);
+        inner("rigid domain", elapsed(rigid_start));
+      } else {
+        part = build_reduced_part(fem, dofs, reduction[sz(i)], inner);
+      }
+      part.name = name;
+      return part;
+    } catch (const Error&) {
+      rethrow_for_domain(name);
+    }
+  });
+
+  // Frames and interfaces from the root down (a child's frame follows its parent's interface
+  // fit), then the system-force integrals in each frame.
+  for (int k = 0; k < d; ++k) {
+    const int i = order[sz(k)];
+    const std::string& name = tree.names[sz(i)];
+    const std::vector<int>& vertices = tree.domain_vertices[sz(i)];
+    const int p = tree.parent[sz(i)];
     try {
       auto stage_start = Clock::now();
       auto done = [&](const std::string& stage) {
         if (report) report(name + ": " + stage, elapsed(stage_start));
         stage_start = Clock::now();
       };
-
+      ReducedPart& part = model.parts[sz(k)];
       std::vector<int> local_to_global;
-      TetMesh domain_mesh = extract_domain_mesh(mesh, tree, i, &local_to_global);
-      std::vector<Material> materials;
-      materials.reserve(tets.size());
-      for (const int t : tets) materials.push_back(tet_materials[sz(t)]);
-
-      const StvkFemModel fem(std::move(domain_mesh), std::move(materials));
-      const DofMap dofs(fem.num_vertices(), fixed);
-      done("mesh");
-
-      ReducedPart part;
-      if (reduction[sz(i)].r == 0) {
-        part = build_rigid_part(fem, dofs);
-        done("rigid domain");
-      } else {
-        const StageReporter inner = [&](const std::string& stage, double seconds) {
-          if (report) report(name + ": " + stage, seconds);
-        };
-        part = build_reduced_part(fem, dofs, reduction[sz(i)], inner);
-        stage_start = Clock::now();
-      }
-      part.name = name;
+      const StvkFemModel fem = domain_fem(i, &local_to_global);
       ReducedDomain domain;
       domain.name = name;
       domain.part = k;
@@ -273,7 +300,7 @@ ReducedModel build_substructured_model(const TetMesh& mesh,
       // Frame and, for a child, the interface with the parent (rest data in the parent's frame).
       if (p < 0) {
         domain.parent = -1;
-        domain.frame_origin = fixed.empty() ? center_of_mass : Eigen::Vector3d::Zero();
+        domain.frame_origin = anchored_vertices.empty() ? center_of_mass : Eigen::Vector3d::Zero();
         domain.frame_rotation.setIdentity();
       } else {
         const ReducedDomain& parent = model.domains[sz(model_index[sz(p)])];
@@ -309,7 +336,6 @@ ReducedModel build_substructured_model(const TetMesh& mesh,
               .eval();
       part.system_force = compute_system_force_integrals(fem, part.basis, part.rest_positions);
       done("system force integrals");
-      model.parts[sz(k)] = std::move(part);
       model.domains[sz(k)] = std::move(domain);
     } catch (const Error&) {
       rethrow_for_domain(name);

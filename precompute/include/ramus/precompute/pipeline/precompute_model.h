@@ -5,6 +5,7 @@
 
 #include "ramus/precompute/model/model_spec.h"
 #include "ramus/precompute/pipeline/precompute_listener.h"
+#include "ramus/precompute/reduction/distributed_reduction.h"
 #include "ramus/runtime/data/reduced_model.h"
 
 namespace ramus {
@@ -21,11 +22,15 @@ struct ReductionOverrides {
 /// The spec's model: its mesh (or each assembly part's) read and checked, cut into domains, each
 /// distinct part reduced once on all cores (modes, modal derivatives, basis, cubic polynomial,
 /// system-force integrals), placed, its render surfaces embedded, the spec's settings and
-/// scenario and the provenance recorded; then its interfaces and energy checked (report and
-/// warnings only). Errors name the spec's file and key (InputError) or the override
-/// (OptionError). The listener gets the report, warnings, notes and progress.
+/// scenario and the provenance recorded; then its interfaces, energy and accuracy checked
+/// (report_accuracy: may choose the lumping). Errors name the spec's file and key (InputError)
+/// or the override (OptionError). The listener gets the report, warnings, notes and progress.
+/// Given `processes` (`mpirun`), every process calls this: the parts and domains are spread over
+/// them and every process builds the same model; the checks run on rank 0 alone, the others
+/// return the model unchecked (rank 0's is the one to write).
 ReducedModel precompute_model(const ModelSpec& spec, const ReductionOverrides& overrides,
-                              const PrecomputeListener& listener);
+                              const PrecomputeListener& listener,
+                              ProcessGroup* processes = nullptr);
 
 /// The scenario a model file stores: the spec's steps and output cadence with its `forces`
 /// resolved to global vertices (check_spec_forces).

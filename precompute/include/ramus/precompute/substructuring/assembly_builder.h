@@ -15,6 +15,7 @@
 #include "ramus/precompute/mesh/surface_mesh.h"
 #include "ramus/precompute/mesh/tet_mesh.h"
 #include "ramus/precompute/model/model_spec.h"
+#include "ramus/precompute/reduction/distributed_reduction.h"
 #include "ramus/precompute/reduction/reduced_domain_builder.h"
 #include "ramus/precompute/substructuring/domain_tree.h"
 #include "ramus/runtime/data/reduced_model.h"
@@ -83,11 +84,14 @@ struct AssemblyInstance {
 /// (expand_domain_parts); every placement of a part with a render surface embeds it in that
 /// placement's domains (model.embedded_surface, in instance order); subtree mass, centre and
 /// inertia from the parts' exact moments, scaled. report gets "<part>: <stage>" per part and stage,
-/// then "placement". Throws OptionError / MeshError / NumericalError naming the part or instance.
+/// then "placement". The parts are reduced on `threads` threads (0: all cores) and, given
+/// `processes`, spread over them (reduce_distributed: every process builds the same model).
+/// Throws OptionError / MeshError / NumericalError naming the part or instance.
 ReducedModel build_assembly_model(const std::vector<AssemblyPart>& parts,
                                   const std::vector<AssemblyInstance>& instances,
                                   double attachment_tolerance, int threads = 0,
-                                  const StageReporter& report = {});
+                                  const StageReporter& report = {},
+                                  ProcessGroup* processes = nullptr);
 
 /// A render surface placed with an instance: world rest vertices (#S by 3), triangles, and the
 /// instances whose tets hold it (the domains of one placement).

@@ -10,6 +10,7 @@
 #include "ramus/precompute/fem/material.h"
 #include "ramus/precompute/mesh/tet_mesh.h"
 #include "ramus/precompute/model/model_spec.h"
+#include "ramus/precompute/reduction/distributed_reduction.h"
 #include "ramus/precompute/reduction/reduced_domain_builder.h"
 #include "ramus/precompute/substructuring/domain_tree.h"
 #include "ramus/runtime/data/reduced_model.h"
@@ -39,13 +40,13 @@ std::vector<int> distribute_modes(const std::vector<int>& domain_tet_counts, int
 /// ∫ρ (|y|² I - y yᵀ) about that centre (exact per-tet second moments) are in the domain's frame.
 /// report gets "<domain name>: <stage>" per domain and stage ("mesh", the stages of
 /// build_reduced_part or "rigid domain", "interface", "system force integrals") and one
-/// "interface areas". Throws OptionError / MeshError / NumericalError naming the domain
-/// ("domain '<name>': ..."; a MeshError raised inside a domain keeps that domain's indices).
-ReducedModel build_substructured_model(const TetMesh& mesh,
-                                       const std::vector<Material>& tet_materials,
-                                       const DomainTree& tree,
-                                       const std::vector<int>& anchored_vertices,
-                                       const std::vector<ReductionSpec>& reduction,
-                                       const StageReporter& report = {});
+/// "interface areas". The domains are reduced on `threads` threads (0: all cores) and, given
+/// `processes`, spread over them (reduce_distributed: every process builds the same model).
+/// Throws OptionError / MeshError / NumericalError naming the domain ("domain '<name>': ..."; a
+/// MeshError raised inside a domain keeps that domain's indices).
+ReducedModel build_substructured_model(
+    const TetMesh& mesh, const std::vector<Material>& tet_materials, const DomainTree& tree,
+    const std::vector<int>& anchored_vertices, const std::vector<ReductionSpec>& reduction,
+    const StageReporter& report = {}, int threads = 0, ProcessGroup* processes = nullptr);
 
 }  // namespace ramus
