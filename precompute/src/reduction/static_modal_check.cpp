@@ -143,12 +143,21 @@ FullSpaceReference full_space_reference(const ReducedModel& model,
   const DofMap dofs(V, fixed);
   reference.gravity =
       options.settings.gravity.isZero(0) ? Eigen::Vector3d(0, 0, -9.81) : options.settings.gravity;
-  // The lowest modes (at least one: its frequency sets the settling damping).
-  const LinearModes modes =
-      compute_linear_modes(full_model, dofs, std::max(1, options.num_frequencies));
-  reference.omegas = modes.eigenvalues.cwiseMax(0).cwiseSqrt();
-  reference.modes = modes.modes.leftCols(options.num_frequencies);
-  reference.mass_modes = full_model.consistent_mass_matrix() * reference.modes;
+  // The lowest modes (at least one: its frequency sets the settling damping); one domain's own
+  // when it has them (the same eigenproblem, solved once).
+  const ReducedPart& part = part_of(model, 0);
+  const Eigen::Index wanted = std::max(1, options.num_frequencies);
+  if (options.one_domain_shortcut && model.domains.size() == 1 &&
+      part.linear_mode_eigenvalues.size() >= wanted &&
+      part.basis_eigenvalues.size() >= options.num_frequencies) {
+    reference.omegas = part.linear_mode_eigenvalues.head(wanted).cwiseMax(0).cwiseSqrt();
+    reference.one_domain_omegas = true;
+  } else {
+    const LinearModes modes = compute_linear_modes(full_model, dofs, static_cast<int>(wanted));
+    reference.omegas = modes.eigenvalues.cwiseMax(0).cwiseSqrt();
+    reference.modes = modes.modes.leftCols(options.num_frequencies);
+    reference.mass_modes = full_model.consistent_mass_matrix() * reference.modes;
+  }
   // The static equilibrium: under the load, or where StVK's Newton finds none there (a soft
   // object sagging far), under a tenth of it, and so on down to 1e-3.
   Eigen::VectorXd positions;
@@ -187,12 +196,13 @@ StaticModalCheck check_against_reference(const ReducedModel& model,
   check.gravity = reference.gravity;
   check.load_scale = reference.load_scale;
   check.full_newton_iterations = reference.newton_iterations;
-  const Eigen::Index K = reference.modes.cols();
+  const Eigen::Index K =
+      reference.one_domain_omegas ? options.num_frequencies : reference.modes.cols();
   result.full_hz = reference.omegas.head(K) / (2 * M_PI);
-  // Settled, then ringing along each mode.
+  // Settled, then ringing along each mode (one domain with its own modes: its Ritz values).
   const auto start = Clock::now();
   const std::shared_ptr<const Model> compiled = compile_model(ReducedModel(model));
-  const int runs = 1 + static_cast<int>(K);
+  const int runs = 1 + static_cast<int>(reference.one_domain_omegas ? 0 : K);
   const Eigen::MatrixX3d u_reduced =
       settle_reduced(compiled, options, check.gravity, reference.omegas(0), check);
   if (options.progress) options.progress(1, runs);
@@ -205,6 +215,15 @@ StaticModalCheck check_against_reference(const ReducedModel& model,
   check.relative_error =
       check.full_max_displacement > 0 ? check.max_difference / check.full_max_displacement : 0.0;
   result.reduced_hz.resize(K);
+  if (reference.one_domain_omegas) {
+    // ω² = eigenvalues of Uᵀ K U (U mass-orthonormal), K scaled by the domain's stiffness_scale.
+    const double scale =
+        options.settings.domains.empty() ? 1.0 : options.settings.domains.front().stiffness_scale;
+    result.reduced_hz =
+        (scale * part_of(model, 0).basis_eigenvalues.head(K)).cwiseMax(0).cwiseSqrt() / (2 * M_PI);
+    result.reduced_seconds = seconds_since(start);
+    return result;
+  }
   for (Eigen::Index j = 0; j < K; ++j) {
     result.reduced_hz(j) =
         ring_reduced(compiled, options, reference.modes.col(j), reference.mass_modes.col(j),

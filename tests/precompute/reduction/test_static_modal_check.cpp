@@ -28,6 +28,7 @@ TEST_CASE("One domain whose basis holds the lowest modes rings at their frequenc
   // 20 modes of the 1 m beam (its basis: the 10 lowest linear modes and their derivatives).
   const auto beam = test::split_beam({20});
   StaticModalOptions options = beam_options(1);
+  options.one_domain_shortcut = false;  // solved and rung, as for a tree
   int calls = 0;
   options.progress = [&calls](int run, int runs) {
     ++calls;
@@ -55,6 +56,34 @@ TEST_CASE("One domain whose basis holds the lowest modes rings at their frequenc
   CHECK(s.full_max_displacement > 0.05);
   CHECK(s.relative_error < 0.01);
   CHECK(s.gravity.isApprox(Eigen::Vector3d(0, 0, -9.81)));
+}
+
+TEST_CASE("One domain's own modes and Ritz values give what solving and ringing give",
+          "[precompute][reduction]") {
+  for (const int r : {20, 6}) {
+    INFO("r = " << r);
+    const auto beam = test::split_beam({r});
+    StaticModalOptions options = beam_options(1);
+    const FullSpaceReference own = full_space_reference(*beam, options);
+    CHECK(own.one_domain_omegas);
+    CHECK(own.modes.cols() == 0);
+    options.one_domain_shortcut = false;
+    const FullSpaceReference solved = full_space_reference(*beam, options);
+    REQUIRE(!solved.one_domain_omegas);
+    const StaticModalCheck a = check_against_reference(*beam, own, beam_options(1));
+    const StaticModalCheck b = check_against_reference(*beam, solved, options);
+    REQUIRE(a.full_hz.size() == 3);
+    REQUIRE(a.reduced_hz.size() == 3);
+    for (int j = 0; j < 3; ++j) {
+      INFO("mode " << j + 1 << ": full " << a.full_hz(j) << " / " << b.full_hz(j) << " Hz, reduced "
+                   << a.reduced_hz(j) << " / " << b.reduced_hz(j));
+      CHECK(std::abs(a.full_hz(j) / b.full_hz(j) - 1) < 1e-6);
+      // Ringing resolves a period to its zero crossings: 1e-3.
+      CHECK(std::abs(a.reduced_hz(j) / b.reduced_hz(j) - 1) < 1e-3);
+      CHECK(a.reduced_hz(j) >= a.full_hz(j) * (1 - 1e-9));  // Ritz values bound from above
+    }
+    CHECK(a.static_deflection.relative_error == b.static_deflection.relative_error);
+  }
 }
 
 TEST_CASE("The check tells a poor basis from a good one", "[precompute][reduction]") {

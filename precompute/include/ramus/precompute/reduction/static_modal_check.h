@@ -21,6 +21,10 @@ struct StaticModalOptions {
   /// along -z).
   RuntimeSettings settings;
   int num_frequencies = 3;  ///< lowest frequencies compared (0: the static check alone)
+  /// A one-domain model's frequencies from its own linear modes (the undivided mesh's
+  /// eigenproblem, solved in its reduction) against its basis's Ritz values (the reduced model's
+  /// small-amplitude frequencies), instead of a second eigen-solve and a ringing run per mode.
+  bool one_domain_shortcut = true;
   /// Called with (run, runs) as the reduced runs finish: progress of long checks.
   std::function<void(int, int)> progress;
 };
@@ -55,7 +59,9 @@ struct FullSpaceReference {
   double load_scale = 1;
   Eigen::MatrixX3d static_displacement;  ///< #V by 3 (m), global numbering
   int newton_iterations = 0;
-  Eigen::VectorXd omegas;      ///< the lowest circular frequencies (rad/s), at least one
+  Eigen::VectorXd omegas;  ///< the lowest circular frequencies (rad/s), at least one
+  /// The omegas are a one-domain model's own (StaticModalOptions::one_domain_shortcut): no modes.
+  bool one_domain_omegas = false;
   Eigen::MatrixXd modes;       ///< 3#V by num_frequencies, mass-normalized
   Eigen::MatrixXd mass_modes;  ///< M times each
   double size = 0;             ///< the rest mesh's bounding-box diagonal (m)
