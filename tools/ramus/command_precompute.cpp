@@ -41,7 +41,7 @@ void check_output_folder(const std::string& output) {
 // The last lines: a one-mesh model's lowest frequencies, damping and rigid modes, what was
 // written.
 void report_written(const ReducedModel& model, const std::string& output, double seconds,
-                    bool assembly, bool tree_default_damping) {
+                    bool assembly, bool default_damping) {
   int total_r = 0;
   for (const ReducedDomain& d : model.domains)
     total_r += model.parts[static_cast<std::size_t>(d.part)].polynomial.r;
@@ -57,7 +57,8 @@ void report_written(const ReducedModel& model, const std::string& output, double
   std::printf("%s\n", d.linear_mode_eigenvalues.size() > 6 ? " ..." : "");
   if (d.num_rigid_modes) std::printf("rigid modes  %d removed\n", d.num_rigid_modes);
   // The root's Rayleigh damping as damping ratios at its lowest and sixth frequencies,
-  // zeta = alpha / (2 omega) + beta omega / 2, and where beta came from.
+  // zeta = alpha / (2 omega) + beta omega / 2, and where beta came from (the default: 2 % at the
+  // object's lowest frequency, which a tree's root alone exceeds).
   if (!model.settings.domains.empty() && d.linear_mode_eigenvalues.size() > 0) {
     const DomainSettings& root = model.settings.domains.front();
     const auto ratio = [&](Eigen::Index k) {
@@ -66,12 +67,21 @@ void report_written(const ReducedModel& model, const std::string& output, double
                        : 0.0;
     };
     const Eigen::Index last = std::min<Eigen::Index>(6, d.linear_mode_eigenvalues.size()) - 1;
+    char rule[200] = "";
+    const double omega1 = damping_reference_omega(model);
+    const double zeta1 = root.rayleigh_stiffness * omega1 / 2;
+    if (default_damping)
+      std::snprintf(
+          rule, sizeof rule,
+          " (the default, the spec sets none: %g %% of critical at the object's lowest "
+          "frequency, %.4g Hz%s)",
+          100 * kDefaultDampingRatio, omega1 / (2 * M_PI),
+          zeta1 > 1.001 * kDefaultDampingRatio ? ", raised till no energy is gained" : "");
     std::printf(
-        "damping      rayleigh_mass %g 1/s, rayleigh_stiffness %g s%s: %.3g %% of critical "
-        "at the first frequency, %.3g %% at the %s\n",
-        root.rayleigh_mass, root.rayleigh_stiffness,
-        tree_default_damping ? " (a tree's default: the spec sets none)" : "", 100 * ratio(0),
-        100 * ratio(last), last == 0 ? "first" : "last above");
+        "damping      rayleigh_mass %g 1/s, rayleigh_stiffness %.3g s%s: %.3g %% of critical "
+        "at the root's first frequency, %.3g %% at the %s\n",
+        root.rayleigh_mass, root.rayleigh_stiffness, rule, 100 * ratio(0), 100 * ratio(last),
+        last == 0 ? "first" : "last above");
   }
   if (model.domains.size() == 1)
     std::printf("wrote        %s (r = %d) in %.2f s\n", output.c_str(), d.polynomial.r, seconds);
@@ -106,8 +116,7 @@ void run_on(const Args& args, ProcessGroup* processes) {
   std::printf("  %-*s %8.3f s\n", spec.assembly ? 22 : 19, "write",
               std::chrono::duration<double>(Clock::now() - write_start).count());
   report_written(model, args.output, std::chrono::duration<double>(Clock::now() - start).count(),
-                 spec.assembly.has_value(),
-                 !spec.simulation.rayleigh_stiffness_given && model.domains.size() > 1);
+                 spec.assembly.has_value(), !spec.simulation.rayleigh_stiffness_given);
 }
 
 void run(const Args& args) {

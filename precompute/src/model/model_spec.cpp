@@ -291,14 +291,18 @@ Eigen::VectorXd point_forces_at(const std::vector<PointForce>& forces, int num_v
 
 namespace ramus {
 
+double default_rayleigh_stiffness(double omega1) {
+  return std::isfinite(omega1) && omega1 > 0 ? 2 * kDefaultDampingRatio / omega1 : 0.0;
+}
+
 RuntimeSettings spec_runtime_settings(const ModelSpec& spec,
-                                      const std::vector<std::string>& domain_names) {
+                                      const std::vector<std::string>& domain_names,
+                                      double default_stiffness_damping) {
   // The simulation block for every domain, then each domain's own (domains.per_domain).
   const SimulationSpec& sim = spec.simulation;
   RuntimeSettings settings = sim.settings;
   DomainSettings all = sim.domain;
-  if (!sim.rayleigh_stiffness_given && domain_names.size() > 1)
-    all.rayleigh_stiffness = kTreeStiffnessDamping;
+  if (!sim.rayleigh_stiffness_given) all.rayleigh_stiffness = default_stiffness_damping;
   settings.domains.assign(domain_names.size(), all);
   if (!spec.domains) return settings;
   for (std::size_t d = 0; d < domain_names.size(); ++d) {

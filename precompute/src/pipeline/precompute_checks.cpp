@@ -43,6 +43,20 @@ void report_interfaces(const ReducedModel& model, const PrecomputeListener& list
 // 1 s (at most 100 steps) with the spec's settings, its energy H = T + V_elastic + V_gravity
 // measured every 5 steps (world_energy.h); a warning when it gains more than 1 % of its largest
 // elastic energy or diverges. Never fails the precompute.
+double scenario_energy_gain(const ReducedModel& model, const std::vector<PointForce>& forces) {
+  const RuntimeSettings& settings = model.settings;
+  if (settings.gravity.norm() == 0.0 && forces.empty()) return 0.0;
+  const int steps = std::clamp(static_cast<int>(std::lround(1.0 / settings.time_step)), 1, 100);
+  try {
+    const EnergyAudit audit =
+        audit_energy(std::make_shared<const ReducedModel>(model), settings, steps, forces, 1);
+    if (!audit.ok) return INFINITY;
+    return audit.max_elastic > 0 ? audit.max_gain / audit.max_elastic : 0.0;
+  } catch (const Error&) {
+    return 0.0;  // (report_energy says why)
+  }
+}
+
 void report_energy(const ReducedModel& model, const std::vector<PointForce>& forces,
                    const PrecomputeListener& listener) {
   const RuntimeSettings& settings = model.settings;

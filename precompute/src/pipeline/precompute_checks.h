@@ -21,6 +21,10 @@ void report_interfaces(const ReducedModel& model, const PrecomputeListener& list
 void report_energy(const ReducedModel& model, const std::vector<PointForce>& forces,
                    const PrecomputeListener& listener);
 
+/// The energy report_energy measures: the largest gain over the largest elastic energy (infinite
+/// when the run diverges; 0 without a load or when it cannot run).
+double scenario_energy_gain(const ReducedModel& model, const std::vector<PointForce>& forces);
+
 /// The model against the full FEM of its undivided mesh (static_modal_check.h) as the spec's
 /// `check` asks: a tree whose spec sets no lumping gets the best of L1, L2 and L3 (written into
 /// model.settings); a report line each for the static deflection and the frequencies, a warning

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
@@ -325,8 +326,47 @@ void finish_model(ReducedModel& model, const ModelSpec& spec, const std::vector<
   // The checks: on rank 0 alone (the other processes write nothing).
   if (processes != nullptr && processes->rank() != 0) return;
   report_interfaces(model, listener);
-  report_energy(model, forces, listener);
   model.accuracy = report_accuracy(model, spec, listener);
+  if (!spec.simulation.rayleigh_stiffness_given)
+    set_default_damping(model, spec, names, forces, listener);
+  report_energy(model, forces, listener);
+}
+
+double damping_reference_omega(const ReducedModel& model) {
+  if (model.accuracy.full_frequencies.size() > 0)
+    return 2 * M_PI * model.accuracy.full_frequencies(0);
+  const ReducedPart& root = part_of(model, 0);
+  return root.linear_mode_eigenvalues.size() > 0
+             ? std::sqrt(std::max(0.0, root.linear_mode_eigenvalues(0)))
+             : 0.0;
+}
+
+void set_default_damping(ReducedModel& model, const ModelSpec& spec,
+                         const std::vector<std::string>& names,
+                         const std::vector<PointForce>& forces,
+                         const PrecomputeListener& listener) {
+  const auto apply = [&](double beta) {
+    const RuntimeSettings damped = spec_runtime_settings(spec, names, beta);
+    for (std::size_t d = 0; d < model.settings.domains.size(); ++d)
+      model.settings.domains[d].rayleigh_stiffness = damped.domains[d].rayleigh_stiffness;
+  };
+  // ζ at the lowest frequency (the check's), doubled while the scenario gains over 1 % (a
+  // tree's children pumped by their parents; a single domain never gains).
+  const double omega1 = damping_reference_omega(model);
+  double beta = default_rayleigh_stiffness(omega1);
+  apply(beta);
+  if (model.domains.size() < 2 || beta <= 0) return;
+  int doublings = 0;
+  while (doublings < kMaxDampingDoublings && scenario_energy_gain(model, forces) > 0.01) {
+    beta *= 2;
+    ++doublings;
+    apply(beta);
+  }
+  if (doublings > 0)
+    listener.note(printf_text(
+        "damping: rayleigh_stiffness raised to %.3g s (%.3g %% of critical at %.4g Hz), where the "
+        "spec's scenario no longer gains energy (docs/VALIDATION.md, \"Energy\")",
+        beta, 100 * beta * omega1 / 2, omega1 / (2 * M_PI)));
 }
 
 ReducedModel precompute_model(const ModelSpec& spec, const ReductionOverrides& overrides,

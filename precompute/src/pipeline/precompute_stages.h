@@ -43,6 +43,17 @@ void finish_model(ReducedModel& model, const ModelSpec& spec, const std::vector<
                   const std::string& options_json, const std::vector<PointForce>& forces,
                   const PrecomputeListener& listener, const ProcessGroup* processes);
 
+/// The most times set_default_damping doubles β (64 times the rule's at most).
+inline constexpr int kMaxDampingDoublings = 6;
+
+/// The damping of a spec without rayleigh_stiffness: β = 2 kDefaultDampingRatio / ω₁
+/// (damping_reference_omega) on every domain no per_domain sets, for a tree doubled while the
+/// spec's scenario gains over 1 % of its elastic energy (at most kMaxDampingDoublings), with a
+/// note saying so.
+void set_default_damping(ReducedModel& model, const ModelSpec& spec,
+                         const std::vector<std::string>& names,
+                         const std::vector<PointForce>& forces, const PrecomputeListener& listener);
+
 /// An assembly spec's model (precompute_model's assembly half, precompute_assembly.cpp).
 ReducedModel precompute_assembly(const ModelSpec& spec, const PrecomputeListener& listener,
                                  ProcessGroup* processes);

@@ -193,16 +193,24 @@ ReductionSpec scaled_reduction(const ReductionSpec& base, int r);
 
 /// Parses a spec file; throws InputError naming the file and the offending key.
 ModelSpec load_model_spec(const std::string& path);
-/// Rayleigh β (s) of every domain of a tree whose spec sets no simulation.rayleigh_stiffness: the
-/// lumping of Eq. 16 drives children by their parents' motion without reaction, which pumps
-/// energy into lightly damped children (docs/VALIDATION.md, "Energy"); 3 ms absorbs it on the
-/// trees measured there.
+/// The damping ratio a model whose spec sets no simulation.rayleigh_stiffness gets at its lowest
+/// frequency ω₁, one domain or a tree alike: β = 2 ζ / ω₁ on every domain (default_rayleigh_
+/// stiffness). Scale-free: the 1.8 Hz plant gets β = 3.5 ms, above the 3 ms that absorbs what
+/// the lumping of Eq. 16 pumps into lightly damped children (docs/VALIDATION.md, "Energy").
+inline constexpr double kDefaultDampingRatio = 0.02;
+/// The β that absorbed that pumping on every tree measured there: the energy warning's cure.
 inline constexpr double kTreeStiffnessDamping = 0.003;
+
+/// β = 2 kDefaultDampingRatio / ω₁ (s) for the lowest circular frequency ω₁ (rad/s); 0 for
+/// ω₁ <= 0 or not finite.
+double default_rayleigh_stiffness(double omega1);
 
 /// The runtime settings a spec asks for (simulation block, domains.lumping and per_domain
 /// tuning) for the model's domains, named `domain_names` in tree order; stored in the model.
+/// A spec without rayleigh_stiffness: `default_stiffness_damping` (s) where no per_domain sets it.
 RuntimeSettings spec_runtime_settings(const ModelSpec& spec,
-                                      const std::vector<std::string>& domain_names);
+                                      const std::vector<std::string>& domain_names,
+                                      double default_stiffness_damping = 0);
 /// Parses spec text (spec_path is used for messages and to resolve the mesh path).
 ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec_path);
 

@@ -32,6 +32,11 @@ ReducedModel precompute_model(const ModelSpec& spec, const ReductionOverrides& o
                               const PrecomputeListener& listener,
                               ProcessGroup* processes = nullptr);
 
+/// ω₁ (rad/s) of the default damping (kDefaultDampingRatio): the undivided mesh's lowest
+/// frequency when precompute's check measured it, else the root domain's lowest linear mode
+/// (one domain: the same; a tree without a check: the root's alone, higher); 0 when neither.
+double damping_reference_omega(const ReducedModel& model);
+
 /// The scenario a model file stores: the spec's steps and output cadence with its `forces`
 /// resolved to global vertices (check_spec_forces).
 ScenarioSettings stored_scenario(const ScenarioSettings& scenario,

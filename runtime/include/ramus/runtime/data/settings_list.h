@@ -80,7 +80,7 @@
     "Rayleigh damping alpha M'")                                                                   \
   X(double, rayleigh_stiffness, 0, at_least(0), "simulation.rayleigh_stiffness",                   \
     "--damping-stiffness", "s",                                                                    \
-    "Rayleigh damping beta K(q) (a spec's tree of 2+ domains: 0.003 unless given)")                \
+    "Rayleigh damping beta K(q) (a spec that gives none: 2 % of critical at omega_1)")             \
   X(double, stiffness_scale, 1, positive(), "simulation.stiffness_scale", "--stiffness-scale", "", \
     "scales the reduced internal forces (frequencies by its square root)")                         \
   X(int, split_modes, 5, closed(0, 32), "simulation.split_modes", "--modes", "",                   \
