@@ -39,17 +39,30 @@ void report_interfaces(const ReducedModel& model, const PrecomputeListener& list
                                  warnings.size() - 10));
 }
 
-// The energy check before any run (issue 12): the model dropped under the spec's gravity for
-// 1 s (at most 100 steps) with the spec's settings, its energy H = T + V_elastic + V_gravity
-// measured every 5 steps (world_energy.h); a warning when it gains more than 1 % of its largest
-// elastic energy or diverges. Never fails the precompute.
+namespace {
+
+// Steps of the scenario run: 1 s, at most 100.
+int scenario_steps(const RuntimeSettings& settings) {
+  return std::clamp(static_cast<int>(std::lround(1.0 / settings.time_step)), 1, 100);
+}
+
+// The scenario run from rest with the model's settings, every step measured (a transient gain
+// lasts a few steps); throws Error when it cannot run.
+EnergyAudit scenario_audit(const ReducedModel& model, const std::vector<PointForce>& forces) {
+  return audit_energy(std::make_shared<const ReducedModel>(model), model.settings,
+                      scenario_steps(model.settings), forces, 1);
+}
+
+bool has_load(const ReducedModel& model, const std::vector<PointForce>& forces) {
+  return model.settings.gravity.norm() != 0.0 || !forces.empty();
+}
+
+}  // namespace
+
 double scenario_energy_gain(const ReducedModel& model, const std::vector<PointForce>& forces) {
-  const RuntimeSettings& settings = model.settings;
-  if (settings.gravity.norm() == 0.0 && forces.empty()) return 0.0;
-  const int steps = std::clamp(static_cast<int>(std::lround(1.0 / settings.time_step)), 1, 100);
+  if (!has_load(model, forces)) return 0.0;
   try {
-    const EnergyAudit audit =
-        audit_energy(std::make_shared<const ReducedModel>(model), settings, steps, forces, 1);
+    const EnergyAudit audit = scenario_audit(model, forces);
     if (!audit.ok) return INFINITY;
     return audit.max_elastic > 0 ? audit.max_gain / audit.max_elastic : 0.0;
   } catch (const Error&) {
@@ -57,16 +70,18 @@ double scenario_energy_gain(const ReducedModel& model, const std::vector<PointFo
   }
 }
 
+// The energy check before any run (issue 12): the model dropped under the spec's gravity for
+// 1 s (at most 100 steps) with the spec's settings, its energy H = T + V_elastic + V_gravity
+// measured every step (world_energy.h); a warning when it gains more than 1 % of its largest
+// elastic energy or diverges. Never fails the precompute.
 void report_energy(const ReducedModel& model, const std::vector<PointForce>& forces,
                    const PrecomputeListener& listener) {
   const RuntimeSettings& settings = model.settings;
-  if (settings.gravity.norm() == 0.0 && forces.empty()) return;
-  const int steps = std::clamp(static_cast<int>(std::lround(1.0 / settings.time_step)), 1, 100);
-  const double seconds = steps * settings.time_step;
-  // Every step is measured: a transient gain lasts a few steps.
+  if (!has_load(model, forces)) return;
+  const double seconds = scenario_steps(settings) * settings.time_step;
   EnergyAudit audit;
   try {
-    audit = audit_energy(std::make_shared<const ReducedModel>(model), settings, steps, forces, 1);
+    audit = scenario_audit(model, forces);
   } catch (const Error& e) {
     listener.note(std::string("the energy check could not run: ") + e.what());
     return;
