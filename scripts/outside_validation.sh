@@ -41,6 +41,6 @@ PY
   for variant in "" _one; do
     echo "== $object${variant:+ (one domain, r = 40)}"
     "$ramus" precompute "$work/$object$variant.json" -o "$work/$object$variant.h5" 2>&1 |
-      grep -E "^(mesh|domains|check) |note: the check" || true
+      grep -E "^(mesh|domains|improve|check) |note: the check" || true
   done
 done

@@ -71,9 +71,10 @@ CheckSpec parse_check(const SpecReader& r, const json& check, const std::string&
   if (!check.is_object())
     r.fail(key,
            "expected true, false or an object with \"frequencies\", \"static_tolerance\", "
-           "\"frequency_tolerance\" and \"choose_lumping\"");
+           "\"frequency_tolerance\", \"choose_lumping\" and \"improve_rounds\"");
   r.only_keys(check, key,
-              {"frequencies", "static_tolerance", "frequency_tolerance", "choose_lumping"});
+              {"frequencies", "static_tolerance", "frequency_tolerance", "choose_lumping",
+               "improve_rounds"});
   if (check.contains("frequencies"))
     spec.frequencies = r.bounded(check["frequencies"], key + ".frequencies", 0, 20);
   if (check.contains("static_tolerance"))
@@ -86,6 +87,8 @@ CheckSpec parse_check(const SpecReader& r, const json& check, const std::string&
       r.fail(key + ".choose_lumping", "expected true or false");
     spec.choose_lumping = check["choose_lumping"].get<bool>();
   }
+  if (check.contains("improve_rounds"))
+    spec.improve_rounds = r.bounded(check["improve_rounds"], key + ".improve_rounds", 0, 20);
   return spec;
 }
 

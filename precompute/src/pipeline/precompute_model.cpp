@@ -22,6 +22,7 @@
 #include "ramus/precompute/substructuring/surface_embedding.h"
 #include "ramus/runtime/model/model_geometry.h"
 #include "ramus/runtime/version.h"
+#include "tree_improvement.h"
 
 namespace ramus {
 
@@ -89,7 +90,8 @@ void report_domains(const DomainTree& tree, const std::vector<ReductionSpec>& re
 ReducedModel reduce_domains(const ModelSpec& spec, const TetMesh& mesh, const DomainTree& tree,
                             const std::vector<int>& fixed,
                             const std::vector<ReductionSpec>& reductions,
-                            const PrecomputeListener& listener, ProcessGroup* processes) {
+                            const PrecomputeListener& listener, ProcessGroup* processes,
+                            bool report_stages = true) {
   const auto start = Clock::now();
   std::map<std::string, double> work;
   for (int k = 0; k < tree.num_domains; ++k)
@@ -106,6 +108,7 @@ ReducedModel reduce_domains(const ModelSpec& spec, const TetMesh& mesh, const Do
     throw InputError(spec.spec_path, 0,
                      std::string(spec.domains ? "domains" : "reduction") + ": " + e.what());
   }
+  if (!report_stages) return reduced;
   stages.report(listener, 19, "");
   listener.report(printf_text("  %-19s %8.3f s", "reduction total", seconds_since(start)));
   return reduced;
@@ -127,12 +130,24 @@ ReducedModel precompute_one_mesh(ModelSpec spec, const ReductionOverrides& overr
   const std::string surface_path = render_surface_path(spec);
   SurfaceMesh render_surface;
   if (!surface_path.empty()) render_surface = read_render_surface(spec, surface_path, mesh);
-  const DomainTree tree = spec_domain_tree(spec.domains, mesh, fixed, listener);
-  const std::vector<ReductionSpec> reductions =
-      domain_reductions(spec.reduction, spec.domains, tree, spec.spec_path, "domains");
-  report_domains(tree, reductions, spec, fixed.empty(), listener);
-
-  ReducedModel reduced = reduce_domains(spec, mesh, tree, fixed, reductions, listener, processes);
+  ReducedTree current;
+  current.tree = spec_domain_tree(spec.domains, mesh, fixed, listener);
+  current.reductions =
+      domain_reductions(spec.reduction, spec.domains, current.tree, spec.spec_path, "domains");
+  report_domains(current.tree, current.reductions, spec, fixed.empty(), listener);
+  current.model =
+      reduce_domains(spec, mesh, current.tree, fixed, current.reductions, listener, processes);
+  // An automatic tree past the check's tolerances: its cuts moved (every process alike).
+  const Eigen::VectorXi first_cut = current.tree.tet_domain;
+  const std::shared_ptr<const FullSpaceReference> reference = improve_tree(
+      current, spec, mesh, fixed,
+      [&](const DomainTree& tree, const std::vector<ReductionSpec>& reductions) {
+        return reduce_domains(spec, mesh, tree, fixed, reductions, listener, processes, false);
+      },
+      listener);
+  if ((current.tree.tet_domain.array() != first_cut.array()).any())
+    report_domains(current.tree, current.reductions, spec, fixed.empty(), listener);
+  ReducedModel& reduced = current.model;
   if (!surface_path.empty()) {
     const auto embed_start = Clock::now();
     SurfaceEmbeddingStats stats;
@@ -151,8 +166,8 @@ ReducedModel precompute_one_mesh(ModelSpec spec, const ReductionOverrides& overr
                      {"modal_derivatives", spec.reduction.modal_derivatives}}
           .dump();
   finish_model(reduced, spec, names, spec.mesh_path, read_file_bytes(spec.mesh_path), options,
-               forces, listener, processes);
-  return reduced;
+               forces, listener, processes, reference.get());
+  return std::move(reduced);
 }
 
 }  // namespace
@@ -310,7 +325,8 @@ std::string provenance_time_utc() {
 void finish_model(ReducedModel& model, const ModelSpec& spec, const std::vector<std::string>& names,
                   const std::string& mesh_path, const std::string& input_bytes,
                   const std::string& options_json, const std::vector<PointForce>& forces,
-                  const PrecomputeListener& listener, const ProcessGroup* processes) {
+                  const PrecomputeListener& listener, const ProcessGroup* processes,
+                  const FullSpaceReference* reference) {
   model.settings = spec_runtime_settings(spec, names);
   model.scenario = stored_scenario(spec.simulation.scenario, forces);
   store_scenario_colliders(spec.contact, spec.spec_path, model.settings.contact_distance,
@@ -325,8 +341,8 @@ void finish_model(ReducedModel& model, const ModelSpec& spec, const std::vector<
   p.options_json = options_json;
   // The checks: on rank 0 alone (the other processes write nothing).
   if (processes != nullptr && processes->rank() != 0) return;
-  report_interfaces(model, listener);
-  model.accuracy = report_accuracy(model, spec, listener);
+  model.accuracy = report_accuracy(model, spec, listener, reference);
+  report_interfaces(model, listener, within_tolerances(model.accuracy, spec.check));
   if (!spec.simulation.rayleigh_stiffness_given)
     set_default_damping(model, spec, names, forces, listener);
   report_energy(model, forces, listener);

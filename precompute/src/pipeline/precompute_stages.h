@@ -13,6 +13,7 @@
 #include "ramus/precompute/pipeline/precompute_progress.h"
 #include "ramus/precompute/reduction/distributed_reduction.h"
 #include "ramus/precompute/reduction/reduced_domain_builder.h"
+#include "ramus/precompute/reduction/static_modal_check.h"
 #include "ramus/precompute/substructuring/domain_tree.h"
 #include "ramus/runtime/data/reduced_model.h"
 
@@ -37,11 +38,13 @@ class StageTally {
 
 /// The model's runtime settings from the spec (domains by `names`), its provenance (this Ramus,
 /// the time, the spec's text, `mesh_path`, the hash of the inputs' bytes, `options_json`); then
-/// its interfaces, energy and accuracy checked under `forces` (on rank 0 of `processes` alone).
+/// its interfaces, energy and accuracy checked under `forces` (on rank 0 of `processes` alone;
+/// `reference`: the accuracy check's full side when already computed).
 void finish_model(ReducedModel& model, const ModelSpec& spec, const std::vector<std::string>& names,
                   const std::string& mesh_path, const std::string& input_bytes,
                   const std::string& options_json, const std::vector<PointForce>& forces,
-                  const PrecomputeListener& listener, const ProcessGroup* processes);
+                  const PrecomputeListener& listener, const ProcessGroup* processes,
+                  const FullSpaceReference* reference = nullptr);
 
 /// The most times set_default_damping doubles β (64 times the rule's at most).
 inline constexpr int kMaxDampingDoublings = 6;

@@ -21,7 +21,7 @@ TEST_CASE("A complete spec parses with every field", "[precompute][model]") {
     "simulation": {"time_step": 0.005, "steps": 20, "gravity": [0, -9.8, 0],
                    "rayleigh_mass": 0.5, "rayleigh_stiffness": 0.01, "output_every": 2},
     "check": {"frequencies": 5, "static_tolerance": 0.05, "frequency_tolerance": 0.02,
-              "choose_lumping": false}
+              "choose_lumping": false, "improve_rounds": 2}
   })",
                                           "/data/specs/beam.json");
   CHECK(spec.mesh_path == "/data/specs/meshes/beam.msh");
@@ -46,6 +46,7 @@ TEST_CASE("A complete spec parses with every field", "[precompute][model]") {
   CHECK(spec.check.static_tolerance == 0.05);
   CHECK(spec.check.frequency_tolerance == 0.02);
   CHECK_FALSE(spec.check.choose_lumping);
+  CHECK(spec.check.improve_rounds == 2);
   CHECK_FALSE(parse_model_spec(R"({"mesh": "m.msh", "check": false})", "/s.json").check.enabled);
 }
 
@@ -80,6 +81,8 @@ TEST_CASE("Spec errors name the file, the key and the problem", "[precompute][mo
       {R"({"mesh": "m.msh", "check": {"static_tolerance": -1}})",
        "check.static_tolerance: must be positive"},
       {R"({"mesh": "m.msh", "check": {"modes": 3}})", "check: unknown key \"modes\""},
+      {R"({"mesh": "m.msh", "check": {"improve_rounds": -1}})",
+       "check.improve_rounds: must be between 0 and 20, got -1"},
       {R"({"mesh": "m.msh", "simulation": {"steps": 18446744073709551615}})",
        "simulation.steps: integer out of range"},
       {R"({"mesh": "m.msh", "forces": [{"vertex": -1, "force": [0, 0, 1]}]})",

@@ -80,6 +80,9 @@ struct CheckSpec {
   double frequency_tolerance = 0.10;  ///< a warning above this relative frequency error
   /// A tree whose spec sets no lumping gets the one (L1, L2, L3) the check finds best.
   bool choose_lumping = true;
+  /// An automatic partition past the tolerances: at most this many rounds of moving the cut
+  /// whose interface the full FEM bends most (cut_adjustment.h), each a new reduction; 0: none.
+  int improve_rounds = 4;
 };
 
 /// How a total number of modes r̂ is spread over the domains (paper §5).

@@ -1,0 +1,170 @@
+#include "ramus/precompute/substructuring/cut_adjustment.h"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <utility>
+
+#include "ramus/error.h"
+#include "tet_graph.h"
+
+namespace ramus {
+
+namespace {
+
+std::size_t sz(int i) {
+  return static_cast<std::size_t>(i);
+}
+
+// The domain and every domain below it.
+std::vector<int> subtree_domains(const DomainTree& tree, int domain) {
+  std::vector<int> domains{domain};
+  for (std::size_t k = 0; k < domains.size(); ++k)
+    for (const int child : tree.children[sz(domains[k])]) domains.push_back(child);
+  return domains;
+}
+
+// One interface's error (see the header): the rigid fit u ≈ t + θ × p over the interface's
+// vertices, p their rest positions from the area-weighted centroid.
+double interface_error(const TetMesh& mesh, const DomainTree& tree, int domain,
+                       const std::map<int, double>& areas, const Eigen::MatrixX3d& field,
+                       double largest) {
+  double w_sum = 0;
+  Eigen::Vector3d centroid = Eigen::Vector3d::Zero(), mean_u = Eigen::Vector3d::Zero();
+  for (const auto& [v, w] : areas) {
+    w_sum += w;
+    centroid += w * mesh.rest_positions.row(v).transpose();
+    mean_u += w * field.row(v).transpose();
+  }
+  if (!(w_sum > 0) || !(largest > 0)) return 0.0;
+  centroid /= w_sum;
+  mean_u /= w_sum;
+  // The rotation's normal equations: Σ w (|p|² I − p pᵀ) θ = Σ w p × (u − t).
+  Eigen::Matrix3d A = Eigen::Matrix3d::Zero();
+  Eigen::Vector3d b = Eigen::Vector3d::Zero();
+  double radius2 = 0;
+  for (const auto& [v, w] : areas) {
+    const Eigen::Vector3d p = mesh.rest_positions.row(v).transpose() - centroid;
+    const Eigen::Vector3d u = field.row(v).transpose() - mean_u;
+    A += w * (p.squaredNorm() * Eigen::Matrix3d::Identity() - p * p.transpose());
+    b += w * p.cross(u);
+    radius2 += w * p.squaredNorm();
+  }
+  const Eigen::Vector3d theta = A.completeOrthogonalDecomposition().solve(b);
+  // The residual, the radius and the subtree's reach.
+  double residual2 = 0;
+  for (const auto& [v, w] : areas) {
+    const Eigen::Vector3d p = mesh.rest_positions.row(v).transpose() - centroid;
+    const Eigen::Vector3d u = field.row(v).transpose() - mean_u;
+    residual2 += w * (u - theta.cross(p)).squaredNorm();
+  }
+  double reach = 0;
+  for (const int d : subtree_domains(tree, domain))
+    for (const int v : tree.domain_vertices[sz(d)])
+      reach = std::max(reach, (mesh.rest_positions.row(v).transpose() - centroid).norm());
+  const double rho = std::sqrt(residual2 / w_sum);
+  const double a = std::sqrt(radius2 / w_sum);
+  return rho * (1 + (a > 0 ? reach / a : 0.0)) / largest;
+}
+
+// Graph distance (m) over the mesh edges of `domain`'s tets from its interface vertices; every
+// vertex of the domain reached (it is one piece), others infinite.
+std::vector<double> distance_from_interface(const TetMesh& mesh, const DomainTree& tree,
+                                            int domain) {
+  std::vector<std::vector<std::pair<int, double>>> edges(sz(mesh.num_vertices()));
+  for (const int t : tree.domain_tets[sz(domain)])
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 4; ++j) {
+        const int a = mesh.tets(t, i), b = mesh.tets(t, j);
+        if (a != b)
+          edges[sz(a)].emplace_back(
+              b, (mesh.rest_positions.row(a) - mesh.rest_positions.row(b)).norm());
+      }
+  return tet_graph::dijkstra(edges, tree.interface_vertices[sz(domain)]);
+}
+
+// The names by domain id, for build_domain_tree.
+std::map<int, std::string> names_by_id(const DomainTree& tree) {
+  std::map<int, std::string> names;
+  for (int d = 0; d < tree.num_domains; ++d) names[d] = tree.names[sz(d)];
+  return names;
+}
+
+// The tree with `domain` merged into its parent, ids after it shifted down.
+DomainTree merged_into_parent(const TetMesh& mesh, const DomainTree& tree,
+                              const std::vector<int>& anchored_vertices, int domain) {
+  const int parent = tree.parent[sz(domain)];
+  Eigen::VectorXi tet_domain = tree.tet_domain;
+  std::map<int, std::string> names;
+  for (int d = 0; d < tree.num_domains; ++d)
+    if (d != domain) names[d < domain ? d : d - 1] = tree.names[sz(d)];
+  for (Eigen::Index t = 0; t < tet_domain.size(); ++t) {
+    int& d = tet_domain(t);
+    if (d == domain) d = parent;
+    if (d > domain) --d;
+  }
+  return build_domain_tree(mesh, tet_domain, anchored_vertices, names);
+}
+
+}  // namespace
+
+std::vector<double> interface_rigidity_errors(const TetMesh& mesh, const DomainTree& tree,
+                                              const Eigen::MatrixX3d& field) {
+  if (field.rows() != mesh.num_vertices())
+    throw OptionError("interface_rigidity_errors: the field has " + std::to_string(field.rows()) +
+                      " rows, the mesh " + std::to_string(mesh.num_vertices()) + " vertices");
+  const double largest = field.rows() ? field.rowwise().norm().maxCoeff() : 0.0;
+  const std::vector<std::map<int, double>> areas = interface_vertex_areas(mesh, tree);
+  std::vector<double> errors(sz(tree.num_domains), 0.0);
+  for (int d = 0; d < tree.num_domains; ++d)
+    if (tree.parent[sz(d)] >= 0)
+      errors[sz(d)] = interface_error(mesh, tree, d, areas[sz(d)], field, largest);
+  return errors;
+}
+
+DomainTree move_cut_outward(const TetMesh& mesh, const DomainTree& tree,
+                            const std::vector<int>& anchored_vertices, int domain, double fraction,
+                            int min_tets, CutMove* move) {
+  if (domain < 0 || domain >= tree.num_domains || tree.parent[sz(domain)] < 0)
+    throw OptionError("move_cut_outward: domain " + std::to_string(domain) +
+                      " is not a child domain of the tree");
+  if (!(fraction > 0 && fraction < 1))
+    throw OptionError("move_cut_outward: fraction must lie in (0, 1)");
+  const int parent = tree.parent[sz(domain)];
+  CutMove done;
+  done.domain = domain;
+  done.parent = tree.names[sz(parent)];
+  // The domain's tets by their mean vertex distance from the interface, nearest first.
+  const std::vector<double> distance = distance_from_interface(mesh, tree, domain);
+  std::vector<std::pair<double, int>> tets;
+  for (const int t : tree.domain_tets[sz(domain)]) {
+    double mean = 0;
+    for (int i = 0; i < 4; ++i) mean += distance[sz(mesh.tets(t, i))] / 4;
+    tets.emplace_back(mean, t);
+  }
+  std::sort(tets.begin(), tets.end());
+  const auto count = static_cast<std::size_t>(std::lround(fraction * double(tets.size())));
+  // The nearer part to the parent, or the whole domain.
+  DomainTree moved;
+  bool merged = count == 0 || tets.size() - count < sz(std::max(1, min_tets));
+  if (!merged) {
+    Eigen::VectorXi tet_domain = tree.tet_domain;
+    for (std::size_t k = 0; k < count; ++k) tet_domain(tets[k].second) = parent;
+    try {
+      moved = build_domain_tree(mesh, tet_domain, anchored_vertices, names_by_id(tree));
+      done.moved_tets = static_cast<int>(count);
+    } catch (const MeshError&) {
+      merged = true;  // (pieces or a loop)
+    }
+  }
+  if (merged) {
+    moved = merged_into_parent(mesh, tree, anchored_vertices, domain);
+    done.moved_tets = static_cast<int>(tets.size());
+  }
+  done.merged = merged;
+  if (move != nullptr) *move = done;
+  return moved;
+}
+
+}  // namespace ramus
