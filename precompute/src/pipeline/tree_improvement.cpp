@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <map>
+#include <string>
 
 #include "precompute_checks.h"
 #include "printf_text.h"
@@ -44,8 +46,10 @@ Eigen::MatrixX3d worst_field(const StaticModalCheck& c, const FullSpaceReference
   return reference.modes.col(which).reshaped(3, V).transpose();
 }
 
-// The reductions of a changed tree: the spec's rules, its per_domain for the names still there.
-std::vector<ReductionSpec> tree_reductions(const ModelSpec& spec, const DomainTree& tree) {
+// The reductions of a changed tree: the spec's rules, its per_domain for the names still there,
+// then the rounds' own r by name.
+std::vector<ReductionSpec> tree_reductions(const ModelSpec& spec, const DomainTree& tree,
+                                           const std::map<std::string, int>& r_by_name) {
   std::optional<DomainsSpec> domains(std::in_place);
   domains->partition = spec.domains->partition;
   domains->total_r = spec.domains->total_r;
@@ -55,7 +59,63 @@ std::vector<ReductionSpec> tree_reductions(const ModelSpec& spec, const DomainTr
   for (const auto& [name, overrides] : spec.domains->per_domain)
     if (std::find(tree.names.begin(), tree.names.end(), name) != tree.names.end())
       domains->per_domain.emplace(name, overrides);
-  return domain_reductions(spec.reduction, domains, tree, spec.spec_path, "domains");
+  for (const auto& [name, r] : r_by_name)
+    if (std::find(tree.names.begin(), tree.names.end(), name) != tree.names.end())
+      domains->per_domain[name].r = r;
+  std::vector<ReductionSpec> reductions =
+      domain_reductions(spec.reduction, domains, tree, spec.spec_path, "domains");
+  // The spec's total r̂ kept: what a moved cut left over goes to (or comes from) the largest
+  // domain whose r no one set.
+  if (domains->total_r <= 0) return reductions;
+  int total = 0, largest = -1;
+  for (std::size_t d = 0; d < reductions.size(); ++d) {
+    total += reductions[d].r;
+    const auto set = domains->per_domain.find(tree.names[d]);
+    if ((set == domains->per_domain.end() || !set->second.r) &&
+        (largest < 0 || reductions[d].r > reductions[static_cast<std::size_t>(largest)].r))
+      largest = static_cast<int>(d);
+  }
+  if (largest < 0 || total == domains->total_r) return reductions;
+  const int r =
+      std::clamp(reductions[static_cast<std::size_t>(largest)].r + domains->total_r - total,
+                 domains->min_r, domains->max_r);
+  reductions[static_cast<std::size_t>(largest)] = scaled_reduction(spec.reduction, r);
+  return reductions;
+}
+
+// More modes for `domain` (a quarter more, at least 2, within max_r), taken from the domain
+// whose basis the field needs least when the spec spreads a total r̂; false when it cannot
+// grow (at max_r, or its r is the spec's per_domain). `text` says what was moved.
+bool plan_more_modes(const ReducedTree& current, int domain, const std::vector<double>& need,
+                     const ModelSpec& spec, std::map<std::string, int>& r_by_name,
+                     std::string& text) {
+  const DomainsSpec& domains = *spec.domains;
+  const auto user_set = [&](int d) {
+    const auto it = domains.per_domain.find(current.tree.names[static_cast<std::size_t>(d)]);
+    return it != domains.per_domain.end() && it->second.r.has_value();
+  };
+  const int r = current.reductions[static_cast<std::size_t>(domain)].r;
+  const int grown = std::min({r + std::max(2, r / 4), domains.max_r, 300});
+  if (user_set(domain) || grown <= r) return false;
+  const int delta = grown - r;
+  const std::string& name = current.tree.names[static_cast<std::size_t>(domain)];
+  r_by_name[name] = grown;
+  text = printf_text("gets %d more modes (r = %d)", delta, grown);
+  if (domains.total_r <= 0) return true;
+  // The donor: the least needy domain that keeps min_r.
+  int donor = -1;
+  for (int d = 0; d < current.tree.num_domains; ++d) {
+    const int rd = current.reductions[static_cast<std::size_t>(d)].r;
+    if (d == domain || user_set(d) || rd - delta < domains.min_r) continue;
+    if (donor < 0 || need[static_cast<std::size_t>(d)] < need[static_cast<std::size_t>(donor)])
+      donor = d;
+  }
+  if (donor < 0) return true;
+  const int donor_r = current.reductions[static_cast<std::size_t>(donor)].r - delta;
+  r_by_name[current.tree.names[static_cast<std::size_t>(donor)]] = donor_r;
+  text += printf_text(", taken from '%s' (r = %d)",
+                      current.tree.names[static_cast<std::size_t>(donor)].c_str(), donor_r);
+  return true;
 }
 
 std::string errors_text(const StaticModalCheck& c) {
@@ -99,46 +159,66 @@ std::shared_ptr<const FullSpaceReference> improve_tree(ReducedTree& current, con
   StaticModalCheck best_check = checked;
   double best_score = score;
   int best_round = 0, last_round = 0;
+  std::map<std::string, int> r_by_name;  // the rounds' r by domain name
   for (int round = 1; round <= check.improve_rounds && current.tree.num_domains > 1; ++round) {
     const auto start = std::chrono::steady_clock::now();
-    // The interface the worst error's field bends most.
+    // The worst error's field: the interface it bends most, and the basis it fits worst.
     std::string field_name;
-    const std::vector<double> errors = interface_rigidity_errors(
-        mesh, current.tree, worst_field(checked, *reference, check, field_name));
-    const int worst =
-        static_cast<int>(std::max_element(errors.begin(), errors.end()) - errors.begin());
-    if (!(errors[static_cast<std::size_t>(worst)] > 0)) break;
+    const Eigen::MatrixX3d field = worst_field(checked, *reference, check, field_name);
+    const std::vector<double> bent = interface_rigidity_errors(mesh, current.tree, field);
+    const std::vector<double> unfit =
+        basis_residual_errors(mesh, current.tree, current.model, field);
+    const int worst_cut =
+        static_cast<int>(std::max_element(bent.begin(), bent.end()) - bent.begin());
+    const int worst_basis =
+        static_cast<int>(std::max_element(unfit.begin(), unfit.end()) - unfit.begin());
+    const double cut_error = bent[static_cast<std::size_t>(worst_cut)];
+    const double basis_error = unfit[static_cast<std::size_t>(worst_basis)];
+    if (!(std::max(cut_error, basis_error) > 0)) break;
+    // More modes where the basis falls shorter than the worst cut bends, else that cut moved
+    // outward; the tree reduced and checked again (a failure ends the rounds).
+    std::map<std::string, int> next_r = r_by_name;
+    std::string modes_text;
+    const bool more_modes = basis_error > cut_error &&
+                            plan_more_modes(current, worst_basis, unfit, spec, next_r, modes_text);
+    const int worst = more_modes ? worst_basis : worst_cut;
     const std::string name = current.tree.names[static_cast<std::size_t>(worst)];
     const int tets =
         static_cast<int>(current.tree.domain_tets[static_cast<std::size_t>(worst)].size());
-    // Its cut moved outward, the tree reduced and checked again (a failure ends the rounds).
     ReducedTree next;
     CutMove move;
     StaticModalCheck next_check;
     try {
-      next.tree = move_cut_outward(mesh, current.tree, fixed, worst, kMovedFraction,
-                                   spec.domains->automatic.min_domain_tets, &move);
-      next.reductions = tree_reductions(spec, next.tree);
+      next.tree = more_modes ? current.tree
+                             : move_cut_outward(mesh, current.tree, fixed, worst, kMovedFraction,
+                                                spec.domains->automatic.min_domain_tets, &move);
+      next.reductions = tree_reductions(spec, next.tree, next_r);
       next.model = reduce(next.tree, next.reductions);
       set_spec_settings(next.model, spec);
       next_check = run_check(next.model, *reference, spec, nullptr);
     } catch (const Error& e) {
-      listener.note(printf_text("improve: round %d (the cut of '%s') stopped the rounds: %s", round,
+      listener.note(printf_text("improve: round %d (domain '%s') stopped the rounds: %s", round,
                                 name.c_str(), e.what()));
       break;
     }
     last_round = round;
     current = std::move(next);
+    r_by_name = std::move(next_r);
     const StaticModalCheck before = checked;
     checked = next_check;
     score = check_score(checked, check);
+    const std::string what =
+        more_modes ? printf_text("(its basis leaves %.3g %% of %s) %s", 100 * basis_error,
+                                 field_name.c_str(), modes_text.c_str())
+        : move.merged
+            ? printf_text("(its interface %.3g %% from rigid in %s) merged into '%s'",
+                          100 * cut_error, field_name.c_str(), move.parent.c_str())
+            : printf_text(
+                  "(its interface %.3g %% from rigid in %s) handed %d of its %d tets to '%s'",
+                  100 * cut_error, field_name.c_str(), move.moved_tets, tets, move.parent.c_str());
     listener.report(printf_text(
-        "improve      round %d: '%s' (its interface %.3g %% from rigid in %s) %s '%s': %s -> "
-        "%s (%.2f s)",
-        round, name.c_str(), 100 * errors[static_cast<std::size_t>(worst)], field_name.c_str(),
-        move.merged ? "merged into"
-                    : printf_text("handed %d of its %d tets to", move.moved_tets, tets).c_str(),
-        move.parent.c_str(), errors_text(before).c_str(), errors_text(checked).c_str(),
+        "improve      round %d: '%s' %s: %s -> %s (%.2f s)", round, name.c_str(), what.c_str(),
+        errors_text(before).c_str(), errors_text(checked).c_str(),
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
     if (score < best_score) {
       best = current;

@@ -1,6 +1,7 @@
 // Precompute's improvement loop for an automatic partition (issue 35, item 1): while the tree is
-// past the check's tolerances, move the cut whose interface the full FEM bends most outward
-// (cut_adjustment.h) and reduce again, keeping the best tree seen.
+// past the check's tolerances, move the cut whose interface the full FEM bends most outward, or
+// give modes to the domain whose basis fits the full FEM worst (cut_adjustment.h), and reduce
+// again, keeping the best tree seen.
 #pragma once
 
 #include <functional>
@@ -28,9 +29,11 @@ using TreeReducer =
 
 /// The loop on `current` (an automatic partition with the spec's check on, its improve_rounds
 /// > 0, else nothing is done): the full FEM's side computed once; each round checks the tree,
-/// stops within the tolerances, else moves the cut the worst error's field (the static
-/// deflection, or the mode of the worst frequency) bends most, half the domain beyond it to its
-/// parent, and reduces again. A line per round; `current` ends as the best tree seen (the
+/// stops within the tolerances, else takes the worst error's field (the static deflection, or
+/// the mode of the worst frequency): where a domain's basis leaves more of it than the worst
+/// interface bends, that domain gets a quarter more modes (from the least needy domain under a
+/// total r̂), else that interface's cut moves outward (half the domain beyond it to its parent);
+/// then reduces again. A line per round; `current` ends as the best tree seen (the
 /// smallest check_score). Returns the full side when computed (for report_accuracy), else null.
 std::shared_ptr<const FullSpaceReference> improve_tree(ReducedTree& current, const ModelSpec& spec,
                                                        const TetMesh& mesh,

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "ramus/error.h"
+#include "ramus/runtime/data/reduced_model.h"
 #include "tet_graph.h"
 
 namespace ramus {
@@ -25,47 +26,91 @@ std::vector<int> subtree_domains(const DomainTree& tree, int domain) {
   return domains;
 }
 
-// One interface's error (see the header): the rigid fit u ≈ t + θ × p over the interface's
-// vertices, p their rest positions from the area-weighted centroid.
-double interface_error(const TetMesh& mesh, const DomainTree& tree, int domain,
-                       const std::map<int, double>& areas, const Eigen::MatrixX3d& field,
-                       double largest) {
+// The area-weighted rigid fit u ≈ t + θ × (X − c) of a field over an interface (linearized
+// rotation), its RMS residual ρ and the interface's RMS radius a.
+struct RigidFit {
+  Eigen::Vector3d centroid = Eigen::Vector3d::Zero(), translation = Eigen::Vector3d::Zero();
+  Eigen::Vector3d rotation = Eigen::Vector3d::Zero();
+  double residual = 0, radius = 0;
+  Eigen::Vector3d at(const Eigen::Vector3d& X) const {
+    return translation + rotation.cross(X - centroid);
+  }
+};
+
+RigidFit fit_rigid(const TetMesh& mesh, const std::map<int, double>& areas,
+                   const Eigen::MatrixX3d& field) {
+  RigidFit fit;
   double w_sum = 0;
-  Eigen::Vector3d centroid = Eigen::Vector3d::Zero(), mean_u = Eigen::Vector3d::Zero();
   for (const auto& [v, w] : areas) {
     w_sum += w;
-    centroid += w * mesh.rest_positions.row(v).transpose();
-    mean_u += w * field.row(v).transpose();
+    fit.centroid += w * mesh.rest_positions.row(v).transpose();
+    fit.translation += w * field.row(v).transpose();
   }
-  if (!(w_sum > 0) || !(largest > 0)) return 0.0;
-  centroid /= w_sum;
-  mean_u /= w_sum;
+  if (!(w_sum > 0)) return fit;
+  fit.centroid /= w_sum;
+  fit.translation /= w_sum;
   // The rotation's normal equations: Σ w (|p|² I − p pᵀ) θ = Σ w p × (u − t).
   Eigen::Matrix3d A = Eigen::Matrix3d::Zero();
   Eigen::Vector3d b = Eigen::Vector3d::Zero();
   double radius2 = 0;
   for (const auto& [v, w] : areas) {
-    const Eigen::Vector3d p = mesh.rest_positions.row(v).transpose() - centroid;
-    const Eigen::Vector3d u = field.row(v).transpose() - mean_u;
+    const Eigen::Vector3d p = mesh.rest_positions.row(v).transpose() - fit.centroid;
     A += w * (p.squaredNorm() * Eigen::Matrix3d::Identity() - p * p.transpose());
-    b += w * p.cross(u);
+    b += w * p.cross(field.row(v).transpose() - fit.translation);
     radius2 += w * p.squaredNorm();
   }
-  const Eigen::Vector3d theta = A.completeOrthogonalDecomposition().solve(b);
-  // The residual, the radius and the subtree's reach.
+  fit.rotation = A.completeOrthogonalDecomposition().solve(b);
+  // The residual and the radius.
   double residual2 = 0;
   for (const auto& [v, w] : areas) {
-    const Eigen::Vector3d p = mesh.rest_positions.row(v).transpose() - centroid;
-    const Eigen::Vector3d u = field.row(v).transpose() - mean_u;
-    residual2 += w * (u - theta.cross(p)).squaredNorm();
+    const Eigen::Vector3d X = mesh.rest_positions.row(v).transpose();
+    residual2 += w * (field.row(v).transpose() - fit.at(X)).squaredNorm();
   }
+  fit.residual = std::sqrt(residual2 / w_sum);
+  fit.radius = std::sqrt(radius2 / w_sum);
+  return fit;
+}
+
+// One interface's error (see the header): the fit's residual carried over the subtree's reach.
+double interface_error(const TetMesh& mesh, const DomainTree& tree, int domain,
+                       const std::map<int, double>& areas, const Eigen::MatrixX3d& field,
+                       double largest) {
+  if (areas.empty() || !(largest > 0)) return 0.0;
+  const RigidFit fit = fit_rigid(mesh, areas, field);
   double reach = 0;
   for (const int d : subtree_domains(tree, domain))
     for (const int v : tree.domain_vertices[sz(d)])
-      reach = std::max(reach, (mesh.rest_positions.row(v).transpose() - centroid).norm());
-  const double rho = std::sqrt(residual2 / w_sum);
-  const double a = std::sqrt(radius2 / w_sum);
-  return rho * (1 + (a > 0 ? reach / a : 0.0)) / largest;
+      reach = std::max(reach, (mesh.rest_positions.row(v).transpose() - fit.centroid).norm());
+  return fit.residual * (1 + (fit.radius > 0 ? reach / fit.radius : 0.0)) / largest;
+}
+
+// One domain's basis residual (see the header).
+double basis_error(const TetMesh& mesh, const ReducedDomain& domain, const ReducedPart& part,
+                   const std::map<int, double>& areas, const Eigen::MatrixX3d& field,
+                   double largest) {
+  // The field in the domain's frame, less its interface's rigid motion (a child).
+  const RigidFit fit = areas.empty() ? RigidFit{} : fit_rigid(mesh, areas, field);
+  const Eigen::Index n = domain.global_vertices.size();
+  Eigen::VectorXd local(3 * n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const int g = domain.global_vertices(i);
+    const Eigen::Vector3d u =
+        field.row(g).transpose() - fit.at(mesh.rest_positions.row(g).transpose());
+    local.segment<3>(3 * i) = domain.frame_rotation.transpose() * u;
+  }
+  // Its least-squares fit by the basis; the largest residual off the held vertices.
+  Eigen::VectorXd residual = local;
+  if (part.basis.cols() > 0 && part.basis.rows() == local.size()) {
+    const Eigen::MatrixXd& U = part.basis;
+    residual -= U * (U.transpose() * U).ldlt().solve(U.transpose() * local);
+  }
+  std::vector<char> held(static_cast<std::size_t>(n), 0);
+  for (const int v : part.fixed_vertices) held[sz(v)] = 1;
+  double worst = 0;
+  for (Eigen::Index i = 0; i < n; ++i)
+    if (!held[static_cast<std::size_t>(i)])
+      worst = std::max(worst, residual.segment<3>(3 * i).norm());
+  return worst / largest;
 }
 
 // Graph distance (m) over the mesh edges of `domain`'s tets from its interface vertices; every
@@ -120,6 +165,25 @@ std::vector<double> interface_rigidity_errors(const TetMesh& mesh, const DomainT
   for (int d = 0; d < tree.num_domains; ++d)
     if (tree.parent[sz(d)] >= 0)
       errors[sz(d)] = interface_error(mesh, tree, d, areas[sz(d)], field, largest);
+  return errors;
+}
+
+std::vector<double> basis_residual_errors(const TetMesh& mesh, const DomainTree& tree,
+                                          const ReducedModel& model,
+                                          const Eigen::MatrixX3d& field) {
+  if (field.rows() != mesh.num_vertices())
+    throw OptionError("basis_residual_errors: the field has " + std::to_string(field.rows()) +
+                      " rows, the mesh " + std::to_string(mesh.num_vertices()) + " vertices");
+  const double largest = field.rows() ? field.rowwise().norm().maxCoeff() : 0.0;
+  const std::vector<std::map<int, double>> areas = interface_vertex_areas(mesh, tree);
+  std::vector<double> errors(sz(tree.num_domains), 0.0);
+  if (!(largest > 0)) return errors;
+  for (const ReducedDomain& domain : model.domains) {
+    const auto it = std::find(tree.names.begin(), tree.names.end(), domain.name);
+    if (it == tree.names.end()) continue;
+    const auto d = static_cast<std::size_t>(it - tree.names.begin());
+    errors[d] = basis_error(mesh, domain, model.parts[sz(domain.part)], areas[d], field, largest);
+  }
   return errors;
 }
 

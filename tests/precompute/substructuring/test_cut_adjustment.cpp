@@ -1,6 +1,6 @@
 // Moving a tree's cuts (cut_adjustment.cpp): the interface rigidity measure against its
-// definition (a weighted 6-parameter least-squares fit solved here by SVD), and the cut moved
-// outward or the domain merged.
+// definition (a weighted 6-parameter least-squares fit solved here by SVD), the basis residual
+// against a QR least-squares fit, and the cut moved outward or the domain merged.
 #include <Eigen/Dense>
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -11,6 +11,7 @@
 #include "ramus/error.h"
 #include "ramus/precompute/generators/mesh_generators.h"
 #include "ramus/precompute/substructuring/cut_adjustment.h"
+#include "ramus/precompute/substructuring/substructured_model_builder.h"
 
 namespace {
 
@@ -150,4 +151,56 @@ TEST_CASE("move_cut_outward merges a domain too small to halve, and refuses the 
                   ramus::OptionError);
   CHECK_THROWS_AS(ramus::move_cut_outward(beam.mesh, beam.tree, beam.anchored, 1, 1.0, 8),
                   ramus::OptionError);
+}
+
+TEST_CASE("basis_residual_errors: zero in the basis's span, the least-squares residual otherwise",
+          "[precompute][substructuring]") {
+  const CutBeam beam;
+  ramus::ReductionSpec reduction;
+  reduction.linear_modes = 6;
+  reduction.r = 6;
+  reduction.modal_derivatives = false;
+  const std::vector<ramus::Material> materials(static_cast<std::size_t>(beam.mesh.num_tets()),
+                                               ramus::Material{});
+  const ramus::ReducedModel model = ramus::build_substructured_model(
+      beam.mesh, materials, beam.tree, beam.anchored, {reduction, reduction});
+  // The tip's domain (by name) and its basis.
+  const auto tip_domain = std::find_if(model.domains.begin(), model.domains.end(),
+                                       [](const auto& d) { return d.name == "tip"; });
+  REQUIRE(tip_domain != model.domains.end());
+  const Eigen::MatrixXd& U = model.parts[static_cast<std::size_t>(tip_domain->part)].basis;
+  const Eigen::VectorXi& global = tip_domain->global_vertices;
+  const Eigen::MatrixX3d& X = beam.mesh.rest_positions;
+  // A rigid motion plus a combination of the tip's basis: nothing left in the tip.
+  const Vector3d t(0.01, 0.0, -0.02), theta(0.0, 0.01, 0.002);
+  Eigen::MatrixX3d field(X.rows(), 3);
+  for (Eigen::Index v = 0; v < X.rows(); ++v)
+    field.row(v) = (t + theta.cross(X.row(v).transpose())).transpose();
+  Eigen::VectorXd q(U.cols());
+  q.setLinSpaced(0.02, -0.01);
+  const Eigen::VectorXd in_span = U * q;
+  Eigen::MatrixX3d spanned = field;
+  for (Eigen::Index i = 0; i < global.size(); ++i)
+    spanned.row(global(i)) += (tip_domain->frame_rotation * in_span.segment<3>(3 * i)).transpose();
+  const std::vector<double> none =
+      ramus::basis_residual_errors(beam.mesh, beam.tree, model, spanned);
+  REQUIRE(none.size() == 2);
+  CHECK(none[1] < 1e-9);
+  // A field off the span at the tip's free end: its least-squares residual (QR here).
+  Eigen::MatrixX3d off = field;
+  Eigen::VectorXd local = Eigen::VectorXd::Zero(3 * global.size());
+  for (Eigen::Index i = 0; i < global.size(); ++i) {
+    const Vector3d X_i = X.row(global(i)).transpose();
+    if (X_i.x() < 0.9) continue;
+    const Vector3d bump(0.0, 0.003 * X_i.y(), 0.01 * X_i.z() * X_i.y());
+    off.row(global(i)) += bump.transpose();
+    local.segment<3>(3 * i) = tip_domain->frame_rotation.transpose() * bump;
+  }
+  const Eigen::VectorXd residual = local - U * U.householderQr().solve(local);
+  double worst = 0;
+  for (Eigen::Index i = 0; i < global.size(); ++i)
+    worst = std::max(worst, residual.segment<3>(3 * i).norm());
+  const std::vector<double> errors = ramus::basis_residual_errors(beam.mesh, beam.tree, model, off);
+  CHECK(worst > 1e-6);
+  CHECK(errors[1] == Approx(worst / off.rowwise().norm().maxCoeff()).epsilon(1e-8));
 }

@@ -2,7 +2,8 @@
 // item 1): substructuring holds each interface rigid (Barbič & Zhao 2011, §3), so a cut where the
 // full solution bends stiffens the tree. The measure below finds that interface in a full-space
 // displacement field (the static deflection or a mode); move_cut_outward hands the nearer part of
-// the domain beyond it to its parent, where the bending is less.
+// the domain beyond it to its parent, where the bending is less. basis_residual_errors says
+// instead which domain's basis falls short of the field (it needs more modes).
 #pragma once
 
 #include <Eigen/Core>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "ramus/precompute/substructuring/domain_tree.h"
+#include "ramus/runtime/data/reduced_model.h"
 
 namespace ramus {
 
@@ -21,6 +23,14 @@ namespace ramus {
 /// ρ / a carried over the subtree). Throws OptionError when field's rows are not the mesh's.
 std::vector<double> interface_rigidity_errors(const TetMesh& mesh, const DomainTree& tree,
                                               const Eigen::MatrixX3d& field);
+
+/// Per tree domain: how much of `field` (#V by 3, global numbering) the domain's basis in `model`
+/// (a model reduced from this tree; domains matched by name) cannot represent, as a share of the
+/// field's largest vertex displacement: the field less its interface's rigid fit (a child), in
+/// the domain's frame, fitted by the basis in least squares; the largest vertex residual off the
+/// vertices the basis holds. Throws OptionError when field's rows are not the mesh's.
+std::vector<double> basis_residual_errors(const TetMesh& mesh, const DomainTree& tree,
+                                          const ReducedModel& model, const Eigen::MatrixX3d& field);
 
 /// What move_cut_outward did.
 struct CutMove {
