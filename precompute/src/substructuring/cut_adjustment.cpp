@@ -152,14 +152,19 @@ DomainTree merged_into_parent(const TetMesh& mesh, const DomainTree& tree,
   return build_domain_tree(mesh, tet_domain, anchored_vertices, names);
 }
 
+// The field's largest vertex displacement, after checking it has a row per mesh vertex.
+double largest_displacement(const TetMesh& mesh, const Eigen::MatrixX3d& field, const char* who) {
+  if (field.rows() != mesh.num_vertices())
+    throw OptionError(std::string(who) + ": the field has " + std::to_string(field.rows()) +
+                      " rows, the mesh " + std::to_string(mesh.num_vertices()) + " vertices");
+  return field.rows() ? field.rowwise().norm().maxCoeff() : 0.0;
+}
+
 }  // namespace
 
 std::vector<double> interface_rigidity_errors(const TetMesh& mesh, const DomainTree& tree,
                                               const Eigen::MatrixX3d& field) {
-  if (field.rows() != mesh.num_vertices())
-    throw OptionError("interface_rigidity_errors: the field has " + std::to_string(field.rows()) +
-                      " rows, the mesh " + std::to_string(mesh.num_vertices()) + " vertices");
-  const double largest = field.rows() ? field.rowwise().norm().maxCoeff() : 0.0;
+  const double largest = largest_displacement(mesh, field, "interface_rigidity_errors");
   const std::vector<std::map<int, double>> areas = interface_vertex_areas(mesh, tree);
   std::vector<double> errors(sz(tree.num_domains), 0.0);
   for (int d = 0; d < tree.num_domains; ++d)
@@ -171,10 +176,7 @@ std::vector<double> interface_rigidity_errors(const TetMesh& mesh, const DomainT
 std::vector<double> basis_residual_errors(const TetMesh& mesh, const DomainTree& tree,
                                           const ReducedModel& model,
                                           const Eigen::MatrixX3d& field) {
-  if (field.rows() != mesh.num_vertices())
-    throw OptionError("basis_residual_errors: the field has " + std::to_string(field.rows()) +
-                      " rows, the mesh " + std::to_string(mesh.num_vertices()) + " vertices");
-  const double largest = field.rows() ? field.rowwise().norm().maxCoeff() : 0.0;
+  const double largest = largest_displacement(mesh, field, "basis_residual_errors");
   const std::vector<std::map<int, double>> areas = interface_vertex_areas(mesh, tree);
   std::vector<double> errors(sz(tree.num_domains), 0.0);
   if (!(largest > 0)) return errors;
