@@ -52,7 +52,12 @@ std::vector<ReductionSpec> tree_reductions(const ModelSpec& spec, const DomainTr
                                            const std::map<std::string, int>& r_by_name) {
   std::optional<DomainsSpec> domains(std::in_place);
   domains->partition = spec.domains->partition;
-  domains->total_r = spec.domains->total_r;
+  // (r̂ within what the tree's domains can hold: a merge may leave fewer than it was spread over)
+  const int count = tree.num_domains;
+  domains->total_r = spec.domains->total_r > 0
+                         ? std::clamp(spec.domains->total_r, spec.domains->min_r * count,
+                                      std::max(spec.domains->min_r, spec.domains->max_r) * count)
+                         : 0;
   domains->distribution = spec.domains->distribution;
   domains->min_r = spec.domains->min_r;
   domains->max_r = spec.domains->max_r;

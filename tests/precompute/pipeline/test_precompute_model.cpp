@@ -211,5 +211,25 @@ TEST_CASE("precompute moves an automatic tree's cuts until its check is within t
   CHECK(worst_frequency(model.accuracy) <= spec.check.frequency_tolerance);
   // The full side is the same mesh's either way.
   CHECK(model.accuracy.static_full_max == Approx(unimproved.accuracy.static_full_max));
+  // A thicker arm whose nearer half would leave it in pieces merges into the trunk instead; r̂ =
+  // 60 cannot be spread over one domain of at most max_r = 40, so it gets 40.
+  write_gmsh(make_voxel_tet_mesh(
+                 [&](const Eigen::Vector3d& p) {
+                   return distance(p, {0, 0, 0}, {0, 0, 1}) <= 0.12 ||
+                          distance(p, {0, 0, 0.55}, {0.45, 0, 0.85}) <= 0.08;
+                 },
+                 {-0.15, -0.15, 0}, {0.55, 0.15, 1.15}, 0.04),
+             (dir / "arm.msh").string());
+  spec.domains->max_r = 40;
+  Recorded merged_report;
+  const ReducedModel merged = precompute_model(spec, {}, merged_report.listener());
+  CHECK(merged_report.reported("improve      round 1: 'limb_1'"));
+  bool said_merged = false;
+  for (const std::string& line : merged_report.report)
+    said_merged = said_merged || line.find("merged into 'base'") != std::string::npos;
+  CHECK(said_merged);
+  REQUIRE(merged.domains.size() == 1);
+  CHECK(part_of(merged, 0).basis.cols() == 40);
+  CHECK(merged.accuracy.static_error <= spec.check.static_tolerance);
   fs::remove_all(dir);
 }
