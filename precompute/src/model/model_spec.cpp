@@ -123,8 +123,10 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
     }
   }
   if (root.contains("simulation")) parse_simulation(r, root["simulation"], spec.simulation);
-  if (root.contains("reduction"))
+  if (root.contains("reduction")) {
     spec.reduction = parse_reduction(r, root["reduction"], "reduction");
+    spec.reduction_given = true;
+  }
   if (root.contains("check")) spec.check = parse_check(r, root["check"], "check");
   if (root.contains("domains")) {
     spec.domains = parse_domains(r, root["domains"], "domains", spec_path,

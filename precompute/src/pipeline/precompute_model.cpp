@@ -121,6 +121,7 @@ ReducedModel precompute_one_mesh(ModelSpec spec, const ReductionOverrides& overr
   if (overrides.linear_modes > 0) spec.reduction.linear_modes = overrides.linear_modes;
   if (overrides.r > 0) spec.reduction.r = overrides.r;
   if (overrides.no_modal_derivatives) spec.reduction.modal_derivatives = false;
+  if (overrides.any()) spec.reduction_given = true;
   const auto [mesh, fixed] = load_spec_mesh(spec, listener);
   listener.report(
       printf_text("mesh         %s: %d vertices, %d tets, %zu fixed vertices%s (%.2f s)",
@@ -139,13 +140,19 @@ ReducedModel precompute_one_mesh(ModelSpec spec, const ReductionOverrides& overr
       reduce_domains(spec, mesh, current.tree, fixed, current.reductions, listener, processes);
   // An automatic tree past the check's tolerances: its cuts moved (every process alike).
   const Eigen::VectorXi first_cut = current.tree.tet_domain;
+  const std::vector<ReductionSpec> first_reductions = current.reductions;
   const std::shared_ptr<const FullSpaceReference> reference = improve_tree(
       current, spec, mesh, fixed,
       [&](const DomainTree& tree, const std::vector<ReductionSpec>& reductions) {
         return reduce_domains(spec, mesh, tree, fixed, reductions, listener, processes, false);
       },
       listener);
-  if ((current.tree.tet_domain.array() != first_cut.array()).any())
+  const auto same_modes = [](const ReductionSpec& a, const ReductionSpec& b) {
+    return a.r == b.r && a.linear_modes == b.linear_modes;
+  };
+  if ((current.tree.tet_domain.array() != first_cut.array()).any() ||
+      !std::equal(first_reductions.begin(), first_reductions.end(), current.reductions.begin(),
+                  current.reductions.end(), same_modes))
     report_domains(current.tree, current.reductions, spec, fixed.empty(), listener);
   ReducedModel& reduced = current.model;
   if (!surface_path.empty()) {

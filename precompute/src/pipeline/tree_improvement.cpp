@@ -123,6 +123,16 @@ bool plan_more_modes(const ReducedTree& current, int domain, const std::vector<d
   return true;
 }
 
+// Half as many more linear modes and basis vectors (at most 300; within r1 without
+// derivatives).
+ReductionSpec more_modes_of(const ReductionSpec& reduction) {
+  ReductionSpec more = reduction;
+  more.linear_modes = std::min(300, reduction.linear_modes + (reduction.linear_modes + 1) / 2);
+  more.r = std::min(300, reduction.r + (reduction.r + 1) / 2);
+  if (!more.modal_derivatives) more.r = std::min(more.r, more.linear_modes);
+  return more;
+}
+
 std::string errors_text(const StaticModalCheck& c) {
   Eigen::Index which = 0;
   return printf_text("static %.3g %%, worst frequency %.3g %%",
@@ -138,9 +148,12 @@ std::shared_ptr<const FullSpaceReference> improve_tree(ReducedTree& current, con
                                                        const TreeReducer& reduce,
                                                        const PrecomputeListener& listener) {
   const CheckSpec& check = spec.check;
-  if (!check.enabled || check.improve_rounds <= 0 || current.tree.num_domains < 2 ||
-      !spec.domains || spec.domains->partition != DomainsSpec::Partition::kAutomatic)
-    return nullptr;
+  // An automatic tree, or one domain with the default modes (the spec's own are kept).
+  const bool automatic = spec.domains &&
+                         spec.domains->partition == DomainsSpec::Partition::kAutomatic &&
+                         current.tree.num_domains > 1;
+  const bool default_modes = !spec.domains && !spec.reduction_given;
+  if (!check.enabled || check.improve_rounds <= 0 || !(automatic || default_modes)) return nullptr;
   // The full side, once.
   std::shared_ptr<FullSpaceReference> reference;
   try {
@@ -156,17 +169,51 @@ std::shared_ptr<const FullSpaceReference> improve_tree(ReducedTree& current, con
   StaticModalCheck checked = run_check(current.model, *reference, spec, nullptr);
   double score = check_score(checked, check);
   if (!(score > 1)) return reference;
-  listener.report(printf_text(
-      "improve      the tree is past the check's tolerances (%s): moving cuts, at most %d "
-      "rounds (check.improve_rounds)",
-      errors_text(checked).c_str(), check.improve_rounds));
+  listener.report(
+      printf_text("improve      the %s is past the check's tolerances (%s): %s, at "
+                  "most %d rounds (check.improve_rounds)",
+                  automatic ? "tree" : "model", errors_text(checked).c_str(),
+                  automatic ? "moving cuts" : "more modes", check.improve_rounds));
   ReducedTree best = current;
   StaticModalCheck best_check = checked;
   double best_score = score;
   int best_round = 0, last_round = 0;
   std::map<std::string, int> r_by_name;  // the rounds' r by domain name
-  for (int round = 1; round <= check.improve_rounds && current.tree.num_domains > 1; ++round) {
+  for (int round = 1; round <= check.improve_rounds; ++round) {
     const auto start = std::chrono::steady_clock::now();
+    // One domain with the default modes: half as many more.
+    if (!automatic) {
+      const ReductionSpec& was = current.reductions.front();
+      ReducedTree next{current.tree, {more_modes_of(was)}, {}};
+      if (next.reductions.front().r == was.r) break;
+      StaticModalCheck next_check;
+      try {
+        next.model = reduce(next.tree, next.reductions);
+        set_spec_settings(next.model, spec);
+        next_check = run_check(next.model, *reference, spec, nullptr);
+      } catch (const Error& e) {
+        listener.note(printf_text("improve: round %d stopped the rounds: %s", round, e.what()));
+        break;
+      }
+      listener.report(printf_text(
+          "improve      round %d: %d linear modes -> r = %d: %s -> %s (%.2f s)", round,
+          next.reductions.front().linear_modes, next.reductions.front().r,
+          errors_text(checked).c_str(), errors_text(next_check).c_str(),
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
+      last_round = round;
+      current = std::move(next);
+      checked = next_check;
+      score = check_score(checked, check);
+      if (score < best_score) {
+        best = current;
+        best_check = checked;
+        best_score = score;
+        best_round = round;
+      }
+      if (!(score > 1)) break;
+      continue;
+    }
+    if (current.tree.num_domains < 2) break;
     // The worst error's field: the interface it bends most, and the basis it fits worst.
     std::string field_name;
     const Eigen::MatrixX3d field = worst_field(checked, *reference, check, field_name);
@@ -235,11 +282,14 @@ std::shared_ptr<const FullSpaceReference> improve_tree(ReducedTree& current, con
   }
   // The best tree seen.
   if (best_round != last_round) current = std::move(best);
-  listener.report(printf_text("improve      %s: %s, %d domains",
-                              best_round == 0
-                                  ? "no round improved the tree; the first kept"
-                                  : printf_text("round %d's tree kept", best_round).c_str(),
-                              errors_text(best_check).c_str(), current.tree.num_domains));
+  const char* what = automatic ? "tree" : "model";
+  listener.report(printf_text(
+      "improve      %s: %s, %s",
+      best_round == 0 ? printf_text("no round improved the %s; the first kept", what).c_str()
+                      : printf_text("round %d's %s kept", best_round, what).c_str(),
+      errors_text(best_check).c_str(),
+      current.tree.num_domains > 1 ? printf_text("%d domains", current.tree.num_domains).c_str()
+                                   : printf_text("r = %d", current.reductions.front().r).c_str()));
   return reference;
 }
 

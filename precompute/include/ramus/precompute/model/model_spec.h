@@ -181,6 +181,9 @@ struct ModelSpec {
   std::optional<Eigen::Vector3d> initial_velocity;
   SimulationSpec simulation;
   ReductionSpec reduction;
+  /// The spec (or the command line) set "reduction": else a single domain's modes are the
+  /// defaults, which precompute's check may raise (check.improve_rounds).
+  bool reduction_given = false;
   CheckSpec check;
   std::optional<DomainsSpec> domains;  ///< absent: one domain
   /// Present for an assembly spec ("parts" and "instances" in place of "mesh"); its "domains"
