@@ -140,6 +140,73 @@ std::string errors_text(const StaticModalCheck& c) {
                      100 * worst_frequency_error(c, which));
 }
 
+// A round's change: the next tree and its reductions, the rounds' r by name after it, and what
+// to print; stop: no change left to try.
+struct RoundPlan {
+  DomainTree tree;
+  std::vector<ReductionSpec> reductions;
+  std::map<std::string, int> r_by_name;
+  std::string text;
+  bool stop = false;
+};
+
+// One domain with the default modes: half as many more.
+RoundPlan plan_more_default_modes(const ReducedTree& current) {
+  RoundPlan plan;
+  const ReductionSpec& was = current.reductions.front();
+  plan.tree = current.tree;
+  plan.reductions = {more_modes_of(was)};
+  plan.stop = plan.reductions.front().r == was.r;
+  plan.text = printf_text("%d linear modes -> r = %d", plan.reductions.front().linear_modes,
+                          plan.reductions.front().r);
+  return plan;
+}
+
+// A tree: the worst error's field, the interface it bends most and the basis it fits worst; more
+// modes where the basis falls shorter than the worst cut bends, else that cut moved outward.
+RoundPlan plan_tree_round(const ReducedTree& current, const StaticModalCheck& checked,
+                          const FullSpaceReference& reference, const ModelSpec& spec,
+                          const TetMesh& mesh, const std::vector<int>& fixed,
+                          const std::map<std::string, int>& r_by_name) {
+  RoundPlan plan;
+  plan.stop = current.tree.num_domains < 2;
+  if (plan.stop) return plan;
+  std::string field_name;
+  const Eigen::MatrixX3d field = worst_field(checked, reference, spec.check, field_name);
+  const std::vector<double> bent = interface_rigidity_errors(mesh, current.tree, field);
+  const std::vector<double> unfit = basis_residual_errors(mesh, current.tree, current.model, field);
+  const auto worst_of = [](const std::vector<double>& errors) {
+    return static_cast<int>(std::max_element(errors.begin(), errors.end()) - errors.begin());
+  };
+  const int worst_cut = worst_of(bent), worst_basis = worst_of(unfit);
+  const double cut_error = bent[static_cast<std::size_t>(worst_cut)];
+  const double basis_error = unfit[static_cast<std::size_t>(worst_basis)];
+  plan.stop = !(std::max(cut_error, basis_error) > 0);
+  if (plan.stop) return plan;
+  plan.r_by_name = r_by_name;
+  std::string modes_text;
+  if (basis_error > cut_error &&
+      plan_more_modes(current, worst_basis, unfit, spec, plan.r_by_name, modes_text)) {
+    plan.tree = current.tree;
+    plan.text = printf_text("'%s' (its basis leaves %.3g %% of %s) %s",
+                            current.tree.names[static_cast<std::size_t>(worst_basis)].c_str(),
+                            100 * basis_error, field_name.c_str(), modes_text.c_str());
+  } else {
+    const std::string& name = current.tree.names[static_cast<std::size_t>(worst_cut)];
+    const auto tets = current.tree.domain_tets[static_cast<std::size_t>(worst_cut)].size();
+    CutMove move;
+    plan.tree = move_cut_outward(mesh, current.tree, fixed, worst_cut, kMovedFraction,
+                                 spec.domains->automatic.min_domain_tets, &move);
+    plan.text = printf_text("'%s' (its interface %.3g %% from rigid in %s) ", name.c_str(),
+                            100 * cut_error, field_name.c_str()) +
+                (move.merged ? printf_text("merged into '%s'", move.parent.c_str())
+                             : printf_text("handed %d of its %zu tets to '%s'", move.moved_tets,
+                                           tets, move.parent.c_str()));
+  }
+  plan.reductions = tree_reductions(spec, plan.tree, plan.r_by_name);
+  return plan;
+}
+
 }  // namespace
 
 std::shared_ptr<const FullSpaceReference> improve_tree(ReducedTree& current, const ModelSpec& spec,
@@ -181,97 +248,33 @@ std::shared_ptr<const FullSpaceReference> improve_tree(ReducedTree& current, con
   std::map<std::string, int> r_by_name;  // the rounds' r by domain name
   for (int round = 1; round <= check.improve_rounds; ++round) {
     const auto start = std::chrono::steady_clock::now();
-    // One domain with the default modes: half as many more.
-    if (!automatic) {
-      const ReductionSpec& was = current.reductions.front();
-      ReducedTree next{current.tree, {more_modes_of(was)}, {}};
-      if (next.reductions.front().r == was.r) break;
-      StaticModalCheck next_check;
-      try {
-        next.model = reduce(next.tree, next.reductions);
-        set_spec_settings(next.model, spec);
-        next_check = run_check(next.model, *reference, spec, nullptr);
-      } catch (const Error& e) {
-        listener.note(printf_text("improve: round %d stopped the rounds: %s", round, e.what()));
-        break;
-      }
-      listener.report(printf_text(
-          "improve      round %d: %d linear modes -> r = %d: %s -> %s (%.2f s)", round,
-          next.reductions.front().linear_modes, next.reductions.front().r,
-          errors_text(checked).c_str(), errors_text(next_check).c_str(),
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
-      last_round = round;
-      current = std::move(next);
-      checked = next_check;
-      score = check_score(checked, check);
-      if (score < best_score) {
-        best = current;
-        best_check = checked;
-        best_score = score;
-        best_round = round;
-      }
-      if (!(score > 1)) break;
-      continue;
-    }
-    if (current.tree.num_domains < 2) break;
-    // The worst error's field: the interface it bends most, and the basis it fits worst.
-    std::string field_name;
-    const Eigen::MatrixX3d field = worst_field(checked, *reference, check, field_name);
-    const std::vector<double> bent = interface_rigidity_errors(mesh, current.tree, field);
-    const std::vector<double> unfit =
-        basis_residual_errors(mesh, current.tree, current.model, field);
-    const int worst_cut =
-        static_cast<int>(std::max_element(bent.begin(), bent.end()) - bent.begin());
-    const int worst_basis =
-        static_cast<int>(std::max_element(unfit.begin(), unfit.end()) - unfit.begin());
-    const double cut_error = bent[static_cast<std::size_t>(worst_cut)];
-    const double basis_error = unfit[static_cast<std::size_t>(worst_basis)];
-    if (!(std::max(cut_error, basis_error) > 0)) break;
-    // More modes where the basis falls shorter than the worst cut bends, else that cut moved
-    // outward; the tree reduced and checked again (a failure ends the rounds).
-    std::map<std::string, int> next_r = r_by_name;
-    std::string modes_text;
-    const bool more_modes = basis_error > cut_error &&
-                            plan_more_modes(current, worst_basis, unfit, spec, next_r, modes_text);
-    const int worst = more_modes ? worst_basis : worst_cut;
-    const std::string name = current.tree.names[static_cast<std::size_t>(worst)];
-    const int tets =
-        static_cast<int>(current.tree.domain_tets[static_cast<std::size_t>(worst)].size());
+    // The round's change, the tree reduced and checked again (a failure ends the rounds).
+    RoundPlan plan;
     ReducedTree next;
-    CutMove move;
     StaticModalCheck next_check;
     try {
-      next.tree = more_modes ? current.tree
-                             : move_cut_outward(mesh, current.tree, fixed, worst, kMovedFraction,
-                                                spec.domains->automatic.min_domain_tets, &move);
-      next.reductions = tree_reductions(spec, next.tree, next_r);
+      plan = automatic ? plan_tree_round(current, checked, *reference, spec, mesh, fixed, r_by_name)
+                       : plan_more_default_modes(current);
+      if (plan.stop) break;
+      next.tree = std::move(plan.tree);
+      next.reductions = std::move(plan.reductions);
       next.model = reduce(next.tree, next.reductions);
       set_spec_settings(next.model, spec);
       next_check = run_check(next.model, *reference, spec, nullptr);
     } catch (const Error& e) {
-      listener.note(printf_text("improve: round %d (domain '%s') stopped the rounds: %s", round,
-                                name.c_str(), e.what()));
+      listener.note(printf_text("improve: round %d stopped the rounds: %s", round, e.what()));
       break;
     }
+    listener.report(printf_text(
+        "improve      round %d: %s: %s -> %s (%.2f s)", round, plan.text.c_str(),
+        errors_text(checked).c_str(), errors_text(next_check).c_str(),
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
+    // The best kept.
     last_round = round;
     current = std::move(next);
-    r_by_name = std::move(next_r);
-    const StaticModalCheck before = checked;
+    r_by_name = std::move(plan.r_by_name);
     checked = next_check;
     score = check_score(checked, check);
-    const std::string what =
-        more_modes ? printf_text("(its basis leaves %.3g %% of %s) %s", 100 * basis_error,
-                                 field_name.c_str(), modes_text.c_str())
-        : move.merged
-            ? printf_text("(its interface %.3g %% from rigid in %s) merged into '%s'",
-                          100 * cut_error, field_name.c_str(), move.parent.c_str())
-            : printf_text(
-                  "(its interface %.3g %% from rigid in %s) handed %d of its %d tets to '%s'",
-                  100 * cut_error, field_name.c_str(), move.moved_tets, tets, move.parent.c_str());
-    listener.report(printf_text(
-        "improve      round %d: '%s' %s: %s -> %s (%.2f s)", round, name.c_str(), what.c_str(),
-        errors_text(before).c_str(), errors_text(checked).c_str(),
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
     if (score < best_score) {
       best = current;
       best_check = checked;
