@@ -232,20 +232,25 @@ static void check_settings(const ramus_model* model) {
   const double quarter[9] = {0, -1, 0, 1, 0, 0, 0, 0, 1}, origin[3] = {0, 0, 0};
   const double sideways[3] = {1, 0, 0}, huge[3] = {1e9, 0, 0};
   double value[3] = {0, 0, 0}, h = 0.004, two = 2, alpha = 0, scale = 0;
-  int i, listed = 0, readable = 0;
+  int i, listed = 0, readable = 0, cloth = 0;
   CHECK(n >= 28);
   CHECK(ramus_setting_name(-1) == NULL && ramus_setting_name(n) == NULL);
   for (i = 0; i < n; ++i) {
     const char* name = ramus_setting_name(i);
     listed += name != NULL;
     if (!name) continue;
-    /* A vector takes 3 values, anything else 1; the scenario is a run's, not an object's. */
+    cloth += strncmp(name, "cloth.", 6) == 0;
+    /* A vector takes 3 values, anything else 1; the scenario is a run's, not an object's, and
+       the cloth's settings the full-space cloth's. */
     if (ramus_object_get_setting(object, name, 0, value, 1) == RAMUS_OK ||
         ramus_object_get_setting(object, name, 0, value, 3) == RAMUS_OK)
       ++readable;
   }
   CHECK(listed == n);
-  CHECK(readable == n - 2);
+  CHECK(cloth == 8);
+  CHECK(readable == n - 2 - cloth);
+  CHECK(ramus_object_get_setting(object, "cloth.stretch_stiffness", 0, value, 1) ==
+        RAMUS_INVALID_ARGUMENT);
   CHECK(ramus_object_get_setting(object, "steps", 0, value, 1) == RAMUS_INVALID_ARGUMENT);
   CHECK(ramus_object_get_setting(object, "no_such", 0, value, 1) == RAMUS_INVALID_ARGUMENT);
   CHECK(strstr(ramus_last_error(), "no such setting") != NULL);

@@ -15,6 +15,7 @@
 #include "ramus/precompute/formats/vtu_io.h"
 #include "ramus/precompute/mesh/mesh_checks.h"
 #include "ramus/precompute/pipeline/spec_mesh.h"
+#include "simulate_cloth.h"
 
 namespace ramus::cli {
 
@@ -62,6 +63,16 @@ bool print_anchors(const TetMesh& mesh, const std::vector<int>& fixed) {
 void check_spec(const Args& args) {
   const ModelSpec spec = load_spec(args.input);
   refuse_outputs_over_inputs(spec_input_files(spec), {{"--output", args.output}});
+  if (spec.model == BodyModel::kMassSpring) {
+    // A cloth: its particles, springs and pins as simulate-full would build them.
+    const MassSpringCloth cloth = load_spec_cloth(spec).cloth;
+    std::printf(
+        "cloth     %s: %d particles (%.4g kg each, %.4g m^2), %d stretch and %d bending springs, "
+        "%zu pinned\nok\n",
+        spec.mesh_path.c_str(), cloth.num_particles(), cloth.particle_mass, cloth.area,
+        cloth.num_stretch, cloth.num_springs() - cloth.num_stretch, cloth.pinned.size());
+    return;
+  }
   if (spec.assembly) {
     // An assembly: each part's mesh and base, and how often it is placed.
     std::printf("assembly  %s: %zu parts, %zu placements\n", args.input.c_str(),

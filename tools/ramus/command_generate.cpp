@@ -1,5 +1,5 @@
-// `ramus generate beam|plant|tree`: the procedural example meshes (a tree: part meshes and its
-// assembly spec).
+// `ramus generate beam|plant|tree|cloth`: the procedural example meshes (a tree: part meshes and
+// its assembly spec; a cloth: a square triangle surface).
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -8,6 +8,7 @@
 #include "folder_staging.h"
 #include "mesh_files.h"
 #include "ramus/error.h"
+#include "ramus/precompute/cloth/mass_spring_cloth.h"
 #include "ramus/precompute/formats/atomic_file.h"
 #include "ramus/precompute/formats/surface_mesh_io.h"
 #include "ramus/precompute/generators/mesh_generators.h"
@@ -41,6 +42,30 @@ void add_generate_command(CLI::App& app) {
     write_tet_mesh_by_extension(mesh, beam_args->output);
     std::cout << "wrote " << beam_args->output << ": " << mesh.num_vertices() << " vertices, "
               << mesh.num_tets() << " tets\n";
+  });
+
+  CLI::App* cloth = generate->add_subcommand(
+      "cloth",
+      "Square cloth for a mass_spring spec: n by n particles in the z = 0 plane, centred on the "
+      "origin, cells cut along alternating diagonals (OBJ)");
+  struct ClothArgs {
+    int particles = 20;
+    double side = 1.0;
+    std::string output;
+  };
+  auto cloth_args = std::make_shared<ClothArgs>();
+  cloth->add_option("--particles", cloth_args->particles, "Particles along each side")
+      ->capture_default_str()
+      ->check(CLI::Range(2, 4000));
+  cloth->add_option("--side", cloth_args->side, "Side in metres")
+      ->capture_default_str()
+      ->check(CLI::Range(1e-6, 1e6));
+  cloth->add_option("-o,--output", cloth_args->output, "Output surface (.obj)")->required();
+  cloth->callback([cloth_args] {
+    const SurfaceMesh surface = make_square_cloth(cloth_args->particles, cloth_args->side);
+    write_obj(surface, cloth_args->output);
+    std::cout << "wrote " << cloth_args->output << ": " << surface.num_vertices() << " particles, "
+              << surface.num_triangles() << " triangles\n";
   });
 
   CLI::App* plant = generate->add_subcommand(

@@ -22,6 +22,7 @@
 #include "ramus/precompute/pipeline/spec_mesh.h"
 #include "reduced_run_options.h"
 #include "series_budget.h"
+#include "simulate_cloth.h"
 
 namespace ramus::cli {
 
@@ -314,6 +315,19 @@ void run(const Args& args) {
   if (const std::optional<SettingValue> h =
           given_setting(*args.command, args.settings, "time_step"))
     set_setting(spec.simulation.settings, *find_setting("time_step"), *h);
+  if (spec.model == BodyModel::kMassSpring) {
+    // A cloth: its settings from the command line over the spec's, implicit Euler only.
+    for (const SettingInfo& info : settings_table())
+      if (info.scope == SettingScope::kCloth)
+        if (const std::optional<SettingValue> value =
+                given_setting(*args.command, args.settings, info.name))
+          set_setting(spec.cloth, info, *value);
+    if (args.integrator != "be")
+      throw OptionError("--integrator " + args.integrator +
+                        ": a mass_spring cloth steps by the mass-spring paper's implicit Euler "
+                        "(be)");
+    return simulate_cloth(spec, {args.output, args.ascii, args.quiet});
+  }
   const auto t_mesh = Clock::now();
   TetMesh mesh = read_spec_tet_mesh(spec.mesh_path, spec.tetrahedralize, spec.length_unit,
                                     printing_listener());
@@ -469,7 +483,8 @@ void add_simulate_full_command(CLI::App& app) {
       "Full-space reference simulation (StVK or fixed corotated; backward Euler or BDF2 as "
       "minimization with Newton and line search, implicit Newmark, the energy-tracking midpoint, "
       "or SIERE with Eq. 25 by "
-      "Sherman-Morrison-Woodbury) of a model spec; writes a .pvd series");
+      "Sherman-Morrison-Woodbury) of a model spec, or a mass-spring cloth (\"model\": "
+      "\"mass_spring\": implicit Euler with conjugate gradients); writes a .pvd series");
   command->add_option("spec", args->spec, "Model spec (JSON, see docs/SPEC.md)")->required();
   command->add_option("-o,--output", args->output, "Output series (.pvd)")->required();
   add_setting_option(command, args->settings, "steps", "the spec's");
@@ -485,6 +500,9 @@ void add_simulate_full_command(CLI::App& app) {
   add_setting_option(command, args->settings, "split_modes", "the spec's");
   add_setting_option(command, args->settings, "split_refresh_steps",
                      "1: every step, the survey's exact method (the full space is the reference)");
+  for (const SettingInfo& info : settings_table())
+    if (info.scope == SettingScope::kCloth)
+      add_setting_option(command, args->settings, info.name, "the spec's (a mass_spring cloth)");
   args->command = command;
   command->callback([args] { run(*args); });
 }

@@ -77,7 +77,8 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
     r.only_keys(root, "",
                 {"mesh", "units", "tetrahedralize", "material", "materials_by_label", "fixed",
                  "forces", "colliders", "contact", "simulation", "reduction", "domains", "check",
-                 "render_surface", "copies", "initial_velocity", "comment"});
+                 "render_surface", "copies", "initial_velocity", "model", "cloth", "comment"});
+    parse_body_model(r, root, spec);
     const json& mesh = r.required(root, "mesh", "");
     if (!mesh.is_string() || mesh.get<std::string>().empty())
       r.fail("mesh", "expected a file name");

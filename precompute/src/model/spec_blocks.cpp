@@ -314,4 +314,38 @@ void parse_simulation(const SpecReader& r, const json& s, SimulationSpec& sim) {
   }
 }
 
+// "model": "fem" or "mass_spring"; a cloth's "cloth" block through the list, and none of the tet
+// FEM's keys beside it (each named).
+void parse_body_model(const SpecReader& r, const json& root, ModelSpec& spec) {
+  if (root.contains("model")) {
+    const json& model = root["model"];
+    if (!model.is_string() || (model != "fem" && model != "mass_spring"))
+      r.fail("model",
+             "expected \"fem\" (tetrahedra, the default) or \"mass_spring\" (a cloth "
+             "of a triangle surface)");
+    if (model == "mass_spring") spec.model = BodyModel::kMassSpring;
+  }
+  if (spec.model != BodyModel::kMassSpring) {
+    if (root.contains("cloth"))
+      r.fail("cloth", "only a \"model\": \"mass_spring\" spec takes a cloth block");
+    return;
+  }
+  for (const char* key : {"tetrahedralize", "material", "materials_by_label", "reduction",
+                          "domains", "check", "render_surface", "copies", "colliders", "contact"})
+    if (root.contains(key))
+      r.fail(key, "a \"model\": \"mass_spring\" cloth takes no \"" + std::string(key) +
+                      "\" (its springs and masses are in \"cloth\"; docs/CLOTH.md)");
+  std::vector<std::string> allowed;
+  for (const SettingInfo& info : settings_table())
+    if (info.scope == SettingScope::kCloth) allowed.emplace_back(json_key_in_block(info));
+  if (!root.contains("cloth")) return;
+  const json& cloth = root["cloth"];
+  r.only_keys(cloth, "cloth", allowed);
+  for (const SettingInfo& info : settings_table()) {
+    const std::string name(json_key_in_block(info));
+    if (info.scope == SettingScope::kCloth && cloth.contains(name))
+      set_setting(spec.cloth, info, r.setting(cloth[name], info, info.json_key));
+  }
+}
+
 }  // namespace ramus::spec

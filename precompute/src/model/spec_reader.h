@@ -298,6 +298,10 @@ AssemblySpec parse_assembly(const SpecReader& r, const json& root, const std::st
 // object (settings_table.h: types, bounds and messages).
 void parse_simulation(const SpecReader& r, const json& s, SimulationSpec& sim);
 
+// "model" and "cloth": a mass-spring cloth's keys (the cloth settings of the list), and the keys
+// of the tet FEM such a spec may not hold.
+void parse_body_model(const SpecReader& r, const json& root, ModelSpec& spec);
+
 // "colliders" and "contact" (docs/SPEC.md, "Colliders"): lengths in the spec's units, times
 // `unit` (metres per unit).
 ContactSpec parse_contact(const SpecReader& r, const json& root, double unit);

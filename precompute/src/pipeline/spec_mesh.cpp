@@ -125,6 +125,10 @@ void report_read_notes(const TetMesh& mesh, const std::string& path,
 }
 
 void refuse_full_space_only(const ModelSpec& spec) {
+  if (spec.model == BodyModel::kMassSpring)
+    throw InputError(spec.spec_path, 0,
+                     "model: a \"mass_spring\" cloth is simulated in full space only (`ramus "
+                     "simulate-full`); precompute reduces tetrahedral meshes");
   if (!spec.copies.empty())
     throw InputError(spec.spec_path, 0,
                      "copies: only `ramus simulate-full` places copies of the mesh; a reduced "

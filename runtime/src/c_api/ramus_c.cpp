@@ -132,7 +132,8 @@ ramus_status find_object_setting(const ramus_object* object, const char* name, i
   if (!object || !name || !values)
     return fail(RAMUS_INVALID_ARGUMENT, "setting: NULL object, name or values");
   info = ramus::find_setting(name);
-  if (!info || info->scope == ramus::SettingScope::kScenario)
+  if (!info || info->scope == ramus::SettingScope::kScenario ||
+      info->scope == ramus::SettingScope::kCloth)
     return fail(RAMUS_INVALID_ARGUMENT, std::string("setting \"") + name +
                                             "\": no such setting (docs/SPEC.md, \"Settings\")");
   const long expected = info->type == ramus::SettingType::kVector3 ? 3 : 1;

@@ -87,32 +87,26 @@ bool within(InterfaceLumping x, const SettingBounds&) noexcept {
   return static_cast<int>(x) >= 1 && static_cast<int>(x) <= 3;
 }
 
-// The table's rows, made from the list.
-#define RAMUS_OBJECT_ROW(Type, member, value, bounds, json_key, flag, unit, doc)                \
-  SettingInfo{#member, #member, SettingScope::kObject, type_of<Type>(), bounds, json_key, flag, \
-              unit,    doc,     to_value(Type(value))},
-#define RAMUS_WIND_ROW(Type, member, value, bounds, json_key, flag, unit, doc) \
-  SettingInfo{"wind." #member,                                                 \
-              #member,                                                         \
-              SettingScope::kWind,                                             \
-              type_of<Type>(),                                                 \
-              bounds,                                                          \
-              json_key,                                                        \
-              flag,                                                            \
-              unit,                                                            \
-              doc,                                                             \
-              to_value(Type(value))},
-#define RAMUS_DOMAIN_ROW(Type, member, value, bounds, json_key, flag, unit, doc)                \
-  SettingInfo{#member, #member, SettingScope::kDomain, type_of<Type>(), bounds, json_key, flag, \
-              unit,    doc,     to_value(Type(value))},
-#define RAMUS_SCENARIO_ROW(Type, member, value, bounds, json_key, flag, unit, doc)                \
-  SettingInfo{#member, #member, SettingScope::kScenario, type_of<Type>(), bounds, json_key, flag, \
-              unit,    doc,     to_value(Type(value))},
+// The table's rows, made from the list: one row maker, named and scoped per section.
+#define RAMUS_ROW(name, scope, Type, member, value, bounds, json_key, flag, unit, doc) \
+  SettingInfo{name, #member, scope, type_of<Type>(),      bounds, json_key,            \
+              flag, unit,    doc,   to_value(Type(value))},
+#define RAMUS_OBJECT_ROW(Type, member, ...) \
+  RAMUS_ROW(#member, SettingScope::kObject, Type, member, __VA_ARGS__)
+#define RAMUS_WIND_ROW(Type, member, ...) \
+  RAMUS_ROW("wind." #member, SettingScope::kWind, Type, member, __VA_ARGS__)
+#define RAMUS_DOMAIN_ROW(Type, member, ...) \
+  RAMUS_ROW(#member, SettingScope::kDomain, Type, member, __VA_ARGS__)
+#define RAMUS_SCENARIO_ROW(Type, member, ...) \
+  RAMUS_ROW(#member, SettingScope::kScenario, Type, member, __VA_ARGS__)
+#define RAMUS_CLOTH_ROW(Type, member, ...) \
+  RAMUS_ROW("cloth." #member, SettingScope::kCloth, Type, member, __VA_ARGS__)
 
 const std::vector<SettingInfo>& table() {
   static const std::vector<SettingInfo> rows = {
       RAMUS_OBJECT_SETTINGS(RAMUS_OBJECT_ROW) RAMUS_WIND_SETTINGS(RAMUS_WIND_ROW)
-          RAMUS_DOMAIN_SETTINGS(RAMUS_DOMAIN_ROW) RAMUS_SCENARIO_SETTINGS(RAMUS_SCENARIO_ROW)};
+          RAMUS_DOMAIN_SETTINGS(RAMUS_DOMAIN_ROW) RAMUS_SCENARIO_SETTINGS(RAMUS_SCENARIO_ROW)
+              RAMUS_CLOTH_SETTINGS(RAMUS_CLOTH_ROW)};
   return rows;
 }
 
@@ -134,8 +128,12 @@ void with_domain_member(N& holder, const SettingInfo& info, F&& f) {
   RAMUS_DOMAIN_SETTINGS(RAMUS_VISIT_FIELD)
 }
 template <typename S, typename F>
-void with_scenario_member(S& holder, const SettingInfo& info,
-                          F&& f){RAMUS_SCENARIO_SETTINGS(RAMUS_VISIT_FIELD)}
+void with_scenario_member(S& holder, const SettingInfo& info, F&& f) {
+  RAMUS_SCENARIO_SETTINGS(RAMUS_VISIT_FIELD)
+}
+template <typename C, typename F>
+void with_cloth_member(C& holder, const SettingInfo& info,
+                       F&& f){RAMUS_CLOTH_SETTINGS(RAMUS_VISIT_FIELD)}
 #undef RAMUS_VISIT_FIELD
 
 std::string number(double x) {
@@ -199,6 +197,14 @@ SettingValue setting_value(const DomainSettings& domain, const SettingInfo& info
 }
 void set_setting(DomainSettings& domain, const SettingInfo& info, const SettingValue& value) {
   with_domain_member(domain, info, [&](auto& member) { from_value(value, member); });
+}
+SettingValue setting_value(const ClothSettings& cloth, const SettingInfo& info) {
+  SettingValue value;
+  with_cloth_member(cloth, info, [&](const auto& member) { value = to_value(member); });
+  return value;
+}
+void set_setting(ClothSettings& cloth, const SettingInfo& info, const SettingValue& value) {
+  with_cloth_member(cloth, info, [&](auto& member) { from_value(value, member); });
 }
 
 std::string_view json_key_in_block(const SettingInfo& info) {
@@ -424,6 +430,15 @@ std::string collider_grids_problem(const ScenarioSettings& scenario) {
 
 }  // namespace
 
+std::string find_cloth_problem(const ClothSettings& cloth) {
+  for (const SettingInfo& info : table()) {
+    if (info.scope != SettingScope::kCloth) continue;
+    const std::string problem = setting_value_problem(info, setting_value(cloth, info));
+    if (!problem.empty()) return std::string(info.name) + ": " + problem;
+  }
+  return "";
+}
+
 std::string find_scenario_problem(const ScenarioSettings& scenario, int num_global_vertices) {
   // The list's scenario settings, then the forces' shapes, vertices and windows.
   for (const SettingInfo& info : table()) {
@@ -488,7 +503,10 @@ std::string settings_markdown_table() {
       {SettingScope::kWind, "Wind (`RuntimeSettings::wind`, docs/WIND.md)"},
       {SettingScope::kDomain,
        "Per domain (`DomainSettings`; also `domains.per_domain.<name>.<key>` for one domain)"},
-      {SettingScope::kScenario, "Scenario of a run (`ScenarioSettings`)"}};
+      {SettingScope::kScenario, "Scenario of a run (`ScenarioSettings`)"},
+      {SettingScope::kCloth,
+       "Mass-spring cloth (`ClothSettings`; `ramus simulate-full`, \"model\": \"mass_spring\", "
+       "docs/CLOTH.md)"}};
   std::string text;
   for (const auto& [scope, title] : sections) {
     text += "\n" + std::string(title) + ":\n\n";
@@ -509,6 +527,7 @@ std::string runtime_fields_markdown_table() {
       "\n| path under `/runtime` | kind | type | shape | unit | allowed | meaning |\n"
       "|---|---|---|---|---|---|---|\n";
   for (const SettingInfo& info : table()) {
+    if (info.scope == SettingScope::kCloth) continue;  // (full space only: not in model files)
     const bool domain = info.scope == SettingScope::kDomain;
     const char* group = info.scope == SettingScope::kWind       ? "wind/"
                         : info.scope == SettingScope::kScenario ? "scenario/"

@@ -50,6 +50,33 @@ TEST_CASE("A complete spec parses with every field", "[precompute][model]") {
   CHECK_FALSE(parse_model_spec(R"({"mesh": "m.msh", "check": false})", "/s.json").check.enabled);
 }
 
+TEST_CASE("A mass-spring spec reads its cloth block through the settings list",
+          "[precompute][model]") {
+  const ModelSpec spec = parse_model_spec(R"({
+    "mesh": "cloth.obj", "model": "mass_spring",
+    "cloth": {"areal_density": 0.15, "stretch_stiffness": 800, "bend_stiffness": 2,
+              "spring_damping": 0.01, "strain_limit": 0.15, "max_halvings": 6,
+              "cg_tolerance": 1e-4, "cg_iterations": 50},
+    "fixed": [{"vertices": [0, 9]}], "simulation": {"time_step": 0.01, "steps": 5}
+  })",
+                                          "/data/cloth.json");
+  CHECK(spec.model == BodyModel::kMassSpring);
+  CHECK(spec.cloth.areal_density == 0.15);
+  CHECK(spec.cloth.stretch_stiffness == 800);
+  CHECK(spec.cloth.bend_stiffness == 2);
+  CHECK(spec.cloth.spring_damping == 0.01);
+  CHECK(spec.cloth.strain_limit == 0.15);
+  CHECK(spec.cloth.max_halvings == 6);
+  CHECK(spec.cloth.cg_tolerance == 1e-4);
+  CHECK(spec.cloth.cg_iterations == 50);
+  CHECK(spec.simulation.settings.time_step == 0.01);
+  // Defaults: the list's.
+  const ModelSpec plain =
+      parse_model_spec(R"({"mesh": "cloth.obj", "model": "mass_spring"})", "/data/c.json");
+  CHECK(plain.cloth.stretch_stiffness == ClothSettings{}.stretch_stiffness);
+  CHECK(parse_model_spec(R"({"mesh": "m.msh"})", "/s.json").model == BodyModel::kTetFem);
+}
+
 TEST_CASE("Spec errors name the file, the key and the problem", "[precompute][model]") {
   struct Case {
     const char* json;
@@ -83,6 +110,16 @@ TEST_CASE("Spec errors name the file, the key and the problem", "[precompute][mo
       {R"({"mesh": "m.msh", "check": {"modes": 3}})", "check: unknown key \"modes\""},
       {R"({"mesh": "m.msh", "check": {"improve_rounds": -1}})",
        "check.improve_rounds: must be between 0 and 20, got -1"},
+      // A mass-spring cloth: its settings through the list, no tet FEM keys beside them.
+      {R"({"mesh": "c.obj", "model": "cloth"})", "model: expected \"fem\""},
+      {R"({"mesh": "c.obj", "cloth": {"stretch_stiffness": 10}})",
+       "cloth: only a \"model\": \"mass_spring\" spec takes a cloth block"},
+      {R"({"mesh": "c.obj", "model": "mass_spring", "cloth": {"stretch_stiffness": -1}})",
+       "cloth.stretch_stiffness: must be positive, got -1"},
+      {R"({"mesh": "c.obj", "model": "mass_spring", "cloth": {"stiffness": 1}})",
+       "cloth: unknown key \"stiffness\""},
+      {R"({"mesh": "c.obj", "model": "mass_spring", "material": {"density": 1}})",
+       "material: a \"model\": \"mass_spring\" cloth takes no \"material\""},
       {R"({"mesh": "m.msh", "simulation": {"steps": 18446744073709551615}})",
        "simulation.steps: integer out of range"},
       {R"({"mesh": "m.msh", "forces": [{"vertex": -1, "force": [0, 0, 1]}]})",

@@ -84,6 +84,15 @@ TEST_CASE("A setting read and written by name is the struct's member, text round
       CHECK(setting_value(scenario, info).v == info.default_value.v);
       continue;
     }
+    if (info.scope == SettingScope::kCloth) {
+      ClothSettings cloth;
+      CHECK(setting_value(cloth, info).v == info.default_value.v);
+      SettingValue other = info.default_value;
+      other.v[0] += 1;
+      set_setting(cloth, info, other);
+      CHECK(setting_value(cloth, info).v == other.v);
+      continue;
+    }
     RuntimeSettings s = three_domains();
     CHECK(setting_value(s, info, 1).v == info.default_value.v);
     SettingValue other = info.default_value;
@@ -113,6 +122,13 @@ TEST_CASE("The step's check and the messages' check refuse the same values, nami
     CAPTURE(info.name);
     const std::optional<SettingValue> bad = outside(info);
     if (!bad) continue;
+    if (info.scope == SettingScope::kCloth) {
+      ClothSettings cloth;
+      set_setting(cloth, info, *bad);
+      CHECK_THAT(find_cloth_problem(cloth), Contains(std::string(info.name) + ": "));
+      ++refused;
+      continue;
+    }
     RuntimeSettings s = three_domains();
     set_setting(s, info, *bad, info.scope == SettingScope::kDomain ? 2 : -1);
     const std::string problem = find_settings_problem(s, 3);

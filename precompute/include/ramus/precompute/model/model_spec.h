@@ -158,8 +158,16 @@ struct AssemblySpec {
   double attachment_tolerance = 1e-6;  ///< m: how far a base may lie from its parent
 };
 
+/// What a one-mesh spec simulates ("model"): the tet FEM (reduced by precompute; the default) or
+/// a mass-spring cloth made of a triangle surface (`ramus simulate-full` only; docs/CLOTH.md).
+enum class BodyModel { kTetFem, kMassSpring };
+
 struct ModelSpec {
   std::string spec_path;  ///< the JSON file itself
+  /// "model": "fem" (the default) or "mass_spring" (then "mesh" is a triangle surface)
+  BodyModel model = BodyModel::kTetFem;
+  /// "cloth": a mass-spring model's springs, masses, halving rule and CG (settings_list.h)
+  ClothSettings cloth;
   std::string mesh_path;  ///< resolved relative to the spec's folder (empty for an assembly)
   /// "render_surface": the surface to embed for rendering (resolved like mesh_path), or empty
   std::string render_surface_path;

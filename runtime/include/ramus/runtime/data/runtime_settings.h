@@ -95,6 +95,12 @@ struct RuntimeSettings {
   std::vector<DomainSettings> domains;  ///< one per domain of the model's domain tree
 };
 
+/// A mass-spring cloth's springs, masses, step halving and conjugate gradients (`ramus
+/// simulate-full` with "model": "mass_spring"; docs/CLOTH.md).
+struct ClothSettings {
+  RAMUS_CLOTH_SETTINGS(RAMUS_SETTING_MEMBER)
+};
+
 /// What a run of a model does unless told otherwise (the tools' runs, not the step): its steps,
 /// its output cadence and its point forces, stored in the file's /runtime/scenario.
 struct ScenarioSettings {

@@ -99,3 +99,26 @@
     "time steps of a run")                                                                        \
   X(int, output_every, 1, closed(1, 1000000000), "simulation.output_every", "--output-every", "", \
     "write every n-th frame")
+
+/// The mass-spring cloth (ClothSettings) of `ramus simulate-full` for a spec with "model":
+/// "mass_spring": the springs of "Implementing the implicit Euler method for mass-spring systems"
+/// (2004), its step-halving rule and its Jacobi-preconditioned conjugate gradients.
+#define RAMUS_CLOTH_SETTINGS(X)                                                                  \
+  X(double, areal_density, 0.2, positive(), "cloth.areal_density", "--cloth-density", "kg/m^2",  \
+    "mass per unit area; every particle gets an equal share of the total (the paper's m / n)")   \
+  X(double, stretch_stiffness, 1000, positive(), "cloth.stretch_stiffness", "--cloth-stretch",   \
+    "N/m", "k of the stretch spring along each edge")                                            \
+  X(double, bend_stiffness, 10, at_least(0), "cloth.bend_stiffness", "--cloth-bend", "N/m",      \
+    "k of the bending spring across each edge two triangles share (far below stretch)")          \
+  X(double, spring_damping, 0.002, at_least(0), "cloth.spring_damping", "--cloth-damping",       \
+    "N s/m", "kd of every spring: the force kd (v_i - v_j) on particle j")                       \
+  X(double, strain_limit, 0.1, open_closed(0, 10), "cloth.strain_limit", "--cloth-strain-limit", \
+    "",                                                                                          \
+    "a step changing a stretch spring's length by more than this (of its rest length) is "       \
+    "redone at half the size; two good steps double it again")                                   \
+  X(int, max_halvings, 10, closed(0, 30), "cloth.max_halvings", "--cloth-max-halvings", "",      \
+    "... at most this many times (h / 2^k), then the step is kept and counted")                  \
+  X(double, cg_tolerance, 1e-3, open_closed(0, 1), "cloth.cg_tolerance", "--cg-tolerance", "",   \
+    "conjugate gradients stop at |r| <= this |b|")                                               \
+  X(int, cg_iterations, 200, closed(1, 1000000), "cloth.cg_iterations", "--cg-iterations", "",   \
+    "... or after this many iterations")

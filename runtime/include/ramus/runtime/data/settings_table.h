@@ -15,9 +15,9 @@
 
 namespace ramus {
 
-/// Which struct holds a setting: RuntimeSettings, its wind, one DomainSettings per domain, or
-/// ScenarioSettings.
-enum class SettingScope { kObject, kWind, kDomain, kScenario };
+/// Which struct holds a setting: RuntimeSettings, its wind, one DomainSettings per domain,
+/// ScenarioSettings, or ClothSettings (full space only: not in model files, not in the C API).
+enum class SettingScope { kObject, kWind, kDomain, kScenario, kCloth };
 /// A setting's value type.
 enum class SettingType { kReal, kInteger, kVector3, kIntegrator, kLumping };
 
@@ -65,7 +65,7 @@ struct SettingInfo {
   SettingValue default_value;
 };
 
-/// Every setting, in the list's order (object, wind, per domain, scenario).
+/// Every setting, in the list's order (object, wind, per domain, scenario, cloth).
 std::span<const SettingInfo> settings_table();
 /// The setting of this name (or JSON key, or CLI flag); nullptr when none has it.
 const SettingInfo* find_setting(std::string_view name);
@@ -77,11 +77,15 @@ SettingValue setting_value(const RuntimeSettings& settings, const SettingInfo& i
                            int domain = 0);
 SettingValue setting_value(const ScenarioSettings& scenario, const SettingInfo& info);
 SettingValue setting_value(const DomainSettings& domain, const SettingInfo& info);
+SettingValue setting_value(const ClothSettings& cloth, const SettingInfo& info);
 /// Sets it, unchecked (a per-domain one: in domain `domain`, or in every domain for domain < 0).
 void set_setting(RuntimeSettings& settings, const SettingInfo& info, const SettingValue& value,
                  int domain = -1);
 void set_setting(ScenarioSettings& scenario, const SettingInfo& info, const SettingValue& value);
 void set_setting(DomainSettings& domain, const SettingInfo& info, const SettingValue& value);
+void set_setting(ClothSettings& cloth, const SettingInfo& info, const SettingValue& value);
+/// "" when every cloth setting lies within its bounds, else "<name>: <what is wrong>".
+std::string find_cloth_problem(const ClothSettings& cloth);
 
 /// "" when `value` is allowed, else what is wrong in the one message style: "must lie in (0, 1]
 /// s, got 2", "must be positive, got 0", "expected one of L1, L2, L3; got 7".
