@@ -23,6 +23,7 @@
 #include "reduced_run_options.h"
 #include "series_budget.h"
 #include "simulate_cloth.h"
+#include "simulate_local_global.h"
 
 namespace ramus::cli {
 
@@ -315,17 +316,35 @@ void run(const Args& args) {
   if (const std::optional<SettingValue> h =
           given_setting(*args.command, args.settings, "time_step"))
     set_setting(spec.simulation.settings, *find_setting("time_step"), *h);
+  // The cloth's and the full-space solvers' settings, and the damping, from the command line.
+  for (const SettingInfo& info : settings_table())
+    if (info.scope == SettingScope::kCloth || info.scope == SettingScope::kFullSpace ||
+        std::string_view(info.name) == "momentum_damping")
+      if (const std::optional<SettingValue> value =
+              given_setting(*args.command, args.settings, info.name)) {
+        if (info.scope == SettingScope::kCloth) set_setting(spec.cloth, info, *value);
+        if (info.scope == SettingScope::kFullSpace)
+          set_setting(spec.simulation.full_space, info, *value);
+        if (info.scope == SettingScope::kDomain) set_setting(spec.simulation.domain, info, *value);
+      }
+  const std::optional<SettingValue> given_tolerance =
+      given_setting(*args.command, args.settings, "energy_tolerance");
+  const double energy_tolerance =
+      given_tolerance ? given_tolerance->v[0] : spec.simulation.settings.energy_tolerance;
+  const LocalGlobalRun local_global{
+      args.integrator, energy_tolerance, {args.output, args.ascii, args.quiet}};
+  if (spec.simulation.full_space.substeps > 1 && !is_local_global_integrator(args.integrator))
+    throw OptionError("--integrator " + args.integrator +
+                      ": substeps (simulation.substeps) are the local/global integrators' (lg-be, "
+                      "lg-im, lg-im-blend)");
   if (spec.model == BodyModel::kMassSpring) {
-    // A cloth: its settings from the command line over the spec's, implicit Euler only.
-    for (const SettingInfo& info : settings_table())
-      if (info.scope == SettingScope::kCloth)
-        if (const std::optional<SettingValue> value =
-                given_setting(*args.command, args.settings, info.name))
-          set_setting(spec.cloth, info, *value);
+    // A cloth: the mass-spring paper's implicit Euler, or the local/global solver.
+    if (is_local_global_integrator(args.integrator))
+      return simulate_local_global_cloth(spec, local_global);
     if (args.integrator != "be")
       throw OptionError("--integrator " + args.integrator +
                         ": a mass_spring cloth steps by the mass-spring paper's implicit Euler "
-                        "(be)");
+                        "(be) or the local/global solver (lg-be, lg-im, lg-im-blend)");
     return simulate_cloth(spec, {args.output, args.ascii, args.quiet});
   }
   const auto t_mesh = Clock::now();
@@ -343,6 +362,13 @@ void run(const Args& args) {
   }
   const StvkFemModel model(mesh, assign_materials(mesh, spec.material, spec.materials_by_label));
   const FullSpaceOptions options = run_options(spec, mesh, model, args.integrator);
+  if (is_local_global_integrator(args.integrator)) {
+    if (!options.contact.colliders.empty() || options.contact.self_collision.enabled)
+      throw OptionError("--integrator " + args.integrator +
+                        ": the local/global solver has no contact yet (colliders, "
+                        "self-collision); use be or im-blend");
+    return simulate_local_global_tets(spec, mesh, model, fixed, local_global);
+  }
   // SIERE's split: the spec's number of modes, refreshed every step (the survey's exact method:
   // the full space is the reference) unless the options say otherwise.
   const auto given_int = [&](const char* name, int otherwise) {
@@ -351,15 +377,11 @@ void run(const Args& args) {
   };
   const int modes = given_int("split_modes", spec.simulation.domain.split_modes);
   const int modes_refresh = given_int("split_refresh_steps", 1);
-  const std::optional<SettingValue> given_tolerance =
-      given_setting(*args.command, args.settings, "energy_tolerance");
-  const double energy_tolerance =
-      given_tolerance ? given_tolerance->v[0] : spec.simulation.settings.energy_tolerance;
   if (args.integrator != "be" && args.integrator != "bdf2" && args.integrator != "newmark" &&
       args.integrator != "im-blend" && args.integrator != "siere")
     throw OptionError("--integrator: \"" + args.integrator +
                       "\" is not one of the full-space integrators be, bdf2, newmark, im-blend, "
-                      "siere");
+                      "siere, lg-be, lg-im, lg-im-blend");
   FullSpaceSimulator simulator(model, DofMap(mesh.num_vertices(), fixed), options);
   std::unique_ptr<FullSpaceSiere> siere;
   if (args.integrator == "siere")
@@ -484,7 +506,8 @@ void add_simulate_full_command(CLI::App& app) {
       "minimization with Newton and line search, implicit Newmark, the energy-tracking midpoint, "
       "or SIERE with Eq. 25 by "
       "Sherman-Morrison-Woodbury) of a model spec, or a mass-spring cloth (\"model\": "
-      "\"mass_spring\": implicit Euler with conjugate gradients); writes a .pvd series");
+      "\"mass_spring\": implicit Euler with conjugate gradients), or either by the local/global "
+      "solver; writes a .pvd series");
   command->add_option("spec", args->spec, "Model spec (JSON, see docs/SPEC.md)")->required();
   command->add_option("-o,--output", args->output, "Output series (.pvd)")->required();
   add_setting_option(command, args->settings, "steps", "the spec's");
@@ -494,15 +517,19 @@ void add_simulate_full_command(CLI::App& app) {
                     "Write ASCII frames (default: binary, zlib-compressed; ParaView reads both)");
   command
       ->add_option("--integrator", args->integrator,
-                   "be, bdf2, newmark, im-blend (the energy-tracking midpoint) or siere")
+                   "be, bdf2, newmark, im-blend (the energy-tracking midpoint), siere; the "
+                   "local/global solver: lg-be, lg-im, lg-im-blend (docs/LOCAL_GLOBAL.md)")
       ->capture_default_str();
   add_setting_option(command, args->settings, "energy_tolerance", "the spec's");
   add_setting_option(command, args->settings, "split_modes", "the spec's");
   add_setting_option(command, args->settings, "split_refresh_steps",
                      "1: every step, the survey's exact method (the full space is the reference)");
+  add_setting_option(command, args->settings, "momentum_damping", "the spec's (lg-*)");
   for (const SettingInfo& info : settings_table())
     if (info.scope == SettingScope::kCloth)
       add_setting_option(command, args->settings, info.name, "the spec's (a mass_spring cloth)");
+    else if (info.scope == SettingScope::kFullSpace)
+      add_setting_option(command, args->settings, info.name, "the spec's");
   args->command = command;
   command->callback([args] { run(*args); });
 }

@@ -36,6 +36,7 @@ void add_audit_command(CLI::App& app);
 void add_validate_command(CLI::App& app);
 void add_damping_curves_command(CLI::App& app);
 void add_energy_experiment_command(CLI::App& app);
+void add_stability_experiment_command(CLI::App& app);
 void add_soak_command(CLI::App& app);
 void add_view_command(CLI::App& app);
 void add_settings_command(CLI::App& app);

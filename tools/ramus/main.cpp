@@ -54,6 +54,7 @@ int main(int argc, char** argv) {
   ramus::cli::add_validate_command(app);
   ramus::cli::add_damping_curves_command(app);
   ramus::cli::add_energy_experiment_command(app);
+  ramus::cli::add_stability_experiment_command(app);
   ramus::cli::add_soak_command(app);
   ramus::cli::add_view_command(app);
   ramus::cli::add_settings_command(app);

@@ -60,7 +60,8 @@ std::optional<SettingValue> given_value(const CLI::App& command, const ReducedRu
 void add_reduced_run_options(CLI::App* command, ReducedRunArgs& args,
                              std::initializer_list<const char*> scenario) {
   for (const SettingInfo& info : settings_table()) {
-    if (info.scope == SettingScope::kCloth) continue;  // (simulate-full's, for a cloth)
+    // (simulate-full's: a cloth's, the full-space solvers')
+    if (info.scope == SettingScope::kCloth || info.scope == SettingScope::kFullSpace) continue;
     if (info.scope == SettingScope::kScenario &&
         std::none_of(scenario.begin(), scenario.end(),
                      [&](const char* name) { return std::string_view(name) == info.name; }))
@@ -76,7 +77,9 @@ void add_reduced_run_options(CLI::App* command, ReducedRunArgs& args,
 void apply_run_options(const CLI::App& command, const ReducedRunArgs& args, bool all,
                        RuntimeSettings& settings) {
   for (const SettingInfo& info : settings_table()) {
-    if (info.scope == SettingScope::kScenario || info.scope == SettingScope::kCloth) continue;
+    if (info.scope == SettingScope::kScenario || info.scope == SettingScope::kCloth ||
+        info.scope == SettingScope::kFullSpace)
+      continue;
     if (const std::optional<SettingValue> value = given_value(command, args, info))
       set_setting(settings, info, *value);
     else if (all)

@@ -10,44 +10,11 @@
 #include <cmath>
 #include <limits>
 
+#include "energy_blend.h"
 #include "ramus/error.h"
 #include "ramus/precompute/fem/full_space_simulator.h"
 
 namespace ramus {
-
-namespace {
-
-// Positions and velocities at the step's end, and the positions whose forces moved them there
-// (x_½ for the midpoint, the end for backward Euler, the start for forward Euler), 3#V each.
-struct Motion {
-  Eigen::VectorXd x, v, forces_at;
-};
-
-Motion mix(const Motion& a, const Motion& b, double alpha) {
-  return {(1 - alpha) * a.x + alpha * b.x, (1 - alpha) * a.v + alpha * b.v,
-          (1 - alpha) * a.forces_at + alpha * b.forces_at};
-}
-
-// The blend of a (α = 0, energy error above the tolerance) and b (α = 1, at or below the target)
-// whose energy error is within the tolerance, by bisection; the side at or below the target
-// when it does not get there. An infinite energy (past a barrier) counts as too much.
-template <typename EnergyError>
-Motion bisect_blend(const Motion& a, const Motion& b, double tolerance, EnergyError&& error) {
-  double low = 0, high = 1;
-  for (int iteration = 0; iteration < 50; ++iteration) {
-    const double alpha = 0.5 * (low + high);
-    Motion blended = mix(a, b, alpha);
-    const double e = error(blended);
-    if (std::abs(e) <= tolerance) return blended;
-    if (e > 0)
-      low = alpha;
-    else
-      high = alpha;
-  }
-  return mix(a, b, high);
-}
-
-}  // namespace
 
 NewtonReport FullSpaceSimulator::step_energy_tracking_midpoint(
     FullSpaceState& state, const Eigen::VectorXd& external_forces, double energy_tolerance) {

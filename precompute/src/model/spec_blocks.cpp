@@ -305,6 +305,8 @@ void parse_simulation(const SpecReader& r, const json& s, SimulationSpec& sim) {
     const SettingValue value = r.setting(block[name], info, key);
     if (info.scope == SettingScope::kScenario)
       set_setting(sim.scenario, info, value);
+    else if (info.scope == SettingScope::kFullSpace)
+      set_setting(sim.full_space, info, value);
     else if (info.scope == SettingScope::kDomain)
       set_setting(sim.domain, info, value);
     else

@@ -111,9 +111,9 @@ ramus_status ramus_object_get_setting(const ramus_object* object, const char* na
                                       double* values, size_t count);
 ramus_status ramus_object_set_setting(ramus_object* object, const char* name, int domain,
                                       const double* values, size_t count);
-/** How many settings there are, and the name of the index-th (0 to count-1; NULL outside), to
- * list them. The scenario settings ("steps", "output_every") are a run's, not an object's, and the
- * cloth's ("cloth.*") the full-space cloth's: get and set refuse them. */
+/** How many settings an object has, and the name of the index-th (0 to count-1; NULL outside),
+ * to list them: the whole object's, the wind's and the per-domain ones. (The list's scenario,
+ * cloth and full-space settings belong to the tools' runs: get and set refuse them.) */
 int ramus_setting_count(void);
 const char* ramus_setting_name(int index);
 

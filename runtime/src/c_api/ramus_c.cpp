@@ -133,7 +133,7 @@ ramus_status find_object_setting(const ramus_object* object, const char* name, i
     return fail(RAMUS_INVALID_ARGUMENT, "setting: NULL object, name or values");
   info = ramus::find_setting(name);
   if (!info || info->scope == ramus::SettingScope::kScenario ||
-      info->scope == ramus::SettingScope::kCloth)
+      info->scope == ramus::SettingScope::kCloth || info->scope == ramus::SettingScope::kFullSpace)
     return fail(RAMUS_INVALID_ARGUMENT, std::string("setting \"") + name +
                                             "\": no such setting (docs/SPEC.md, \"Settings\")");
   const long expected = info->type == ramus::SettingType::kVector3 ? 3 : 1;
@@ -338,14 +338,27 @@ ramus_status ramus_object_set_time_step(ramus_object* object, double time_step) 
   return ramus_object_set_setting(object, "time_step", -1, &time_step, 1);
 }
 
+// The names of the settings an object has (whole object, wind, per domain), in the list's order.
+static const std::vector<const char*>& object_setting_names() {
+  static const std::vector<const char*> names = [] {
+    std::vector<const char*> listed;
+    for (const ramus::SettingInfo& info : ramus::settings_table())
+      if (info.scope == ramus::SettingScope::kObject || info.scope == ramus::SettingScope::kWind ||
+          info.scope == ramus::SettingScope::kDomain)
+        listed.push_back(info.name);
+    return listed;
+  }();
+  return names;
+}
+
 int ramus_setting_count(void) {
-  return static_cast<int>(ramus::settings_table().size());
+  return static_cast<int>(object_setting_names().size());
 }
 
 const char* ramus_setting_name(int index) {
-  const auto table = ramus::settings_table();
-  if (index < 0 || index >= static_cast<int>(table.size())) return nullptr;
-  return table[static_cast<std::size_t>(index)].name;
+  const auto& names = object_setting_names();
+  if (index < 0 || index >= static_cast<int>(names.size())) return nullptr;
+  return names[static_cast<std::size_t>(index)];
 }
 
 ramus_status ramus_object_get_setting(const ramus_object* object, const char* name, int domain,

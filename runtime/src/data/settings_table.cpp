@@ -101,12 +101,15 @@ bool within(InterfaceLumping x, const SettingBounds&) noexcept {
   RAMUS_ROW(#member, SettingScope::kScenario, Type, member, __VA_ARGS__)
 #define RAMUS_CLOTH_ROW(Type, member, ...) \
   RAMUS_ROW("cloth." #member, SettingScope::kCloth, Type, member, __VA_ARGS__)
+#define RAMUS_FULL_SPACE_ROW(Type, member, ...) \
+  RAMUS_ROW(#member, SettingScope::kFullSpace, Type, member, __VA_ARGS__)
 
 const std::vector<SettingInfo>& table() {
   static const std::vector<SettingInfo> rows = {
       RAMUS_OBJECT_SETTINGS(RAMUS_OBJECT_ROW) RAMUS_WIND_SETTINGS(RAMUS_WIND_ROW)
           RAMUS_DOMAIN_SETTINGS(RAMUS_DOMAIN_ROW) RAMUS_SCENARIO_SETTINGS(RAMUS_SCENARIO_ROW)
-              RAMUS_CLOTH_SETTINGS(RAMUS_CLOTH_ROW)};
+              RAMUS_CLOTH_SETTINGS(RAMUS_CLOTH_ROW)
+                  RAMUS_FULL_SPACE_SETTINGS(RAMUS_FULL_SPACE_ROW)};
   return rows;
 }
 
@@ -132,8 +135,12 @@ void with_scenario_member(S& holder, const SettingInfo& info, F&& f) {
   RAMUS_SCENARIO_SETTINGS(RAMUS_VISIT_FIELD)
 }
 template <typename C, typename F>
-void with_cloth_member(C& holder, const SettingInfo& info,
-                       F&& f){RAMUS_CLOTH_SETTINGS(RAMUS_VISIT_FIELD)}
+void with_cloth_member(C& holder, const SettingInfo& info, F&& f) {
+  RAMUS_CLOTH_SETTINGS(RAMUS_VISIT_FIELD)
+}
+template <typename C, typename F>
+void with_full_space_member(C& holder, const SettingInfo& info,
+                            F&& f){RAMUS_FULL_SPACE_SETTINGS(RAMUS_VISIT_FIELD)}
 #undef RAMUS_VISIT_FIELD
 
 std::string number(double x) {
@@ -190,22 +197,20 @@ SettingValue setting_value(const ScenarioSettings& scenario, const SettingInfo& 
   return value;
 }
 
-SettingValue setting_value(const DomainSettings& domain, const SettingInfo& info) {
-  SettingValue value;
-  with_domain_member(domain, info, [&](const auto& member) { value = to_value(member); });
-  return value;
-}
-void set_setting(DomainSettings& domain, const SettingInfo& info, const SettingValue& value) {
-  with_domain_member(domain, info, [&](auto& member) { from_value(value, member); });
-}
-SettingValue setting_value(const ClothSettings& cloth, const SettingInfo& info) {
-  SettingValue value;
-  with_cloth_member(cloth, info, [&](const auto& member) { value = to_value(member); });
-  return value;
-}
-void set_setting(ClothSettings& cloth, const SettingInfo& info, const SettingValue& value) {
-  with_cloth_member(cloth, info, [&](auto& member) { from_value(value, member); });
-}
+// A section's value read and written through its visitor.
+#define RAMUS_SECTION_ACCESS(Struct, visit)                                              \
+  SettingValue setting_value(const Struct& holder, const SettingInfo& info) {            \
+    SettingValue value;                                                                  \
+    visit(holder, info, [&](const auto& member) { value = to_value(member); });          \
+    return value;                                                                        \
+  }                                                                                      \
+  void set_setting(Struct& holder, const SettingInfo& info, const SettingValue& value) { \
+    visit(holder, info, [&](auto& member) { from_value(value, member); });               \
+  }
+RAMUS_SECTION_ACCESS(DomainSettings, with_domain_member)
+RAMUS_SECTION_ACCESS(ClothSettings, with_cloth_member)
+RAMUS_SECTION_ACCESS(FullSpaceSettings, with_full_space_member)
+#undef RAMUS_SECTION_ACCESS
 
 std::string_view json_key_in_block(const SettingInfo& info) {
   const std::string_view key(info.json_key);
@@ -428,24 +433,30 @@ std::string collider_grids_problem(const ScenarioSettings& scenario) {
   return "";
 }
 
-}  // namespace
-
-std::string find_cloth_problem(const ClothSettings& cloth) {
+// The first setting of `scope` in `holder` out of its bounds, as "<name>: <what is wrong>".
+template <typename Holder>
+std::string find_scope_problem(const Holder& holder, SettingScope scope) {
   for (const SettingInfo& info : table()) {
-    if (info.scope != SettingScope::kCloth) continue;
-    const std::string problem = setting_value_problem(info, setting_value(cloth, info));
+    if (info.scope != scope) continue;
+    const std::string problem = setting_value_problem(info, setting_value(holder, info));
     if (!problem.empty()) return std::string(info.name) + ": " + problem;
   }
   return "";
 }
 
+}  // namespace
+
+std::string find_cloth_problem(const ClothSettings& cloth) {
+  return find_scope_problem(cloth, SettingScope::kCloth);
+}
+std::string find_full_space_problem(const FullSpaceSettings& full_space) {
+  return find_scope_problem(full_space, SettingScope::kFullSpace);
+}
+
 std::string find_scenario_problem(const ScenarioSettings& scenario, int num_global_vertices) {
   // The list's scenario settings, then the forces' shapes, vertices and windows.
-  for (const SettingInfo& info : table()) {
-    if (info.scope != SettingScope::kScenario) continue;
-    const std::string problem = setting_value_problem(info, setting_value(scenario, info));
-    if (!problem.empty()) return std::string(info.name) + ": " + problem;
-  }
+  if (std::string problem = find_scope_problem(scenario, SettingScope::kScenario); !problem.empty())
+    return problem;
   const Eigen::Index F = scenario.force_vertices.size();
   if (scenario.forces.rows() != F || scenario.force_windows.rows() != F)
     return "forces: " + std::to_string(F) + " vertices, " + std::to_string(scenario.forces.rows()) +
@@ -506,7 +517,9 @@ std::string settings_markdown_table() {
       {SettingScope::kScenario, "Scenario of a run (`ScenarioSettings`)"},
       {SettingScope::kCloth,
        "Mass-spring cloth (`ClothSettings`; `ramus simulate-full`, \"model\": \"mass_spring\", "
-       "docs/CLOTH.md)"}};
+       "docs/CLOTH.md)"},
+      {SettingScope::kFullSpace,
+       "Full-space solvers (`FullSpaceSettings`; `ramus simulate-full`, docs/LOCAL_GLOBAL.md)"}};
   std::string text;
   for (const auto& [scope, title] : sections) {
     text += "\n" + std::string(title) + ":\n\n";
@@ -527,7 +540,8 @@ std::string runtime_fields_markdown_table() {
       "\n| path under `/runtime` | kind | type | shape | unit | allowed | meaning |\n"
       "|---|---|---|---|---|---|---|\n";
   for (const SettingInfo& info : table()) {
-    if (info.scope == SettingScope::kCloth) continue;  // (full space only: not in model files)
+    // (full space only: not in model files)
+    if (info.scope == SettingScope::kCloth || info.scope == SettingScope::kFullSpace) continue;
     const bool domain = info.scope == SettingScope::kDomain;
     const char* group = info.scope == SettingScope::kWind       ? "wind/"
                         : info.scope == SettingScope::kScenario ? "scenario/"

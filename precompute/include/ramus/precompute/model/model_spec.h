@@ -51,9 +51,10 @@ struct PointForce {
 /// The "simulation" block (and "domains.lumping"): every setting of the one list
 /// (settings_list.h) a spec may give, parsed through settings_table.h.
 struct SimulationSpec {
-  ScenarioSettings scenario;  ///< steps, output cadence
-  RuntimeSettings settings;   ///< whole-object settings and the wind (domains empty)
-  DomainSettings domain;      ///< the per-domain settings "simulation" gives every domain
+  ScenarioSettings scenario;     ///< steps, output cadence
+  RuntimeSettings settings;      ///< whole-object settings and the wind (domains empty)
+  DomainSettings domain;         ///< the per-domain settings "simulation" gives every domain
+  FullSpaceSettings full_space;  ///< simulate-full's local/global solver and substeps
   /// The spec set rayleigh_stiffness (else a tree gets kTreeStiffnessDamping).
   bool rayleigh_stiffness_given = false;
   /// The spec set output_every (else a run's series is kept under 50 MB by the tools).

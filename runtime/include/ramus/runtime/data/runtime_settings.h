@@ -101,6 +101,12 @@ struct ClothSettings {
   RAMUS_CLOTH_SETTINGS(RAMUS_SETTING_MEMBER)
 };
 
+/// The full-space reference's local/global solver and substeps (`ramus simulate-full`;
+/// docs/LOCAL_GLOBAL.md).
+struct FullSpaceSettings {
+  RAMUS_FULL_SPACE_SETTINGS(RAMUS_SETTING_MEMBER)
+};
+
 /// What a run of a model does unless told otherwise (the tools' runs, not the step): its steps,
 /// its output cadence and its point forces, stored in the file's /runtime/scenario.
 struct ScenarioSettings {

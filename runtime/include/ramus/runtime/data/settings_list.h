@@ -90,7 +90,9 @@
   X(double, split_drift_tolerance, 0.05, at_least(0), "simulation.split_drift_tolerance",          \
     "--modes-drift", "", "... and when a tracking step moves them more than this (0: never)")      \
   X(double, momentum_damping, 0, closed(0, 1), "simulation.momentum_damping",                      \
-    "--momentum-damping", "", "im-blend: share of the non-rigid velocity removed per step")
+    "--momentum-damping", "",                                                                      \
+    "im-blend (full space: lg-be, lg-im, lg-im-blend): share of the non-rigid velocity removed "   \
+    "per step")
 
 /// The scenario a run takes (ScenarioSettings): what `ramus simulate`, `compare`, `audit` and
 /// `simulate-full` do with a model, besides its forces.
@@ -122,3 +124,19 @@
     "conjugate gradients stop at |r| <= this |b|")                                               \
   X(int, cg_iterations, 200, closed(1, 1000000), "cloth.cg_iterations", "--cg-iterations", "",   \
     "... or after this many iterations")
+
+/// The full-space reference's own solvers (FullSpaceSettings) in `ramus simulate-full`: the
+/// local/global solver of "Stabilizing integrators for real-time physics" (2018) for tets and
+/// cloth (docs/LOCAL_GLOBAL.md), and substeps.
+#define RAMUS_FULL_SPACE_SETTINGS(X)                                                               \
+  X(int, local_global_iterations, 10, closed(1, 100000), "simulation.local_global_iterations",     \
+    "--lg-iterations", "",                                                                         \
+    "lg-be, lg-im, lg-im-blend: local/global iterations of a step's solve (backward Euler or the " \
+    "midpoint)")                                                                                   \
+  X(int, local_global_stabilization_iterations, 1, closed(1, 100000),                              \
+    "simulation.local_global_stabilization_iterations", "--lg-stabilization-iterations", "",       \
+    "lg-im-blend: ... of the backward-Euler solve that stabilizes the midpoint, started from its " \
+    "end")                                                                                         \
+  X(int, substeps, 1, closed(1, 100000), "simulation.substeps", "--substeps", "",                  \
+    "lg-be, lg-im, lg-im-blend: steps of h / n taken per time step h (the midpoint paper's "       \
+    "Tab. 2: 10, 100)")

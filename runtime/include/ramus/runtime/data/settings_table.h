@@ -16,8 +16,9 @@
 namespace ramus {
 
 /// Which struct holds a setting: RuntimeSettings, its wind, one DomainSettings per domain,
-/// ScenarioSettings, or ClothSettings (full space only: not in model files, not in the C API).
-enum class SettingScope { kObject, kWind, kDomain, kScenario, kCloth };
+/// ScenarioSettings, or ClothSettings and FullSpaceSettings (full space only: not in model files,
+/// not in the C API).
+enum class SettingScope { kObject, kWind, kDomain, kScenario, kCloth, kFullSpace };
 /// A setting's value type.
 enum class SettingType { kReal, kInteger, kVector3, kIntegrator, kLumping };
 
@@ -78,14 +79,17 @@ SettingValue setting_value(const RuntimeSettings& settings, const SettingInfo& i
 SettingValue setting_value(const ScenarioSettings& scenario, const SettingInfo& info);
 SettingValue setting_value(const DomainSettings& domain, const SettingInfo& info);
 SettingValue setting_value(const ClothSettings& cloth, const SettingInfo& info);
+SettingValue setting_value(const FullSpaceSettings& full_space, const SettingInfo& info);
 /// Sets it, unchecked (a per-domain one: in domain `domain`, or in every domain for domain < 0).
 void set_setting(RuntimeSettings& settings, const SettingInfo& info, const SettingValue& value,
                  int domain = -1);
 void set_setting(ScenarioSettings& scenario, const SettingInfo& info, const SettingValue& value);
 void set_setting(DomainSettings& domain, const SettingInfo& info, const SettingValue& value);
 void set_setting(ClothSettings& cloth, const SettingInfo& info, const SettingValue& value);
-/// "" when every cloth setting lies within its bounds, else "<name>: <what is wrong>".
+void set_setting(FullSpaceSettings& full_space, const SettingInfo& info, const SettingValue& value);
+/// "" when every cloth (full-space) setting lies within its bounds, else "<name>: <what is wrong>".
 std::string find_cloth_problem(const ClothSettings& cloth);
+std::string find_full_space_problem(const FullSpaceSettings& full_space);
 
 /// "" when `value` is allowed, else what is wrong in the one message style: "must lie in (0, 1]
 /// s, got 2", "must be positive, got 0", "expected one of L1, L2, L3; got 7".

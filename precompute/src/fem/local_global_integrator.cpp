@@ -1,0 +1,268 @@
+#include "ramus/precompute/fem/local_global_integrator.h"
+
+#include <Eigen/CholmodSupport>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "energy_blend.h"
+#include "ramus/error.h"
+#include "ramus/precompute/fem/momentum_preserving_damping.h"
+
+namespace ramus {
+
+namespace {
+
+using Cholesky = Eigen::CholmodSimplicialLLT<Eigen::SparseMatrix<double>, Eigen::Lower>;
+
+Eigen::Map<const VertexRows> rows_of(const Eigen::VectorXd& flat) {
+  return {flat.data(), flat.size() / 3, 3};
+}
+
+}  // namespace
+
+// The two system matrices (over every vertex, for the fixed vertices' columns) and the Cholesky
+// factors of their free block; which vertices are free.
+struct LocalGlobalIntegrator::Factors {
+  Eigen::SparseMatrix<double> laplacian, backward_euler, midpoint;
+  Cholesky backward_euler_factor, midpoint_factor;
+  std::vector<int> free;  // free vertex k -> vertex
+};
+
+LocalGlobalIntegrator::LocalGlobalIntegrator(const ProjectiveEnergy& energy, Eigen::VectorXd masses,
+                                             std::vector<int> fixed, Eigen::VectorXd rest_positions,
+                                             LocalGlobalOptions options)
+    : energy_(energy),
+      masses_(std::move(masses)),
+      fixed_(std::move(fixed)),
+      rest_(std::move(rest_positions)),
+      options_(options),
+      factors_(std::make_unique<Factors>()) {
+  // Options, masses, fixed vertices.
+  const int n = energy_.num_vertices();
+  const double h = options_.time_step;
+  if (!(h > 0) || !std::isfinite(h))
+    throw OptionError("local/global: the time step must be positive, got " + std::to_string(h));
+  if (options_.iterations < 1 || options_.stabilization_iterations < 1)
+    throw OptionError("local/global: iterations must be at least 1");
+  if (!(options_.energy_tolerance > 0 && options_.energy_tolerance <= 1))
+    throw OptionError("local/global: the energy tolerance must lie in (0, 1]");
+  if (!(options_.momentum_damping >= 0 && options_.momentum_damping <= 1))
+    throw OptionError("local/global: the momentum damping must lie in [0, 1]");
+  if (masses_.size() != n || rest_.size() != 3 * n || !rest_.allFinite())
+    throw OptionError("local/global: masses or rest positions do not match the energy's " +
+                      std::to_string(n) + " vertices");
+  std::sort(fixed_.begin(), fixed_.end());
+  fixed_.erase(std::unique(fixed_.begin(), fixed_.end()), fixed_.end());
+  std::vector<int> free_index(static_cast<size_t>(n), 0);
+  for (int v : fixed_) {
+    if (v < 0 || v >= n)
+      throw OptionError("local/global: fixed vertex " + std::to_string(v) + " does not exist");
+    free_index[static_cast<size_t>(v)] = -1;
+  }
+  for (int v = 0; v < n; ++v)
+    if (free_index[static_cast<size_t>(v)] == 0) {
+      if (!(masses_(v) > 0))
+        throw OptionError("local/global: vertex " + std::to_string(v) + " has no mass");
+      free_index[static_cast<size_t>(v)] = static_cast<int>(factors_->free.size());
+      factors_->free.push_back(v);
+    }
+
+  // M + h² L and M + h²/4 L, their free blocks factored once.
+  Factors& f = *factors_;
+  f.laplacian = energy_.laplacian();
+  Eigen::SparseMatrix<double> mass(n, n);
+  mass.reserve(Eigen::VectorXi::Constant(n, 1));
+  for (int v = 0; v < n; ++v) mass.insert(v, v) = masses_(v);
+  f.backward_euler = mass + h * h * f.laplacian;
+  f.midpoint = mass + 0.25 * h * h * f.laplacian;
+  const auto free_block = [&](const Eigen::SparseMatrix<double>& A) {
+    std::vector<Eigen::Triplet<double>> entries;
+    for (int col = 0; col < A.outerSize(); ++col)
+      for (Eigen::SparseMatrix<double>::InnerIterator it(A, col); it; ++it) {
+        const int r = free_index[static_cast<size_t>(it.row())];
+        const int c = free_index[static_cast<size_t>(col)];
+        if (r >= 0 && c >= 0) entries.emplace_back(r, c, it.value());
+      }
+    const int m = static_cast<int>(f.free.size());
+    Eigen::SparseMatrix<double> block(m, m);
+    block.setFromTriplets(entries.begin(), entries.end());
+    return block;
+  };
+  f.backward_euler_factor.compute(free_block(f.backward_euler));
+  f.midpoint_factor.compute(free_block(f.midpoint));
+  if (f.backward_euler_factor.info() != Eigen::Success ||
+      f.midpoint_factor.info() != Eigen::Success)
+    throw NumericalError("local/global: the system matrix M + h^2 L could not be factored");
+}
+
+LocalGlobalIntegrator::~LocalGlobalIntegrator() = default;
+
+FullSpaceState LocalGlobalIntegrator::rest_state() const {
+  FullSpaceState state;
+  state.positions = rest_;
+  state.velocities = Eigen::VectorXd::Zero(rest_.size());
+  state.accelerations = Eigen::VectorXd::Zero(rest_.size());
+  return state;
+}
+
+Eigen::VectorXd LocalGlobalIntegrator::step_forces(const Eigen::VectorXd& external_forces) const {
+  const int n = energy_.num_vertices();
+  if (external_forces.size() != 0 && external_forces.size() != 3 * n)
+    throw OptionError("local/global: external forces must have 3#V = " + std::to_string(3 * n) +
+                      " entries, got " + std::to_string(external_forces.size()));
+  Eigen::VectorXd f = external_forces.size() ? external_forces : Eigen::VectorXd::Zero(3 * n);
+  for (int v = 0; v < n; ++v) f.segment<3>(3 * v) += masses_(v) * options_.gravity;
+  return f;
+}
+
+void LocalGlobalIntegrator::solve(const Eigen::VectorXd& x_n, const Eigen::VectorXd& v_n,
+                                  const Eigen::VectorXd& f, bool midpoint, int iterations,
+                                  Eigen::VectorXd& x) const {
+  // The constant part of the right-hand side: M (x_n + h v_n) + c_f f (- h²/4 L x_n), less the
+  // fixed vertices' columns of the system matrix times their positions.
+  const Factors& F = *factors_;
+  const double h = options_.time_step;
+  const auto X_n = rows_of(x_n);
+  VertexRows base = masses_.asDiagonal() * (X_n + h * rows_of(v_n));
+  base += (midpoint ? 0.5 * h * h : h * h) * rows_of(f);
+  if (midpoint) base -= 0.25 * h * h * (F.laplacian * X_n);
+  VertexRows fixed_positions = VertexRows::Zero(X_n.rows(), 3);
+  for (int v : fixed_) fixed_positions.row(v) = X_n.row(v);
+  base -= (midpoint ? F.midpoint : F.backward_euler) * fixed_positions;
+  const double projection_scale = midpoint ? 0.5 * h * h : h * h;
+  const Cholesky& factor = midpoint ? F.midpoint_factor : F.backward_euler_factor;
+
+  // Local step (projections at x, or at (x + x_n) / 2), then the global solve over free vertices.
+  VertexRows X = rows_of(x), jp;
+  for (int v : fixed_) X.row(v) = X_n.row(v);
+  const auto m = static_cast<Eigen::Index>(F.free.size());
+  Eigen::MatrixX3d rhs(m, 3);
+  for (int iteration = 0; iteration < iterations; ++iteration) {
+    if (midpoint)
+      energy_.projected_forces(0.5 * (X + X_n), jp);
+    else
+      energy_.projected_forces(X, jp);
+    for (Eigen::Index k = 0; k < m; ++k) {
+      const int v = F.free[static_cast<size_t>(k)];
+      rhs.row(k) = base.row(v) + projection_scale * jp.row(v);
+    }
+    const Eigen::MatrixX3d solution = factor.solve(rhs);
+    for (Eigen::Index k = 0; k < m; ++k) X.row(F.free[static_cast<size_t>(k)]) = solution.row(k);
+  }
+  x = Eigen::Map<const Eigen::VectorXd>(X.data(), X.size());
+}
+
+double LocalGlobalIntegrator::energy_at(const Eigen::VectorXd& x, const Eigen::VectorXd& v,
+                                        const Eigen::VectorXd& f, double* scale) const {
+  double kinetic = 0;
+  for (Eigen::Index i = 0; i < masses_.size(); ++i)
+    kinetic += 0.5 * masses_(i) * v.segment<3>(3 * i).squaredNorm();
+  const double elastic = energy_.energy(rows_of(x));
+  const double work = f.dot(x - rest_);
+  if (scale) *scale = kinetic + std::abs(elastic) + std::abs(work);
+  return kinetic + elastic - work;
+}
+
+double LocalGlobalIntegrator::total_energy(const FullSpaceState& state,
+                                           const Eigen::VectorXd& external_forces) const {
+  return energy_at(state.positions, state.velocities, step_forces(external_forces));
+}
+
+LocalGlobalReport LocalGlobalIntegrator::step(FullSpaceState& state, LocalGlobalMethod method,
+                                              const Eigen::VectorXd& external_forces) {
+  const double h = options_.time_step;
+  const Eigen::VectorXd f = step_forces(external_forces);
+  const Eigen::VectorXd x_n = state.positions, v_n = state.velocities;
+  // The inertial guess y = x_n + h v_n + h² M⁻¹ f (fixed vertices in place).
+  Eigen::VectorXd guess = x_n + h * v_n;
+  for (Eigen::Index i = 0; i < masses_.size(); ++i)
+    if (masses_(i) > 0) guess.segment<3>(3 * i) += h * h / masses_(i) * f.segment<3>(3 * i);
+  const auto backward_euler_from = [&](Eigen::VectorXd x, int iterations) {
+    solve(x_n, v_n, f, false, iterations, x);
+    Eigen::VectorXd v = (x - x_n) / h;
+    return Motion{std::move(x), std::move(v), {}};
+  };
+  const auto midpoint_from = [&](Eigen::VectorXd x) {
+    solve(x_n, v_n, f, true, options_.iterations, x);
+    Eigen::VectorXd v = 2 * (x - x_n) / h - v_n;
+    return Motion{std::move(x), std::move(v), {}};
+  };
+
+  LocalGlobalReport report;
+  Motion end;
+  double target = std::numeric_limits<double>::quiet_NaN();
+  if (method == LocalGlobalMethod::kBackwardEuler) {
+    end = backward_euler_from(guess, options_.iterations);
+    report.iterations = options_.iterations;
+  } else if (method == LocalGlobalMethod::kImplicitMidpoint) {
+    end = midpoint_from(guess);
+    report.iterations = options_.iterations;
+  } else {
+    // H_total, plus H_added: what the forces' change between steps did to H at the start.
+    double start_scale = 0, midpoint_scale = 0;
+    const double start_energy = energy_at(x_n, v_n, f, &start_scale);
+    target = start_energy;
+    if (std::isfinite(state.energy_target) && std::isfinite(state.energy_at_end))
+      target = state.energy_target + (start_energy - state.energy_at_end);
+    const auto energy_error = [&](const Motion& m) { return energy_at(m.x, m.v, f) - target; };
+
+    // The midpoint, then its energy error against ε times the start's energy scale (Eq. 24; the
+    // midpoint's from rest, where the start's is 0).
+    const Motion midpoint = midpoint_from(guess);
+    report.iterations = options_.iterations;
+    const double midpoint_error = energy_at(midpoint.x, midpoint.v, f, &midpoint_scale) - target;
+    const double tolerance =
+        options_.energy_tolerance * (start_scale > 0 ? start_scale : midpoint_scale);
+    end = midpoint;
+    if (midpoint_error > tolerance) {
+      // Too much: backward Euler from the midpoint's end; blend IM (α = 0) to BE (α = 1). When
+      // backward Euler gains energy too (it may, where the energy is not convex: a buckling
+      // cloth), the paper takes it whole; Ramus keeps the lower of the two ends.
+      const Motion euler = backward_euler_from(midpoint.x, options_.stabilization_iterations);
+      report.iterations += options_.stabilization_iterations;
+      report.blend = 1;
+      report.alpha = 1;
+      if (energy_error(euler) <= 0)
+        end = bisect_blend(midpoint, euler, tolerance, energy_error, &report.alpha);
+      else if (energy_error(euler) < midpoint_error)
+        end = euler;
+      else
+        report.alpha = 0;
+    } else if (midpoint_error < -tolerance) {
+      // Too little: forward Euler with the forces at x_n; blend FE (α = 0) to IM (α = 1).
+      VertexRows acceleration = rows_of(f) - energy_.gradient(rows_of(x_n));
+      for (Eigen::Index i = 0; i < masses_.size(); ++i)
+        acceleration.row(i) /= masses_(i) > 0 ? masses_(i) : 1.0;
+      Motion forward{
+          x_n + h * v_n,
+          v_n + h * Eigen::Map<const Eigen::VectorXd>(acceleration.data(), acceleration.size()),
+          {}};
+      for (int v : fixed_) forward.x.segment<3>(3 * v) = x_n.segment<3>(3 * v);
+      report.blend = -1;
+      double alpha = 0;
+      if (energy_error(forward) > 0)
+        end = bisect_blend(forward, midpoint, tolerance, energy_error, &alpha);
+      else
+        end = forward;
+      report.alpha = 1 - alpha;
+    }
+  }
+
+  // Fixed vertices at rest, the damping (its loss leaves the tracked total), the state.
+  for (int v : fixed_) end.v.segment<3>(3 * v).setZero();
+  report.damping_loss =
+      damp_non_rigid_velocity(masses_, fixed_, end.x, options_.momentum_damping, end.v);
+  state.accelerations = (end.v - v_n) / h;
+  state.positions = std::move(end.x);
+  state.velocities = std::move(end.v);
+  state.time += h;
+  if (method == LocalGlobalMethod::kEnergyStabilizedMidpoint) {
+    state.energy_target = target - report.damping_loss;
+    state.energy_at_end = energy_at(state.positions, state.velocities, f);
+  }
+  return report;
+}
+
+}  // namespace ramus
