@@ -362,13 +362,8 @@ void run(const Args& args) {
   }
   const StvkFemModel model(mesh, assign_materials(mesh, spec.material, spec.materials_by_label));
   const FullSpaceOptions options = run_options(spec, mesh, model, args.integrator);
-  if (is_local_global_integrator(args.integrator)) {
-    if (!options.contact.colliders.empty() || options.contact.self_collision.enabled)
-      throw OptionError("--integrator " + args.integrator +
-                        ": the local/global solver has no contact yet (colliders, "
-                        "self-collision); use be or im-blend");
-    return simulate_local_global_tets(spec, mesh, model, fixed, local_global);
-  }
+  if (is_local_global_integrator(args.integrator))
+    return simulate_local_global_tets(spec, mesh, model, fixed, options.contact, local_global);
   // SIERE's split: the spec's number of modes, refreshed every step (the survey's exact method:
   // the full space is the reference) unless the options say otherwise.
   const auto given_int = [&](const char* name, int otherwise) {

@@ -52,6 +52,10 @@ struct ClothTotals {
 }  // namespace
 
 void simulate_cloth(const ModelSpec& spec, const ClothRunOutput& output) {
+  if (!spec.contact.colliders.empty())
+    throw OptionError(
+        "colliders: the implicit Euler cloth has no contact yet; the local/global solver takes "
+        "them (--integrator lg-be, lg-im or lg-im-blend)");
   const SpecCloth loaded = load_spec_cloth(spec);
   const MassSpringCloth& cloth = loaded.cloth;
   const RuntimeSettings& settings = spec.simulation.settings;

@@ -6,6 +6,7 @@
 
 #include "output_paths.h"
 #include "ramus/error.h"
+#include "ramus/precompute/contact/collider_spec.h"
 #include "ramus/precompute/fem/local_global_integrator.h"
 #include "ramus/precompute/formats/vtu_io.h"
 #include "series_budget.h"
@@ -39,7 +40,27 @@ struct Body {
   Eigen::MatrixX3d rest;
   std::vector<PointForce> forces;
   const char* what;  // "cloth" or "tets", for the log
+  std::vector<LevelSetCollider> colliders;
 };
+
+// The colliders of a run's contact options, frictionless; what the solver cannot take refused.
+std::vector<LevelSetCollider> local_global_colliders(const ContactOptions& contact,
+                                                     const std::string& integrator) {
+  if (contact.self_collision.enabled)
+    throw OptionError("--integrator " + integrator +
+                      ": the local/global solver has no self-collision (contact.self_collision); "
+                      "use be or im-blend");
+  std::vector<LevelSetCollider> colliders;
+  for (std::size_t c = 0; c < contact.colliders.size(); ++c) {
+    if (contact.colliders[c].friction > 0)
+      throw OptionError("--integrator " + integrator + ": colliders[" + std::to_string(c) +
+                        "] has friction " + std::to_string(contact.colliders[c].friction) +
+                        "; the local/global solver's colliders are frictionless (give 0, or use "
+                        "be or im-blend)");
+    colliders.push_back(contact.colliders[c].collider);
+  }
+  return colliders;
+}
 
 // Steps the body for the spec's steps (each of `substeps` local/global steps), writing frames.
 void run_body(const ModelSpec& spec, const Body& body, const LocalGlobalRun& run,
@@ -56,6 +77,8 @@ void run_body(const ModelSpec& spec, const Body& body, const LocalGlobalRun& run
   options.stabilization_iterations = full_space.local_global_stabilization_iterations;
   options.energy_tolerance = run.energy_tolerance;
   options.momentum_damping = spec.simulation.domain.momentum_damping;
+  options.colliders = body.colliders;
+  options.collision_stiffness = full_space.local_global_collision_stiffness;
   const VertexRows rest_rows = body.rest;
   const auto t_factor = Clock::now();
   LocalGlobalIntegrator integrator(
@@ -63,6 +86,8 @@ void run_body(const ModelSpec& spec, const Body& body, const LocalGlobalRun& run
       Eigen::Map<const Eigen::VectorXd>(rest_rows.data(), rest_rows.size()), options);
   const double factor_seconds = std::chrono::duration<double>(Clock::now() - t_factor).count();
   const LocalGlobalMethod method = method_of(run.integrator);
+  if (!body.colliders.empty() && method != LocalGlobalMethod::kBackwardEuler)
+    throw OptionError("--integrator " + run.integrator + ": " + kMidpointCollidersRefused);
   const int steps = spec.simulation.scenario.steps;
   std::printf(
       "model     %s, local/global: %d iterations%s, h = %g s%s, momentum damping %g, %d steps "
@@ -102,7 +127,7 @@ void run_body(const ModelSpec& spec, const Body& body, const LocalGlobalRun& run
       integrator.total_energy(state, point_forces_at(body.forces, n, state.time));
 
   // Step by step: the point forces at the step's start, its substeps, the log.
-  double seconds = 0, max_displacement = 0, damping_loss = 0, largest_alpha = 0;
+  double seconds = 0, max_displacement = 0, damping_loss = 0, largest_alpha = 0, deepest = 0;
   int iterations = 0, toward_euler = 0, toward_forward = 0;
   const int print_every = std::max(1, steps / 10);
   for (int step = 1; step <= steps; ++step) {
@@ -116,6 +141,7 @@ void run_body(const ModelSpec& spec, const Body& body, const LocalGlobalRun& run
       toward_euler += last.blend == 1;
       toward_forward += last.blend == -1;
       largest_alpha = std::max(largest_alpha, last.alpha);
+      deepest = std::max(deepest, last.deepest);
     }
     const double step_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     seconds += step_seconds;
@@ -148,6 +174,11 @@ void run_body(const ModelSpec& spec, const Body& body, const LocalGlobalRun& run
       "%.4g m\n",
       steps, seconds, 1e3 * seconds / divisor, static_cast<double>(iterations) / divisor,
       max_displacement);
+  if (!body.colliders.empty())
+    std::printf(
+        "contact   %zu colliders (projective, weight %g m / h^2): deepest vertex %.4g m "
+        "inside\n",
+        body.colliders.size(), options.collision_stiffness, deepest);
   if (method == LocalGlobalMethod::kEnergyStabilizedMidpoint)
     std::printf(
         "blend     %d steps toward backward Euler, %d toward forward Euler (of %d), largest alpha "
@@ -177,10 +208,20 @@ void simulate_local_global_cloth(const ModelSpec& spec, const LocalGlobalRun& ru
       "pinned\n",
       spec.mesh_path.c_str(), cloth.num_particles(), cloth.particle_mass, cloth.num_stretch,
       cloth.num_springs() - cloth.num_stretch, cloth.pinned.size());
-  const Body body{
-      energy,        Eigen::VectorXd::Constant(cloth.num_particles(), cloth.particle_mass),
-      cloth.pinned,  cloth.rest_positions,
-      loaded.forces, "cloth"};
+  const Eigen::VectorXd masses =
+      Eigen::VectorXd::Constant(cloth.num_particles(), cloth.particle_mass);
+  std::vector<std::string> warnings;
+  const ContactOptions contact =
+      resolve_contact_options(spec.contact, spec.spec_path, cloth.rest_positions, masses, warnings);
+  for (const std::string& warning : warnings)
+    std::fprintf(stderr, "ramus: warning: %s: %s\n", spec.spec_path.c_str(), warning.c_str());
+  const Body body{energy,
+                  masses,
+                  cloth.pinned,
+                  cloth.rest_positions,
+                  loaded.forces,
+                  "cloth",
+                  local_global_colliders(contact, run.integrator)};
   run_body(spec, body, run,
            [&](PvdSeriesWriter& writer, double time, const Eigen::MatrixX3d& positions,
                const VtuFields& fields) {
@@ -190,13 +231,14 @@ void simulate_local_global_cloth(const ModelSpec& spec, const LocalGlobalRun& ru
 
 void simulate_local_global_tets(const ModelSpec& spec, const TetMesh& mesh,
                                 const StvkFemModel& model, const std::vector<int>& fixed,
-                                const LocalGlobalRun& run) {
+                                const ContactOptions& contact, const LocalGlobalRun& run) {
+  std::vector<LevelSetCollider> colliders = local_global_colliders(contact, run.integrator);
   const ProjectiveEnergy energy = projective_corotated_energy(model);
   std::printf("mesh      %s: %d vertices, %d tets, %zu fixed vertices, mass %.4g kg\n",
               spec.mesh_path.c_str(), mesh.num_vertices(), mesh.num_tets(), fixed.size(),
               model.total_mass());
   const Body body{energy, model.lumped_vertex_masses(), fixed, mesh.rest_positions, spec.forces,
-                  "mesh"};
+                  "mesh", std::move(colliders)};
   run_body(spec, body, run,
            [&](PvdSeriesWriter& writer, double time, const Eigen::MatrixX3d& positions,
                const VtuFields& fields) { writer.add_frame(time, positions, mesh.tets, fields); });

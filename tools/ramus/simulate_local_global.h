@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ramus/precompute/contact/step_contact.h"
 #include "ramus/precompute/fem/stvk_fem_model.h"
 #include "ramus/precompute/model/model_spec.h"
 #include "simulate_cloth.h"
@@ -24,13 +25,13 @@ struct LocalGlobalRun {
   ClothRunOutput output;
 };
 
-/// The spec's cloth (springs as projective terms, equal masses, pinned particles).
+/// The spec's cloth (springs as projective terms, equal masses, pinned particles, its colliders).
 void simulate_local_global_cloth(const ModelSpec& spec, const LocalGlobalRun& run);
 
-/// The spec's tet mesh (fixed_corotated with poisson_ratio 0; lumped masses; `fixed` vertices);
-/// `forces` resolved on its vertices.
+/// The spec's tet mesh (fixed_corotated with poisson_ratio 0; lumped masses; `fixed` vertices;
+/// the spec's point forces resolved on its vertices) with the colliders of `contact`.
 void simulate_local_global_tets(const ModelSpec& spec, const TetMesh& mesh,
                                 const StvkFemModel& model, const std::vector<int>& fixed,
-                                const LocalGlobalRun& run);
+                                const ContactOptions& contact, const LocalGlobalRun& run);
 
 }  // namespace ramus::cli

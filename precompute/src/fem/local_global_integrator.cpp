@@ -24,10 +24,13 @@ Eigen::Map<const VertexRows> rows_of(const Eigen::VectorXd& flat) {
 
 // The two system matrices (over every vertex, for the fixed vertices' columns) and the Cholesky
 // factors of their free block; which vertices are free.
+// The active collision terms (collider c, vertex v at c n + v) whose weights the factors hold.
 struct LocalGlobalIntegrator::Factors {
   Eigen::SparseMatrix<double> laplacian, backward_euler, midpoint;
+  Eigen::SparseMatrix<double> backward_euler_free, midpoint_free;  // without collision terms
   Cholesky backward_euler_factor, midpoint_factor;
   std::vector<int> free;  // free vertex k -> vertex
+  std::vector<char> active;
 };
 
 LocalGlobalIntegrator::LocalGlobalIntegrator(const ProjectiveEnergy& energy, Eigen::VectorXd masses,
@@ -75,6 +78,8 @@ LocalGlobalIntegrator::LocalGlobalIntegrator(const ProjectiveEnergy& energy, Eig
   Eigen::SparseMatrix<double> mass(n, n);
   mass.reserve(Eigen::VectorXi::Constant(n, 1));
   for (int v = 0; v < n; ++v) mass.insert(v, v) = masses_(v);
+  if (!(options_.collision_stiffness > 0) || !std::isfinite(options_.collision_stiffness))
+    throw OptionError("local/global: the collision stiffness must be positive");
   f.backward_euler = mass + h * h * f.laplacian;
   f.midpoint = mass + 0.25 * h * h * f.laplacian;
   const auto free_block = [&](const Eigen::SparseMatrix<double>& A) {
@@ -90,11 +95,35 @@ LocalGlobalIntegrator::LocalGlobalIntegrator(const ProjectiveEnergy& energy, Eig
     block.setFromTriplets(entries.begin(), entries.end());
     return block;
   };
-  f.backward_euler_factor.compute(free_block(f.backward_euler));
-  f.midpoint_factor.compute(free_block(f.midpoint));
+  f.backward_euler_free = free_block(f.backward_euler);
+  f.midpoint_free = free_block(f.midpoint);
+  f.backward_euler_factor.analyzePattern(f.backward_euler_free);
+  f.midpoint_factor.analyzePattern(f.midpoint_free);
+  f.active.assign(options_.colliders.size() * static_cast<size_t>(n), 0);
+  factor(f.active);
+}
+
+void LocalGlobalIntegrator::factor(const std::vector<char>& active) {
+  // Each active collision term adds w = c m / h² to its vertex's diagonal (h² w = c m); the
+  // symbolic analysis is kept.
+  Factors& f = *factors_;
+  Eigen::SparseMatrix<double> backward_euler = f.backward_euler_free, midpoint = f.midpoint_free;
+  const std::size_t n = static_cast<std::size_t>(masses_.size());
+  for (std::size_t k = 0; k < f.free.size(); ++k) {
+    const auto v = static_cast<std::size_t>(f.free[k]);
+    double terms = 0;
+    for (std::size_t c = 0; c < options_.colliders.size(); ++c) terms += active[c * n + v];
+    const double added = terms * options_.collision_stiffness * masses_(f.free[k]);
+    const auto i = static_cast<Eigen::Index>(k);
+    backward_euler.coeffRef(i, i) += added;
+    midpoint.coeffRef(i, i) += 0.25 * added;
+  }
+  f.backward_euler_factor.factorize(backward_euler);
+  f.midpoint_factor.factorize(midpoint);
   if (f.backward_euler_factor.info() != Eigen::Success ||
       f.midpoint_factor.info() != Eigen::Success)
     throw NumericalError("local/global: the system matrix M + h^2 L could not be factored");
+  f.active = active;
 }
 
 LocalGlobalIntegrator::~LocalGlobalIntegrator() = default;
@@ -119,7 +148,7 @@ Eigen::VectorXd LocalGlobalIntegrator::step_forces(const Eigen::VectorXd& extern
 
 void LocalGlobalIntegrator::solve(const Eigen::VectorXd& x_n, const Eigen::VectorXd& v_n,
                                   const Eigen::VectorXd& f, bool midpoint, int iterations,
-                                  Eigen::VectorXd& x) const {
+                                  double time, Eigen::VectorXd& x) const {
   // The constant part of the right-hand side: M (x_n + h v_n) + c_f f (- h²/4 L x_n), less the
   // fixed vertices' columns of the system matrix times their positions.
   const Factors& F = *factors_;
@@ -140,10 +169,9 @@ void LocalGlobalIntegrator::solve(const Eigen::VectorXd& x_n, const Eigen::Vecto
   const auto m = static_cast<Eigen::Index>(F.free.size());
   Eigen::MatrixX3d rhs(m, 3);
   for (int iteration = 0; iteration < iterations; ++iteration) {
-    if (midpoint)
-      energy_.projected_forces(0.5 * (X + X_n), jp);
-    else
-      energy_.projected_forces(X, jp);
+    const VertexRows at = midpoint ? VertexRows(0.5 * (X + X_n)) : X;
+    energy_.projected_forces(at, jp);
+    if (!options_.colliders.empty()) add_collision_projections(at, time, &jp);
     for (Eigen::Index k = 0; k < m; ++k) {
       const int v = F.free[static_cast<size_t>(k)];
       rhs.row(k) = base.row(v) + projection_scale * jp.row(v);
@@ -154,12 +182,76 @@ void LocalGlobalIntegrator::solve(const Eigen::VectorXd& x_n, const Eigen::Vecto
   x = Eigen::Map<const Eigen::VectorXd>(X.data(), X.size());
 }
 
+double LocalGlobalIntegrator::add_collision_projections(const VertexRows& x, double time,
+                                                        VertexRows* jp, double* deepest) const {
+  // Per collider and vertex: P = x - phi grad phi / |grad phi|² inside (phi < 0), x outside. The
+  // local step (jp given) projects the step's active terms; the energy counts every vertex inside.
+  const double h = options_.time_step;
+  const std::size_t n = static_cast<std::size_t>(x.rows());
+  double energy = 0, depth = 0;
+  for (std::size_t c = 0; c < options_.colliders.size(); ++c)
+    for (std::size_t v = 0; v < n; ++v) {
+      const bool active = factors_->active[c * n + v] != 0;
+      if (jp && !active) continue;
+      const auto row = static_cast<Eigen::Index>(v);
+      const double w = options_.collision_stiffness * masses_(row) / (h * h);
+      const Eigen::Vector3d point = x.row(row).transpose();
+      const LevelSetSample sample = sample_level_set(options_.colliders[c], point, time);
+      Eigen::Vector3d projected = point;
+      if (sample.value < 0 && sample.gradient.squaredNorm() > 0) {
+        projected -= sample.value / sample.gradient.squaredNorm() * sample.gradient;
+        energy += 0.5 * w * (point - projected).squaredNorm();
+        depth = std::max(depth, -sample.value);
+      }
+      if (jp) jp->row(row) += w * projected.transpose();
+    }
+  if (deepest) *deepest = depth;
+  return energy;
+}
+
+VertexRows LocalGlobalIntegrator::collision_gradient(const VertexRows& x, double time) const {
+  // Σ w (x - P(x)) over every vertex inside a collider.
+  VertexRows gradient = VertexRows::Zero(x.rows(), 3);
+  const double h = options_.time_step;
+  for (const LevelSetCollider& collider : options_.colliders)
+    for (Eigen::Index v = 0; v < x.rows(); ++v) {
+      const LevelSetSample sample = sample_level_set(collider, x.row(v).transpose(), time);
+      if (sample.value < 0 && sample.gradient.squaredNorm() > 0)
+        gradient.row(v) += options_.collision_stiffness * masses_(v) / (h * h) * sample.value /
+                           sample.gradient.squaredNorm() * sample.gradient.transpose();
+    }
+  return gradient;
+}
+
+std::vector<char> LocalGlobalIntegrator::active_terms(const Eigen::VectorXd& x_n,
+                                                      const Eigen::VectorXd& guess,
+                                                      double time) const {
+  // A term is active for the step when its vertex starts inside the collider or would end inside
+  // it moving by inertia alone.
+  const std::size_t n = static_cast<std::size_t>(masses_.size());
+  std::vector<char> active(options_.colliders.size() * n, 0);
+  const double h = options_.time_step;
+  for (std::size_t c = 0; c < options_.colliders.size(); ++c)
+    for (std::size_t v = 0; v < n; ++v) {
+      const auto i = static_cast<Eigen::Index>(3 * v);
+      active[c * n + v] =
+          sample_level_set(options_.colliders[c], x_n.segment<3>(i), time).value < 0 ||
+          sample_level_set(options_.colliders[c], guess.segment<3>(i), time + h).value < 0;
+    }
+  for (int v : fixed_)
+    for (std::size_t c = 0; c < options_.colliders.size(); ++c)
+      active[c * n + static_cast<std::size_t>(v)] = 0;
+  return active;
+}
+
 double LocalGlobalIntegrator::energy_at(const Eigen::VectorXd& x, const Eigen::VectorXd& v,
-                                        const Eigen::VectorXd& f, double* scale) const {
+                                        const Eigen::VectorXd& f, double time,
+                                        double* scale) const {
   double kinetic = 0;
   for (Eigen::Index i = 0; i < masses_.size(); ++i)
     kinetic += 0.5 * masses_(i) * v.segment<3>(3 * i).squaredNorm();
-  const double elastic = energy_.energy(rows_of(x));
+  double elastic = energy_.energy(rows_of(x));
+  if (!options_.colliders.empty()) elastic += add_collision_projections(rows_of(x), time, nullptr);
   const double work = f.dot(x - rest_);
   if (scale) *scale = kinetic + std::abs(elastic) + std::abs(work);
   return kinetic + elastic - work;
@@ -167,11 +259,13 @@ double LocalGlobalIntegrator::energy_at(const Eigen::VectorXd& x, const Eigen::V
 
 double LocalGlobalIntegrator::total_energy(const FullSpaceState& state,
                                            const Eigen::VectorXd& external_forces) const {
-  return energy_at(state.positions, state.velocities, step_forces(external_forces));
+  return energy_at(state.positions, state.velocities, step_forces(external_forces), state.time);
 }
 
 LocalGlobalReport LocalGlobalIntegrator::step(FullSpaceState& state, LocalGlobalMethod method,
                                               const Eigen::VectorXd& external_forces) {
+  if (!options_.colliders.empty() && method != LocalGlobalMethod::kBackwardEuler)
+    throw OptionError(kMidpointCollidersRefused);
   const double h = options_.time_step;
   const Eigen::VectorXd f = step_forces(external_forces);
   const Eigen::VectorXd x_n = state.positions, v_n = state.velocities;
@@ -179,13 +273,16 @@ LocalGlobalReport LocalGlobalIntegrator::step(FullSpaceState& state, LocalGlobal
   Eigen::VectorXd guess = x_n + h * v_n;
   for (Eigen::Index i = 0; i < masses_.size(); ++i)
     if (masses_(i) > 0) guess.segment<3>(3 * i) += h * h / masses_(i) * f.segment<3>(3 * i);
+  if (!options_.colliders.empty())
+    if (std::vector<char> active = active_terms(x_n, guess, state.time); active != factors_->active)
+      factor(active);
   const auto backward_euler_from = [&](Eigen::VectorXd x, int iterations) {
-    solve(x_n, v_n, f, false, iterations, x);
+    solve(x_n, v_n, f, false, iterations, state.time + h, x);
     Eigen::VectorXd v = (x - x_n) / h;
     return Motion{std::move(x), std::move(v), {}};
   };
   const auto midpoint_from = [&](Eigen::VectorXd x) {
-    solve(x_n, v_n, f, true, options_.iterations, x);
+    solve(x_n, v_n, f, true, options_.iterations, state.time + h / 2, x);
     Eigen::VectorXd v = 2 * (x - x_n) / h - v_n;
     return Motion{std::move(x), std::move(v), {}};
   };
@@ -193,61 +290,90 @@ LocalGlobalReport LocalGlobalIntegrator::step(FullSpaceState& state, LocalGlobal
   LocalGlobalReport report;
   Motion end;
   double target = std::numeric_limits<double>::quiet_NaN();
-  if (method == LocalGlobalMethod::kBackwardEuler) {
-    end = backward_euler_from(guess, options_.iterations);
-    report.iterations = options_.iterations;
-  } else if (method == LocalGlobalMethod::kImplicitMidpoint) {
-    end = midpoint_from(guess);
-    report.iterations = options_.iterations;
-  } else {
-    // H_total, plus H_added: what the forces' change between steps did to H at the start.
-    double start_scale = 0, midpoint_scale = 0;
-    const double start_energy = energy_at(x_n, v_n, f, &start_scale);
-    target = start_energy;
-    if (std::isfinite(state.energy_target) && std::isfinite(state.energy_at_end))
-      target = state.energy_target + (start_energy - state.energy_at_end);
-    const auto energy_error = [&](const Motion& m) { return energy_at(m.x, m.v, f) - target; };
+  // The step, redone (at most 4 times) with the terms of vertices that ended inside a
+  // collider without one: a vertex the elastic motion, not inertia, carried in.
+  for (int pass = 0;; ++pass) {
+    report = LocalGlobalReport{};
+    if (method == LocalGlobalMethod::kBackwardEuler) {
+      end = backward_euler_from(guess, options_.iterations);
+      report.iterations = options_.iterations;
+    } else if (method == LocalGlobalMethod::kImplicitMidpoint) {
+      end = midpoint_from(guess);
+      report.iterations = options_.iterations;
+    } else {
+      // H_total, plus H_added: what the forces' change between steps did to H at the start.
+      double start_scale = 0, midpoint_scale = 0;
+      const double start_energy = energy_at(x_n, v_n, f, state.time, &start_scale);
+      target = start_energy;
+      if (std::isfinite(state.energy_target) && std::isfinite(state.energy_at_end))
+        target = state.energy_target + (start_energy - state.energy_at_end);
+      const double t_end = state.time + h;
+      const auto energy_error = [&](const Motion& m) {
+        return energy_at(m.x, m.v, f, t_end) - target;
+      };
 
-    // The midpoint, then its energy error against ε times the start's energy scale (Eq. 24; the
-    // midpoint's from rest, where the start's is 0).
-    const Motion midpoint = midpoint_from(guess);
-    report.iterations = options_.iterations;
-    const double midpoint_error = energy_at(midpoint.x, midpoint.v, f, &midpoint_scale) - target;
-    const double tolerance =
-        options_.energy_tolerance * (start_scale > 0 ? start_scale : midpoint_scale);
-    end = midpoint;
-    if (midpoint_error > tolerance) {
-      // Too much: backward Euler from the midpoint's end; blend IM (α = 0) to BE (α = 1). When
-      // backward Euler gains energy too (it may, where the energy is not convex: a buckling
-      // cloth), the paper takes it whole; Ramus keeps the lower of the two ends.
-      const Motion euler = backward_euler_from(midpoint.x, options_.stabilization_iterations);
-      report.iterations += options_.stabilization_iterations;
-      report.blend = 1;
-      report.alpha = 1;
-      if (energy_error(euler) <= 0)
-        end = bisect_blend(midpoint, euler, tolerance, energy_error, &report.alpha);
-      else if (energy_error(euler) < midpoint_error)
-        end = euler;
-      else
-        report.alpha = 0;
-    } else if (midpoint_error < -tolerance) {
-      // Too little: forward Euler with the forces at x_n; blend FE (α = 0) to IM (α = 1).
-      VertexRows acceleration = rows_of(f) - energy_.gradient(rows_of(x_n));
-      for (Eigen::Index i = 0; i < masses_.size(); ++i)
-        acceleration.row(i) /= masses_(i) > 0 ? masses_(i) : 1.0;
-      Motion forward{
-          x_n + h * v_n,
-          v_n + h * Eigen::Map<const Eigen::VectorXd>(acceleration.data(), acceleration.size()),
-          {}};
-      for (int v : fixed_) forward.x.segment<3>(3 * v) = x_n.segment<3>(3 * v);
-      report.blend = -1;
-      double alpha = 0;
-      if (energy_error(forward) > 0)
-        end = bisect_blend(forward, midpoint, tolerance, energy_error, &alpha);
-      else
-        end = forward;
-      report.alpha = 1 - alpha;
+      // The midpoint, then its energy error against ε times the start's energy scale (Eq. 24; the
+      // midpoint's from rest, where the start's is 0).
+      const Motion midpoint = midpoint_from(guess);
+      report.iterations = options_.iterations;
+      const double midpoint_error =
+          energy_at(midpoint.x, midpoint.v, f, t_end, &midpoint_scale) - target;
+      const double tolerance =
+          options_.energy_tolerance * (start_scale > 0 ? start_scale : midpoint_scale);
+      end = midpoint;
+      if (midpoint_error > tolerance) {
+        // Too much: backward Euler from the midpoint's end; blend IM (α = 0) to BE (α = 1). When
+        // backward Euler gains energy too (it may, where the energy is not convex: a buckling
+        // cloth), the paper takes it whole; Ramus keeps the lower of the two ends.
+        const Motion euler = backward_euler_from(midpoint.x, options_.stabilization_iterations);
+        report.iterations += options_.stabilization_iterations;
+        report.blend = 1;
+        report.alpha = 1;
+        if (energy_error(euler) <= 0)
+          end = bisect_blend(midpoint, euler, tolerance, energy_error, &report.alpha);
+        else if (energy_error(euler) < midpoint_error)
+          end = euler;
+        else
+          report.alpha = 0;
+      } else if (midpoint_error < -tolerance) {
+        // Too little: forward Euler with the forces at x_n; blend FE (α = 0) to IM (α = 1).
+        VertexRows acceleration = rows_of(f) - energy_.gradient(rows_of(x_n));
+        if (!options_.colliders.empty()) {
+          // The collision terms' gradient: Σ w (x - P(x)) over the colliders at t_n.
+          acceleration -= collision_gradient(rows_of(x_n), state.time);
+        }
+        for (Eigen::Index i = 0; i < masses_.size(); ++i)
+          acceleration.row(i) /= masses_(i) > 0 ? masses_(i) : 1.0;
+        Motion forward{
+            x_n + h * v_n,
+            v_n + h * Eigen::Map<const Eigen::VectorXd>(acceleration.data(), acceleration.size()),
+            {}};
+        for (int v : fixed_) forward.x.segment<3>(3 * v) = x_n.segment<3>(3 * v);
+        report.blend = -1;
+        double alpha = 0;
+        if (energy_error(forward) > 0)
+          end = bisect_blend(forward, midpoint, tolerance, energy_error, &alpha);
+        else
+          end = forward;
+        report.alpha = 1 - alpha;
+      }
     }
+    if (options_.colliders.empty() || pass == 3) break;
+    std::vector<char> active = factors_->active;
+    bool grew = false;
+    const std::size_t n = static_cast<std::size_t>(masses_.size());
+    for (std::size_t c = 0; c < options_.colliders.size(); ++c)
+      for (std::size_t v = 0; v < n; ++v)
+        if (!active[c * n + v] &&
+            sample_level_set(options_.colliders[c],
+                             end.x.segment<3>(static_cast<Eigen::Index>(3 * v)), state.time + h)
+                    .value < 0)
+          active[c * n + v] = grew = true;
+    for (int v : fixed_)
+      for (std::size_t c = 0; c < options_.colliders.size(); ++c)
+        active[c * n + static_cast<std::size_t>(v)] = 0;
+    if (!grew || active == factors_->active) break;
+    factor(active);
   }
 
   // Fixed vertices at rest, the damping (its loss leaves the tracked total), the state.
@@ -258,9 +384,11 @@ LocalGlobalReport LocalGlobalIntegrator::step(FullSpaceState& state, LocalGlobal
   state.positions = std::move(end.x);
   state.velocities = std::move(end.v);
   state.time += h;
+  if (!options_.colliders.empty())
+    add_collision_projections(rows_of(state.positions), state.time, nullptr, &report.deepest);
   if (method == LocalGlobalMethod::kEnergyStabilizedMidpoint) {
     state.energy_target = target - report.damping_loss;
-    state.energy_at_end = energy_at(state.positions, state.velocities, f);
+    state.energy_at_end = energy_at(state.positions, state.velocities, f, state.time);
   }
   return report;
 }

@@ -5,17 +5,27 @@
 // once by CHOLMOD; and the energy-stabilized midpoint (§4.1, Eq. 20-24): the midpoint blended
 // toward backward Euler (a few iterations from the midpoint's end) when it gained energy over the
 // tracked total, or toward forward Euler when it lost some, then the momentum-preserving damping
-// (§4.3), whose loss the tracked total follows.
+// (§4.3), whose loss the tracked total follows. Kinematic colliders enter as Projective
+// Dynamics' collision constraints: every vertex carries, per collider, the term
+// w/2 |x - P(x)|² (P the nearest point outside; zero outside), w a multiple of m / h².
 #pragma once
 
 #include <Eigen/Core>
 #include <memory>
 #include <vector>
 
+#include "ramus/precompute/contact/level_set_collider.h"
 #include "ramus/precompute/fem/full_space_simulator.h"
 #include "ramus/precompute/fem/projective_energy.h"
 
 namespace ramus {
+
+/// Why the midpoint and the blend refuse colliders: with the projections at (x + x_n) / 2 a
+/// vertex's impact gains energy without bound (a 10 cm block dropped on spheres: H from 0 to
+/// 9e4 J in the impact's step), and the blend's backward Euler does not bring it back.
+inline constexpr const char* kMidpointCollidersRefused =
+    "local/global: colliders work with backward Euler (lg-be) only; the midpoint's projections "
+    "at (x + x_n)/2 gain energy at an impact (use lg-be, or Newton's im-blend for contact)";
 
 /// The step a LocalGlobalIntegrator takes.
 enum class LocalGlobalMethod {
@@ -28,9 +38,11 @@ struct LocalGlobalOptions {
   double time_step = 1.0 / 60.0;                      ///< h, s
   Eigen::Vector3d gravity = Eigen::Vector3d::Zero();  ///< m/s²
   int iterations = 10;                                ///< of the backward-Euler or midpoint solve
-  int stabilization_iterations = 1;  ///< of the backward-Euler solve that stabilizes
-  double energy_tolerance = 0.01;    ///< ε of Eq. 24, relative to the energy's scale
-  double momentum_damping = 0;       ///< k of Eq. 33 in [0, 1], applied after every step
+  int stabilization_iterations = 1;         ///< of the backward-Euler solve that stabilizes
+  double energy_tolerance = 0.01;           ///< ε of Eq. 24, relative to the energy's scale
+  double momentum_damping = 0;              ///< k of Eq. 33 in [0, 1], applied after every step
+  std::vector<LevelSetCollider> colliders;  ///< kinematic, frictionless
+  double collision_stiffness = 100;         ///< a collider's weight on vertex v: this m_v / h²
 };
 
 /// What one step did.
@@ -40,6 +52,7 @@ struct LocalGlobalReport {
   int blend = 0;
   double alpha = 0;         ///< α of the blend (0: the first side untouched)
   double damping_loss = 0;  ///< kinetic energy the damping removed, J
+  double deepest = 0;       ///< the deepest vertex inside a collider at the end (m, >= 0)
 };
 
 class LocalGlobalIntegrator {
@@ -60,10 +73,12 @@ class LocalGlobalIntegrator {
   FullSpaceState rest_state() const;
   /// One step of length options().time_step under gravity and `external_forces` (3#V, N, or
   /// empty); state.positions, velocities, time and (for the blend) its energy track advance.
+  /// OptionError (kMidpointCollidersRefused) for the midpoint or the blend with colliders.
   LocalGlobalReport step(FullSpaceState& state, LocalGlobalMethod method,
                          const Eigen::VectorXd& external_forces = {});
 
-  /// H = ½ vᵀ M v + E(x) - fᵀ (x - X), J, f = gravity plus `external_forces`.
+  /// H = ½ vᵀ M v + E(x) + the collision terms (colliders at state.time) - fᵀ (x - X), J,
+  /// f = gravity plus `external_forces`.
   double total_energy(const FullSpaceState& state,
                       const Eigen::VectorXd& external_forces = {}) const;
 
@@ -79,12 +94,26 @@ class LocalGlobalIntegrator {
   /// Gravity plus the external forces, 3#V.
   Eigen::VectorXd step_forces(const Eigen::VectorXd& external_forces) const;
   /// Runs `iterations` local/global iterations of backward Euler (midpoint = false) or the
-  /// midpoint from x_n, v_n under forces f, starting at x (3#V), which it overwrites.
+  /// midpoint from x_n, v_n under forces f, starting at x (3#V), which it overwrites; the
+  /// colliders at `time`.
   void solve(const Eigen::VectorXd& x_n, const Eigen::VectorXd& v_n, const Eigen::VectorXd& f,
-             bool midpoint, int iterations, Eigen::VectorXd& x) const;
-  /// H's terms summed at x, v (3#V) under forces f, and a scale for the tolerance.
+             bool midpoint, int iterations, double time, Eigen::VectorXd& x) const;
+  /// Factors M + h² (L + W) and M + h²/4 (L + W), W the weights of the `active` collision terms
+  /// (collider c, vertex v at c #V + v).
+  void factor(const std::vector<char>& active);
+  /// The terms active in a step from x_n at `time` (its start) whose inertial guess is `guess`.
+  std::vector<char> active_terms(const Eigen::VectorXd& x_n, const Eigen::VectorXd& guess,
+                                 double time) const;
+  /// Σ w (x - P(x)) over every vertex inside a collider at `time` (#V by 3, N).
+  VertexRows collision_gradient(const VertexRows& x, double time) const;
+  /// Adds Σ w P(x) of the step's active terms at `time` to *jp (#V by 3) when given; returns
+  /// Σ w/2 |x - P(x)|² over every vertex inside and sets *deepest (m) when given.
+  double add_collision_projections(const VertexRows& x, double time, VertexRows* jp,
+                                   double* deepest = nullptr) const;
+  /// H's terms summed at x, v (3#V) under forces f (colliders at `time`), and a scale for the
+  /// tolerance.
   double energy_at(const Eigen::VectorXd& x, const Eigen::VectorXd& v, const Eigen::VectorXd& f,
-                   double* scale = nullptr) const;
+                   double time, double* scale = nullptr) const;
 };
 
 }  // namespace ramus

@@ -137,6 +137,10 @@
     "simulation.local_global_stabilization_iterations", "--lg-stabilization-iterations", "",       \
     "lg-im-blend: ... of the backward-Euler solve that stabilizes the midpoint, started from its " \
     "end")                                                                                         \
+  X(double, local_global_collision_stiffness, 100, closed(1e-3, 1e9),                              \
+    "simulation.local_global_collision_stiffness", "--lg-collision-stiffness", "",                 \
+    "lg-*: a collider's projective weight on a vertex, in units of its mass / h^2 (a resting "     \
+    "vertex sinks about g h^2 / this)")                                                            \
   X(int, substeps, 1, closed(1, 100000), "simulation.substeps", "--substeps", "",                  \
     "lg-be, lg-im, lg-im-blend: steps of h / n taken per time step h (the midpoint paper's "       \
     "Tab. 2: 10, 100)")
