@@ -86,8 +86,6 @@ void run_body(const ModelSpec& spec, const Body& body, const LocalGlobalRun& run
       Eigen::Map<const Eigen::VectorXd>(rest_rows.data(), rest_rows.size()), options);
   const double factor_seconds = std::chrono::duration<double>(Clock::now() - t_factor).count();
   const LocalGlobalMethod method = method_of(run.integrator);
-  if (!body.colliders.empty() && method != LocalGlobalMethod::kBackwardEuler)
-    throw OptionError("--integrator " + run.integrator + ": " + kMidpointCollidersRefused);
   const int steps = spec.simulation.scenario.steps;
   std::printf(
       "model     %s, local/global: %d iterations%s, h = %g s%s, momentum damping %g, %d steps "

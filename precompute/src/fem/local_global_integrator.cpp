@@ -156,7 +156,17 @@ void LocalGlobalIntegrator::solve(const Eigen::VectorXd& x_n, const Eigen::Vecto
   const auto X_n = rows_of(x_n);
   VertexRows base = masses_.asDiagonal() * (X_n + h * rows_of(v_n));
   base += (midpoint ? 0.5 * h * h : h * h) * rows_of(f);
-  if (midpoint) base -= 0.25 * h * h * (F.laplacian * X_n);
+  if (midpoint) {
+    // The x_n half of (L + W)(x + x_n)/2, W the active collision terms' weights (h² w = c m).
+    base -= 0.25 * h * h * (F.laplacian * X_n);
+    const std::size_t n = static_cast<std::size_t>(masses_.size());
+    for (std::size_t c = 0; c < options_.colliders.size(); ++c)
+      for (std::size_t v = 0; v < n; ++v)
+        if (F.active[c * n + v])
+          base.row(static_cast<Eigen::Index>(v)) -= 0.25 * options_.collision_stiffness *
+                                                    masses_(static_cast<Eigen::Index>(v)) *
+                                                    X_n.row(static_cast<Eigen::Index>(v));
+  }
   VertexRows fixed_positions = VertexRows::Zero(X_n.rows(), 3);
   for (int v : fixed_) fixed_positions.row(v) = X_n.row(v);
   base -= (midpoint ? F.midpoint : F.backward_euler) * fixed_positions;
@@ -264,8 +274,6 @@ double LocalGlobalIntegrator::total_energy(const FullSpaceState& state,
 
 LocalGlobalReport LocalGlobalIntegrator::step(FullSpaceState& state, LocalGlobalMethod method,
                                               const Eigen::VectorXd& external_forces) {
-  if (!options_.colliders.empty() && method != LocalGlobalMethod::kBackwardEuler)
-    throw OptionError(kMidpointCollidersRefused);
   const double h = options_.time_step;
   const Eigen::VectorXd f = step_forces(external_forces);
   const Eigen::VectorXd x_n = state.positions, v_n = state.velocities;

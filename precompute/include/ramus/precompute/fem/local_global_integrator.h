@@ -6,8 +6,8 @@
 // toward backward Euler (a few iterations from the midpoint's end) when it gained energy over the
 // tracked total, or toward forward Euler when it lost some, then the momentum-preserving damping
 // (§4.3), whose loss the tracked total follows. Kinematic colliders enter as Projective
-// Dynamics' collision constraints: every vertex carries, per collider, the term
-// w/2 |x - P(x)|² (P the nearest point outside; zero outside), w a multiple of m / h².
+// Dynamics' collision constraints: a vertex inside a collider, or heading in, carries for the
+// step the term w/2 |x - P(x)|² (P the nearest point outside), w a multiple of m / h².
 #pragma once
 
 #include <Eigen/Core>
@@ -19,13 +19,6 @@
 #include "ramus/precompute/fem/projective_energy.h"
 
 namespace ramus {
-
-/// Why the midpoint and the blend refuse colliders: with the projections at (x + x_n) / 2 a
-/// vertex's impact gains energy without bound (a 10 cm block dropped on spheres: H from 0 to
-/// 9e4 J in the impact's step), and the blend's backward Euler does not bring it back.
-inline constexpr const char* kMidpointCollidersRefused =
-    "local/global: colliders work with backward Euler (lg-be) only; the midpoint's projections "
-    "at (x + x_n)/2 gain energy at an impact (use lg-be, or Newton's im-blend for contact)";
 
 /// The step a LocalGlobalIntegrator takes.
 enum class LocalGlobalMethod {
@@ -73,7 +66,6 @@ class LocalGlobalIntegrator {
   FullSpaceState rest_state() const;
   /// One step of length options().time_step under gravity and `external_forces` (3#V, N, or
   /// empty); state.positions, velocities, time and (for the blend) its energy track advance.
-  /// OptionError (kMidpointCollidersRefused) for the midpoint or the blend with colliders.
   LocalGlobalReport step(FullSpaceState& state, LocalGlobalMethod method,
                          const Eigen::VectorXd& external_forces = {});
 
