@@ -113,7 +113,7 @@ TEST_CASE(
   const Bounce euler = bounce(LocalGlobalMethod::kBackwardEuler);
   const double fall = model.total_mass() * 9.81 * drop;
   CAPTURE(blend.fraction, blend.drift / fall, euler.fraction, euler.drift / fall, blend.deepest);
-  CHECK(blend.fraction >= 0.5);  // the rest of its energy shakes and turns it
+  CHECK(blend.fraction >= 0.5);   // the rest of its energy shakes and turns it
   CHECK(blend.fraction <= 1.02);  // no higher than it fell from
   CHECK(blend.drift < 0.03 * fall);
   CHECK(euler.fraction > -0.1);  // held by the spheres (a fall past them: below -0.5)
