@@ -122,6 +122,22 @@ void store_symmetric(const Eigen::Matrix3d& m, double* c) {
   c[0] = m(0, 0), c[1] = m(0, 1), c[2] = m(0, 2), c[3] = m(1, 1), c[4] = m(1, 2), c[5] = m(2, 2);
 }
 
+// Gravity on every particle plus the game's forces (3#V, or empty for none), N.
+Eigen::VectorXd applied_forces(const MassSpringCloth& cloth, const Eigen::Vector3d& gravity,
+                               const Eigen::VectorXd& external) {
+  Eigen::VectorXd f(3 * cloth.num_particles());
+  for (int p = 0; p < cloth.num_particles(); ++p)
+    f.segment<3>(3 * p) = cloth.particle_mass * gravity;
+  if (external.size() == f.size()) f += external;
+  return f;
+}
+
+// Spring s's force on its particle j, elastic and damping (N; particle i feels its negative).
+Eigen::Vector3d spring_force_with_damping(const ClothSpring& s, const Eigen::Vector3d& d,
+                                          const Eigen::Vector3d& dv) {
+  return spring_force_on_j(d, s.rest_length, s.stiffness) + s.damping * dv;
+}
+
 }  // namespace
 
 Eigen::VectorXd ImplicitEulerCloth::prepare(const ClothState& state,
@@ -131,15 +147,14 @@ Eigen::VectorXd ImplicitEulerCloth::prepare(const ClothState& state,
   const auto& v = state.velocities;
   // Gravity, the game's forces, then per spring: its force and damping, J_x (v_i - v_j) for the
   // right-hand side, and the block C = h kd I + h² J_x with its diagonal.
-  Eigen::VectorXd f(3 * n), jv = Eigen::VectorXd::Zero(3 * n);
-  for (int p = 0; p < n; ++p) f.segment<3>(3 * p) = cloth_.particle_mass * gravity_;
-  if (external.size() == f.size()) f += external;
+  Eigen::VectorXd f = applied_forces(cloth_, gravity_, external);
+  Eigen::VectorXd jv = Eigen::VectorXd::Zero(3 * n);
   Eigen::VectorXd diagonal = Eigen::VectorXd::Constant(3 * n, cloth_.particle_mass);
   for (std::size_t k = 0; k < cloth_.springs.size(); ++k) {
     const ClothSpring& s = cloth_.springs[k];
     const Eigen::Vector3d d = x.segment<3>(3 * s.i) - x.segment<3>(3 * s.j);
     const Eigen::Vector3d dv = v.segment<3>(3 * s.i) - v.segment<3>(3 * s.j);
-    const Eigen::Vector3d force = spring_force_on_j(d, s.rest_length, s.stiffness) + s.damping * dv;
+    const Eigen::Vector3d force = spring_force_with_damping(s, d, dv);
     f.segment<3>(3 * s.j) += force;
     f.segment<3>(3 * s.i) -= force;
     const Eigen::Matrix3d J = spring_jacobian(d, s.rest_length, s.stiffness, true);
@@ -230,16 +245,11 @@ ClothStepReport ImplicitEulerCloth::advance(ClothState& state, const Eigen::Vect
 
 Eigen::VectorXd ImplicitEulerCloth::forces(const ClothState& state,
                                            const Eigen::VectorXd& external) const {
-  const int n = cloth_.num_particles();
-  Eigen::VectorXd f(3 * n);
-  for (int p = 0; p < n; ++p) f.segment<3>(3 * p) = cloth_.particle_mass * gravity_;
-  if (external.size() == f.size()) f += external;
+  Eigen::VectorXd f = applied_forces(cloth_, gravity_, external);
   for (const ClothSpring& s : cloth_.springs) {
-    const Eigen::Vector3d d =
-        state.positions.segment<3>(3 * s.i) - state.positions.segment<3>(3 * s.j);
-    const Eigen::Vector3d force =
-        spring_force_on_j(d, s.rest_length, s.stiffness) +
-        s.damping * (state.velocities.segment<3>(3 * s.i) - state.velocities.segment<3>(3 * s.j));
+    const Eigen::Vector3d force = spring_force_with_damping(
+        s, state.positions.segment<3>(3 * s.i) - state.positions.segment<3>(3 * s.j),
+        state.velocities.segment<3>(3 * s.i) - state.velocities.segment<3>(3 * s.j));
     f.segment<3>(3 * s.j) += force;
     f.segment<3>(3 * s.i) -= force;
   }
