@@ -43,7 +43,14 @@ double damp_non_rigid_velocity(const Eigen::VectorXd& masses, const std::vector<
     angular += masses(i) * r.cross(Eigen::Vector3d(v.segment<3>(3 * i)));
     inertia += masses(i) * (r.squaredNorm() * Eigen::Matrix3d::Identity() - r * r.transpose());
   }
-  const Eigen::Vector3d omega = inertia.completeOrthogonalDecomposition().solve(angular);
+  Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eigen;
+  eigen.computeDirect(inertia);
+  const Eigen::Vector3d values = eigen.eigenvalues();
+  Eigen::Vector3d inverse = Eigen::Vector3d::Zero();
+  for (int axis = 0; axis < 3; ++axis)
+    if (values(axis) > 1e-12 * values.maxCoeff()) inverse(axis) = 1 / values(axis);
+  const Eigen::Vector3d omega =
+      eigen.eigenvectors() * inverse.asDiagonal() * eigen.eigenvectors().transpose() * angular;
   // Each free vertex loses k of its non-rigid velocity.
   double removed = 0;
   for (Eigen::Index i = 0; i < masses.size(); ++i) {
