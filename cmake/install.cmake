@@ -1,18 +1,23 @@
 # `cmake --install`: the runtime's headers and library (and, when built, precompute's and the
-# ramus tool), a CMake package (find_package(ramus 0.2): ramus::runtime, ramus::precompute) and a
+# ramus tool), a CMake package (find_package(ramus 0.2 [COMPONENTS runtime precompute]):
+# ramus::runtime, ramus::precompute) and a
 # pkg-config file for the runtime (ramus-runtime.pc). docs/INSTALL.md says how to consume them.
 include(CMakePackageConfigHelpers)
 set(RAMUS_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/ramus)
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(TARGETS ramus_runtime EXPORT ramusTargets)
+# Two export sets, so that a game asking for the runtime alone never loads precompute's
+# dependencies (find_package(ramus COMPONENTS runtime)).
+install(TARGETS ramus_runtime EXPORT ramusRuntimeTargets)
+install(EXPORT ramusRuntimeTargets NAMESPACE ramus:: DESTINATION ${RAMUS_CMAKE_DIR})
 install(FILES ${PROJECT_SOURCE_DIR}/cmake/FindSodium.cmake DESTINATION ${RAMUS_CMAKE_DIR})
 if(RAMUS_BUILD_PRECOMPUTE)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/precompute/include/
           DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
   # (ramus_hdf5_writer: precompute's model writer, a static library it links privately)
   set_target_properties(ramus_hdf5_writer PROPERTIES EXPORT_NAME hdf5_writer)
-  install(TARGETS ramus_precompute ramus_hdf5_writer EXPORT ramusTargets)
+  install(TARGETS ramus_precompute ramus_hdf5_writer EXPORT ramusPrecomputeTargets)
+  install(EXPORT ramusPrecomputeTargets NAMESPACE ramus:: DESTINATION ${RAMUS_CMAKE_DIR})
   install(TARGETS ramus)
   # The Find modules of the Debian packages that ship no CMake config.
   install(FILES ${PROJECT_SOURCE_DIR}/cmake/FindARPACK.cmake
@@ -20,7 +25,6 @@ if(RAMUS_BUILD_PRECOMPUTE)
                 ${PROJECT_SOURCE_DIR}/cmake/FindTetGen.cmake
                 ${PROJECT_SOURCE_DIR}/cmake/FindOpenVDB.cmake DESTINATION ${RAMUS_CMAKE_DIR})
 endif()
-install(EXPORT ramusTargets NAMESPACE ramus:: DESTINATION ${RAMUS_CMAKE_DIR})
 
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/ramusConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/ramusConfig.cmake

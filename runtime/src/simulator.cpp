@@ -29,6 +29,15 @@ void Simulator::set_settings(RuntimeSettings settings) {
     throw OptionError("runtime settings: " + problem);
   state_.settings = std::move(settings);
   prepare_integrator_memory(*model_, state_);
+  settings_scratch_ = state_.settings;  // (edit_settings then copies without allocating)
+}
+
+void Simulator::commit_settings() {
+  if (const std::string problem = find_settings_problem(settings_scratch_, num_domains());
+      !problem.empty())
+    throw OptionError("runtime settings: " + problem);
+  std::swap(state_.settings, settings_scratch_);
+  prepare_integrator_memory(*model_, state_);
 }
 
 void Simulator::set_domain_settings(int domain, const DomainSettings& settings) {
@@ -163,6 +172,37 @@ void Simulator::add_vertex_force(int domain, int vertex, const Eigen::Vector3d& 
 
 void Simulator::reserve_vertex_forces(int count) {
   state_.forces.reserve(static_cast<std::size_t>(std::max(0, count)));
+}
+
+StepStatus Simulator::reset() noexcept {
+  reset_state(*model_, state_);
+  return ramus::initialize(*model_, state_, workspace_);
+}
+
+std::size_t Simulator::state_size(unsigned parts) const noexcept {
+  return state_snapshot_size(*model_, state_, parts);
+}
+
+std::size_t Simulator::save_state(unsigned parts, void* out, std::size_t capacity) const noexcept {
+  return ramus::save_state(*model_, state_, parts, out, capacity);
+}
+
+// A restore of less than the whole motion leaves the frames and accelerations to initialize().
+SnapshotStatus Simulator::restore_state(const void* data, std::size_t size) {
+  const SnapshotStatus status = ramus::restore_state(*model_, state_, data, size);
+  const unsigned parts = snapshot_parts(data, size);
+  if (status == SnapshotStatus::kOk && (parts & kStatePhysics) &&
+      (parts & kStatePhysics) != kStatePhysics)
+    ramus::initialize(*model_, state_, workspace_);
+  return status;
+}
+
+SnapshotStatus Simulator::copy_state_from(const Simulator& other, unsigned parts) {
+  const SnapshotStatus status = copy_state(*model_, other.state_, state_, parts);
+  if (status == SnapshotStatus::kOk && (parts & kStatePhysics) &&
+      (parts & kStatePhysics) != kStatePhysics)
+    ramus::initialize(*model_, state_, workspace_);
+  return status;
 }
 
 StepStatus Simulator::initialize(bool solve_accelerations) {

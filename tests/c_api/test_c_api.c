@@ -73,9 +73,9 @@ static void check_errors(const ramus_model* model, ramus_object* object) {
   CHECK(ramus_object_apply_force(object, 0, bad3) == RAMUS_INVALID_ARGUMENT);
   CHECK(ramus_object_apply_force(NULL, 0, v3) == RAMUS_INVALID_ARGUMENT);
   CHECK(ramus_object_clear_forces(NULL) == RAMUS_INVALID_ARGUMENT);
-  CHECK(ramus_object_pick_vertex(object, v3, v3, 1, NULL) == -1); /* zero direction */
-  CHECK(ramus_object_pick_vertex(object, bad3, v3, 1, NULL) == -1);
-  CHECK(ramus_object_pick_vertex(NULL, v3, v3, 1, NULL) == -1);
+  CHECK(ramus_object_pick_vertex(object, v3, v3, 1, NULL) == -2); /* zero direction: an error */
+  CHECK(ramus_object_pick_vertex(object, bad3, v3, 1, NULL) == -2);
+  CHECK(ramus_object_pick_vertex(NULL, v3, v3, 1, NULL) == -2);
   CHECK(ramus_object_step(NULL) == RAMUS_INVALID_ARGUMENT);
   CHECK(ramus_object_time(NULL) == 0);
   CHECK(ramus_object_vertex_positions(object, out, 3) == RAMUS_INVALID_ARGUMENT);

@@ -23,7 +23,8 @@ typedef enum ramus_status {
   RAMUS_DIVERGED = 2,         /**< step: a domain deformed beyond its bound (state as before) */
   RAMUS_SOLVER_FAILED = 3,    /**< step: an integrator's decomposition failed (state as before) */
   RAMUS_INVALID_ARGUMENT = 4, /**< a null handle, an index out of range, a bad value or size */
-  RAMUS_FILE_ERROR = 5,       /**< the model file is missing, corrupt, or of another version */
+  RAMUS_FILE_ERROR = 5,       /**< a model file or state snapshot is missing, corrupt, or of
+                                   another version */
   RAMUS_OUT_OF_MEMORY = 6,
   RAMUS_INTERNAL_ERROR = 7
 } ramus_status;
@@ -47,8 +48,14 @@ typedef enum ramus_integrator {
 
 /** The library's version, e.g. "0.2.0". */
 const char* ramus_version(void);
-/** The message of the last call on this thread that did not return RAMUS_OK ("" if none). */
+/** The message of the last failed call on this thread; a call that returns RAMUS_OK (or a pick
+ * that hits or misses, a collider added) clears it to "". */
 const char* ramus_last_error(void);
+/** Receives every failure's status and message (on the failing call's thread, before it returns;
+ * the message lives until the thread's next call). */
+typedef void (*ramus_error_callback)(ramus_status status, const char* message, void* user_data);
+/** Sets the process's error callback (NULL: none); thread-safe. */
+void ramus_set_error_callback(ramus_error_callback callback, void* user_data);
 /** The readable name of a status ("ok", "diverged", ...). */
 const char* ramus_status_name(ramus_status status);
 
@@ -61,6 +68,13 @@ ramus_model* ramus_model_load(const char* path, ramus_status* status);
  * (RAMUS_INVALID_ARGUMENT for a malformed key, RAMUS_FILE_ERROR for a refused file). */
 ramus_model* ramus_model_load_signed(const char* path, const char* const* public_keys_hex,
                                      size_t num_keys, int signed_only, ramus_status* status);
+/** Loads a model file's bytes from memory (a game's archive; the caller may free them on return),
+ * named `name` in messages (NULL: "<model in memory>"), with the same checks as a file: the
+ * integrity seal and, with num_keys > 0 or signed_only, the signature (as
+ * ramus_model_load_signed; public_keys_hex may be NULL when num_keys is 0). */
+ramus_model* ramus_model_load_memory(const void* data, size_t size, const char* name,
+                                     const char* const* public_keys_hex, size_t num_keys,
+                                     int signed_only, ramus_status* status);
 /** Frees a model; objects made from it keep their own reference. NULL is ignored. */
 void ramus_model_free(ramus_model* model);
 
@@ -76,6 +90,22 @@ int ramus_model_num_surface_triangles(const ramus_model* model);
  * the embedded surface's triangles (into the surface vertices); count = 3 triangles. */
 ramus_status ramus_model_boundary_triangles(const ramus_model* model, int* out, size_t count);
 ramus_status ramus_model_surface_triangles(const ramus_model* model, int* out, size_t count);
+
+/** The domain tree: parts (distinct meshes, each placed by one or more domains) and, per domain,
+ * its name, its parent (-1 for the root), its part, its reduced coordinates r, its children and
+ * its part's vertices. Names live as long as the model. */
+typedef struct ramus_domain_info {
+  const char* name;
+  int parent;
+  int part;
+  int num_coordinates;
+  int num_children;
+  int num_vertices;
+} ramus_domain_info;
+int ramus_model_num_parts(const ramus_model* model);
+/** The name of a part; NULL outside 0 .. parts - 1. */
+const char* ramus_model_part_name(const ramus_model* model, int part);
+ramus_status ramus_model_domain_info(const ramus_model* model, int domain, ramus_domain_info* out);
 
 /** A new object of the model at rest, at the identity placement, with the model's stored
  * settings; NULL on failure (status and message as for ramus_model_load). */
@@ -117,13 +147,26 @@ ramus_status ramus_object_set_setting(ramus_object* object, const char* name, in
 int ramus_setting_count(void);
 const char* ramus_setting_name(int index);
 
+/** Getters of the common settings (any other: ramus_object_get_setting): the time step (s) and
+ * gravity (m/s^2, world). */
+ramus_status ramus_object_get_time_step(const ramus_object* object, double* time_step);
+ramus_status ramus_object_get_gravity(const ramus_object* object, double gravity[3]);
+
+/** Threads a step of this object uses (1 by default; clamped to [1, 64]; 1 in a build without
+ * OpenMP); the results equal one thread's bit for bit. Allocates: call it outside the frame loop.
+ */
+ramus_status ramus_object_set_threads(ramus_object* object, int threads);
+/** The threads it steps with (0 for a NULL object). */
+int ramus_object_threads(const ramus_object* object);
+
 /** A constant force (N, world) at a vertex of the whole mesh for the following steps (forces at
  * one vertex add up); ramus_object_clear_forces removes them all. */
 ramus_status ramus_object_apply_force(ramus_object* object, int vertex, const double force[3]);
 ramus_status ramus_object_clear_forces(ramus_object* object);
 /** The boundary vertex nearest to a ray (origin and direction in the world; the direction need
  * not be unit) among those within max_distance (m) of it and in front of its origin; -1 when
- * none is. *distance_along (optional) receives the distance from the origin along the ray. */
+ * none is (a miss, no error); -2 for a bad argument (message in ramus_last_error()).
+ * *distance_along (optional) receives the distance from the origin along the ray. */
 int ramus_object_pick_vertex(ramus_object* object, const double origin[3],
                              const double direction[3], double max_distance,
                              double* distance_along);
@@ -183,6 +226,45 @@ ramus_status ramus_object_contact(const ramus_object* object, double force[3], i
 ramus_status ramus_object_step(ramus_object* object);
 /** Simulated time (s) since creation. */
 double ramus_object_time(const ramus_object* object);
+
+/** Domain i after the last step, in the world: its frame F_i (rotation: its axes, 9 values
+ * row-major; origin, m), the frame's velocity (m/s) and angular velocity (rad/s), and its reduced
+ * coordinates q and velocities (r values each; either pointer may be NULL). */
+ramus_status ramus_object_domain_frame(const ramus_object* object, int domain, double rotation[9],
+                                       double origin[3]);
+ramus_status ramus_object_domain_velocity(const ramus_object* object, int domain,
+                                          double velocity[3], double angular_velocity[3]);
+ramus_status ramus_object_domain_coordinates(const ramus_object* object, int domain, double* q,
+                                             double* qdot, size_t count);
+
+/** Parts of an object's state a snapshot holds (docs/STATES.md; or them together). */
+typedef enum ramus_state_part {
+  RAMUS_STATE_TIME = 1,
+  RAMUS_STATE_COORDINATES = 2, /**< q, the domains' frames (a free root's placement) */
+  RAMUS_STATE_VELOCITIES = 4,  /**< q', q'', the frames' velocities, a free root's momenta */
+  RAMUS_STATE_INTEGRATOR = 8,  /**< integrator history and memory */
+  RAMUS_STATE_FORCES = 16,     /**< applied forces */
+  RAMUS_STATE_COLLIDERS = 32,  /**< colliders by id (a grid's values stay the object's own) */
+  RAMUS_STATE_SETTINGS = 64,   /**< every setting */
+  RAMUS_STATE_PHYSICS = 15,    /**< restored, the following steps repeat bit for bit */
+  RAMUS_STATE_ALL = 127
+} ramus_state_part;
+/** Back at rest: time 0, no deformation, the rest placement, no applied forces (settings,
+ * colliders and the world placement kept). Allocation-free. */
+ramus_status ramus_object_reset(ramus_object* object);
+/** Bytes a snapshot of `parts` takes (0 for a NULL object or unknown parts). */
+size_t ramus_object_state_size(const ramus_object* object, unsigned parts);
+/** Writes a snapshot (a versioned blob with a CRC-32) into buffer; *written (optional) receives
+ * its size. RAMUS_INVALID_ARGUMENT when capacity is below ramus_object_state_size. */
+ramus_status ramus_object_save_state(const ramus_object* object, unsigned parts, void* buffer,
+                                     size_t capacity, size_t* written);
+/** Restores a snapshot of an object of this model (or of a model of the same domain tree); the
+ * object is unchanged unless RAMUS_OK (RAMUS_FILE_ERROR: corrupt, truncated or of another version;
+ * RAMUS_INVALID_ARGUMENT: another model, or no room for its colliders). Gravity, wind, colliders
+ * and forces are restored relative to the object (its model axes). Allocation-free. */
+ramus_status ramus_object_restore_state(ramus_object* object, const void* buffer, size_t size);
+/** Copies `parts` of another object's state (the same model) without a blob; as restore. */
+ramus_status ramus_object_copy_state(ramus_object* to, const ramus_object* from, unsigned parts);
 
 /** World positions of all vertices (count = 3 ramus_model_num_vertices) or of the embedded
  * surface (count = 3 ramus_model_num_surface_vertices), in double or float. */

@@ -39,8 +39,14 @@ struct ramus_object {
 
 namespace ramus::c_api {
 
-/// Records `message` for ramus_last_error() on this thread and returns `status`.
+/// Records `message` for ramus_last_error() on this thread, hands both to the error callback
+/// (ramus_set_error_callback) and returns `status`.
 ramus_status fail(ramus_status status, const std::string& message);
+/// Clears ramus_last_error() on this thread and returns RAMUS_OK (allocation-free).
+ramus_status succeed() noexcept;
+
+/// RAMUS_OK when a caller's buffer holds `expected` values; otherwise the sizes in the message.
+ramus_status check_size(size_t count, long expected, const char* what);
 
 /// True when all n values are finite.
 bool finite(const double* v, int n);

@@ -9,6 +9,7 @@
 #include <exception>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <string>
 #include <string_view>
@@ -16,7 +17,6 @@
 
 #include "ramus/error.h"
 #include "ramus/runtime/data/settings_table.h"
-#include "ramus/runtime/io/model_signature.h"
 #include "ramus/runtime/model/model.h"
 #include "ramus/runtime/simulator.h"
 #include "ramus/runtime/version.h"
@@ -27,19 +27,45 @@ namespace {
 
 thread_local std::string last_error;
 
+// The error callback and its user data, set together (ramus_set_error_callback).
+std::mutex callback_mutex;
+ramus_error_callback error_callback = nullptr;
+void* error_callback_data = nullptr;
+
 }  // namespace
 
 namespace ramus::c_api {
 
 ramus_status fail(ramus_status status, const std::string& message) {
   last_error = message;
+  ramus_error_callback callback = nullptr;
+  void* data = nullptr;
+  {
+    const std::lock_guard<std::mutex> lock(callback_mutex);
+    callback = error_callback;
+    data = error_callback_data;
+  }
+  if (callback) callback(status, last_error.c_str(), data);
   return status;
+}
+
+ramus_status succeed() noexcept {
+  last_error.clear();
+  return RAMUS_OK;
 }
 
 bool finite(const double* v, int n) {
   for (int i = 0; i < n; ++i)
     if (!std::isfinite(v[i])) return false;
   return true;
+}
+
+ramus_status check_size(size_t count, long expected, const char* what) {
+  if (count != static_cast<size_t>(expected))
+    return fail(RAMUS_INVALID_ARGUMENT, std::string(what) + ": the buffer holds " +
+                                            std::to_string(count) + " values, expected " +
+                                            std::to_string(expected));
+  return RAMUS_OK;
 }
 
 ramus_status check_vector(const double* v, int n, const char* what) {
@@ -50,17 +76,19 @@ ramus_status check_vector(const double* v, int n, const char* what) {
 
 }  // namespace ramus::c_api
 
+using ramus::c_api::check_size;
 using ramus::c_api::check_vector;
 using ramus::c_api::fail;
 using ramus::c_api::finite;
 using ramus::c_api::guarded;
+using ramus::c_api::succeed;
 
 namespace {
 
 ramus_status from_step(ramus::StepStatus status) {
   switch (status) {
     case ramus::StepStatus::kOk:
-      return RAMUS_OK;
+      return succeed();
     case ramus::StepStatus::kNonFinite:
       return fail(RAMUS_NON_FINITE, "step: a coordinate became NaN or inf");
     case ramus::StepStatus::kDiverged:
@@ -75,19 +103,23 @@ ramus_status from_step(ramus::StepStatus status) {
   return fail(RAMUS_INTERNAL_ERROR, "step: unknown status");
 }
 
-ramus_status check_size(size_t count, long expected, const char* what) {
-  if (count != static_cast<size_t>(expected))
-    return fail(RAMUS_INVALID_ARGUMENT, std::string(what) + ": the buffer holds " +
-                                            std::to_string(count) + " values, expected " +
-                                            std::to_string(expected));
-  return RAMUS_OK;
+// Edits the settings in place (edit(RuntimeSettings&), checked, allocation-free) with the world's
+// gravity and wind mean velocity turned into model axes; the object keeps those world vectors
+// only when the edit passes the checks (OptionError otherwise).
+template <typename Edit>
+void edit_settings(ramus_object& o, Edit&& edit, const Eigen::Vector3d& world_gravity,
+                   const Eigen::Vector3d& world_wind) {
+  o.simulator.edit_settings([&](ramus::RuntimeSettings& settings) {
+    edit(settings);
+    settings.gravity = o.rotation.transpose() * world_gravity;
+    settings.wind.mean_velocity = o.rotation.transpose() * world_wind;
+  });
+  o.world_gravity = world_gravity;
+  o.world_wind = world_wind;
 }
-
-// The settings with gravity and the wind's mean velocity turned from the world into model axes.
-void apply_world_vectors(ramus_object& o, ramus::RuntimeSettings settings) {
-  settings.gravity = o.rotation.transpose() * o.world_gravity;
-  settings.wind.mean_velocity = o.rotation.transpose() * o.world_wind;
-  o.simulator.set_settings(std::move(settings));
+template <typename Edit>
+void edit_settings(ramus_object& o, Edit&& edit) {
+  edit_settings(o, std::forward<Edit>(edit), o.world_gravity, o.world_wind);
 }
 
 // out (3 #V or 3 #S, model axes) moved to the world in place.
@@ -168,6 +200,12 @@ const char* ramus_last_error(void) {
   return last_error.c_str();
 }
 
+void ramus_set_error_callback(ramus_error_callback callback, void* user_data) {
+  const std::lock_guard<std::mutex> lock(callback_mutex);
+  error_callback = callback;
+  error_callback_data = user_data;
+}
+
 const char* ramus_status_name(ramus_status status) {
   switch (status) {
     case RAMUS_OK:
@@ -188,88 +226,6 @@ const char* ramus_status_name(ramus_status status) {
       return "internal error";
   }
   return "unknown status";
-}
-
-ramus_model* ramus_model_load(const char* path, ramus_status* status) {
-  ramus_model* model = nullptr;
-  const ramus_status s = guarded([&] {
-    if (!path) return fail(RAMUS_INVALID_ARGUMENT, "model path is NULL");
-    model = new ramus_model{ramus::load_model(path)};
-    return RAMUS_OK;
-  });
-  if (status) *status = s;
-  return model;
-}
-
-ramus_model* ramus_model_load_signed(const char* path, const char* const* public_keys_hex,
-                                     size_t num_keys, int signed_only, ramus_status* status) {
-  ramus_model* model = nullptr;
-  const ramus_status s = guarded([&] {
-    if (!path) return fail(RAMUS_INVALID_ARGUMENT, "model path is NULL");
-    if (num_keys > 0 && !public_keys_hex) return fail(RAMUS_INVALID_ARGUMENT, "keys are NULL");
-    // The keys, each named by its index when malformed.
-    ramus::ModelTrust trust;
-    trust.require_signature = signed_only != 0;
-    for (size_t k = 0; k < num_keys; ++k) {
-      const std::string source = "public key " + std::to_string(k);
-      if (!public_keys_hex[k]) return fail(RAMUS_INVALID_ARGUMENT, source + " is NULL");
-      try {
-        trust.trusted_keys.push_back(ramus::parse_public_key(public_keys_hex[k], source));
-      } catch (const ramus::InputError& e) {
-        return fail(RAMUS_INVALID_ARGUMENT, e.what());
-      }
-    }
-    if (trust.require_signature && trust.trusted_keys.empty())
-      return fail(RAMUS_INVALID_ARGUMENT, "signed_only needs at least one public key");
-    model = new ramus_model{ramus::load_model(path, trust)};
-    return RAMUS_OK;
-  });
-  if (status) *status = s;
-  return model;
-}
-
-void ramus_model_free(ramus_model* model) {
-  delete model;
-}
-
-int ramus_model_num_domains(const ramus_model* model) {
-  return model ? model->model->num_domains() : 0;
-}
-
-int ramus_model_num_vertices(const ramus_model* model) {
-  return model ? model->model->num_global_vertices : 0;
-}
-
-int ramus_model_num_boundary_triangles(const ramus_model* model) {
-  return model ? static_cast<int>(model->model->global_surface_triangles.rows()) : 0;
-}
-
-int ramus_model_num_surface_vertices(const ramus_model* model) {
-  return model ? static_cast<int>(model->model->embedded_surface.rest_positions.rows()) : 0;
-}
-
-int ramus_model_num_surface_triangles(const ramus_model* model) {
-  return model ? static_cast<int>(model->model->embedded_surface.triangles.rows()) : 0;
-}
-
-ramus_status ramus_model_boundary_triangles(const ramus_model* model, int* out, size_t count) {
-  if (!model || !out) return fail(RAMUS_INVALID_ARGUMENT, "boundary triangles: NULL argument");
-  const Eigen::MatrixX3i& f = model->model->global_surface_triangles;
-  if (ramus_status s = check_size(count, 3 * f.rows(), "boundary triangles"); s != RAMUS_OK)
-    return s;
-  for (Eigen::Index t = 0; t < f.rows(); ++t)
-    for (int c = 0; c < 3; ++c) out[3 * t + c] = f(t, c);
-  return RAMUS_OK;
-}
-
-ramus_status ramus_model_surface_triangles(const ramus_model* model, int* out, size_t count) {
-  if (!model || !out) return fail(RAMUS_INVALID_ARGUMENT, "surface triangles: NULL argument");
-  const Eigen::MatrixX3i& f = model->model->embedded_surface.triangles;
-  if (ramus_status s = check_size(count, 3 * f.rows(), "surface triangles"); s != RAMUS_OK)
-    return s;
-  for (Eigen::Index t = 0; t < f.rows(); ++t)
-    for (int c = 0; c < 3; ++c) out[3 * t + c] = f(t, c);
-  return RAMUS_OK;
 }
 
 ramus_object* ramus_object_create(const ramus_model* model, ramus_status* status) {
@@ -299,7 +255,7 @@ ramus_object* ramus_object_create(const ramus_model* model, ramus_status* status
         started != ramus::StepStatus::kOk)
       return from_step(started);
     object = made.release();
-    return RAMUS_OK;
+    return succeed();
   });
   if (status) *status = s;
   return object;
@@ -329,8 +285,8 @@ ramus_status ramus_object_set_placement(ramus_object* object, const double rotat
   return guarded([&] {
     object->rotation = R;
     object->translation = Eigen::Map<const Eigen::Vector3d>(translation);
-    apply_world_vectors(*object, object->simulator.settings());
-    return RAMUS_OK;
+    edit_settings(*object, [](ramus::RuntimeSettings&) {});
+    return succeed();
   });
 }
 
@@ -372,7 +328,7 @@ ramus_status ramus_object_get_setting(const ramus_object* object, const char* na
     if (const Eigen::Vector3d* w = world_vector(*object, *info))
       value.v = {(*w)(0), (*w)(1), (*w)(2)};
     std::copy_n(value.v.begin(), count, values);
-    return RAMUS_OK;
+    return succeed();
   });
 }
 
@@ -387,23 +343,17 @@ ramus_status ramus_object_set_setting(ramus_object* object, const char* name, in
   if (const std::string problem = ramus::setting_value_problem(*info, value); !problem.empty())
     return fail(RAMUS_INVALID_ARGUMENT, std::string(info->name) + ": " + problem);
   return guarded([&] {
-    ramus::RuntimeSettings settings = object->simulator.settings();
-    Eigen::Vector3d* world = world_vector(*object, *info);
-    if (!world) {
-      ramus::set_setting(settings, *info, value, domain);
-      object->simulator.set_settings(std::move(settings));
-      return RAMUS_OK;
-    }
+    const Eigen::Vector3d given(value.v[0], value.v[1], value.v[2]);
     // Gravity and the wind are kept in world axes and turned into the model's.
-    const Eigen::Vector3d before = *world;
-    *world = Eigen::Vector3d(value.v[0], value.v[1], value.v[2]);
-    try {
-      apply_world_vectors(*object, std::move(settings));
-    } catch (...) {
-      *world = before;
-      throw;
-    }
-    return RAMUS_OK;
+    const std::string_view member(info->name);
+    edit_settings(
+        *object,
+        [&](ramus::RuntimeSettings& settings) {
+          if (!world_vector(*object, *info)) ramus::set_setting(settings, *info, value, domain);
+        },
+        member == "gravity" ? given : object->world_gravity,
+        member == "wind.mean_velocity" ? given : object->world_wind);
+    return succeed();
   });
 }
 
@@ -415,24 +365,24 @@ ramus_status ramus_object_set_integrator(ramus_object* object, ramus_integrator 
                                             " is not one (1 to " +
                                             std::to_string(ramus::kNumIntegrators) + ")");
   return guarded([&] {
-    ramus::RuntimeSettings settings = object->simulator.settings();
-    for (ramus::DomainSettings& n : settings.domains)
-      n.integrator = static_cast<ramus::Integrator>(value);
-    object->simulator.set_settings(std::move(settings));
-    return RAMUS_OK;
+    edit_settings(*object, [&](ramus::RuntimeSettings& settings) {
+      for (ramus::DomainSettings& n : settings.domains)
+        n.integrator = static_cast<ramus::Integrator>(value);
+    });
+    return succeed();
   });
 }
 
 ramus_status ramus_object_set_damping(ramus_object* object, double alpha, double beta) {
   if (!object) return fail(RAMUS_INVALID_ARGUMENT, "damping: object is NULL");
   return guarded([&] {
-    ramus::RuntimeSettings settings = object->simulator.settings();
-    for (ramus::DomainSettings& n : settings.domains) {
-      n.rayleigh_mass = alpha;
-      n.rayleigh_stiffness = beta;
-    }
-    object->simulator.set_settings(std::move(settings));  // (range-checked there)
-    return RAMUS_OK;
+    edit_settings(*object, [&](ramus::RuntimeSettings& settings) {  // (range-checked there)
+      for (ramus::DomainSettings& n : settings.domains) {
+        n.rayleigh_mass = alpha;
+        n.rayleigh_stiffness = beta;
+      }
+    });
+    return succeed();
   });
 }
 
@@ -440,9 +390,10 @@ ramus_status ramus_object_set_gravity(ramus_object* object, const double gravity
   if (!object) return fail(RAMUS_INVALID_ARGUMENT, "gravity: object is NULL");
   if (ramus_status s = check_vector(gravity, 3, "gravity"); s != RAMUS_OK) return s;
   return guarded([&] {
-    object->world_gravity = Eigen::Map<const Eigen::Vector3d>(gravity);
-    apply_world_vectors(*object, object->simulator.settings());
-    return RAMUS_OK;
+    edit_settings(
+        *object, [](ramus::RuntimeSettings&) {}, Eigen::Map<const Eigen::Vector3d>(gravity),
+        object->world_wind);
+    return succeed();
   });
 }
 
@@ -452,19 +403,15 @@ ramus_status ramus_object_set_wind(ramus_object* object, const double mean_veloc
   if (ramus_status s = check_vector(mean_velocity, 3, "wind: mean velocity"); s != RAMUS_OK)
     return s;
   return guarded([&] {
-    ramus::RuntimeSettings settings = object->simulator.settings();
-    settings.wind.gust = gust;
-    settings.wind.turbulence = turbulence;
-    settings.wind.seed = seed;
-    const Eigen::Vector3d before = object->world_wind;
-    object->world_wind = Eigen::Map<const Eigen::Vector3d>(mean_velocity);
-    try {
-      apply_world_vectors(*object, std::move(settings));  // (range-checked there)
-    } catch (...) {
-      object->world_wind = before;
-      throw;
-    }
-    return RAMUS_OK;
+    edit_settings(  // (range-checked there)
+        *object,
+        [&](ramus::RuntimeSettings& settings) {
+          settings.wind.gust = gust;
+          settings.wind.turbulence = turbulence;
+          settings.wind.seed = seed;
+        },
+        object->world_gravity, Eigen::Map<const Eigen::Vector3d>(mean_velocity));
+    return succeed();
   });
 }
 
@@ -480,14 +427,14 @@ ramus_status ramus_object_apply_force(ramus_object* object, int vertex, const do
     object->simulator.add_vertex_force(
         object->owner_domain[v], object->owner_vertex[v],
         object->rotation.transpose() * Eigen::Map<const Eigen::Vector3d>(force));
-    return RAMUS_OK;
+    return succeed();
   });
 }
 
 ramus_status ramus_object_clear_forces(ramus_object* object) {
   if (!object) return fail(RAMUS_INVALID_ARGUMENT, "clear forces: object is NULL");
   object->simulator.clear_vertex_forces();
-  return RAMUS_OK;
+  return succeed();
 }
 
 int ramus_object_pick_vertex(ramus_object* object, const double origin[3],
@@ -495,10 +442,10 @@ int ramus_object_pick_vertex(ramus_object* object, const double origin[3],
                              double* distance_along) {
   if (!object || check_vector(origin, 3, "pick: origin") != RAMUS_OK ||
       check_vector(direction, 3, "pick: direction") != RAMUS_OK)
-    return (void)fail(RAMUS_INVALID_ARGUMENT, "pick: NULL or non-finite argument"), -1;
+    return (void)fail(RAMUS_INVALID_ARGUMENT, "pick: NULL or non-finite argument"), -2;
   const Eigen::Vector3d d = Eigen::Map<const Eigen::Vector3d>(direction);
   if (!(d.norm() > 0) || !(max_distance >= 0))
-    return (void)fail(RAMUS_INVALID_ARGUMENT, "pick: zero direction or negative distance"), -1;
+    return (void)fail(RAMUS_INVALID_ARGUMENT, "pick: zero direction or negative distance"), -2;
   // The ray in model axes, against the boundary vertices' current positions.
   const Eigen::Vector3d o = object->rotation.transpose() *
                             (Eigen::Map<const Eigen::Vector3d>(origin) - object->translation);
@@ -519,6 +466,7 @@ int ramus_object_pick_vertex(ramus_object* object, const double origin[3],
     }
   }
   if (best >= 0 && distance_along) *distance_along = best_along;
+  succeed();  // (a miss is no error)
   return best;
 }
 

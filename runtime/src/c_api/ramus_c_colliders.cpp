@@ -11,6 +11,7 @@
 
 using ramus::c_api::check_vector;
 using ramus::c_api::fail;
+using ramus::c_api::succeed;
 
 namespace {
 
@@ -72,9 +73,10 @@ int ramus_object_add_collider(ramus_object* object, const ramus_collider* collid
     result = fail(RAMUS_INVALID_ARGUMENT, "add collider: object is NULL");
   else if ((result = to_model(*object, collider, c)) == RAMUS_OK) {
     const ramus::ColliderResult added = object->simulator.add_collider(c);
-    if (added.status == ramus::ColliderStatus::kOk)
+    if (added.status == ramus::ColliderStatus::kOk) {
       id = added.id;
-    else
+      result = succeed();
+    } else
       result = fail(RAMUS_INVALID_ARGUMENT, std::string("add collider: ") + added.message);
   }
   if (status) *status = result;
@@ -88,7 +90,7 @@ ramus_status ramus_object_set_collider(ramus_object* object, int id,
   if (ramus_status s = to_model(*object, collider, c); s != RAMUS_OK) return s;
   if (object->simulator.colliders().replace(id, c) != ramus::ColliderStatus::kOk)
     return unknown_id(id);
-  return RAMUS_OK;
+  return succeed();
 }
 
 ramus_status ramus_object_move_collider(ramus_object* object, int id, const double rotation[9],
@@ -108,13 +110,13 @@ ramus_status ramus_object_move_collider(ramus_object* object, int id, const doub
       ramus::ColliderStatus::kOk)
     return fail(RAMUS_INVALID_ARGUMENT,
                 "move collider: seconds must be positive and the pose a rotation and a position");
-  return RAMUS_OK;
+  return succeed();
 }
 
 ramus_status ramus_object_remove_collider(ramus_object* object, int id) {
   if (!object) return fail(RAMUS_INVALID_ARGUMENT, "remove collider: object is NULL");
   if (object->simulator.colliders().remove(id) != ramus::ColliderStatus::kOk) return unknown_id(id);
-  return RAMUS_OK;
+  return succeed();
 }
 
 ramus_status ramus_object_contact(const ramus_object* object, double force[3], int* active,
@@ -127,7 +129,7 @@ ramus_status ramus_object_contact(const ramus_object* object, double force[3], i
   }
   if (active) *active = report.active;
   if (smallest_distance) *smallest_distance = report.smallest_distance;
-  return RAMUS_OK;
+  return succeed();
 }
 
 }  // extern "C"

@@ -73,6 +73,15 @@ ColliderStatus ColliderSet::replace(int id, const Collider& collider) noexcept {
   return ColliderStatus::kOk;
 }
 
+ColliderStatus ColliderSet::place(int id, const Collider& collider) noexcept {
+  if (id < 0 || id >= capacity()) return ColliderStatus::kUnknownId;
+  if (collider_problem(collider)) return ColliderStatus::kInvalid;
+  slots_[static_cast<std::size_t>(id)] = collider;
+  if (!used_[static_cast<std::size_t>(id)]) ++size_;
+  used_[static_cast<std::size_t>(id)] = 1;
+  return ColliderStatus::kOk;
+}
+
 ColliderStatus ColliderSet::move_kinematic(int id, const RigidPose& target,
                                            double seconds) noexcept {
   if (!contains(id)) return ColliderStatus::kUnknownId;

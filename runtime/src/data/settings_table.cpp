@@ -244,7 +244,34 @@ std::string bounds_text(const SettingInfo& info) {
   return (b.lo_open ? "(" : "[") + lo + ", " + hi + (b.hi_open ? ")" : "]");
 }
 
+bool setting_value_ok(const SettingInfo& info, const SettingValue& value) noexcept {
+  const SettingBounds& b = info.bounds;
+  switch (info.type) {
+    case SettingType::kIntegrator: {
+      Integrator x;
+      from_value(value, x);
+      return within(x, b);
+    }
+    case SettingType::kLumping: {
+      InterfaceLumping x;
+      from_value(value, x);
+      return within(x, b);
+    }
+    case SettingType::kVector3: {
+      Eigen::Vector3d x;
+      from_value(value, x);
+      return within(x, b);
+    }
+    case SettingType::kInteger:
+      return value.v[0] == std::floor(value.v[0]) && within(value.v[0], b);
+    case SettingType::kReal:
+      return within(value.v[0], b);
+  }
+  return false;
+}
+
 std::string setting_value_problem(const SettingInfo& info, const SettingValue& value) {
+  if (setting_value_ok(info, value)) return "";  // (no message built: allocation-free)
   const SettingBounds& b = info.bounds;
   const std::string got = ", got " + format_setting(info, value);
   const std::string unit = info.unit[0] ? std::string(" ") + info.unit : "";
@@ -377,8 +404,9 @@ std::string find_settings_problem(const RuntimeSettings& settings, int num_domai
   // Whole-object settings and the wind first, then the domain count, then each domain's.
   for (const SettingInfo& info : table()) {
     if (info.scope != SettingScope::kObject && info.scope != SettingScope::kWind) continue;
-    const std::string problem = setting_value_problem(info, setting_value(settings, info));
-    if (!problem.empty()) return std::string(info.name) + ": " + problem;
+    const SettingValue value = setting_value(settings, info);
+    if (!setting_value_ok(info, value))
+      return std::string(info.name) + ": " + setting_value_problem(info, value);
   }
   if (static_cast<int>(settings.domains.size()) != num_domains)
     return std::to_string(settings.domains.size()) + " domain settings given for a model of " +
@@ -386,9 +414,10 @@ std::string find_settings_problem(const RuntimeSettings& settings, int num_domai
   for (int i = 0; i < num_domains; ++i) {
     for (const SettingInfo& info : table()) {
       if (info.scope != SettingScope::kDomain) continue;
-      const std::string problem = setting_value_problem(info, setting_value(settings, info, i));
-      if (!problem.empty())
-        return "domains[" + std::to_string(i) + "]." + info.name + ": " + problem;
+      const SettingValue value = setting_value(settings, info, i);
+      if (!setting_value_ok(info, value))
+        return "domains[" + std::to_string(i) + "]." + info.name + ": " +
+               setting_value_problem(info, value);
     }
   }
   return "";

@@ -148,9 +148,10 @@ Eigen::MatrixXd unpack_upper_triangle(const Eigen::VectorXd& packed, Eigen::Inde
   return full;
 }
 
-ReducedModel read_model_file(const std::string& path, const ModelTrust& trust) {
-  hdf5::verify_seal(path, trust);  // before libhdf5 parses a byte of it
-  const hdf5::File file = hdf5::File::open(path);
+namespace {
+
+// The model in an open file, named `path` in messages.
+ReducedModel read_model(const hdf5::File& file, const std::string& path) {
   const hdf5::Group root = file.root();
   if (!root.has_attribute("format")) {
     throw InputError(path, 0, "not a Ramus model file (no attribute 'format' on /)");
@@ -231,6 +232,19 @@ ReducedModel read_model_file(const std::string& path, const ModelTrust& trust) {
     throw InputError(path, 0, problem);
   }
   return model;
+}
+
+}  // namespace
+
+ReducedModel read_model_file(const std::string& path, const ModelTrust& trust) {
+  hdf5::verify_seal(path, trust);  // before libhdf5 parses a byte of it
+  return read_model(hdf5::File::open(path), path);
+}
+
+ReducedModel read_model_memory(const void* data, std::size_t size, const std::string& name,
+                               const ModelTrust& trust) {
+  hdf5::verify_seal_memory(data, size, name, trust);  // (as a file's)
+  return read_model(hdf5::File::open_memory(data, size, name), name);
 }
 
 }  // namespace ramus

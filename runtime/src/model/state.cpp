@@ -44,39 +44,61 @@ State make_state(const Model& model, int force_capacity, int collider_capacity) 
   const Eigen::Index n = model.num_domains(), dofs = model.num_dofs;
   State s;
   s.model_identity = model.identity;
-  s.q.setZero(dofs);
-  s.qdot.setZero(dofs);
-  s.qddot.setZero(dofs);
-  s.q_history.setZero(dofs, kHistoryCapacity);
-  s.qdot_history.setZero(dofs, kHistoryCapacity);
+  for (Eigen::VectorXd* v : {&s.q, &s.qdot, &s.qddot}) v->resize(dofs);
+  s.q_history.resize(dofs, kHistoryCapacity);
+  s.qdot_history.resize(dofs, kHistoryCapacity);
   s.frame_rotation.resize(3, 3 * n);
-  s.frame_origin.resize(3, n);
-  for (Eigen::Index i = 0; i < n; ++i) {
-    const Domain& domain = model.domains[static_cast<std::size_t>(i)];
-    s.frame_rotation.middleCols<3>(3 * i) = domain.rest_rotation;
-    s.frame_origin.col(i) = domain.rest_origin;
-  }
+  s.relative_rotation.resize(3, 3 * n);
+  s.relative_stretch.resize(3, 3 * n);
   for (Eigen::Matrix3Xd* m :
-       {&s.frame_velocity, &s.frame_angular_velocity, &s.frame_acceleration,
+       {&s.frame_origin, &s.frame_velocity, &s.frame_angular_velocity, &s.frame_acceleration,
         &s.frame_angular_acceleration, &s.relative_position, &s.relative_velocity,
         &s.relative_acceleration, &s.relative_angular_velocity, &s.relative_angular_acceleration,
         &s.relative_angular_acceleration_without_qddot})
-    m->setZero(3, n);
-  s.relative_rotation.setZero(3, 3 * n);
-  s.relative_stretch.setZero(3, 3 * n);
-  for (Eigen::Index i = 0; i < n; ++i) {
+    m->resize(3, n);
+  s.forces.reserve(static_cast<std::size_t>(std::max(0, force_capacity)));
+  s.colliders = ColliderSet(collider_capacity);
+  s.settings = model.settings;
+  s.energy_target.resize(n);
+  s.energy_at_end.resize(n);
+  prepare_integrator_memory(model, s);
+  reset_state(model, s);
+  return s;
+}
+
+void reset_state(const Model& model, State& s) noexcept {
+  s.time = 0;
+  // No deformation, no history, no integrator memory.
+  for (Eigen::VectorXd* v : {&s.q, &s.qdot, &s.qddot, &s.energy_target, &s.energy_at_end})
+    v->setZero();
+  s.q_history.setZero();
+  s.qdot_history.setZero();
+  s.history_size = 0;
+  for (SplitModes& modes : s.split_modes) {
+    modes.basis.setZero();
+    modes.eigenvalues.setZero();
+    modes.age = -1;
+    modes.decompositions = 0;
+  }
+  // Every frame at its rest placement, still; children at their rest interfaces.
+  for (Eigen::Matrix3Xd* m :
+       {&s.frame_velocity, &s.frame_angular_velocity, &s.frame_acceleration,
+        &s.frame_angular_acceleration, &s.relative_velocity, &s.relative_acceleration,
+        &s.relative_angular_velocity, &s.relative_angular_acceleration,
+        &s.relative_angular_acceleration_without_qddot})
+    m->setZero();
+  for (Eigen::Index i = 0; i < model.num_domains(); ++i) {
     const Domain& domain = model.domains[static_cast<std::size_t>(i)];
+    s.frame_rotation.middleCols<3>(3 * i) = domain.rest_rotation;
+    s.frame_origin.col(i) = domain.rest_origin;
     s.relative_rotation.middleCols<3>(3 * i) = domain.interface.rest_rotation;
     s.relative_stretch.middleCols<3>(3 * i).setIdentity();
     s.relative_position.col(i) = domain.interface.centroid;
   }
-  s.forces.reserve(static_cast<std::size_t>(std::max(0, force_capacity)));
-  s.colliders = ColliderSet(collider_capacity);
-  s.settings = model.settings;
-  s.energy_target.setZero(n);
-  s.energy_at_end.setZero(n);
-  prepare_integrator_memory(model, s);
-  return s;
+  s.root_momentum.setZero();
+  s.root_angular_momentum.setZero();
+  s.root_contact_force.setZero();
+  s.forces.clear();
 }
 
 namespace {

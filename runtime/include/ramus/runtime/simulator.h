@@ -12,6 +12,7 @@
 #include "ramus/runtime/dynamics/step.h"
 #include "ramus/runtime/model/model.h"
 #include "ramus/runtime/model/state.h"
+#include "ramus/runtime/model/state_snapshot.h"
 
 namespace ramus {
 
@@ -46,6 +47,15 @@ class Simulator {
   const RuntimeSettings& settings() const { return state_.settings; }
   /// Replaces the settings (checked; OptionError). Takes effect at the next step.
   void set_settings(RuntimeSettings settings);
+  /// Changes the settings in place: edit(RuntimeSettings&) on a copy, checked as set_settings,
+  /// then kept. Allocation-free (the copy is a member of the same sizes) unless the check fails
+  /// or a split integrator needs more memory.
+  template <class Edit>
+  void edit_settings(Edit&& edit) {
+    settings_scratch_ = state_.settings;
+    edit(settings_scratch_);
+    commit_settings();
+  }
   /// Replaces one domain's settings, e.g. its integrator (checked; OptionError naming the domain).
   void set_domain_settings(int domain, const DomainSettings& settings);
   /// Frequency scaling of one domain at runtime (1: as precomputed).
@@ -86,6 +96,20 @@ class Simulator {
   const ColliderSet& colliders() const { return state_.colliders; }
   /// The contact at the current configuration.
   ContactReport contact() const noexcept { return measure_contact(*model_, state_); }
+
+  /// Back at rest (reset_state: time 0, no deformation, the rest placement, no applied forces;
+  /// settings and colliders kept), initialized. Allocation-free.
+  StepStatus reset() noexcept;
+  /// The bytes of a snapshot of `parts` (StatePart bits, model/state_snapshot.h) / writes one
+  /// into `out` and returns its size (0 when `capacity` is too small). Allocation-free.
+  std::size_t state_size(unsigned parts) const noexcept;
+  std::size_t save_state(unsigned parts, void* out, std::size_t capacity) const noexcept;
+  /// Restores a snapshot (nothing changes unless kOk); a snapshot without all of
+  /// kStatePhysics is followed by initialize(), which derives the frames and accelerations from
+  /// what it set. Allocation-free unless restored settings need more integrator memory.
+  SnapshotStatus restore_state(const void* data, std::size_t size);
+  /// Copies `parts` of another object's state (the same model); as restore_state.
+  SnapshotStatus copy_state_from(const Simulator& other, unsigned parts);
 
   /// dynamics/step.h's initialize and step on this object.
   StepStatus initialize(bool solve_accelerations = true);
@@ -131,11 +155,13 @@ class Simulator {
 
  private:
   void check_domain(int domain) const;
+  void commit_settings();  // checks settings_scratch_ and swaps it in (OptionError)
 
   std::shared_ptr<const Model> model_;
   State state_;
   mutable Workspace workspace_;
   mutable Eigen::MatrixX3d global_scratch_;  // C0 positions for the embedded surface
+  RuntimeSettings settings_scratch_;         // edit_settings' copy
 };
 
 }  // namespace ramus

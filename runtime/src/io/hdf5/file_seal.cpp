@@ -9,6 +9,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <istream>
+#include <streambuf>
 #include <system_error>
 #include <vector>
 
@@ -145,12 +147,38 @@ void check_signature(const std::string& path, const seal::Fields& fields, const 
 
 }  // namespace
 
-void verify_seal(const std::string& path, const ModelTrust& trust) {
+namespace {
+
+// A seekable read-only stream buffer over bytes in memory (a model handed over by a game).
+class MemoryBuffer : public std::streambuf {
+ public:
+  MemoryBuffer(const void* data, std::size_t size) {
+    char* begin = const_cast<char*>(static_cast<const char*>(data));
+    setg(begin, begin, begin + size);
+  }
+
+ protected:
+  pos_type seekoff(off_type offset, std::ios_base::seekdir dir, std::ios_base::openmode) override {
+    const off_type from = dir == std::ios_base::beg   ? 0
+                          : dir == std::ios_base::cur ? gptr() - eback()
+                                                      : egptr() - eback();
+    const off_type target = from + offset;
+    if (target < 0 || target > egptr() - eback()) return pos_type(off_type(-1));
+    setg(eback(), eback() + target, egptr());
+    return pos_type(target);
+  }
+  pos_type seekpos(pos_type position, std::ios_base::openmode mode) override {
+    return seekoff(off_type(position), std::ios_base::beg, mode);
+  }
+};
+
+void require_usable_trust(const ModelTrust& trust) {
   if (trust.require_signature && trust.trusted_keys.empty())
     throw OptionError("a loader that accepts signed models only needs at least one trusted key");
-  require_regular_file(path);
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw InputError(path, 0, "cannot open: unreadable file");
+}
+
+// The seal of the bytes `file` reads, named `path` in messages.
+void verify_seal_stream(std::istream& file, const std::string& path, const ModelTrust& trust) {
   // The header, exactly as format() writes it.
   std::string header(kSealBytes, '\0');
   file.read(header.data(), static_cast<std::streamsize>(header.size()));
@@ -181,6 +209,25 @@ void verify_seal(const std::string& path, const ModelTrust& trust) {
                      "cannot open: the file's bytes changed since it was written (corrupt: its "
                      "checksum does not match); re-run `ramus precompute`");
   check_signature(path, *fields, trust, state);
+}
+
+}  // namespace
+
+void verify_seal(const std::string& path, const ModelTrust& trust) {
+  require_usable_trust(trust);
+  require_regular_file(path);
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw InputError(path, 0, "cannot open: unreadable file");
+  verify_seal_stream(file, path, trust);
+}
+
+void verify_seal_memory(const void* data, std::size_t size, const std::string& name,
+                        const ModelTrust& trust) {
+  require_usable_trust(trust);
+  if (!data) throw InputError(name, 0, "cannot open: no bytes (NULL)");
+  MemoryBuffer buffer(data, size);
+  std::istream bytes(&buffer);
+  verify_seal_stream(bytes, name, trust);
 }
 
 }  // namespace ramus::hdf5

@@ -134,12 +134,18 @@ class Group {
 inline constexpr std::size_t kSealBytes = 512;
 void seal_file(const std::string& path, const unsigned char* ed25519_secret_key = nullptr);
 void verify_seal(const std::string& path, const ModelTrust& trust = {});
+/// The same check of a file's bytes in memory, named `name` in messages.
+void verify_seal_memory(const void* data, std::size_t size, const std::string& name,
+                        const ModelTrust& trust = {});
 
 class File {
  public:
   /// Opens an existing file read-only / read-write; InputError when it is missing, not HDF5,
   /// truncated or corrupt.
   static File open(const std::string& path);
+  /// Opens a file's bytes in memory read-only (HDF5's core driver keeps its own copy), named
+  /// `name` in messages; InputError when they are not a valid HDF5 file.
+  static File open_memory(const void* data, std::size_t size, const std::string& name);
   static File open_read_write(const std::string& path);
   /// Creates (truncates) a file, with a kSealBytes user block for seal_file.
   static File create(const std::string& path);

@@ -447,6 +447,20 @@ File File::open(const std::string& path) {
   return open_existing(path, false);
 }
 
+File File::open_memory(const void* data, std::size_t size, const std::string& name) {
+  const QuietErrors quiet;
+  // The core driver on a copy of the image, read-only, nothing written back.
+  const Handle fapl = property_list(H5Pcreate(H5P_FILE_ACCESS));
+  if (H5Pset_fapl_core(fapl.id(), std::size_t{1} << 16, 0) < 0 ||
+      H5Pset_file_image(fapl.id(), const_cast<void*>(data), size) < 0)
+    throw InputError(name, 0, "cannot open: HDF5 refuses the image in memory" + error_detail());
+  Handle file(H5Fopen(name.c_str(), H5F_ACC_RDONLY, fapl.id()), H5Fclose);
+  if (file.id() < 0)
+    throw InputError(name, 0,
+                     "cannot open: not a valid HDF5 file (truncated or corrupt)" + error_detail());
+  return File(std::move(file), name);
+}
+
 Group File::root() const {
   const QuietErrors quiet;
   Handle group(H5Gopen2(handle_.id(), "/", H5P_DEFAULT), H5Gclose);

@@ -81,6 +81,8 @@ class ColliderSet {
   ColliderStatus insert(const Collider& collider, int& id) noexcept;
   /// Replaces collider `id` (a teleport: pose, velocities, shape, sizes and friction as given).
   ColliderStatus replace(int id, const Collider& collider) noexcept;
+  /// Puts a valid collider at slot `id`, free or not (a restored state's ids: state_snapshot.h).
+  ColliderStatus place(int id, const Collider& collider) noexcept;
   /// Sets collider `id`'s velocities so that one step of `seconds` carries it to `target`
   /// (Jolt's MoveKinematic); its pose stays where it is until the step.
   ColliderStatus move_kinematic(int id, const RigidPose& target, double seconds) noexcept;

@@ -91,6 +91,10 @@ void set_setting(FullSpaceSettings& full_space, const SettingInfo& info, const S
 std::string find_cloth_problem(const ClothSettings& cloth);
 std::string find_full_space_problem(const FullSpaceSettings& full_space);
 
+/// True when `value` lies within the setting's bounds (setting_value_problem gives "");
+/// allocation-free.
+bool setting_value_ok(const SettingInfo& info, const SettingValue& value) noexcept;
+
 /// "" when `value` is allowed, else what is wrong in the one message style: "must lie in (0, 1]
 /// s, got 2", "must be positive, got 0", "expected one of L1, L2, L3; got 7".
 std::string setting_value_problem(const SettingInfo& info, const SettingValue& value);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <cstddef>
 #include <string>
 
 #include "ramus/runtime/data/model_trust.h"
@@ -18,6 +19,11 @@ inline constexpr const char* kModelFormatName = "ramus-model";
 /// 1 was written by an older Ramus ...; re-run `ramus precompute`") or inconsistent. `trust`
 /// says which signatures it accepts (model_signature.h); they are checked before libhdf5 parses it.
 ReducedModel read_model_file(const std::string& path, const ModelTrust& trust = {});
+/// The same from a model file's bytes in memory (a game's archive), named `name` in messages;
+/// compile_model(read_model_memory(...)) loads it. HDF5 keeps its own copy while reading.
+ReducedModel read_model_memory(const void* data, std::size_t size,
+                               const std::string& name = "<model in memory>",
+                               const ModelTrust& trust = {});
 
 /// The first inconsistency of `model`, naming the dataset that holds it in a file
 /// ("wrong shape of dataset /parts/part_0/basis: ..."), or "" when it is consistent.

@@ -101,6 +101,12 @@ struct State {
 /// Allocates; call initialize() (step.h) before stepping when the state is changed afterwards.
 State make_state(const Model& model, int force_capacity = 16, int collider_capacity = 8);
 
+/// Puts `state` back at rest without allocating: time 0, q = q̇ = q̈ = 0, no integrator history,
+/// split modes and tracked energies cleared, every frame at its rest placement (a free root at
+/// rest, without momentum), no applied forces; its settings and colliders are kept. Call
+/// initialize() (step.h) after it.
+void reset_state(const Model& model, State& state) noexcept;
+
 /// Sizes the integrator memory of `state` for its settings (the split modes of domains whose
 /// integrator uses them, r by min(s, r)); keeps what already fits. make_state calls it; call it
 /// again after changing state.settings to a split integrator or another s. Allocates.
