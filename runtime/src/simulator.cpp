@@ -102,6 +102,29 @@ void Simulator::set_root_motion(const Eigen::Vector3d& origin, const Eigen::Matr
       rotation * m.root_inertia * rotation.transpose() * angular_velocity;
 }
 
+void Simulator::set_anchor_motion(const AnchorMotion& motion) {
+  if (const char* problem = anchor_motion_problem(*model_, motion))
+    throw OptionError(std::string("anchor: ") + problem);
+  const bool moved = state_.frame_rotation.leftCols<3>() != motion.pose.rotation ||
+                     state_.frame_origin.col(0) != motion.pose.translation;
+  ramus::set_anchor_motion(*model_, state_, motion);
+  if (moved) ramus::initialize(*model_, state_, workspace_, false);
+}
+
+void Simulator::move_anchor(const RigidPose& target, double seconds) {
+  if (!(seconds > 0) || !std::isfinite(seconds))
+    throw OptionError("anchor: seconds must be positive and finite, got " +
+                      std::to_string(seconds));
+  AnchorMotion probe;
+  probe.pose = target;
+  if (const char* problem = anchor_motion_problem(*model_, probe))
+    throw OptionError(std::string("anchor: ") + problem);
+  const AnchorMotion motion = anchor_motion_reaching(*model_, state_, target, seconds);
+  if (const char* problem = anchor_motion_problem(*model_, motion))
+    throw OptionError(std::string("anchor: ") + problem);
+  ramus::set_anchor_motion(*model_, state_, motion);
+}
+
 StepStatus Simulator::set_velocity_field(const Eigen::MatrixX3d& global_velocities) {
   const Model& m = *model_;
   if (global_velocities.rows() != m.num_global_vertices)

@@ -106,6 +106,33 @@ static void check_motion(const ramus_model* model, ramus_object* object) {
   free(q);
   free(qdot);
   CHECK(ramus_object_set_placement(object, identity, origin0) == RAMUS_OK);
+  /* A moving anchor: the root reaches each placement given, and the object sways (its last
+   * domain's q changes against a still object's); a teleport brings it to rest. */
+  {
+    ramus_object* still = ramus_object_create(model, NULL);
+    double moved[3] = {0, 0, 0}, x0[3], x_rest[3], R0[9], q_still[64], q_moved[64];
+    const size_t r = (size_t)info.num_coordinates;
+    CHECK(ramus_object_domain_frame(object, 0, R0, x_rest) == RAMUS_OK);
+    CHECK(ramus_object_reset(object) == RAMUS_OK && ramus_object_clear_forces(object) == RAMUS_OK);
+    for (k = 1; k <= 20; ++k) {
+      moved[0] = 0.002 * k * k;
+      CHECK(ramus_object_move_placement(object, quarter, moved, 0.01) == RAMUS_OK);
+      CHECK(ramus_object_step(object) == RAMUS_OK);
+      CHECK(ramus_object_step(still) == RAMUS_OK);
+    }
+    CHECK(ramus_object_domain_frame(object, 0, R, x0) == RAMUS_OK);
+    /* (the quarter turn maps the rest origin (x, y, z) to (-y, x, z)) */
+    CHECK(fabs(x0[0] - (-x_rest[1] + moved[0])) < 1e-9 && fabs(x0[1] - x_rest[0]) < 1e-9);
+    CHECK(r <= 64);
+    CHECK(ramus_object_domain_coordinates(object, last, q_moved, NULL, r) == RAMUS_OK);
+    CHECK(ramus_object_domain_coordinates(still, last, q_still, NULL, r) == RAMUS_OK);
+    CHECK(r == 0 || fabs(q_moved[0] - q_still[0]) > 1e-6);
+    CHECK(ramus_object_move_placement(object, quarter, moved, 0) == RAMUS_INVALID_ARGUMENT);
+    CHECK(ramus_object_set_placement(object, identity, origin0) == RAMUS_OK);
+    CHECK(ramus_object_domain_frame(object, 0, R, x0) == RAMUS_OK);
+    CHECK(fabs(x0[0] - x_rest[0]) < 1e-12 && fabs(x0[1] - x_rest[1]) < 1e-12);
+    ramus_object_free(still);
+  }
   /* Threads. */
   CHECK(ramus_object_set_threads(object, 0) == RAMUS_INVALID_ARGUMENT);
   CHECK(ramus_object_set_threads(object, 2) == RAMUS_OK);

@@ -263,6 +263,24 @@ Comparison compare_tree_to_full(std::shared_ptr<const ReducedModel> model,
   if (reduced.initialize() != StepStatus::kOk)
     throw NumericalError("compare: the reduced run cannot start");
 
+  // A moving anchor: its displacement, and its velocity as the runtime differences it.
+  const auto anchor_at = [&options](double t) -> Eigen::Vector3d {
+    return options.anchor_displacement ? options.anchor_displacement(t) : Eigen::Vector3d::Zero();
+  };
+  const double h = options.settings.time_step;
+  Eigen::Vector3d anchor_velocity = Eigen::Vector3d::Zero();
+  const Domain& root = reduced.model().domains.front();
+  const auto move_anchor = [&](double t, Eigen::VectorXd& full_forces) {
+    if (!options.anchor_displacement) return;
+    const Eigen::Vector3d next_velocity = (anchor_at(t + h) - anchor_at(t)) / h;
+    full_forces += full_model.gravity_forces(-(next_velocity - anchor_velocity) / h);
+    anchor_velocity = next_velocity;
+    RigidPose target;
+    target.rotation = root.rest_rotation;
+    target.translation = root.rest_origin + anchor_at(t + h);
+    reduced.move_anchor(target, h);
+  };
+
   Comparison result;
   const int frames = options.steps + 1;
   result.full_trajectory.resize(3 * V, frames);
@@ -272,15 +290,18 @@ Comparison compare_tree_to_full(std::shared_ptr<const ReducedModel> model,
     reduced.global_positions(positions);
     const Eigen::VectorXd u_full = full_state.positions - full_model.rest_positions();
     Eigen::VectorXd u_reduced(3 * V);
+    const Eigen::Vector3d anchor = anchor_at(full_state.time);  // (the anchor's frame)
     for (int v = 0; v < V; ++v)
-      u_reduced.segment<3>(3 * v) = (positions.row(v) - rest.row(v)).transpose();
+      u_reduced.segment<3>(3 * v) = (positions.row(v) - rest.row(v)).transpose() - anchor;
     record_frame(result, frame, full_state.time, u_full, u_reduced);
   };
   record(0);
   for (int step = 1; step <= options.steps; ++step) {
     // Forces active during the step are those at its end time (as `ramus simulate` applies them).
     const double t_next = full_state.time + options.settings.time_step;
-    step_full(full, full_state, point_forces_at(forces, V, t_next), step, result);
+    Eigen::VectorXd full_forces = point_forces_at(forces, V, t_next);
+    move_anchor(full_state.time, full_forces);
+    step_full(full, full_state, full_forces, step, result);
     apply_reduced_forces(t_next);
     step_reduced(reduced, step, result);
     record(step);

@@ -119,6 +119,16 @@ void ramus_object_free(ramus_object* object);
  * otherwise). An object's State and Workspace are its own: the C API cannot mix models. */
 ramus_status ramus_object_set_placement(ramus_object* object, const double rotation[9],
                                         const double translation[3]);
+/** Moves an anchored object kinematically (a plant on a cart, a branch in a hand): its anchor
+ * reaches this placement (rotation row-major, translation; world) at the end of the next step of
+ * `seconds` (> 0, normally the time step), with the velocity and acceleration differenced from
+ * the placements given, and the object feels the motion (it sways). Call it every frame before the
+ * step; positions and frames come back where the object is. ramus_object_set_placement is a
+ * teleport: the anchor comes to rest in the new placement. RAMUS_INVALID_ARGUMENT for a free
+ * root (it moves by its own dynamics) or an anchored single domain without system-force data
+ * asked to rotate. */
+ramus_status ramus_object_move_placement(ramus_object* object, const double rotation[9],
+                                         const double translation[3], double seconds);
 
 /** Runtime settings, taking effect at the next step: the time step (s, in (0, 1]); every
  * domain's integrator; Rayleigh damping alpha (1/s) and beta (s) of every domain; gravity

@@ -286,6 +286,17 @@ ramus_status ramus_object_set_placement(ramus_object* object, const double rotat
     object->rotation = R;
     object->translation = Eigen::Map<const Eigen::Vector3d>(translation);
     edit_settings(*object, [](ramus::RuntimeSettings&) {});
+    // A teleport: a moved anchor comes back to rest in the new placement.
+    const ramus::Model& m = object->simulator.model();
+    const ramus::AnchorMotion anchor = object->simulator.anchor_motion();
+    if (!m.free_root && (anchor.pose.rotation != m.domains.front().rest_rotation ||
+                         anchor.pose.translation != m.domains.front().rest_origin ||
+                         ramus::anchor_moves(m, object->simulator.state()))) {
+      ramus::AnchorMotion rest;
+      rest.pose.rotation = m.domains.front().rest_rotation;
+      rest.pose.translation = m.domains.front().rest_origin;
+      object->simulator.set_anchor_motion(rest);
+    }
     return succeed();
   });
 }

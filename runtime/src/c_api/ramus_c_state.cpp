@@ -8,6 +8,7 @@
 #include "ramus/ramus.h"
 #include "ramus/runtime/model/state_snapshot.h"
 
+using ramus::c_api::check_vector;
 using ramus::c_api::fail;
 using ramus::c_api::guarded;
 using ramus::c_api::succeed;
@@ -104,6 +105,28 @@ ramus_status ramus_object_set_threads(ramus_object* object, int threads) {
 
 int ramus_object_threads(const ramus_object* object) {
   return object ? object->simulator.workspace().threads() : 0;
+}
+
+ramus_status ramus_object_move_placement(ramus_object* object, const double rotation[9],
+                                         const double translation[3], double seconds) {
+  if (!object) return fail(RAMUS_INVALID_ARGUMENT, "move placement: object is NULL");
+  if (ramus_status s = check_vector(rotation, 9, "move placement: rotation"); s != RAMUS_OK)
+    return s;
+  if (ramus_status s = check_vector(translation, 3, "move placement: translation"); s != RAMUS_OK)
+    return s;
+  // The target placement's root frame in the object's model axes (its placement the reference).
+  const ramus::Domain& root = object->simulator.model().domains.front();
+  const Eigen::Matrix3d R_target =
+      Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(rotation);
+  ramus::RigidPose target;
+  target.rotation = object->rotation.transpose() * R_target * root.rest_rotation;
+  target.translation = object->rotation.transpose() *
+                       (R_target * root.rest_origin +
+                        Eigen::Map<const Eigen::Vector3d>(translation) - object->translation);
+  return guarded([&] {
+    object->simulator.move_anchor(target, seconds);
+    return succeed();
+  });
 }
 
 ramus_status ramus_object_domain_frame(const ramus_object* object, int domain, double rotation[9],

@@ -21,6 +21,7 @@
 #include "interface_lumping.h"
 #include "lane_group_step.h"
 #include "parallel_for.h"
+#include "ramus/runtime/dynamics/anchor_motion.h"
 #include "workspace_data.h"
 
 namespace ramus {
@@ -61,7 +62,13 @@ DomainEquation assemble_domain_equation(const Model& model, const State& state,
   scratch.load = workspace.reduced_vertex_force.segment(domain.dof_offset, domain.r) +
                  g(0) * proto.gravity_basis.col(0) + g(1) * proto.gravity_basis.col(1) +
                  g(2) * proto.gravity_basis.col(2);
-  if (i > 0 || model.free_root) {
+  // A moving anchor without W1..W7 (an anchored single domain): its translation alone, -G a.
+  const bool frame_moves = i > 0 || model.free_root || anchor_moves(model, state);
+  if (frame_moves && proto.system_force.empty()) {
+    const Eigen::Vector3d a = domain.scale.load * state.frame_acceleration.col(i);
+    scratch.load -= a(0) * proto.gravity_basis.col(0) + a(1) * proto.gravity_basis.col(1) +
+                    a(2) * proto.gravity_basis.col(2);
+  } else if (frame_moves) {
     FrameKinematics frame;
     frame.linear_acceleration = state.frame_acceleration.col(i);
     frame.angular_velocity = state.frame_angular_velocity.col(i);
@@ -408,8 +415,10 @@ StepStatus step(const Model& model, State& state, Workspace& workspace) noexcept
     factor_parent_stages(model, state, workspace);
     timer.lap(timer.stepping);
   }
-  // A free root: the whole tree as one rigid body, its frame to step k + 1.
+  // A free root: the whole tree as one rigid body, its frame to step k + 1; a moving anchor:
+  // carried there.
   if (model.free_root) integrate_free_root(model, state, w, h);
+  if (anchor_moves(model, state)) advance_anchor(model, state, h);
   timer.lap(timer.core);
 
   // Line 4: root to leaves, level by level (the root, then the domains with children at each

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "ramus/runtime/contact/reduced_contact.h"
+#include "ramus/runtime/dynamics/anchor_motion.h"
 #include "ramus/runtime/dynamics/reconstruction.h"
 #include "ramus/runtime/dynamics/step.h"
 #include "ramus/runtime/model/model.h"
@@ -73,6 +74,14 @@ class Simulator {
   /// velocity. OptionError for an anchored root, a non-rotation or non-finite values.
   void set_root_motion(const Eigen::Vector3d& origin, const Eigen::Matrix3d& rotation,
                        const Eigen::Vector3d& velocity, const Eigen::Vector3d& angular_velocity);
+  /// Drives an anchored root (dynamics/anchor_motion.h, model axes): its pose and motion now (a
+  /// changed pose is a teleport: the frames follow, the integrator history restarts), or the
+  /// accelerations that carry it to `target` in one step of `seconds` (> 0; the velocity and
+  /// acceleration differenced from the poses). OptionError for a free root, a non-rotation or
+  /// non-finite values. Allocation-free.
+  void set_anchor_motion(const AnchorMotion& motion);
+  void move_anchor(const RigidPose& target, double seconds);
+  AnchorMotion anchor_motion() const { return ramus::anchor_motion(*model_, state_); }
   /// Sets every q̇ so that the object's velocity best matches a world velocity field at the
   /// global vertices (num_global_vertices by 3), root to leaves (least squares per domain over
   /// what its frame's motion leaves over; the root's frame motion is kept), then initialize().

@@ -68,6 +68,11 @@ struct TreeComparisonOptions {
   int steps = 100;
   std::vector<PointForce> forces;   ///< at global vertices (the undivided mesh's numbering)
   std::vector<Collider> colliders;  ///< as ComparisonOptions::colliders
+  /// A moving anchor (empty: none): the anchor's displacement d(t) (m, world; d(0) = 0, at rest
+  /// at t = 0). The reduced root is carried there each step (Simulator::move_anchor); the full
+  /// FEM runs in the anchor's frame under the inertial body force -M d̈, d̈ differenced from d as
+  /// the runtime differences it; both trajectories are recorded in the anchor's frame.
+  std::function<Eigen::Vector3d(double)> anchor_displacement;
   /// Called after every step with (step, steps): progress of long ground-truth runs.
   std::function<void(int, int)> progress;
 };
