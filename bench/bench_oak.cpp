@@ -7,7 +7,7 @@
 // global_positions. BM_OakStep's arguments: batched StVK evaluation on / off, 1 or 2 threads;
 // BM_OakLoneSum: the sum over the domains of a lone step of each domain's part (the coupled step's
 // bound). BM_OakContactInterleaved: the step with a far collider and with a capsule swinging
-// through the crown against the step without one.
+// through the crown against the step without one. BM_OakStates: snapshots against the step.
 #include <benchmark/benchmark.h>
 
 #include <Eigen/Geometry>
@@ -375,5 +375,44 @@ void BM_OakFrameCApi(benchmark::State& state) {
 BENCHMARK(BM_OakFrameCApi)->Unit(benchmark::kMillisecond)->MinTime(5);
 
 }  // namespace
+
+// Snapshots of the oak (docs/STATES.md) against its step, interleaved in one run: save and
+// restore a whole-state blob (kStateAll: CRC-32 included), copy the physics between two objects,
+// reset. Counters: µs of each and their ratio to the step; the blob's size.
+void BM_OakStates(benchmark::State& state) {
+  auto sim = oak_simulator();
+  auto other = oak_simulator();
+  for (int k = 0; k < 5; ++k) sim->step();
+  std::vector<unsigned char> blob(sim->state_size(ramus::kStateAll));
+  double step_s = 0, save_s = 0, restore_s = 0, copy_s = 0, reset_s = 0;
+  long rounds = 0;
+  const auto timed = [](double& total, auto&& f) {
+    const auto start = std::chrono::steady_clock::now();
+    f();
+    total += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  for (auto _ : state) {
+    timed(step_s, [&] { sim->step(); });
+    timed(save_s, [&] { sim->save_state(ramus::kStateAll, blob.data(), blob.size()); });
+    timed(restore_s, [&] {
+      if (other->restore_state(blob.data(), blob.size()) != ramus::SnapshotStatus::kOk)
+        state.SkipWithError("restore failed");
+    });
+    timed(copy_s, [&] { other->copy_state_from(*sim, ramus::kStatePhysics); });
+    timed(reset_s, [&] { other->reset(); });
+    ++rounds;
+  }
+  const double n = static_cast<double>(std::max<long>(1, rounds));
+  state.counters["step_us"] = 1e6 * step_s / n;
+  state.counters["save_us"] = 1e6 * save_s / n;
+  state.counters["restore_us"] = 1e6 * restore_s / n;
+  state.counters["copy_physics_us"] = 1e6 * copy_s / n;
+  state.counters["reset_us"] = 1e6 * reset_s / n;
+  state.counters["save_over_step"] = save_s / step_s;
+  state.counters["restore_over_step"] = restore_s / step_s;
+  state.counters["copy_over_step"] = copy_s / step_s;
+  state.counters["blob_kB"] = static_cast<double>(blob.size()) / 1024.0;
+}
+BENCHMARK(BM_OakStates)->Unit(benchmark::kMillisecond)->MinTime(3);
 
 BENCHMARK_MAIN();

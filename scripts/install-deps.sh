@@ -8,7 +8,7 @@ packages=(
   libsodium-dev
   libopenblas0-pthread catch2 libsuitesparse-dev libcli11-dev nlohmann-json3-dev libbenchmark-dev libtbb-dev
   libopenvdb-dev libassimp-dev libopenmpi-dev openmpi-bin
-  python3-matplotlib
+  python3-matplotlib python3-dev python3-numpy python3-pytest pybind11-dev
   libglfw3-dev libimgui-dev libstb-dev libopengl-dev libgl-dev libgl1-mesa-dri xvfb xauth
 )
 missing=()

@@ -62,6 +62,7 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
   }
   ModelSpec spec;
   spec.spec_path = spec_path;
+  spec.spec_text = json_text;
   if (!root.is_object()) r.fail("", "expected a JSON object");
   if (root.contains("parts") || root.contains("instances")) {
     // An assembly: parts and instances in place of one mesh.

@@ -342,7 +342,7 @@ void finish_model(ReducedModel& model, const ModelSpec& spec, const std::vector<
   p.tool_version = version_string();
   p.created_utc = provenance_time_utc();
   p.spec_path = spec.spec_path;
-  p.spec_json = read_file_bytes(spec.spec_path);
+  p.spec_json = spec.spec_text.empty() ? read_file_bytes(spec.spec_path) : spec.spec_text;
   p.mesh_path = mesh_path;
   p.input_hash = fnv1a_hash(input_bytes, fnv1a_hash(p.spec_json));
   p.options_json = options_json;

@@ -164,7 +164,8 @@ struct AssemblySpec {
 enum class BodyModel { kTetFem, kMassSpring };
 
 struct ModelSpec {
-  std::string spec_path;  ///< the JSON file itself
+  std::string spec_path;  ///< the JSON file itself (a spec given as text: where its paths start)
+  std::string spec_text;  ///< its JSON text, as parsed (the provenance stores it)
   /// "model": "fem" (the default) or "mass_spring" (then "mesh" is a triangle surface)
   BodyModel model = BodyModel::kTetFem;
   /// "cloth": a mass-spring model's springs, masses, halving rule and CG (settings_list.h)
