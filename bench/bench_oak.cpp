@@ -8,6 +8,7 @@
 // BM_OakLoneSum: the sum over the domains of a lone step of each domain's part (the coupled step's
 // bound). BM_OakContactInterleaved: the step with a far collider and with a capsule swinging
 // through the crown against the step without one. BM_OakStates: snapshots against the step.
+// BM_Forest: 2 and 16 oaks stepped as one batch on 1 thread and on every core.
 #include <benchmark/benchmark.h>
 
 #include <Eigen/Geometry>
@@ -18,6 +19,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "ramus/precompute/generators/tree_generator.h"
@@ -25,6 +27,7 @@
 #include "ramus/precompute/substructuring/assembly_builder.h"
 #include "ramus/ramus.h"
 #include "ramus/runtime/contact/reduced_contact.h"
+#include "ramus/runtime/dynamics/step_objects.h"
 #include "ramus/runtime/simulator.h"
 
 namespace {
@@ -414,5 +417,38 @@ void BM_OakStates(benchmark::State& state) {
   state.counters["blob_kB"] = static_cast<double>(blob.size()) / 1024.0;
 }
 BENCHMARK(BM_OakStates)->Unit(benchmark::kMillisecond)->MinTime(3);
+
+// A forest (issue 37 item 6): state.range(0) oaks stepped as one batch (step_objects: each
+// oak's whole step on one thread), on 1 thread and on all the machine's cores, interleaved in
+// one run. Counters: ms per forest step of each and the speedup.
+void BM_Forest(benchmark::State& state) {
+  const int oaks = static_cast<int>(state.range(0));
+  const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  std::vector<std::unique_ptr<ramus::Simulator>> forest;
+  std::vector<ramus::ObjectStep> entries;
+  for (int k = 0; k < oaks; ++k) {
+    forest.push_back(oak_simulator());
+    entries.push_back(forest.back()->batch_entry());
+  }
+  ramus::step_objects(entries.data(), entries.size(), cores);  // (starts the thread team)
+  double one_s = 0, all_s = 0;
+  long rounds = 0;
+  for (auto _ : state) {
+    for (const int threads : {1, cores}) {
+      const auto start = std::chrono::steady_clock::now();
+      if (ramus::step_objects(entries.data(), entries.size(), threads) != 0)
+        state.SkipWithError("an oak's step failed");
+      (threads == 1 ? one_s : all_s) +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+    ++rounds;
+  }
+  const double n = static_cast<double>(std::max<long>(1, rounds));
+  state.counters["cores"] = cores;
+  state.counters["one_thread_ms"] = 1e3 * one_s / n;
+  state.counters["all_cores_ms"] = 1e3 * all_s / n;
+  state.counters["speedup"] = one_s / all_s;
+}
+BENCHMARK(BM_Forest)->Arg(2)->Arg(16)->Unit(benchmark::kMillisecond)->MinTime(5);
 
 BENCHMARK_MAIN();

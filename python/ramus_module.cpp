@@ -14,6 +14,7 @@
 
 #include "ramus/error.h"
 #include "ramus/runtime/data/settings_table.h"
+#include "ramus/runtime/dynamics/step_objects.h"
 #include "ramus/runtime/io/model_file.h"
 #include "ramus/runtime/model/model.h"
 #include "ramus/runtime/model/model_geometry.h"
@@ -363,6 +364,24 @@ PYBIND11_MODULE(ramus, m) {
           "Every vertex's position now, #V by 3 float32: a view of the object's buffer, "
           "refilled by each call.");
 
+  m.def(
+      "step_objects",
+      [](const std::vector<Object*>& objects, int threads) {
+        std::vector<ramus::ObjectStep> entries;
+        for (Object* o : objects) entries.push_back(o->simulator.batch_entry());
+        int failed = 0;
+        {
+          py::gil_scoped_release unlocked;
+          failed = ramus::step_objects(entries.data(), entries.size(), threads);
+        }
+        for (std::size_t k = 0; k < entries.size(); ++k)
+          if (entries[k].status != ramus::StepStatus::kOk)
+            throw std::runtime_error("step_objects: " + std::to_string(failed) +
+                                     " failed (first: object " + std::to_string(k) + ", " +
+                                     ramus::to_string(entries[k].status) + ")");
+      },
+      py::arg("objects"), py::arg("threads") = 1,
+      "Steps many objects once each, each on one thread (docs/PERFORMANCE.md \"A forest\").");
   m.attr("STATE_TIME") = static_cast<unsigned>(ramus::kStateTime);
   m.attr("STATE_PHYSICS") = static_cast<unsigned>(ramus::kStatePhysics);
   m.attr("STATE_ALL") = static_cast<unsigned>(ramus::kStateAll);

@@ -140,3 +140,17 @@ def test_precompute_from_a_spec_dict(tmp_path):
     bad = dict(spec, reduction={"r": -3})
     with pytest.raises(ValueError, match="r"):
         ramus.precompute(bad, base_dir=base)
+
+
+def test_a_batch_equals_lone_steps(model):
+    batch = [ramus.Object(model) for _ in range(3)]
+    lone = [ramus.Object(model) for _ in range(3)]
+    for k, (a, b) in enumerate(zip(batch, lone)):
+        a.add_force(1, k, [0, 0, 1.0 + k])
+        b.add_force(1, k, [0, 0, 1.0 + k])
+    for _ in range(8):
+        ramus.step_objects(batch, threads=2)
+        for b in lone:
+            b.step()
+    for a, b in zip(batch, lone):
+        assert np.array_equal(a.q, b.q)

@@ -268,6 +268,56 @@ static void check_memory_load(const char* path) {
   free(bytes);
 }
 
+/* A job system for the batch: every index, in reverse order, on the calling thread. */
+static void reverse_jobs(void* job_system, int count, void (*task)(void*, int), void* context) {
+  int k;
+  ++*(int*)job_system;
+  for (k = count; k-- > 0;) task(context, k);
+}
+
+/* Many objects in one call equal their lone steps to the last bit; statuses and failures. */
+static void check_batch(const ramus_model* model) {
+  enum { N = 3 };
+  ramus_object *batch[N], *lone[N];
+  ramus_status statuses[N];
+  const int V = ramus_model_num_vertices(model);
+  const double pull[3] = {0, 0, 4};
+  double *x = malloc(sizeof(double) * 3 * (size_t)V), *y = malloc(sizeof(double) * 3 * (size_t)V);
+  int k, step, calls = 0;
+  for (k = 0; k < N; ++k) {
+    batch[k] = ramus_object_create(model, NULL);
+    lone[k] = ramus_object_create(model, NULL);
+    CHECK(ramus_object_apply_force(batch[k], V - 1 - k, pull) == RAMUS_OK);
+    CHECK(ramus_object_apply_force(lone[k], V - 1 - k, pull) == RAMUS_OK);
+  }
+  for (step = 0; step < 10; ++step) {
+    CHECK(ramus_step_objects(batch, N, 2, statuses) == 0);
+    CHECK(statuses[0] == RAMUS_OK && statuses[N - 1] == RAMUS_OK);
+    CHECK(ramus_step_objects_on(batch, N, reverse_jobs, &calls, NULL) == 0);
+    for (k = 0; k < N; ++k)
+      CHECK(ramus_object_step(lone[k]) == RAMUS_OK && ramus_object_step(lone[k]) == RAMUS_OK);
+  }
+  CHECK(calls == 10);
+  for (k = 0; k < N; ++k) {
+    CHECK(ramus_object_vertex_positions(batch[k], x, 3 * (size_t)V) == RAMUS_OK);
+    CHECK(ramus_object_vertex_positions(lone[k], y, 3 * (size_t)V) == RAMUS_OK);
+    CHECK(memcmp(x, y, sizeof(double) * 3 * (size_t)V) == 0);
+  }
+  /* A NULL object fails alone; the others step. */
+  ramus_object_free(batch[1]);
+  batch[1] = NULL;
+  CHECK(ramus_step_objects(batch, N, 1, statuses) == 1);
+  CHECK(statuses[1] == RAMUS_INVALID_ARGUMENT && statuses[0] == RAMUS_OK);
+  CHECK(strstr(ramus_last_error(), "1 of 3 failed (first: object 1") != NULL);
+  CHECK(ramus_step_objects(NULL, 2, 1, NULL) == 2);
+  for (k = 0; k < N; ++k) {
+    ramus_object_free(batch[k]);
+    ramus_object_free(lone[k]);
+  }
+  free(x);
+  free(y);
+}
+
 int main(int argc, char** argv) {
   ramus_status status = RAMUS_OK;
   ramus_model *model, *other = NULL;
@@ -287,6 +337,11 @@ int main(int argc, char** argv) {
   ramus_object_free(object);
   check_states(model, other);
   check_memory_load(argv[1]);
+  {
+    ramus_model* again = ramus_model_load(argv[1], NULL);
+    check_batch(again);
+    ramus_model_free(again);
+  }
   ramus_model_free(model);
   ramus_model_free(other);
   if (failures)

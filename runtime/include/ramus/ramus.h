@@ -234,6 +234,23 @@ ramus_status ramus_object_contact(const ramus_object* object, double force[3], i
 
 /** One time step; allocation-free. On failure the state is left as before the step. */
 ramus_status ramus_object_step(ramus_object* object);
+/** Many objects in one call (a forest): each object's whole step on one thread, so each result
+ * equals its lone step's to the last bit for any thread count. Steps `count` objects (of any
+ * models) spread over `threads` threads (1: the calling thread); statuses (optional, count
+ * entries) receive each object's; returns how many failed (ramus_last_error() names the first).
+ * Leave the objects at one thread each (ramus_object_set_threads). Allocation-free after the
+ * first call on a thread count. */
+int ramus_step_objects(ramus_object* const* objects, size_t count, int threads,
+                       ramus_status* statuses);
+/** A game's job system: calls task(context, i) once for every i in [0, count), on its workers in
+ * any order, and returns when all have returned. */
+typedef void (*ramus_parallel_for)(void* job_system, int count,
+                                   void (*task)(void* context, int index), void* context);
+/** The same on a game's job system (one task per object). */
+int ramus_step_objects_on(ramus_object* const* objects, size_t count,
+                          ramus_parallel_for parallel_for, void* job_system,
+                          ramus_status* statuses);
+
 /** Simulated time (s) since creation. */
 double ramus_object_time(const ramus_object* object);
 

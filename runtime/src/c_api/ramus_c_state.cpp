@@ -2,8 +2,10 @@
 // (ramus/ramus.h): the Model's domains and parts, the Simulator's frames and q in world axes
 // through the object's placement, and model/state_snapshot.h's blobs.
 #include <Eigen/Core>
+#include <atomic>
 #include <string>
 
+#include "../dynamics/parallel_for.h"
 #include "c_object.h"
 #include "ramus/ramus.h"
 #include "ramus/runtime/model/state_snapshot.h"
@@ -220,6 +222,84 @@ ramus_status ramus_object_copy_state(ramus_object* to, const ramus_object* from,
     if (s == RAMUS_OK) world_vectors_from_settings(*to);
     return s;
   });
+}
+
+}  // extern "C"
+
+// Many objects: each task steps one object and records its status; the caller's thread then
+// names the first failure.
+namespace {
+
+struct Batch {
+  ramus_object* const* objects;
+  ramus_status* statuses;
+  std::atomic<int> failed{0};
+};
+
+ramus_status batch_status(ramus::StepStatus status) {
+  switch (status) {
+    case ramus::StepStatus::kOk:
+      return RAMUS_OK;
+    case ramus::StepStatus::kNonFinite:
+      return RAMUS_NON_FINITE;
+    case ramus::StepStatus::kDiverged:
+      return RAMUS_DIVERGED;
+    case ramus::StepStatus::kSolverFailed:
+      return RAMUS_SOLVER_FAILED;
+    case ramus::StepStatus::kInvalidSettings:
+    case ramus::StepStatus::kWrongModel:
+      return RAMUS_INVALID_ARGUMENT;
+  }
+  return RAMUS_INTERNAL_ERROR;
+}
+
+void step_task(void* context, int k) {
+  Batch& batch = *static_cast<Batch*>(context);
+  ramus_object* object = batch.objects[k];
+  const ramus_status s = object ? batch_status(object->simulator.step()) : RAMUS_INVALID_ARGUMENT;
+  if (batch.statuses) batch.statuses[k] = s;
+  if (s != RAMUS_OK) batch.failed.fetch_add(1, std::memory_order_relaxed);
+}
+
+int finish_batch(Batch& batch, size_t count) {
+  const int failed = batch.failed.load();
+  if (failed == 0) return succeed(), 0;
+  std::string first = " (statuses name them)";
+  for (size_t k = 0; batch.statuses && k < count; ++k)
+    if (batch.statuses[k] != RAMUS_OK) {
+      first = " (first: object " + std::to_string(k) + ", " + ramus_status_name(batch.statuses[k]) +
+              ")";
+      break;
+    }
+  fail(RAMUS_INVALID_ARGUMENT, "step objects: " + std::to_string(failed) + " of " +
+                                   std::to_string(count) + " failed" + first);
+  return failed;
+}
+
+}  // namespace
+
+extern "C" {
+
+int ramus_step_objects(ramus_object* const* objects, size_t count, int threads,
+                       ramus_status* statuses) {
+  if (!objects && count > 0)
+    return (void)fail(RAMUS_INVALID_ARGUMENT, "step objects: objects are NULL"),
+           static_cast<int>(count);
+  Batch batch{objects, statuses};
+  ramus::parallel_for(static_cast<int>(count), threads, [&batch](int k) { step_task(&batch, k); });
+  return finish_batch(batch, count);
+}
+
+int ramus_step_objects_on(ramus_object* const* objects, size_t count,
+                          ramus_parallel_for parallel_for, void* job_system,
+                          ramus_status* statuses) {
+  if (!objects && count > 0)
+    return (void)fail(RAMUS_INVALID_ARGUMENT, "step objects: objects are NULL"),
+           static_cast<int>(count);
+  if (!parallel_for) return ramus_step_objects(objects, count, 1, statuses);
+  Batch batch{objects, statuses};
+  parallel_for(job_system, static_cast<int>(count), step_task, &batch);
+  return finish_batch(batch, count);
 }
 
 }  // extern "C"

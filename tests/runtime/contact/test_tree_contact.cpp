@@ -6,11 +6,10 @@
 
 #include <set>
 
-#include "ramus/precompute/generators/tree_generator.h"
-#include "ramus/precompute/substructuring/assembly_builder.h"
 #include "ramus/runtime/contact/reduced_contact.h"
 #include "ramus/runtime/simulator.h"
 #include "support/allocation_counter.h"
+#include "support/small_trees.h"
 
 namespace ramus {
 namespace {
@@ -24,16 +23,8 @@ struct Crown {
 // walking along x at 1.2 m/s through the leaves of its lowest main branch.
 const Crown& crown() {
   static const Crown made = [] {
-    TreeOptions options;
-    options.small = true;
-    options.main_branches = 3;
-    options.sub_branches = 4;
-    options.leaves = 40;
-    options.branch_r = options.trunk_r = 8;
-    options.leaf_r = 4;
-    const Assembly assembly = tree_assembly(make_tree(options));
     Crown c;
-    c.model = compile_model(build_assembly_model(assembly.parts, assembly.instances, 1e-9, 0));
+    c.model = test::compiled_small_tree(40);
     // (The leaves hang along main_0, from (0, 0.5, 1.7) to (0, 1.4, 2.4) m.)
     c.capsule.shape = ColliderShape::kCapsule;
     c.capsule.size = Eigen::Vector4d(0.05, 0.4, 0, 0);

@@ -10,31 +10,14 @@
 #include <limits>
 #include <vector>
 
-#include "ramus/precompute/generators/tree_generator.h"
-#include "ramus/precompute/substructuring/assembly_builder.h"
 #include "ramus/runtime/model/state_snapshot.h"
 #include "ramus/runtime/simulator.h"
 #include "support/allocation_counter.h"
+#include "support/small_trees.h"
 #include "support/split_beams.h"
 
 namespace ramus {
 namespace {
-
-// The small generated tree (24 leaves in lanes, r = 4 and 8).
-std::shared_ptr<const Model> small_tree() {
-  static const std::shared_ptr<const Model> made = [] {
-    TreeOptions options;
-    options.small = true;
-    options.main_branches = 3;
-    options.sub_branches = 4;
-    options.leaves = 24;
-    options.branch_r = options.trunk_r = 8;
-    options.leaf_r = 4;
-    const Assembly assembly = tree_assembly(make_tree(options));
-    return compile_model(build_assembly_model(assembly.parts, assembly.instances, 1e-9, 0));
-  }();
-  return made;
-}
 
 // Mixed integrators (SIERE on the trunk: split modes; im-blend on a branch: tracked energies;
 // SBDF2 in lanes elsewhere), gusty turbulent wind, damping.
@@ -98,7 +81,7 @@ void reseal(std::vector<unsigned char>& blob) {
 
 TEST_CASE("A restored snapshot replays the steps bit for bit, without allocating",
           "[runtime][model][snapshot]") {
-  const auto model = small_tree();
+  const auto model = test::small_tree();
   Simulator original(model, busy_settings(*model));
   original.set_threads(2);
   start_busy(original);
@@ -155,7 +138,7 @@ TEST_CASE("A free root's snapshot replays its flight bit for bit", "[runtime][mo
 
 TEST_CASE("Partial snapshots restore their parts and leave the rest to initialize",
           "[runtime][model][snapshot]") {
-  const auto model = small_tree();
+  const auto model = test::small_tree();
   Simulator sim(model, busy_settings(*model));
   start_busy(sim);
   run(sim, 20);
@@ -180,7 +163,7 @@ TEST_CASE("Partial snapshots restore their parts and leave the rest to initializ
 
 TEST_CASE("Reset puts an object back at rest, as a fresh one, without allocating",
           "[runtime][model][snapshot]") {
-  const auto model = small_tree();
+  const auto model = test::small_tree();
   Simulator used(model, busy_settings(*model)), fresh(model, busy_settings(*model));
   start_busy(used);
   run(used, 30);
@@ -203,7 +186,7 @@ TEST_CASE("Reset puts an object back at rest, as a fresh one, without allocating
 
 TEST_CASE("Malformed, foreign and mismatched snapshots are refused, the state unchanged",
           "[runtime][model][snapshot]") {
-  const auto model = small_tree();
+  const auto model = test::small_tree();
   Simulator sim(model, busy_settings(*model));
   start_busy(sim);
   run(sim, 10);

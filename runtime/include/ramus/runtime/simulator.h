@@ -11,6 +11,7 @@
 #include "ramus/runtime/dynamics/anchor_motion.h"
 #include "ramus/runtime/dynamics/reconstruction.h"
 #include "ramus/runtime/dynamics/step.h"
+#include "ramus/runtime/dynamics/step_objects.h"
 #include "ramus/runtime/model/model.h"
 #include "ramus/runtime/model/state.h"
 #include "ramus/runtime/model/state_snapshot.h"
@@ -119,6 +120,10 @@ class Simulator {
   SnapshotStatus restore_state(const void* data, std::size_t size);
   /// Copies `parts` of another object's state (the same model); as restore_state.
   SnapshotStatus copy_state_from(const Simulator& other, unsigned parts);
+
+  /// This object as an entry of a batch that dynamics/step_objects.h steps with others (build
+  /// the entries once; step_objects each frame).
+  ObjectStep batch_entry() noexcept { return {model_.get(), &state_, &workspace_}; }
 
   /// dynamics/step.h's initialize and step on this object.
   StepStatus initialize(bool solve_accelerations = true);
