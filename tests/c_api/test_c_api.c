@@ -7,18 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "c_checks.h"
 #include "ramus/ramus.h"
-
-static int failures = 0;
-
-#define CHECK(condition)                                                                \
-  do {                                                                                  \
-    if (!(condition)) {                                                                 \
-      fprintf(stderr, "%s:%d: check failed: %s (last error: %s)\n", __FILE__, __LINE__, \
-              #condition, ramus_last_error());                                          \
-      ++failures;                                                                       \
-    }                                                                                   \
-  } while (0)
 
 static double distance2(const double* x, int a, int b) {
   double d = 0;

@@ -7,18 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "c_checks.h"
 #include "ramus/ramus.h"
-
-static int failures = 0;
-
-#define CHECK(condition)                                                                \
-  do {                                                                                  \
-    if (!(condition)) {                                                                 \
-      fprintf(stderr, "%s:%d: check failed: %s (last error: %s)\n", __FILE__, __LINE__, \
-              #condition, ramus_last_error());                                          \
-      ++failures;                                                                       \
-    }                                                                                   \
-  } while (0)
 
 static const double identity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
 static const double quarter[9] = {0, -1, 0, 1, 0, 0, 0, 0, 1}; /* 90 degrees about z */

@@ -4,24 +4,9 @@
 
 #include <cmath>
 
+#include "../kernels/rotation_vector.h"
+
 namespace ramus {
-
-namespace {
-
-// Rotation exp(w~) by Rodrigues' formula.
-Eigen::Matrix3d rotation_exponential(const Eigen::Vector3d& w) noexcept {
-  const double angle = w.norm();
-  if (angle < 1e-300) return Eigen::Matrix3d::Identity();
-  return Eigen::AngleAxisd(angle, w / angle).toRotationMatrix();
-}
-
-// The rotation vector of R (|w| <= π).
-Eigen::Vector3d rotation_logarithm(const Eigen::Matrix3d& R) noexcept {
-  const Eigen::AngleAxisd turn(R);
-  return turn.angle() * turn.axis();
-}
-
-}  // namespace
 
 AnchorMotion anchor_motion(const Model&, const State& state) noexcept {
   // The root frame's velocities are kept in its own axes.

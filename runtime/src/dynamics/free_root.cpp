@@ -3,18 +3,12 @@
 #include <Eigen/Geometry>
 #include <Eigen/QR>
 
+#include "../kernels/rotation_vector.h"
 #include "free_root_contact.h"
 
 namespace ramus {
 
 namespace {
-
-// Rotation exp(w~) by Rodrigues' formula.
-Eigen::Matrix3d rotation_exponential(const Eigen::Vector3d& w) noexcept {
-  const double angle = w.norm();
-  if (angle < 1e-300) return Eigen::Matrix3d::Identity();
-  return Eigen::AngleAxisd(angle, w / angle).toRotationMatrix();
-}
 
 // Frame velocities and accelerations (root axes) of the rigid body with world centre velocity
 // `center_velocity`, angular momentum L and external force / torque about the centre.
