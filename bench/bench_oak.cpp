@@ -9,6 +9,7 @@
 // bound). BM_OakContactInterleaved: the step with a far collider and with a capsule swinging
 // through the crown against the step without one. BM_OakStates: snapshots against the step.
 // BM_Forest: 2 and 16 oaks stepped as one batch on 1 thread and on every core.
+// BM_OakRenderVertices: the render mesh with and without normals against the step.
 #include <benchmark/benchmark.h>
 
 #include <Eigen/Geometry>
@@ -306,6 +307,72 @@ void BM_OakRender(benchmark::State& state) {
 }
 BENCHMARK(BM_OakRender<double>)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_OakRender<float>)->Unit(benchmark::kMicrosecond);
+
+// The render mesh (docs/RENDERING.md: 1,394 leaf blades from one piece, the wood's boundary)
+// interleaved with the step in one run: render_vertices as float positions, with normals, and
+// the path it replaced (the C0 mesh, then each blade vertex as the barycentric combination of its
+// tet's vertices). Counters: µs of each, ratios to the step, vertices.
+void BM_OakRenderVertices(benchmark::State& state) {
+  auto sim = oak_simulator();
+  for (int k = 0; k < 20; ++k) sim->step();
+  const ramus::Model& model = sim->model();
+  const int S = model.render.num_vertices;
+  std::vector<float> positions(3 * static_cast<std::size_t>(S)),
+      shaded(6 * static_cast<std::size_t>(S));
+  // The old path's tables: per blade vertex its domain's global vertices at its tet's corners.
+  std::vector<Eigen::Vector4i> corners;
+  std::vector<Eigen::Vector4d> weights;
+  for (const ramus::RenderPiece& piece : model.render.pieces) {
+    if (piece.from_boundary) continue;
+    const ramus::PartRenderSurface& surface =
+        oak_data().parts[static_cast<std::size_t>(piece.part)].render_surface;
+    const ramus::Part& part = model.parts[static_cast<std::size_t>(piece.part)];
+    for (const int i : piece.domains)
+      for (Eigen::Index v = 0; v < surface.size(); ++v) {
+        Eigen::Vector4i g;
+        for (int c = 0; c < 4; ++c)
+          g(c) = model.domains[static_cast<std::size_t>(i)].global_vertices(
+              part.tets(surface.tet(v), c));
+        corners.push_back(g);
+        weights.push_back(surface.barycentric.row(v).transpose());
+      }
+  }
+  Eigen::MatrixX3d global, old_blades(static_cast<Eigen::Index>(corners.size()), 3);
+  double step_s = 0, positions_s = 0, normals_s = 0, old_s = 0;
+  long rounds = 0;
+  const auto timed = [](double& total, auto&& f) {
+    const auto start = std::chrono::steady_clock::now();
+    f();
+    total += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  for (auto _ : state) {
+    timed(step_s, [&] { sim->step(); });
+    timed(positions_s, [&] { sim->render_vertices(positions.data(), false); });
+    timed(normals_s, [&] { sim->render_vertices(shaded.data(), true); });
+    timed(old_s, [&] {
+      sim->global_positions(global);
+      for (std::size_t k = 0; k < corners.size(); ++k) {
+        Eigen::RowVector3d x = Eigen::RowVector3d::Zero();
+        for (int c = 0; c < 4; ++c) x += weights[k](c) * global.row(corners[k](c));
+        old_blades.row(static_cast<Eigen::Index>(k)) = x;
+      }
+    });
+    benchmark::DoNotOptimize(positions.data());
+    benchmark::DoNotOptimize(shaded.data());
+    benchmark::DoNotOptimize(old_blades.data());
+    ++rounds;
+  }
+  const double n = static_cast<double>(std::max<long>(1, rounds));
+  state.counters["step_us"] = 1e6 * step_s / n;
+  state.counters["positions_us"] = 1e6 * positions_s / n;
+  state.counters["with_normals_us"] = 1e6 * normals_s / n;
+  state.counters["old_blades_us"] = 1e6 * old_s / n;
+  state.counters["normals_over_step"] = normals_s / step_s;
+  state.counters["old_over_normals"] = old_s / normals_s;
+  state.counters["vertices"] = S;
+  state.counters["blade_vertices"] = static_cast<double>(corners.size());
+}
+BENCHMARK(BM_OakRenderVertices)->Unit(benchmark::kMillisecond)->MinTime(3);
 
 void BM_OakGlobalPositions(benchmark::State& state) {
   auto sim = oak_simulator();

@@ -63,10 +63,12 @@ void check_step(ramus::StepStatus status, const char* what) {
 struct Object {
   explicit Object(ModelPtr model) : simulator(std::move(model)) {
     render.resize(3 * static_cast<std::size_t>(simulator.model().num_global_vertices));
+    drawn.resize(6 * static_cast<std::size_t>(simulator.model().render.num_vertices));
     check_step(simulator.initialize(), "create");
   }
   Simulator simulator;
   std::vector<float> render;  // 3 #V: x, y, z per vertex
+  std::vector<float> drawn;   // the render mesh: 3 or 6 floats a vertex
 };
 
 py::object state_vector(py::object self, Eigen::VectorXd ramus::State::*member) {
@@ -191,6 +193,14 @@ PYBIND11_MODULE(ramus, m) {
       .def_property_readonly(
           "boundary_triangles", [](const Model& model) { return model.global_surface_triangles; },
           "#F by 3 vertex indices, outward (a copy)")
+      .def_property_readonly(
+          "render_triangles",
+          [](const Model& model) {
+            ramus::RenderTriangles triangles(model.render.num_triangles, 3);
+            ramus::render_triangles(model, triangles.data());
+            return triangles;
+          },
+          "The render mesh's triangles, #F by 3 indices into render_vertices (a copy)")
       .def_property_readonly(
           "rest_positions", [](const Model& model) { return ramus::global_rest_positions(model); },
           "#V by 3 rest positions (m; a copy)")
@@ -362,7 +372,21 @@ PYBIND11_MODULE(ramus, m) {
             return a;
           },
           "Every vertex's position now, #V by 3 float32: a view of the object's buffer, "
-          "refilled by each call.");
+          "refilled by each call.")
+      .def(
+          "render_vertices",
+          [](py::object self, bool normals) {
+            Object& o = self.cast<Object&>();
+            o.simulator.render_vertices(o.drawn.data(), normals);
+            const py::ssize_t stride = ramus::render_vertex_stride(normals);
+            py::array_t<float> a(
+                {static_cast<py::ssize_t>(o.simulator.model().render.num_vertices), stride},
+                o.drawn.data(), self);
+            return a;
+          },
+          py::arg("normals") = false,
+          "The render mesh now (Model.render_triangles): #S by 3 float32 positions, or by 6 with "
+          "unit normals; a view of the object's buffer, refilled by each call.");
 
   m.def(
       "step_objects",

@@ -154,3 +154,19 @@ def test_a_batch_equals_lone_steps(model):
             b.step()
     for a, b in zip(batch, lone):
         assert np.array_equal(a.q, b.q)
+
+
+def test_render_mesh_vertices_and_normals(model):
+    obj = ramus.Object(model)
+    triangles = model.render_triangles
+    obj.add_force(1, 0, [0.0, 0.0, 5.0])
+    obj.step(5)
+    positions = obj.render_vertices()
+    assert positions.shape[1] == 3 and triangles.max() < positions.shape[0]
+    with_normals = obj.render_vertices(normals=True)
+    assert with_normals.shape == (positions.shape[0], 6)
+    assert np.allclose(np.linalg.norm(with_normals[:, 3:], axis=1), 1, atol=1e-5)
+    # A triangle's face normal points the way of its corners' normals (outward boxes).
+    a, b, c = (with_normals[triangles[:, k], :3] for k in range(3))
+    face = np.cross(b - a, c - a)
+    assert (np.einsum("ij,ij->i", face, with_normals[triangles[:, 0], 3:]) > 0).all()

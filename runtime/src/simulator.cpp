@@ -254,11 +254,6 @@ void Simulator::global_velocities(Eigen::MatrixX3d& velocities) const {
   ramus::global_velocities(*model_, state_, velocities);
 }
 
-void Simulator::embedded_surface_positions(Eigen::MatrixX3d& positions) const {
-  ramus::global_positions(*model_, state_, global_scratch_);
-  ramus::embedded_surface_positions(*model_, global_scratch_, positions);
-}
-
 double Simulator::elastic_energy() const {
   return ramus::elastic_energy(*model_, state_, workspace_);
 }

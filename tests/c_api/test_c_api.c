@@ -184,6 +184,68 @@ static void check_signed(const char* signed_path, const char* unsigned_path, con
         status == RAMUS_INVALID_ARGUMENT);
 }
 
+/* The vertex shader's data rebuild what ramus_object_render_vertices draws, under a rotated
+ * placement: each piece's tables, every domain's transform and q in float. */
+static void check_render_pieces(const ramus_model* model, ramus_object* object) {
+  const double quarter[9] = {0, -1, 0, 1, 0, 0, 0, 0, 1}, shift[3] = {1, 2, 3};
+  const int S = ramus_model_num_surface_vertices(model), n = ramus_model_num_domains(model);
+  const int pieces = ramus_model_num_render_pieces(model);
+  float* drawn = malloc(sizeof(float) * 6 * (size_t)S);
+  float* transforms = malloc(sizeof(float) * 16 * (size_t)n);
+  float* q = malloc(sizeof(float) * (size_t)ramus_model_num_coordinates(model));
+  ramus_render_piece piece;
+  double worst = 0, unit = 0;
+  int p, j, v, c, l, covered = 0;
+  CHECK(pieces > 0);
+  CHECK(ramus_model_render_piece(model, pieces, &piece) == RAMUS_INVALID_ARGUMENT);
+  CHECK(strstr(ramus_last_error(), "out of range") != NULL);
+  CHECK(ramus_model_render_piece(model, 0, NULL) == RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_render_vertices(object, drawn, 6 * (size_t)S - 1, 1) ==
+        RAMUS_INVALID_ARGUMENT);
+  CHECK(ramus_object_set_placement(object, quarter, shift) == RAMUS_OK);
+  CHECK(ramus_object_step(object) == RAMUS_OK);
+  CHECK(ramus_object_render_vertices(object, drawn, 6 * (size_t)S, 1) == RAMUS_OK);
+  CHECK(ramus_object_render_transforms(object, transforms, 16 * (size_t)n) == RAMUS_OK);
+  CHECK(ramus_object_coordinates_f(object, q, (size_t)ramus_model_num_coordinates(model)) ==
+        RAMUS_OK);
+  for (p = 0; p < pieces; ++p) {
+    CHECK(ramus_model_render_piece(model, p, &piece) == RAMUS_OK);
+    for (j = 0; j < piece.num_domains; ++j) {
+      const float* t = transforms + 16 * piece.domains[j];
+      const float* qj = q + piece.first_coordinate + j * piece.num_coordinates;
+      for (v = 0; v < piece.num_vertices; ++v) {
+        const float* out = drawn + 6 * (piece.first_vertex + j * piece.num_vertices + v);
+        float local[3], normal[3], length = 0;
+        for (c = 0; c < 3; ++c) {
+          local[c] = t[12] * piece.rest[3 * v + c];
+          normal[c] = piece.rest_normals[3 * v + c];
+          for (l = 0; l < piece.num_coordinates; ++l) {
+            const int row = l * 3 * piece.num_vertices + 3 * v + c;
+            local[c] += t[13] * piece.position_basis[row] * qj[l];
+            normal[c] += t[14] * piece.normal_basis[row] * qj[l];
+          }
+          length += normal[c] * normal[c];
+        }
+        for (c = 0; c < 3; ++c) {
+          /* x = o + R local, n = R normal / |normal| (R column-major). */
+          const double x = t[9 + c] + t[c] * local[0] + t[3 + c] * local[1] + t[6 + c] * local[2];
+          const double m =
+              (t[c] * normal[0] + t[3 + c] * normal[1] + t[6 + c] * normal[2]) / sqrt(length);
+          worst = fmax(worst, fmax(fabs(x - out[c]), fabs(m - out[3 + c])));
+        }
+        unit = fmax(unit, fabs(sqrt(out[3] * out[3] + out[4] * out[4] + out[5] * out[5]) - 1));
+        ++covered;
+      }
+    }
+  }
+  CHECK(covered == S);
+  CHECK(worst < 1e-5);
+  CHECK(unit < 1e-5);
+  free(drawn);
+  free(transforms);
+  free(q);
+}
+
 /* A model with an embedded render surface: its triangles and positions. */
 static void check_surface(const char* path) {
   ramus_status status;
@@ -207,6 +269,7 @@ static void check_surface(const char* path) {
   CHECK(ramus_object_surface_positions_f(object, xf, 3 * (size_t)S) == RAMUS_OK);
   for (i = 0; i < 3 * S; ++i) worst = fmax(worst, fabs(x[i] - (double)xf[i]));
   CHECK(isfinite(worst) && worst < 1e-5);
+  check_render_pieces(model, object);
   ramus_object_free(object);
   ramus_model_free(model);
   free(triangles);

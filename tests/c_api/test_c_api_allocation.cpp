@@ -1,5 +1,6 @@
 // The C interface's per-frame calls allocate nothing (ramus/ramus.h): a game's frame of setters,
-// forces, colliders, steps, readback, picking, per-domain frames, snapshots, reset and a batch,
+// forces, colliders, steps, readback (positions, render vertices with normals, the GPU's
+// transforms and q), picking, per-domain frames, snapshots, reset and a batch,
 // counted by the allocation counter that replaces malloc and operator new in this executable.
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -24,6 +25,9 @@ TEST_CASE("A frame of C calls allocates nothing", "[c_api][allocation]") {
   REQUIRE(copy);
   const int V = ramus_model_num_vertices(model);
   std::vector<float> positions(3 * static_cast<std::size_t>(V));
+  std::vector<float> drawn(6 * static_cast<std::size_t>(ramus_model_num_surface_vertices(model)));
+  std::vector<float> transforms(16 * static_cast<std::size_t>(ramus_model_num_domains(model)));
+  std::vector<float> coordinates(static_cast<std::size_t>(ramus_model_num_coordinates(model)));
   // (a snapshot's size grows with the forces and colliders it holds: room for more)
   std::vector<unsigned char> blob(2 * ramus_object_state_size(object, RAMUS_STATE_ALL));
   ramus_domain_info info{};
@@ -80,6 +84,9 @@ TEST_CASE("A frame of C calls allocates nothing", "[c_api][allocation]") {
     CALL(ramus_object_step(object));
     CALL(ramus_object_contact(object, contact, &active, nullptr));
     CALL(ramus_object_vertex_positions_f(object, positions.data(), positions.size()));
+    CALL(ramus_object_render_vertices(object, drawn.data(), drawn.size(), 1));
+    CALL(ramus_object_render_transforms(object, transforms.data(), transforms.size()));
+    CALL(ramus_object_coordinates_f(object, coordinates.data(), coordinates.size()));
     CALL(ramus_object_domain_frame(object, 1, R, x));
     CALL(ramus_object_domain_velocity(object, 1, v, w));
     CALL(ramus_object_domain_coordinates(object, 1, q.data(), nullptr, q.size()));
@@ -98,7 +105,7 @@ TEST_CASE("A frame of C calls allocates nothing", "[c_api][allocation]") {
   std::string allocating;
   for (const auto& [name, count] : per_call)
     if (count) allocating += name + ": " + std::to_string(count) + "\n";
-  CHECK(per_call.size() == 23);
+  CHECK(per_call.size() == 26);
   CHECK(failed == 0);
   INFO(allocating);
   CHECK(allocating.empty());

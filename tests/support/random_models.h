@@ -240,6 +240,20 @@ inline ReducedModel make_model(unsigned seed = 1) {
     const Eigen::Vector4d w = random.between(4, 0.01, 1);
     s.barycentric.row(i) = w.transpose() / w.sum();
   }
+  // The last part's own render surface (drawn by every domain placing it).
+  ReducedPart& surfaced = model.parts.back();
+  PartRenderSurface& own = surfaced.render_surface;
+  const int P = 12;
+  own.rest_positions = random.matrix(P, 3);
+  own.triangles.resize(P - 2, 3);
+  for (int f = 0; f < P - 2; ++f) own.triangles.row(f) << f, f + 1, f + 2;
+  own.tet.resize(P);
+  own.barycentric.resize(P, 4);
+  for (int i = 0; i < P; ++i) {
+    own.tet(i) = random.integer(0, static_cast<int>(surfaced.tets.rows()) - 1);
+    const Eigen::Vector4d w = random.between(4, 0.01, 1);
+    own.barycentric.row(i) = w.transpose() / w.sum();
+  }
   // Precompute's check against the full FEM.
   ModelAccuracy& accuracy = model.accuracy;
   accuracy.measured = true;

@@ -71,7 +71,7 @@ void print_summary(const ReducedModel& model, const std::string& path) {
   std::printf("\n");
   const EmbeddedSurface& surface = model.embedded_surface;
   if (surface.rest_positions.rows() > 0) {
-    std::printf("  embedded surface: %ld vertices, %ld triangles\n",
+    std::printf("  embedded surface (across domains): %ld vertices, %ld triangles\n",
                 static_cast<long>(surface.rest_positions.rows()),
                 static_cast<long>(surface.triangles.rows()));
   }
@@ -211,16 +211,36 @@ void print_domain(const ReducedModel& model, std::size_t index, const Model& com
                            d.global_vertices.size();
   const int i = static_cast<int>(index);
   const std::size_t attached = compiled.domains[index].interface.bytes();
+  const std::size_t state_bytes = domain_state_bytes(compiled, state, i);
+  const std::size_t model_bytes = domain_model_bytes(compiled, i);
+  const std::size_t workspace_bytes = domain_workspace_bytes(compiled, workspace, i);
   std::printf(
-      ", %.1f kB of its own in the file; running: %zu B of state + %zu B attached (and %zu B "
-      "of domain record and render surface, %zu B of step workspace)\n",
-      8.0 * static_cast<double>(own) / 1e3, domain_state_bytes(compiled, state, i), attached,
-      domain_model_bytes(compiled, i) - attached, domain_workspace_bytes(compiled, workspace, i));
+      ", %.1f kB of its own in the file; running: %zu B in all (state %zu B, model %zu B of which "
+      "%zu B its interface, step workspace %zu B)\n",
+      8.0 * static_cast<double>(own) / 1e3, state_bytes + model_bytes + workspace_bytes,
+      state_bytes, model_bytes, attached, workspace_bytes);
   if (index < rs.domains.size()) {
     std::printf("    runtime: %s",
                 settings_text(rs, SettingScope::kDomain, static_cast<int>(index)).c_str());
     std::printf("\n");
   }
+}
+
+// The render mesh: its pieces, each stored once and drawn by its domains.
+void print_render_mesh(const Model& model) {
+  const RenderMesh& mesh = model.render;
+  std::size_t bytes = 0;
+  for (const RenderPiece& piece : mesh.pieces) bytes += render_piece_bytes(piece);
+  std::printf("  render mesh: %d vertices, %d triangles drawn from %zu pieces (%.1f kB)\n",
+              mesh.num_vertices, mesh.num_triangles, mesh.pieces.size(),
+              static_cast<double>(bytes) / 1e3);
+  for (const RenderPiece& piece : mesh.pieces)
+    if (piece.domains.size() > 1 || !piece.from_boundary)
+      std::printf("    part %s: %s of %d vertices, %ld triangles, %zu B, drawn by %zu domain%s\n",
+                  model.parts[static_cast<std::size_t>(piece.part)].name.c_str(),
+                  piece.from_boundary ? "its boundary" : "its render surface", piece.size(),
+                  static_cast<long>(piece.triangles.rows()), render_piece_bytes(piece),
+                  piece.domains.size(), piece.domains.size() == 1 ? "" : "s");
 }
 
 void run(const std::string& path, const TrustArgs& trust) {
@@ -237,6 +257,7 @@ void run(const std::string& path, const TrustArgs& trust) {
   // Domains: placement, tree, interface; what each costs beyond its part, in the file and in a
   // running object (its share of a State and its attachment data).
   const std::shared_ptr<const Model> compiled = compile_model(model);
+  print_render_mesh(*compiled);
   const State state = make_state(*compiled, 0);
   const Workspace workspace(*compiled);
   const std::vector<InterfaceDiagnostics> interfaces = interface_diagnostics(model);

@@ -224,18 +224,26 @@ void check_positions(const Simulator& simulator, const Eigen::MatrixX3d& p, cons
 // surface's, each frame with its displacement (and velocity) and the domain of each tet.
 class RunSeries {
  public:
-  RunSeries(const Args& args, const Model& model, Eigen::MatrixX3d rest)
-      : surface_(model.embedded_surface), rest_(std::move(rest)) {
+  RunSeries(const Args& args, const Model& model, Eigen::MatrixX3d rest) : rest_(std::move(rest)) {
     if (args.output.empty()) return;
     const VtuEncoding encoding = args.ascii ? VtuEncoding::kAscii : VtuEncoding::kCompressed;
     writer_ = std::make_unique<PvdSeriesWriter>(args.output, encoding);
     surface_output_ = surface_series_path(args.output);
-    if (surface_.rest_positions.rows() > 0)
+    // The render mesh, when some part has a render surface (else the tet mesh says it all).
+    const RenderMesh& mesh = model.render;
+    if (std::any_of(mesh.pieces.begin(), mesh.pieces.end(),
+                    [](const RenderPiece& p) { return !p.from_boundary; })) {
       surface_writer_ = std::make_unique<PvdSeriesWriter>(surface_output_, encoding);
+      surface_rest_.resize(mesh.num_vertices, 3);
+      render_rest_vertices(model, surface_rest_.data());
+      surface_triangles_.resize(mesh.num_triangles, 3);
+      render_triangles(model, surface_triangles_.data());
+      surface_positions_.resize(mesh.num_vertices, 3);
+    }
     tets_ = global_tets(model, &tet_domain_);
     for (const auto& domain : model.domains) domain_names_.push_back(domain.name);
   }
-  void write_frame(const Simulator& simulator) {
+  void write_frame(Simulator& simulator) {
     if (!writer_) return;
     simulator.global_positions(positions_);
     check_positions(simulator, positions_, "vertex");
@@ -245,11 +253,12 @@ class RunSeries {
     fields_.strings = {{"domain_names", domain_names_}};  // (row i: the name of domain i)
     writer_->add_frame(simulator.time(), positions_, tets_, fields_);
     if (!surface_writer_) return;
-    simulator.embedded_surface_positions(surface_positions_);
-    check_positions(simulator, surface_positions_, "surface");
-    surface_fields_.point_data = {{"displacement", surface_positions_ - surface_.rest_positions}};
-    surface_writer_->add_surface_frame(simulator.time(), surface_positions_, surface_.triangles,
-                                       surface_fields_);
+    simulator.render_vertices(surface_positions_.data());
+    const Eigen::MatrixX3d positions = surface_positions_;
+    check_positions(simulator, positions, "surface");
+    surface_fields_.point_data = {{"displacement", positions - surface_rest_}};
+    surface_writer_->add_surface_frame(simulator.time(), positions,
+                                       Eigen::MatrixX3i(surface_triangles_), surface_fields_);
   }
   // Bytes of the latest frame's files (the series' size budget).
   double latest_frame_bytes() const {
@@ -268,20 +277,22 @@ class RunSeries {
       std::printf("output    %s (%d frames; %s)\n", output.c_str(), writer_->num_frames(),
                   kFrameConvention);
     if (surface_writer_)
-      std::printf("output    %s (embedded surface: %d vertices, %d triangles)\n",
-                  surface_output_.c_str(), static_cast<int>(surface_.rest_positions.rows()),
-                  static_cast<int>(surface_.triangles.rows()));
+      std::printf("output    %s (render surface: %d vertices, %d triangles)\n",
+                  surface_output_.c_str(), static_cast<int>(surface_rest_.rows()),
+                  static_cast<int>(surface_triangles_.rows()));
   }
 
  private:
-  const EmbeddedSurface& surface_;
   Eigen::MatrixX3d rest_;
+  // The render mesh (render_vertices' layout: a vertex's x, y, z together).
+  Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor> surface_rest_, surface_positions_;
+  Eigen::Matrix<int, Eigen::Dynamic, 3, Eigen::RowMajor> surface_triangles_;
   std::unique_ptr<PvdSeriesWriter> writer_, surface_writer_;
   std::string surface_output_;
   Eigen::MatrixX4i tets_;
   Eigen::VectorXi tet_domain_;
   std::vector<std::string> domain_names_;
-  Eigen::MatrixX3d positions_, velocities_, surface_positions_;
+  Eigen::MatrixX3d positions_, velocities_;
   VtuFields fields_, surface_fields_;
 };
 

@@ -15,6 +15,7 @@ struct Args {
   std::string model, screenshot, pulled_screenshot, collider_screenshot;
   std::string collider = "sphere";
   int frames = 0, width = 1024, height = 768;
+  bool gpu_skinning = false;
 };
 
 void run(const Args& args) {
@@ -28,6 +29,7 @@ void run(const Args& args) {
   options.pulled_screenshot = args.pulled_screenshot;
   options.collider_screenshot = args.collider_screenshot;
   options.capsule = args.collider == "capsule";
+  options.gpu_skinning = args.gpu_skinning;
   if (options.frames < 0) throw OptionError("--frames must not be negative");
   if (options.width < 64 || options.height < 64 || options.width > 8192 || options.height > 8192)
     throw OptionError("--size: width and height must be in [64, 8192]");
@@ -63,6 +65,10 @@ void add_view_command(CLI::App& app) {
                    "The driven collider: a sphere, or an upright capsule (a character)")
       ->check(CLI::IsMember({"sphere", "capsule"}))
       ->capture_default_str();
+  command->add_flag(
+      "--gpu-skinning", args->gpu_skinning,
+      "Rebuild the render mesh in the vertex shader from q and the domains' "
+      "transforms (uploaded per frame; each part's tables once) instead of on the CPU");
   command->add_option("--width", args->width, "Window width (pixels)")->capture_default_str();
   command->add_option("--height", args->height, "Window height (pixels)")->capture_default_str();
   command->callback([args] { run(*args); });

@@ -25,6 +25,7 @@
 #include "ramus/runtime/model/model_geometry.h"
 #include "ramus/runtime/simulator.h"
 #include "viewer_collider.h"
+#include "viewer_gpu_skinning.h"
 #include "viewer_surface.h"
 
 namespace ramus::viewer {
@@ -376,9 +377,10 @@ bool draw_panel(std::unique_ptr<Simulator>& simulator, const std::shared_ptr<con
   return screenshot;
 }
 
-// The ground grid and the surface, lit from the eye.
-void draw_scene(GLuint program, const Mesh& grid, const Mesh& mesh, const Mesh* collider,
-                const FrameView& view, const Camera& camera) {
+// The ground grid and the surface (the CPU's mesh, or the GPU's skinning), lit from the eye.
+void draw_scene(GLuint program, const Mesh& grid, const Mesh& mesh, const GpuSkinning* skinning,
+                bool color_domains, const Mesh* collider, const FrameView& view,
+                const Camera& camera) {
   glViewport(0, 0, view.width, view.height);
   glClearColor(0.93f, 0.94f, 0.96f, 1);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
@@ -391,8 +393,9 @@ void draw_scene(GLuint program, const Mesh& grid, const Mesh& mesh, const Mesh* 
   glUniform1f(glGetUniformLocation(program, "lit"), 0);
   grid.draw();
   glUniform1f(glGetUniformLocation(program, "lit"), 1);
-  mesh.draw();
+  if (!skinning) mesh.draw();
   if (collider) collider->draw();
+  if (skinning) skinning->draw(view.view_projection, light, color_domains);
 }
 
 // Window and OpenGL 3.3 core, Dear ImGui on it.
@@ -442,6 +445,8 @@ void run_viewer(const ViewerOptions& options) {
     for (int k = 0; k < 3; ++k) index.push_back(static_cast<unsigned>(surface.triangles(f, k)));
   Mesh mesh;
   mesh.create(surface.buffer, index, GL_TRIANGLES);
+  std::unique_ptr<GpuSkinning> skinning;
+  if (options.gpu_skinning) skinning = std::make_unique<GpuSkinning>(*model);
   const Mesh grid =
       make_grid(camera.center(0), camera.center(1), static_cast<float>(low(2)), camera.size);
 
@@ -519,13 +524,18 @@ void run_viewer(const ViewerOptions& options) {
 
     // Draw; screenshots of the scene without the panel (scripted), or with it (button).
     const auto surface_start = std::chrono::steady_clock::now();
-    update_surface(*simulator, surface, panel.color_domains);
-    mesh.update(surface.buffer);
+    // (With the GPU's skinning, the CPU's positions only for picking and pulling.)
+    if (skinning) skinning->update(*simulator);
+    if (!skinning || pull.vertex >= 0 ||
+        glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS)
+      update_surface(*simulator, surface, panel.color_domains);
+    if (!skinning) mesh.update(surface.buffer);
     place_driven_collider(*simulator, driven);
     if (driven.id >= 0) collider_mesh.update(driven.buffer);
     surface_seconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - surface_start).count();
-    draw_scene(program, grid, mesh, driven.id >= 0 ? &collider_mesh : nullptr, view, camera);
+    draw_scene(program, grid, mesh, skinning.get(), panel.color_domains,
+               driven.id >= 0 ? &collider_mesh : nullptr, view, camera);
     if (options.frames > 0 && frame == options.frames && !options.screenshot.empty())
       write_png(options.screenshot, view.width, view.height);
     if (options.frames > 0 && frame == 2 * options.frames && pull_phase > 0)

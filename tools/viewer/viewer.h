@@ -19,6 +19,9 @@ struct ViewerOptions {
   /// vertex, for as many frames and write this PNG (the model must differ from its rest)
   std::string collider_screenshot;
   bool capsule = false;  ///< the driven collider is an upright capsule (a character)
+  /// the render mesh rebuilt in the vertex shader from q and the domains' transforms
+  /// (docs/RENDERING.md), not on the CPU
+  bool gpu_skinning = false;
 };
 
 /// Opens the window and runs until it is closed (or options.frames are drawn). Throws

@@ -1,5 +1,5 @@
-// What the viewer draws of a model: its surface (the embedded one and the mesh's boundary where
-// none covers a domain) as an interleaved vertex buffer, with where a pull at each vertex acts.
+// What the viewer draws of a model: its render mesh as an interleaved vertex buffer, with where a
+// pull at each vertex acts.
 #pragma once
 
 #include <Eigen/Core>
@@ -10,27 +10,24 @@
 
 namespace ramus::viewer {
 
-// What is drawn: the embedded surface (when the model has one) and the tet mesh's boundary
-// where no embedded surface covers its domain (the oak: leaf blades, and the wood's tets).
+// What is drawn: the model's render mesh (model/render_mesh.h: the oak's leaf blades, once per
+// part, and the wood's tet-mesh boundary), rebuilt each frame by render_vertices with normals.
 struct Surface {
-  int embedded = 0;  // the first `embedded` vertices are the embedded surface's
   Eigen::MatrixX3i triangles;
-  // Per drawn vertex: the domain, and the domain vertices (with weights) a pull there acts on: an
-  // embedded vertex's tet corners with its barycentric weights, a mesh vertex itself.
+  // Per drawn vertex: the domain, and the domain vertices (with weights) a pull there acts on:
+  // the part vertex weighing most in its embedding.
   std::vector<int> domain;
   std::vector<Eigen::Vector4i> corners;
   std::vector<Eigen::Vector4d> weights;
-  Eigen::MatrixX3d positions;         // current, world
-  Eigen::MatrixX3d embedded_scratch;  // the embedded surface's positions
-  Eigen::MatrixX3d global_scratch;    // the global vertices' positions
-  Eigen::MatrixX3f normals;           // per vertex, area-weighted
-  std::vector<float> buffer;          // per vertex: position, normal, colour (9 floats)
+  Eigen::MatrixX3d positions;   // current, world
+  std::vector<float> vertices;  // render_vertices' output: position and normal (6 floats)
+  std::vector<float> buffer;    // per vertex: position, normal, colour (9 floats)
 };
 
 /// The surface of `model` at rest (its buffers sized: a frame allocates nothing).
 Surface make_surface(const Model& model);
 
-/// Positions now, vertex normals from the triangles, colours (per domain, or one for the object).
-void update_surface(const Simulator& simulator, Surface& s, bool color_domains);
+/// Positions and normals now (render_vertices), colours (per domain, or one for the object).
+void update_surface(Simulator& simulator, Surface& s, bool color_domains);
 
 }  // namespace ramus::viewer

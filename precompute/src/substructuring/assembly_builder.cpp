@@ -153,56 +153,66 @@ std::string point_text(const Eigen::Vector3d& p) {
   return s.str();
 }
 
-// Every placed render surface embedded in the tets of its instances' domains, one after the
-// other (vertex and triangle indices offset).
-EmbeddedSurface place_render_surfaces(const ReducedModel& model,
-                                      const std::vector<PlacedSurface>& surfaces) {
-  EmbeddedSurface all;
-  Eigen::Index vertices = 0, triangles = 0;
-  for (const PlacedSurface& s : surfaces) {
-    vertices += s.vertices.rows();
-    triangles += s.triangles.rows();
+// A placed render surface embedded in the tets of its instances' domains (their meshes and
+// frames alone; `domain` numbers them as s.instances does).
+EmbeddedSurface embed_placed_surface(const ReducedModel& model, const PlacedSurface& s) {
+  ReducedModel probe;
+  for (const int k : s.instances) {
+    const ReducedPart& part = part_of(model, k);
+    ReducedPart mesh_only;
+    mesh_only.rest_positions = part.rest_positions;
+    mesh_only.tets = part.tets;
+    probe.parts.push_back(std::move(mesh_only));
+    ReducedDomain d;
+    d.part = static_cast<int>(probe.parts.size()) - 1;
+    d.scale = model.domains[sz(k)].scale;
+    d.frame_rotation = model.domains[sz(k)].frame_rotation;
+    d.frame_origin = model.domains[sz(k)].frame_origin;
+    probe.domains.push_back(std::move(d));
   }
-  all.rest_positions.resize(vertices, 3);
-  all.triangles.resize(triangles, 3);
-  all.domain.resize(vertices);
-  all.tet.resize(vertices);
-  all.barycentric.resize(vertices, 4);
-  vertices = triangles = 0;
+  try {
+    return embed_surface(probe, s.vertices, s.triangles);
+  } catch (const Error&) {
+    rethrow_with("instance '" + model.domains[sz(s.instances[0])].name + "': its render surface: ");
+  }
+}
+
+// The render surfaces: one placed with a single domain belongs to that domain's part, embedded
+// once in the part's tets in its frame at unit scale (every placement of a part places the same
+// surface); one spread over several domains (a part with domains) goes to the model's embedded
+// surface, one after the other (vertex and triangle indices offset).
+void place_render_surfaces(ReducedModel& model, const std::vector<PlacedSurface>& surfaces) {
+  EmbeddedSurface& all = model.embedded_surface;
+  all = {};
   for (const PlacedSurface& s : surfaces) {
-    // The instances' domains alone (their meshes and frames), then domains renumbered.
-    ReducedModel probe;
-    for (const int k : s.instances) {
-      const ReducedPart& part = part_of(model, k);
-      ReducedPart mesh_only;
-      mesh_only.rest_positions = part.rest_positions;
-      mesh_only.tets = part.tets;
-      probe.parts.push_back(std::move(mesh_only));
-      ReducedDomain d;
-      d.part = static_cast<int>(probe.parts.size()) - 1;
-      d.scale = model.domains[sz(k)].scale;
-      d.frame_rotation = model.domains[sz(k)].frame_rotation;
-      d.frame_origin = model.domains[sz(k)].frame_origin;
-      probe.domains.push_back(std::move(d));
-    }
-    EmbeddedSurface one;
-    try {
-      one = embed_surface(probe, s.vertices, s.triangles);
-    } catch (const Error&) {
-      rethrow_with("instance '" + model.domains[sz(s.instances[0])].name +
-                   "': its render surface: ");
-    }
+    const bool own_part = s.instances.size() == 1;
+    if (own_part && part_of(model, s.instances[0]).render_surface.size() > 0) continue;
+    const EmbeddedSurface one = embed_placed_surface(model, s);
     const Eigen::Index n = s.vertices.rows();
-    all.rest_positions.middleRows(vertices, n) = one.rest_positions;
-    all.tet.segment(vertices, n) = one.tet;
-    all.barycentric.middleRows(vertices, n) = one.barycentric;
-    for (Eigen::Index v = 0; v < n; ++v) all.domain(vertices + v) = s.instances[sz(one.domain(v))];
-    all.triangles.middleRows(triangles, s.triangles.rows()) =
-        s.triangles.array() + static_cast<int>(vertices);
-    vertices += n;
-    triangles += s.triangles.rows();
+    if (own_part) {
+      // World rest positions back to the part's frame: X = Rᵀ (x - o) / s.
+      const ReducedDomain& d = model.domains[sz(s.instances[0])];
+      PartRenderSurface& own = model.parts[sz(d.part)].render_surface;
+      own.rest_positions =
+          ((one.rest_positions.rowwise() - d.frame_origin.transpose()) * d.frame_rotation) /
+          d.scale;
+      own.triangles = s.triangles;
+      own.tet = one.tet;
+      own.barycentric = one.barycentric;
+      continue;
+    }
+    const Eigen::Index v0 = all.rest_positions.rows(), f0 = all.triangles.rows();
+    all.rest_positions.conservativeResize(v0 + n, 3);
+    all.triangles.conservativeResize(f0 + s.triangles.rows(), 3);
+    all.domain.conservativeResize(v0 + n);
+    all.tet.conservativeResize(v0 + n);
+    all.barycentric.conservativeResize(v0 + n, 4);
+    all.rest_positions.middleRows(v0, n) = one.rest_positions;
+    all.tet.segment(v0, n) = one.tet;
+    all.barycentric.middleRows(v0, n) = one.barycentric;
+    for (Eigen::Index v = 0; v < n; ++v) all.domain(v0 + v) = s.instances[sz(one.domain(v))];
+    all.triangles.middleRows(f0, s.triangles.rows()) = s.triangles.array() + static_cast<int>(v0);
   }
-  return all;
 }
 
 // build_assembly_model for parts that are all placed.
@@ -410,7 +420,7 @@ ReducedModel build_placed_assembly(const std::vector<AssemblyPart>& parts,
     ++triangles;
   }
   model.global_surface_triangles.conservativeResize(triangles, 3);
-  model.embedded_surface = place_render_surfaces(model, surfaces);
+  place_render_surfaces(model, surfaces);
   if (report)
     report("placement", placement_seconds +
                             std::chrono::duration<double>(Clock::now() - interface_start).count());

@@ -79,15 +79,15 @@ ramus_model* ramus_model_load_memory(const void* data, size_t size, const char* 
 void ramus_model_free(ramus_model* model);
 
 /** Counts: domains; vertices of the whole mesh (interface vertices once); the boundary of the
- * tet mesh (triangles); the embedded render surface (vertices, triangles; 0 when the model has
- * none). 0 for a NULL model. */
+ * tet mesh (triangles); the render mesh (vertices, triangles: each part's render surface once
+ * per domain placing it, else its share of the tet mesh's boundary). 0 for a NULL model. */
 int ramus_model_num_domains(const ramus_model* model);
 int ramus_model_num_vertices(const ramus_model* model);
 int ramus_model_num_boundary_triangles(const ramus_model* model);
 int ramus_model_num_surface_vertices(const ramus_model* model);
 int ramus_model_num_surface_triangles(const ramus_model* model);
 /** Vertex indices of the boundary triangles (3 per triangle, into the vertices, outward) or of
- * the embedded surface's triangles (into the surface vertices); count = 3 triangles. */
+ * the render mesh's triangles (into the surface vertices); count = 3 triangles. */
 ramus_status ramus_model_boundary_triangles(const ramus_model* model, int* out, size_t count);
 ramus_status ramus_model_surface_triangles(const ramus_model* model, int* out, size_t count);
 
@@ -293,12 +293,49 @@ ramus_status ramus_object_restore_state(ramus_object* object, const void* buffer
 /** Copies `parts` of another object's state (the same model) without a blob; as restore. */
 ramus_status ramus_object_copy_state(ramus_object* to, const ramus_object* from, unsigned parts);
 
-/** World positions of all vertices (count = 3 ramus_model_num_vertices) or of the embedded
- * surface (count = 3 ramus_model_num_surface_vertices), in double or float. */
+/** World positions of all vertices (count = 3 ramus_model_num_vertices) or of the render mesh
+ * (count = 3 ramus_model_num_surface_vertices), in double or float. */
 ramus_status ramus_object_vertex_positions(ramus_object* object, double* out, size_t count);
 ramus_status ramus_object_vertex_positions_f(ramus_object* object, float* out, size_t count);
 ramus_status ramus_object_surface_positions(ramus_object* object, double* out, size_t count);
 ramus_status ramus_object_surface_positions_f(ramus_object* object, float* out, size_t count);
+
+/* Rendering (docs/RENDERING.md). The render mesh in the world, interleaved floats: x y z per
+ * vertex (normals == 0: count = 3 ramus_model_num_surface_vertices) or x y z nx ny nz (count =
+ * 6 of them, unit normals); the object's placement applied. Allocation-free. */
+ramus_status ramus_object_render_vertices(ramus_object* object, float* out, size_t count,
+                                          int normals);
+
+/** One piece of the render mesh, for a vertex shader: its tables (pointers into the model, valid
+ * while it lives; upload them once) and the domains drawing it. Domain j of the piece (j <
+ * num_domains) draws render vertices first_vertex + j num_vertices + v with its q at
+ * first_coordinate + j num_coordinates:
+ *   x = o + R (s X_v + s_b P_v q),  n = R normalize(n_v + (s_b / s) N_v q)
+ * with R, o, s, s_b, s_b / s from ramus_object_render_transforms. */
+typedef struct ramus_render_piece {
+  int part;                    /* the part whose coordinates move it */
+  int num_vertices;            /* S */
+  int num_triangles;           /* F */
+  int num_coordinates;         /* r of its part */
+  const float* rest;           /* X: 3 S (x y z per vertex), part frame at unit scale (m) */
+  const float* rest_normals;   /* n: 3 S, unit */
+  const float* position_basis; /* P: 3S by r, column-major (column l: per unit q_l, m) */
+  const float* normal_basis;   /* N: 3S by r, column-major */
+  const int* triangles;        /* 3 F, into its own vertices */
+  int num_domains;
+  const int* domains;   /* the domains drawing it */
+  int first_vertex;     /* render vertex of domain 0's vertex 0 */
+  int first_triangle;   /* render triangle of domain 0's triangle 0 */
+  int first_coordinate; /* index of domain 0's q in ramus_object_coordinates_f */
+} ramus_render_piece;
+int ramus_model_num_render_pieces(const ramus_model* model);
+ramus_status ramus_model_render_piece(const ramus_model* model, int piece, ramus_render_piece* out);
+/** Per frame, per domain 16 floats (count = 16 ramus_model_num_domains): R column-major (9), o
+ * (3, m), s, s_b, s_b / s, 0, the object's placement folded in. Allocation-free. */
+ramus_status ramus_object_render_transforms(ramus_object* object, float* out, size_t count);
+/** All domains' reduced coordinates in float (count = ramus_model_num_coordinates), for upload. */
+int ramus_model_num_coordinates(const ramus_model* model);
+ramus_status ramus_object_coordinates_f(const ramus_object* object, float* out, size_t count);
 
 #ifdef __cplusplus
 }

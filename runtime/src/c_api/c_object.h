@@ -29,7 +29,6 @@ struct ramus_object {
   std::vector<int> owner_domain, owner_vertex;
   std::vector<int> boundary_vertices;  // global vertices on the tet mesh's boundary
   std::vector<double> positions;       // 3 #V, model axes (picking)
-  Eigen::MatrixX3d surface;            // embedded surface, model axes
 
   explicit ramus_object(std::shared_ptr<const ramus::Model> model)
       : simulator(std::move(model)),

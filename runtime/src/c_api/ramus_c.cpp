@@ -141,21 +141,6 @@ ramus_status vertex_positions(ramus_object* o, Scalar* out, size_t count) {
   return RAMUS_OK;
 }
 
-template <typename Scalar>
-ramus_status surface_positions(ramus_object* o, Scalar* out, size_t count) {
-  if (!o || !out) return fail(RAMUS_INVALID_ARGUMENT, "surface positions: NULL object or buffer");
-  const Eigen::Index S = o->simulator.model().embedded_surface.rest_positions.rows();
-  if (S == 0) return fail(RAMUS_INVALID_ARGUMENT, "surface positions: the model has no surface");
-  if (ramus_status s = check_size(count, 3L * S, "surface positions"); s != RAMUS_OK) return s;
-  return guarded([&] {
-    o->simulator.embedded_surface_positions(o->surface);
-    for (Eigen::Index v = 0; v < S; ++v)
-      for (int c = 0; c < 3; ++c) out[3 * v + c] = static_cast<Scalar>(o->surface(v, c));
-    to_world(*o, out, S);
-    return RAMUS_OK;
-  });
-}
-
 // The object setting `name` and the checks of its arguments shared by get and set: it exists and
 // is the object's (not a run's scenario), the buffer fits it, the domain exists.
 ramus_status find_object_setting(const ramus_object* object, const char* name, int domain,
@@ -249,7 +234,6 @@ ramus_object* ramus_object_create(const ramus_model* model, ramus_status* status
     for (int v = 0; v < m.num_global_vertices; ++v)
       if (boundary[static_cast<std::size_t>(v)]) made->boundary_vertices.push_back(v);
     made->positions.resize(3 * static_cast<std::size_t>(m.num_global_vertices));
-    made->surface.resize(m.embedded_surface.rest_positions.rows(), 3);
     made->simulator.reserve_vertex_forces(64);
     if (const ramus::StepStatus started = made->simulator.initialize();
         started != ramus::StepStatus::kOk)
@@ -496,14 +480,6 @@ ramus_status ramus_object_vertex_positions(ramus_object* object, double* out, si
 
 ramus_status ramus_object_vertex_positions_f(ramus_object* object, float* out, size_t count) {
   return vertex_positions(object, out, count);
-}
-
-ramus_status ramus_object_surface_positions(ramus_object* object, double* out, size_t count) {
-  return surface_positions(object, out, count);
-}
-
-ramus_status ramus_object_surface_positions_f(ramus_object* object, float* out, size_t count) {
-  return surface_positions(object, out, count);
 }
 
 }  // extern "C"

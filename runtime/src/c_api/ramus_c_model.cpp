@@ -97,28 +97,10 @@ int ramus_model_num_boundary_triangles(const ramus_model* model) {
   return model ? static_cast<int>(model->model->global_surface_triangles.rows()) : 0;
 }
 
-int ramus_model_num_surface_vertices(const ramus_model* model) {
-  return model ? static_cast<int>(model->model->embedded_surface.rest_positions.rows()) : 0;
-}
-
-int ramus_model_num_surface_triangles(const ramus_model* model) {
-  return model ? static_cast<int>(model->model->embedded_surface.triangles.rows()) : 0;
-}
-
 ramus_status ramus_model_boundary_triangles(const ramus_model* model, int* out, size_t count) {
   if (!model || !out) return fail(RAMUS_INVALID_ARGUMENT, "boundary triangles: NULL argument");
   const Eigen::MatrixX3i& f = model->model->global_surface_triangles;
   if (ramus_status s = check_size(count, 3 * f.rows(), "boundary triangles"); s != RAMUS_OK)
-    return s;
-  for (Eigen::Index t = 0; t < f.rows(); ++t)
-    for (int c = 0; c < 3; ++c) out[3 * t + c] = f(t, c);
-  return succeed();
-}
-
-ramus_status ramus_model_surface_triangles(const ramus_model* model, int* out, size_t count) {
-  if (!model || !out) return fail(RAMUS_INVALID_ARGUMENT, "surface triangles: NULL argument");
-  const Eigen::MatrixX3i& f = model->model->embedded_surface.triangles;
-  if (ramus_status s = check_size(count, 3 * f.rows(), "surface triangles"); s != RAMUS_OK)
     return s;
   for (Eigen::Index t = 0; t < f.rows(); ++t)
     for (int c = 0; c < 3; ++c) out[3 * t + c] = f(t, c);

@@ -137,9 +137,9 @@ double DomainContact::add_derivatives(const Eigen::Ref<const Eigen::VectorXd>& q
 }
 
 int gather_domain_contacts(const Model& model, const State& state, int i,
-                           const StepCollider* colliders, int num_colliders,
-                           ContactCandidate* candidates, ContactLoad& load) noexcept {
-  load = ContactLoad{};
+                           const StepCollider* colliders, int num_colliders, ContactCandidate* room,
+                           int room_size, ContactLoad* load) noexcept {
+  if (load) *load = ContactLoad{};
   const Domain& domain = model.domains[static_cast<std::size_t>(i)];
   const PartContact& samples = model.part_of(i).contact;
   if (samples.size() == 0) return 0;
@@ -162,7 +162,6 @@ int gather_domain_contacts(const Model& model, const State& state, int i,
                               w_frame.norm() * (scale.length * samples.center.norm() + radius) +
                               scale.basis * samples.basis_norm * qdot.norm();
   int count = 0;
-  const int offset = model.contact_offset[static_cast<std::size_t>(i)];
   const double area_scale = scale.length * scale.length;
   for (int id = 0; id < num_colliders; ++id) {
     const StepCollider& col = colliders[id];
@@ -190,7 +189,12 @@ int gather_domain_contacts(const Model& model, const State& state, int i,
       const Eigen::Vector3d v_c = c.velocity + c.angular_velocity.cross(x - c.pose.translation);
       if (!(phi.value < delta + 2 * h * (v - v_c).norm())) continue;
       if (count == samples.size()) return count;  // (room for one collider per sample)
-      ContactCandidate& candidate = candidates[offset + count++];
+      if (!room) {                                // (counted only)
+        ++count;
+        continue;
+      }
+      if (count == room_size) return count;
+      ContactCandidate& candidate = room[count++];
       candidate.sample = k;
       candidate.collider = id;
       candidate.normal = phi.gradient;
@@ -201,16 +205,16 @@ int gather_domain_contacts(const Model& model, const State& state, int i,
       const double weight = settings.contact_stiffness * area_scale * samples.weights(k);
       candidate.normal_force = -weight * continued_log_barrier(phi.value, delta).first;
       const Eigen::Vector3d arm = R * local, f = candidate.normal_force * phi.gradient;
-      load.barrier_force += f;
-      load.barrier_moment += arm.cross(f);
+      load->barrier_force += f;
+      load->barrier_moment += arm.cross(f);
       if (c.friction > 0 && candidate.normal_force > 0) {
         const Eigen::Vector3d relative = v - v_c;
         const Eigen::Vector3d slip = relative - phi.gradient * phi.gradient.dot(relative);
         const Eigen::Vector3d friction =
             -c.friction * candidate.normal_force *
             friction_smoothing(slip.norm(), settings.contact_friction_speed).value_over_y * slip;
-        load.friction_force += friction;
-        load.friction_moment += arm.cross(friction);
+        load->friction_force += friction;
+        load->friction_moment += arm.cross(friction);
       }
     }
   }

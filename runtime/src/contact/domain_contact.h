@@ -78,11 +78,12 @@ struct ContactLoad {
   Eigen::Vector3d friction_moment = Eigen::Vector3d::Zero();
 };
 
-/// Domain i's candidates at the step's start from the State's frames, q and q̇ (written at
-/// Model::contact_offset[i] of `candidates`, their number returned) and their load.
+/// Domain i's candidates at the step's start from the State's frames, q and q̇ (at most one per
+/// sample), written to `room` (up to `room_size`) with their load into `load`; their number is
+/// returned. With `room` null they are only counted (`load` may then be null too).
 /// `colliders` are the step's (prepare_step_colliders).
 int gather_domain_contacts(const Model& model, const State& state, int i,
-                           const StepCollider* colliders, int num_colliders,
-                           ContactCandidate* candidates, ContactLoad& load) noexcept;
+                           const StepCollider* colliders, int num_colliders, ContactCandidate* room,
+                           int room_size, ContactLoad* load) noexcept;
 
 }  // namespace ramus

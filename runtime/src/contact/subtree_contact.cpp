@@ -26,7 +26,7 @@ void for_each_candidate(const SubtreeContact& s, const Eigen::Ref<const Eigen::V
   for (int n = 0; n < s.count; ++n) {
     const SubtreeContactLink& link = s.links[n];
     const Eigen::Vector3d shift = centroid_shift(s, link.child, q);
-    const int first = s.model->contact_offset[static_cast<std::size_t>(link.descendant)];
+    const int first = s.candidate_starts[link.descendant];
     const int count = s.candidate_counts[link.descendant];
     for (int k = first; k < first + count; ++k)
       visit(link, s.candidates[k], s.candidates[k].start + shift);
@@ -84,7 +84,7 @@ double SubtreeContact::add_derivatives(const Eigen::Ref<const Eigen::VectorXd>& 
     // (A candidate the shift cannot bring within the barrier's reach adds nothing: skipped
     // before its distance is evaluated.)
     const double reach = distance + 2 * shift.norm();
-    const int first = model->contact_offset[static_cast<std::size_t>(link.descendant)];
+    const int first = candidate_starts[link.descendant];
     for (int k = first; k < first + candidate_counts[link.descendant]; ++k) {
       const ContactCandidate& c = candidates[k];
       if (c.end_distance >= reach) continue;

@@ -25,8 +25,9 @@ struct SubtreeContact {
   const Model* model = nullptr;
   const SubtreeContactLink* links = nullptr;
   int count = 0;
-  const ContactCandidate* candidates = nullptr;     ///< the step's, at Model::contact_offset
-  const int* candidate_counts = nullptr;            ///< per domain
+  const ContactCandidate* candidates = nullptr;     ///< the step's pool
+  const int* candidate_counts = nullptr;            ///< per domain: how many
+  const int* candidate_starts = nullptr;            ///< per domain: where in the pool
   const Eigen::Matrix3Xd* start_origins = nullptr;  ///< every frame's origin at the step's start
   const StepCollider* colliders = nullptr;
   Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();  ///< the parent's frame at t + h

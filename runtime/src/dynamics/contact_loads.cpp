@@ -17,6 +17,23 @@ void prepare_step_colliders(const State& state, WorkspaceData& w) noexcept {
 
 void link_subtree_contacts(const Model& model, const State& state, WorkspaceData& w) noexcept;
 
+// Each domain's candidates at contact_start in the pool, in domain order; a domain whose
+// candidates no longer fit gets none this step, counted in contact_dropped.
+void place_contact_candidates(WorkspaceData& w) noexcept {
+  const auto capacity = static_cast<int>(w.contact_candidates.size());
+  int next = 0;
+  w.contact_dropped = 0;
+  for (std::size_t i = 0; i < w.contact_count.size(); ++i) {
+    int& count = w.contact_count[i];
+    w.contact_start[i] = next;
+    if (count > capacity - next) {
+      w.contact_dropped += count;
+      count = 0;
+    }
+    next += count;
+  }
+}
+
 void gather_contact_loads(const Model& model, const State& state, WorkspaceData& w, int threads,
                           bool subtrees, bool l3, const Eigen::Vector3d& center) noexcept {
   const int n = model.num_domains();
@@ -25,15 +42,21 @@ void gather_contact_loads(const Model& model, const State& state, WorkspaceData&
   if (!any_collider && !w.contacts_found) return;
   prepare_step_colliders(state, w);
   const int num_colliders = state.colliders.capacity();
+  // The candidates: counted, given their place in the workspace's pool in domain order (the
+  // same for any thread count), then gathered there with their loads.
   parallel_for(n, any_collider ? threads : 1, [&](int i) {
-    int& count = w.contact_count[static_cast<std::size_t>(i)];
-    if (!any_collider) {
-      count = 0;
-      return;
-    }
+    w.contact_count[static_cast<std::size_t>(i)] =
+        any_collider ? gather_domain_contacts(model, state, i, w.step_colliders.data(),
+                                              num_colliders, nullptr, 0, nullptr)
+                     : 0;
+  });
+  place_contact_candidates(w);
+  parallel_for(n, any_collider ? threads : 1, [&](int i) {
     ContactLoad load;
-    count = gather_domain_contacts(model, state, i, w.step_colliders.data(), num_colliders,
-                                   w.contact_candidates.data(), load);
+    if (const int count = w.contact_count[static_cast<std::size_t>(i)]; count > 0)
+      gather_domain_contacts(
+          model, state, i, w.step_colliders.data(), num_colliders,
+          w.contact_candidates.data() + w.contact_start[static_cast<std::size_t>(i)], count, &load);
     w.barrier_force.col(i) = load.barrier_force;
     w.barrier_moment.col(i) = load.barrier_moment;
     w.friction_force.col(i) = load.friction_force;
@@ -112,6 +135,7 @@ const SubtreeContact* subtree_contact(const Model& model, const State& state,
   contact.count = last - first;
   contact.candidates = w.contact_candidates.data();
   contact.candidate_counts = w.contact_count.data();
+  contact.candidate_starts = w.contact_start.data();
   contact.start_origins = &w.start_origins;
   contact.colliders = w.step_colliders.data();
   contact.rotation = state.frame_rotation.middleCols<3>(3 * i);
@@ -129,8 +153,7 @@ const DomainContact* domain_contact(const Model& model, const State& state, cons
   const RuntimeSettings& settings = state.settings;
   contact.samples = &model.part_of(i).contact;
   contact.scale = &domain.scale;
-  contact.candidates =
-      w.contact_candidates.data() + model.contact_offset[static_cast<std::size_t>(i)];
+  contact.candidates = w.contact_candidates.data() + w.contact_start[static_cast<std::size_t>(i)];
   contact.count = count;
   contact.colliders = w.step_colliders.data();
   contact.rotation = state.frame_rotation.middleCols<3>(3 * i);

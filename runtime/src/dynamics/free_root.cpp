@@ -51,6 +51,7 @@ void integrate_free_root(const Model& model, State& state, const WorkspaceData& 
     FreeRootContactStep step;
     step.model = &model;
     step.counts = workspace.contact_count.data();
+    step.starts = workspace.contact_start.data();
     step.candidates = workspace.contact_candidates.data();
     step.colliders = workspace.step_colliders.data();
     step.stiffness = state.settings.contact_stiffness;

@@ -26,7 +26,7 @@ double FreeRootContactStep::evaluate(const Vector6d& y, Vector6d* gradient,
     if (count == 0) continue;
     const double s = model->domains[static_cast<std::size_t>(i)].scale.length;
     const PartContact& samples = model->part_of(i).contact;
-    const ContactCandidate* first = candidates + model->contact_offset[static_cast<std::size_t>(i)];
+    const ContactCandidate* first = candidates + starts[i];
     for (int n = 0; n < count; ++n) {
       const ContactCandidate& c = first[n];
       const StepCollider& collider = colliders[c.collider];

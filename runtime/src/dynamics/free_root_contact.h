@@ -20,7 +20,8 @@ using Matrix6d = Eigen::Matrix<double, 6, 6>;
 
 struct FreeRootContactStep {
   const Model* model = nullptr;
-  const int* counts = nullptr;  ///< per domain: its candidates at Model::contact_offset
+  const int* counts = nullptr;  ///< per domain: how many candidates
+  const int* starts = nullptr;  ///< per domain: where its candidates start in `candidates`
   const ContactCandidate* candidates = nullptr;
   const StepCollider* colliders = nullptr;                   ///< by the candidates' collider ids
   double stiffness = 0, distance = 0;                        ///< kappa (Pa/m) and delta (m)

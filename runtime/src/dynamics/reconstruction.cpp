@@ -172,21 +172,6 @@ StepStatus render_positions(const Model& model, const State& state, Workspace& w
   return StepStatus::kOk;
 }
 
-void embedded_surface_positions(const Model& model, const Eigen::MatrixX3d& global,
-                                Eigen::MatrixX3d& positions) {
-  const EmbeddedSurface& s = model.embedded_surface;
-  positions.resize(s.rest_positions.rows(), 3);
-  for (Eigen::Index k = 0; k < s.rest_positions.rows(); ++k) {
-    const int i = s.domain(k);
-    const Domain& domain = model.domains[static_cast<std::size_t>(i)];
-    const Part& proto = model.parts[static_cast<std::size_t>(domain.part)];
-    Eigen::RowVector3d x = Eigen::RowVector3d::Zero();
-    for (int c = 0; c < 4; ++c)
-      x += s.barycentric(k, c) * global.row(domain.global_vertices(proto.tets(s.tet(k), c)));
-    positions.row(k) = x;
-  }
-}
-
 double elastic_energy(const Model& model, const State& state, Workspace& workspace) noexcept {
   if (!state_fits(model, state) || !workspace.made_for(model))
     return std::numeric_limits<double>::quiet_NaN();

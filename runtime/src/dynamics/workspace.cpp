@@ -28,6 +28,18 @@ ChildLumping::ChildLumping(int r, int children)
       inertia_jacobian(Eigen::MatrixXd::Zero(3, r)),
       transposed(Eigen::MatrixX3d::Zero(r, 3)) {}
 
+namespace {
+
+// Every sample of every domain (one candidate each at most), up to kDefaultContactCapacity.
+int default_contact_capacity(const Model& model) {
+  long samples = 0;
+  for (const Part& part : model.parts)
+    samples += static_cast<long>(part.contact.size()) * static_cast<long>(part.domains.size());
+  return static_cast<int>(std::min<long>(samples, kDefaultContactCapacity));
+}
+
+}  // namespace
+
 WorkspaceData::WorkspaceData(const Model& model)
     : reduced_vertex_force(Eigen::VectorXd::Zero(model.num_dofs)),
       own_force_world(Eigen::Matrix3Xd::Zero(3, model.num_domains())),
@@ -36,9 +48,9 @@ WorkspaceData::WorkspaceData(const Model& model)
       wind_force(Eigen::Matrix3Xd::Zero(3, model.num_domains())),
       wind_torque(Eigen::Matrix3Xd::Zero(3, model.num_domains())),
       step_colliders(static_cast<std::size_t>(kMaxColliders)),
-      contact_candidates(
-          static_cast<std::size_t>(model.contact_offset.empty() ? 0 : model.contact_offset.back())),
+      contact_candidates(static_cast<std::size_t>(default_contact_capacity(model))),
       contact_count(model.domains.size(), 0),
+      contact_start(model.domains.size(), 0),
       barrier_force(Eigen::Matrix3Xd::Zero(3, model.num_domains())),
       barrier_moment(Eigen::Matrix3Xd::Zero(3, model.num_domains())),
       friction_force(Eigen::Matrix3Xd::Zero(3, model.num_domains())),
@@ -83,6 +95,17 @@ WorkspaceData::WorkspaceData(const Model& model)
         3 * p.rest_positions.rows(),
         std::min<Eigen::Index>(kRenderBlock, static_cast<Eigen::Index>(p.domains.size()))));
   }
+  Eigen::Index piece_rows = 0, piece_columns = 0;
+  for (const RenderPiece& piece : model.render.pieces) {
+    piece_rows = std::max<Eigen::Index>(piece_rows, 3 * piece.size());
+    piece_columns = std::max<Eigen::Index>(
+        piece_columns,
+        std::min<Eigen::Index>(kRenderBlock, static_cast<Eigen::Index>(piece.domains.size())));
+  }
+  render_coordinates.setZero(model.max_r, piece_columns);
+  render_normal_coordinates.setZero(model.max_r, piece_columns);
+  render_displacements.setZero(piece_rows, piece_columns);
+  render_normal_changes.setZero(piece_rows, piece_columns);
 }
 
 Workspace::Workspace(const Model& model) : data_(std::make_unique<WorkspaceData>(model)) {
@@ -119,6 +142,19 @@ void Workspace::set_threads(int threads) {
   w.thread_seconds.setZero(2, threads_);
 }
 
+void Workspace::set_contact_capacity(int candidates) {
+  data_->contact_candidates =
+      std::vector<ContactCandidate>(static_cast<std::size_t>(std::max(0, candidates)));
+}
+
+int Workspace::contact_capacity() const noexcept {
+  return static_cast<int>(data_->contact_candidates.size());
+}
+
+int Workspace::contact_dropped() const noexcept {
+  return data_->contact_dropped;
+}
+
 std::size_t domain_workspace_bytes(const Model& model, const Workspace& workspace, int i) {
   const WorkspaceData& w = workspace.data();
   const Domain& domain = model.domains[static_cast<std::size_t>(i)];
@@ -147,14 +183,13 @@ std::size_t domain_workspace_bytes(const Model& model, const Workspace& workspac
       for (const Eigen::MatrixXd& J : *jacobians)
         lumping_bytes += sizeof(Eigen::MatrixXd) + eigen_heap_bytes(J);
   }
-  // Its contact candidates' slots (one per sample of its part) and their count; its links to
-  // its ancestors (one each) and its offset among them.
+  // Its contact candidates' count and place in the shared pool (the pool itself is the
+  // object's: contact_capacity); its links to its ancestors (one each) and its offset among them.
   std::size_t depth = 0;
   for (int a = domain.parent; a >= 0; a = model.domains[static_cast<std::size_t>(a)].parent)
     ++depth;
   const std::size_t contact_bytes =
-      sizeof(ContactCandidate) * static_cast<std::size_t>(model.part_of(i).contact.size()) +
-      sizeof(int) + depth * sizeof(SubtreeContactLink) + sizeof(int);
+      2 * sizeof(int) + depth * sizeof(SubtreeContactLink) + sizeof(int);
   return sizeof(double) * doubles + lumping_bytes + contact_bytes + sizeof(int) + sizeof(char);
 }
 

@@ -71,11 +71,12 @@ struct WorkspaceData {
   /// 3 by N: the wind's force on each domain and its torque about the part origin (domain axes).
   Eigen::Matrix3Xd wind_force, wind_torque;
   /// The step's colliders (ids as in the State's set) and each domain's contact candidates at
-  /// Model::contact_offset, contact_count of them; 3 by N: their barrier's and friction's force at
-  /// the step's start and its moment about the domain's origin (world).
+  /// contact_start in the pool, contact_count of them; 3 by N: their barrier's and friction's force
+  /// at the step's start and its moment about the domain's origin (world).
   std::vector<StepCollider> step_colliders;
-  std::vector<ContactCandidate> contact_candidates;
-  std::vector<int> contact_count;
+  std::vector<ContactCandidate> contact_candidates;  ///< the pool (Workspace::contact_capacity)
+  std::vector<int> contact_count, contact_start;     ///< per domain: how many, where in the pool
+  int contact_dropped = 0;                           ///< the last step's candidates without room
   Eigen::Matrix3Xd barrier_force, barrier_moment, friction_force, friction_moment;
   /// The links of the domains with candidates to their ancestors (SubtreeContact), grouped by
   /// ancestor: ancestor a's at [subtree_link_offset[a], subtree_link_offset[a + 1]); room for
@@ -101,6 +102,11 @@ struct WorkspaceData {
   /// Per part, 3#V by min(n, kRenderBlock): U [q_j ...] of up to kRenderBlock of its n
   /// domains (render_positions).
   std::vector<Eigen::MatrixXd> render_blocks;
+  /// render_vertices' products for up to kRenderBlock domains of one render piece: their scaled
+  /// coordinates (max r by kRenderBlock: s_b q and s_b / s q) and the displacements and normal
+  /// changes (largest piece's 3S by kRenderBlock), in float.
+  Eigen::MatrixXf render_coordinates, render_normal_coordinates;
+  Eigen::MatrixXf render_displacements, render_normal_changes;
   /// Threads 1, 2, ... of the childless domains' pass (Workspace::set_threads): a scratch set each
   /// (thread 0 uses `parts`), their failures and their core / domain seconds (2 by threads).
   std::vector<std::vector<PartScratch>> thread_parts;

@@ -11,6 +11,7 @@
 #include "model_fields.h"
 #include "model_scale_checks.h"
 #include "ramus/runtime/io/model_file.h"
+#include "render_surface_checks.h"
 
 namespace ramus {
 
@@ -541,6 +542,9 @@ std::string find_model_inconsistency(const ReducedModel& model) {
            " (must be in [1, num_domains = " + std::to_string(model.domains.size()) + "])";
   for (std::size_t k = 0; k < model.parts.size(); ++k)
     if (std::string problem = check_part(model, static_cast<int>(k)); !problem.empty())
+      return problem;
+    else if (problem = part_render_surface_problem(model.parts[k], static_cast<int>(k));
+             !problem.empty())
       return problem;
   long long domain_vertices = 0;
   for (const ReducedDomain& d : model.domains)

@@ -137,6 +137,15 @@ void visit_part(Part& d, int num_domains, Visitor& v) {
     v.dataset("weights", d.contact.weights, {S});
     v.dataset("basis", d.contact.basis, {3 * S, r});
   });
+
+  // Its render surface in its own tets (schema 10): drawn by every domain placing it.
+  v.group("render_surface", {false, d.render_surface.size() != 0}, [&] {
+    v.dataset("rest_positions", d.render_surface.rest_positions, {-1, 3});
+    const Eigen::Index S = d.render_surface.rest_positions.rows();
+    v.dataset("triangles", d.render_surface.triangles, {-1, 3});
+    v.dataset("tet", d.render_surface.tet, {S});
+    v.dataset("barycentric", d.render_surface.barycentric, {S, 4});
+  });
 }
 
 /// The fields of /domains/domain_<k> for domain `d`; `part_vertices(i)` is #V of part i and

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "../data/heap_bytes.h"
+#include "compile_render_mesh.h"
 #include "ramus/error.h"
 #include "ramus/runtime/model/model_geometry.h"
 
@@ -114,18 +115,16 @@ std::size_t domain_model_bytes(const Model& model, int i) {
   // (A name longer than the string's own buffer lives on the heap, with its terminator.)
   const std::size_t name =
       domain.name.capacity() > std::string().capacity() ? domain.name.capacity() + 1 : 0;
-  // Its entries in children (or step_levels for the root), step_levels or childless_domains, its
-  // part's instance list, contact_offset and, for a domain with children, parent_domains and
+  // Its entries in children (or step_levels for the root), step_levels or childless_domains and
+  // its part's instance list and, for a domain with children, parent_domains and
   // parent_lane_domains (counted whether or not it has a lane group).
-  const std::size_t lists = (domain.num_children > 0 ? 6 : 4) * sizeof(int);
-  // Its embedded render surface: vertices embedded in its tets (rest position, domain, tet,
-  // weights) and the triangles whose first corner is one of them.
-  const EmbeddedSurface& surface = model.embedded_surface;
+  const std::size_t lists = (domain.num_children > 0 ? 5 : 3) * sizeof(int);
+  // Its render pieces: one it alone draws whole, an index in a shared one.
   std::size_t surface_bytes = 0;
-  for (Eigen::Index v = 0; v < surface.domain.size(); ++v)
-    if (surface.domain(v) == i) surface_bytes += 7 * sizeof(double) + 2 * sizeof(int);
-  for (Eigen::Index f = 0; f < surface.triangles.rows(); ++f)
-    if (surface.domain(surface.triangles(f, 0)) == i) surface_bytes += 3 * sizeof(int);
+  for (const RenderPiece& piece : model.render.pieces)
+    for (const int d : piece.domains)
+      if (d == i)
+        surface_bytes += piece.domains.size() > 1 ? sizeof(int) : render_piece_bytes(piece);
   // Its global vertices' copy counts and the undivided mesh's surface triangles whose first
   // corner it holds first (a vertex shared by an interface counts for the first domain holding it).
   std::size_t global_bytes = 0;
@@ -434,7 +433,7 @@ void compile_globals(ReducedModel& data, Model& m) {
     }
   }
   m.global_surface_triangles = std::move(data.global_surface_triangles);
-  m.embedded_surface = std::move(data.embedded_surface);
+  m.render = compile_render_mesh(data, m);
   m.provenance = std::move(data.provenance);
 
   // Settings: the file's, one entry per domain.
@@ -459,11 +458,6 @@ std::shared_ptr<const Model> compile_model(ReducedModel data) {
   check_model_data(data, m.free_root);
   compile_domains(data, m);
   compile_parts(data, m);
-  // Each domain's slots for its part's contact samples in a step's candidate list.
-  m.contact_offset.assign(static_cast<std::size_t>(num) + 1, 0);
-  for (int i = 0; i < num; ++i)
-    m.contact_offset[static_cast<std::size_t>(i) + 1] =
-        m.contact_offset[static_cast<std::size_t>(i)] + m.part_of(i).contact.size();
   compile_step_lists(m);
   compile_lumping_and_layout(m);
   compile_root_inertia(m);

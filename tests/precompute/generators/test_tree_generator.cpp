@@ -378,12 +378,26 @@ TEST_CASE("A small tree steps on two threads as on one, to the last bit, without
   }
 }
 
+namespace {
+
+// Bytes the heap is asked for per candidate of a Workspace's contact pool (its capacity set).
+long workspace_bytes_per_candidate() {
+  const auto model = compile_model(assemble(make_tree(small_tree(1, 1)), 0));
+  Workspace w(*model);
+  w.set_contact_capacity(0);
+  const long bytes = test::count_allocated_bytes([&] { w.set_contact_capacity(1000); });
+  return bytes / 1000;
+}
+
+}  // namespace
+
 TEST_CASE("Per-domain memory accounts for what eight more leaves cost a Model and a Workspace",
           "[precompute][generators][tree][memory]") {
   // Two small trees alike but for 8 more leaves (each part's render block full at 64 in
   // both, the leaf lane groups full): what copying the Model and building a Workspace ask of the
   // heap more is exactly the accounted bytes that grew (the new leaves', and their parents' for
-  // the lumping of more children), and each whole is at least its domains' sum.
+  // the lumping of more children; the Workspace's shared contact pool, below its cap, by the new
+  // leaves' samples), and each whole is at least its domains' sum.
   TreeOptions fewer = small_tree(2, 2), more = small_tree(2, 2);
   fewer.leaves = 64;
   more.leaves = 72;
@@ -417,7 +431,10 @@ TEST_CASE("Per-domain memory accounts for what eight more leaves cost a Model an
   const long workspace_gap =
       workspace_bytes(*model_b) - workspace_a_bytes - (workspace_sum_b - workspace_sum_a);
   CHECK(model_gap == static_cast<long>(sizeof(int)));
-  CHECK(workspace_gap == 0);
+  const Workspace w_a(*model_a), w_b(*model_b);
+  const long pool_growth = w_b.contact_capacity() - w_a.contact_capacity();
+  CHECK(pool_growth == 8 * model_b->parts.back().contact.size());
+  CHECK(workspace_gap == pool_growth * workspace_bytes_per_candidate());
   CHECK(model_sum_a <= model_a_bytes);
   CHECK(workspace_sum_a <= workspace_a_bytes);
 }

@@ -19,7 +19,7 @@ struct SubtreeSetup {
   std::shared_ptr<const Model> model;
   std::vector<SubtreeContactLink> links;
   std::vector<ContactCandidate> candidates;
-  std::vector<int> counts;
+  std::vector<int> counts, starts;
   Eigen::Matrix3Xd start_origins;
   std::vector<StepCollider> colliders;
   SubtreeContact contact;
@@ -62,12 +62,13 @@ SubtreeSetup make_setup(ColliderShape shape, const Eigen::Vector4d& size) {
   // Candidates: points along random directions from the collider's surface (the level set's
   // gradient walks them out to the wanted distance).
   s.counts.assign(static_cast<std::size_t>(n), 0);
-  s.candidates.resize(static_cast<std::size_t>(model.contact_offset.back()));
+  s.candidates.resize(3 * static_cast<std::size_t>(n));  // (three candidates' room a domain)
+  s.starts.resize(static_cast<std::size_t>(n));
+  for (int d = 0; d < n; ++d) s.starts[static_cast<std::size_t>(d)] = 3 * d;
   for (int d : {1, 2, 3}) {
     const int count = 3;
     for (int k = 0; k < count; ++k) {
-      ContactCandidate& candidate = s.candidates[static_cast<std::size_t>(
-          model.contact_offset[static_cast<std::size_t>(d)] + k)];
+      ContactCandidate& candidate = s.candidates[static_cast<std::size_t>(3 * d + k)];
       candidate.sample = k;
       candidate.collider = 0;
       candidate.start = test::point_near_collider(step, c.distance, random);
@@ -79,6 +80,7 @@ SubtreeSetup make_setup(ColliderShape shape, const Eigen::Vector4d& size) {
   c.count = static_cast<int>(s.links.size());
   c.candidates = s.candidates.data();
   c.candidate_counts = s.counts.data();
+  c.candidate_starts = s.starts.data();
   c.start_origins = &s.start_origins;
   c.colliders = s.colliders.data();
   return s;

@@ -4,6 +4,7 @@
 // one, agree with the domain-by-domain step to rounding.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <set>
 
 #include "ramus/runtime/contact/reduced_contact.h"
@@ -124,4 +125,34 @@ TEST_CASE("Contact steps on two threads as on one, to the last bit, without allo
 }
 
 }  // namespace
+
+TEST_CASE("Contact candidates share one pool: room to spare changes nothing, too little is counted",
+          "[contact][tree]") {
+  const Crown& c = crown();
+  // q after 40 steps of the sweep with the pool's capacity (-1: the default), and the most
+  // candidates a step dropped.
+  const auto sweep = [&](int capacity, int& dropped) {
+    Simulator sim(c.model, sweep_settings(*c.model, Integrator::kSemiImplicitEuler));
+    if (capacity >= 0) sim.set_contact_capacity(capacity);
+    REQUIRE(sim.add_collider(c.capsule).status == ColliderStatus::kOk);
+    REQUIRE(sim.initialize() == StepStatus::kOk);
+    dropped = 0;
+    for (int k = 0; k < 40; ++k) {
+      REQUIRE(sim.step() == StepStatus::kOk);
+      dropped = std::max(dropped, sim.contact_dropped());
+    }
+    return Eigen::VectorXd(sim.state().q);
+  };
+  int dropped_default = -1, dropped_large = -1, dropped_small = -1;
+  const Eigen::VectorXd q_default = sweep(-1, dropped_default);
+  const Eigen::VectorXd q_large = sweep(100000, dropped_large);
+  const Eigen::VectorXd q_small = sweep(4, dropped_small);
+  CHECK(dropped_default == 0);
+  CHECK(dropped_large == 0);
+  CHECK(q_large == q_default);  // (to the last bit)
+  CHECK(dropped_small > 0);
+  CHECK(q_small.allFinite());
+  CHECK(q_small != q_default);
+}
+
 }  // namespace ramus

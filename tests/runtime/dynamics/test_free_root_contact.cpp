@@ -20,7 +20,7 @@ namespace {
 struct Setup {
   std::shared_ptr<const Model> model;
   std::vector<ContactCandidate> candidates;
-  std::vector<int> counts;
+  std::vector<int> counts, starts;
   std::vector<StepCollider> colliders;
   FreeRootContactStep step;
 };
@@ -44,11 +44,13 @@ Setup make_setup(ColliderShape shape, const Eigen::Vector4d& size) {
   step.stiffness = 1e3;
   step.distance = 0.05;
   s.counts.assign(static_cast<std::size_t>(model.num_domains()), 0);
-  s.candidates.resize(static_cast<std::size_t>(model.contact_offset.back()));
+  // (Three candidates' room a domain.)
+  s.candidates.resize(3 * static_cast<std::size_t>(model.num_domains()));
+  s.starts.resize(static_cast<std::size_t>(model.num_domains()));
+  for (int d = 0; d < model.num_domains(); ++d) s.starts[static_cast<std::size_t>(d)] = 3 * d;
   for (int d : {0, 2}) {
     for (int k = 0; k < 3; ++k) {
-      ContactCandidate& c = s.candidates[static_cast<std::size_t>(
-          model.contact_offset[static_cast<std::size_t>(d)] + k)];
+      ContactCandidate& c = s.candidates[static_cast<std::size_t>(3 * d + k)];
       c.sample = k;
       c.start = test::point_near_collider(collider, step.distance, random);
     }
@@ -56,6 +58,7 @@ Setup make_setup(ColliderShape shape, const Eigen::Vector4d& size) {
   }
   step.model = s.model.get();
   step.counts = s.counts.data();
+  step.starts = s.starts.data();
   step.candidates = s.candidates.data();
   step.colliders = s.colliders.data();
   step.center = collider.collider.pose.translation + Eigen::Vector3d(0.3, -0.2, 0.5);
@@ -113,8 +116,7 @@ TEST_CASE("A free root's contact step stops short of the collider the inertia wo
   double closest = INFINITY;
   for (int d : {0, 2})
     for (int k = 0; k < 3; ++k) {
-      const ContactCandidate& c = s.candidates[static_cast<std::size_t>(
-          s.model->contact_offset[static_cast<std::size_t>(d)] + k)];
+      const ContactCandidate& c = s.candidates[static_cast<std::size_t>(3 * d + k)];
       const Eigen::Vector3d x = c.start + y.head<3>() + y.tail<3>().cross(c.start - s.step.center);
       closest = std::min(closest,
                          collider_level_set(s.colliders[0].collider, s.colliders[0].end, x).value);

@@ -82,58 +82,64 @@ TEST_CASE("reading a model of another schema version asks to re-run precompute",
   });
   CHECK_THAT(read_error(path),
              Contains("old.h5: model schema version 1 was written by an older Ramus; re-run "
-                      "`ramus precompute` (this Ramus reads schema version 9)"));
+                      "`ramus precompute` (this Ramus reads schema version 10)"));
   // Version 2: no runtime settings yet.
   edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 2); });
   CHECK_THAT(read_error(path),
              Contains("old.h5: model schema version 2 was written by an older Ramus; re-run "
-                      "`ramus precompute` (this Ramus reads schema version 9)"));
+                      "`ramus precompute` (this Ramus reads schema version 10)"));
 
   // Version 3: the Newmark-only runtime settings.
   edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 3); });
   CHECK_THAT(read_error(path),
              Contains("old.h5: model schema version 3 was written by an older Ramus; re-run "
-                      "`ramus precompute` (this Ramus reads schema version 9)"));
+                      "`ramus precompute` (this Ramus reads schema version 10)"));
   // Version 4: variable-length strings, no checksums. The version is read before any string.
   edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 4); });
   CHECK_THAT(read_error(path),
              Contains("old.h5: model schema version 4 was written by an older Ramus; re-run "
-                      "`ramus precompute` (this Ramus reads schema version 9)"));
+                      "`ramus precompute` (this Ramus reads schema version 10)"));
   // Version 5: every domain its own mesh and basis (no parts).
   edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 5); });
   CHECK_THAT(read_error(path),
              Contains("old.h5: model schema version 5 was written by an older Ramus; re-run "
-                      "`ramus precompute` (this Ramus reads schema version 9)"));
+                      "`ramus precompute` (this Ramus reads schema version 10)"));
 
   // Version 6: the run's scenario (steps, forces) in the stored spec, not in /runtime/scenario.
   edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 6); });
   CHECK_THAT(read_error(path),
              Contains("old.h5: model schema version 6 was written by an older Ramus; re-run "
-                      "`ramus precompute` (this Ramus reads schema version 9)"));
+                      "`ramus precompute` (this Ramus reads schema version 10)"));
 
   // Version 7: the per-domain settings under /runtime/nodes.
   edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 7); });
   CHECK_THAT(read_error(path),
              Contains("old.h5: model schema version 7 was written by an older Ramus; re-run "
-                      "`ramus precompute` (this Ramus reads schema version 9)"));
+                      "`ramus precompute` (this Ramus reads schema version 10)"));
 
   edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 8); });
   CHECK_THAT(read_error(path),
              Contains("old.h5: model schema version 8 was written by an older Ramus; re-run "
-                      "`ramus precompute` (this Ramus reads schema version 9)"));
+                      "`ramus precompute` (this Ramus reads schema version 10)"));
+
+  // Version 9: an assembly part's render surface copied into /embedded_surface per placement.
+  edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 9); });
+  CHECK_THAT(read_error(path),
+             Contains("old.h5: model schema version 9 was written by an older Ramus; re-run "
+                      "`ramus precompute` (this Ramus reads schema version 10)"));
 
   edit(path, [](const hdf5::Group& root) { root.write_int_attribute("format_version", 0); });
   CHECK_THAT(read_error(path), Contains("old.h5: model schema version 0 does not exist; re-run "
                                         "`ramus precompute`"));
 
   edit(path, [](const hdf5::Group& root) {
-    root.write_int_attribute("format_version", 10);
+    root.write_int_attribute("format_version", 11);
     root.write_string_attribute("ramus_version", "9.0.0");
   });
   CHECK_THAT(read_error(path),
-             Contains("old.h5: model schema version 10 was written by a newer Ramus (9.0.0); "
+             Contains("old.h5: model schema version 11 was written by a newer Ramus (9.0.0); "
                       "upgrade Ramus, or re-run `ramus precompute` with this one (this Ramus "
-                      "reads schema version 9)"));
+                      "reads schema version 10)"));
 }
 
 TEST_CASE("reading an inconsistent model names the dataset", "[runtime][io][model_file]") {
@@ -435,6 +441,33 @@ TEST_CASE("an inconsistent domain tree is not written", "[runtime][io][model_fil
   CHECK(find_model_inconsistency(bad) ==
         "dataset /embedded_surface/triangles: triangle 3 references vertex 30, but there are 30 "
         "vertices");
+
+  // A part's render surface (schema 10): the part's own tets, weights summing to 1.
+  ReducedModel surfaced = good;
+  PartRenderSurface& blade = surfaced.parts[1].render_surface;
+  blade.rest_positions = surfaced.parts[1].rest_positions.topRows(3);
+  blade.triangles = Eigen::MatrixX3i(1, 3);
+  blade.triangles << 0, 1, 2;
+  blade.tet = Eigen::VectorXi::Zero(3);
+  blade.barycentric = Eigen::MatrixX4d::Zero(3, 4);
+  blade.barycentric.col(0).setOnes();
+  CHECK(find_model_inconsistency(surfaced).empty());
+  bad = surfaced;
+  bad.parts[1].render_surface.tet(2) = static_cast<int>(bad.parts[1].tets.rows());
+  CHECK_THAT(find_model_inconsistency(bad),
+             Contains("dataset /parts/part_1/render_surface/tet: entry 2 references tet "));
+  bad = surfaced;
+  bad.parts[1].render_surface.barycentric(1, 1) = 1e-3;
+  CHECK(find_model_inconsistency(bad) ==
+        "dataset /parts/part_1/render_surface/barycentric: row 1 sums to 1.001, not 1");
+  bad = surfaced;
+  bad.parts[1].render_surface.triangles(0, 2) = 3;
+  CHECK(find_model_inconsistency(bad) ==
+        "dataset /parts/part_1/render_surface/triangles: triangle 0 references vertex 3, but "
+        "there are 3 vertices");
+  bad = surfaced;
+  bad.parts[1].render_surface.tet.resize(2);
+  CHECK_THAT(find_model_inconsistency(bad), Contains("/parts/part_1/render_surface/tet"));
 
   const TempDir dir("model_file");
   const std::string path = dir.file("model.h5");

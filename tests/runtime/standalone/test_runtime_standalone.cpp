@@ -47,7 +47,7 @@ TEST_CASE("The committed model loads with its stored settings", "[runtime][stand
   CHECK(model->settings.time_step == 0.01);
   CHECK(model->settings.gravity == Eigen::Vector3d(0, 0, -9.81));
   CHECK(model->settings.lumping == InterfaceLumping::kCenterOfMass);
-  CHECK(model->embedded_surface.rest_positions.rows() == 8);
+  CHECK(model->render.embedded_surface_vertices.size() == 8);
 }
 
 TEST_CASE("Reduced forces of the committed model: gradient and stiffness by finite differences",

@@ -10,6 +10,7 @@
 #include "ramus/runtime/contact/reduced_contact.h"
 #include "ramus/runtime/dynamics/anchor_motion.h"
 #include "ramus/runtime/dynamics/reconstruction.h"
+#include "ramus/runtime/dynamics/render_vertices.h"
 #include "ramus/runtime/dynamics/step.h"
 #include "ramus/runtime/dynamics/step_objects.h"
 #include "ramus/runtime/model/model.h"
@@ -125,17 +126,21 @@ class Simulator {
   /// the entries once; step_objects each frame).
   ObjectStep batch_entry() noexcept { return {model_.get(), &state_, &workspace_}; }
 
+  /// The Workspace's shared pool of contact candidates (Workspace::set_contact_capacity) and
+  /// what the last step dropped for want of room.
+  void set_contact_capacity(int candidates) { workspace_.set_contact_capacity(candidates); }
+  int contact_dropped() const noexcept { return workspace_.contact_dropped(); }
+
   /// dynamics/step.h's initialize and step on this object.
   StepStatus initialize(bool solve_accelerations = true);
   StepStatus step() noexcept;
 
-  /// World positions of domain i's vertices, of the undivided mesh (C0) and of the embedded
-  /// surface (reconstruction.h); allocation-free when the output has its size.
+  /// World positions of domain i's vertices and of the undivided mesh (C0) (reconstruction.h);
+  /// allocation-free when the output has its size.
   void domain_world_positions(int domain, Eigen::MatrixX3d& positions) const;
   void domain_world_velocities(int domain, Eigen::MatrixX3d& velocities) const;  ///< (m/s, world)
   void global_positions(Eigen::MatrixX3d& positions) const;
   void global_velocities(Eigen::MatrixX3d& velocities) const;  ///< (m/s, world)
-  void embedded_surface_positions(Eigen::MatrixX3d& positions) const;
   /// All global vertices' world positions into a caller's buffer of 3 num_global_vertices values
   /// (ramus::render_positions: batched per part, allocation-free).
   void render_positions(double* out) noexcept {
@@ -143,6 +148,14 @@ class Simulator {
   }
   void render_positions(float* out) noexcept {
     ramus::render_positions(*model_, state_, workspace_, out);
+  }
+  /// The render mesh's world vertices (dynamics/render_vertices.h): model().render.num_vertices
+  /// by 3 floats, or 6 with normals; in double, positions only. Allocation-free.
+  void render_vertices(float* out, bool normals, const RenderPlacement& placement = {}) noexcept {
+    ramus::render_vertices(*model_, state_, workspace_, out, normals, placement);
+  }
+  void render_vertices(double* out, const RenderPlacement& placement = {}) noexcept {
+    ramus::render_vertices(*model_, state_, workspace_, out, placement);
   }
 
   /// How far domain i's interface with its parent is from a rigid motion after the last step:
@@ -174,8 +187,7 @@ class Simulator {
   std::shared_ptr<const Model> model_;
   State state_;
   mutable Workspace workspace_;
-  mutable Eigen::MatrixX3d global_scratch_;  // C0 positions for the embedded surface
-  RuntimeSettings settings_scratch_;         // edit_settings' copy
+  RuntimeSettings settings_scratch_;  // edit_settings' copy
 };
 
 }  // namespace ramus

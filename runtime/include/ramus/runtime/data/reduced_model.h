@@ -17,7 +17,7 @@
 namespace ramus {
 
 /// Version of the model-file schema this build writes and reads.
-constexpr int kModelFormatVersion = 9;
+constexpr int kModelFormatVersion = 10;
 
 /// System-force integrals of one domain with r modes (Appendix B, Eq. 20-23), with X the rest
 /// position in the domain's frame and U_l the l-th mode; f_sys of Eq. 14 is built from them.
@@ -65,6 +65,16 @@ struct ContactSamples {
   int size() const { return static_cast<int>(vertices.size()); }
 };
 
+/// A part's render surface embedded in its own tets, in the part's frame at unit scale: stored
+/// once and drawn by every domain that places the part (an instanced leaf's blade).
+struct PartRenderSurface {
+  Eigen::MatrixX3d rest_positions;  ///< #S by 3 (m), part frame
+  Eigen::MatrixX3i triangles;       ///< #F by 3, indices into rest_positions
+  Eigen::VectorXi tet;              ///< #S: the part's tet holding each vertex
+  Eigen::MatrixX4d barycentric;     ///< #S by 4: weights of the tet's vertices (sum to 1)
+  Eigen::Index size() const { return rest_positions.rows(); }
+};
+
 /// One reduced part (a part, paper §5): its mesh, material, base, basis, polynomial and
 /// system-force integrals, in the part's own coordinates at unit scale. Reduced once, placed by
 /// any number of domains (ReducedDomain::part), each with its own rigid placement and uniform
@@ -90,6 +100,7 @@ struct ReducedPart {
   ReducedStvkPolynomial polynomial;         ///< exact reduced StVK forces
   SystemForceIntegrals system_force;        ///< W1..W7 (Appendix B), in the part's frame
   ContactSamples contact;                   ///< where colliders touch it (runtime contact)
+  PartRenderSurface render_surface;         ///< drawn by each of its domains (0 vertices: none)
 };
 
 /// True when the part's system-force integrals W1..W7 are all shaped for its r (3 by r, ...,

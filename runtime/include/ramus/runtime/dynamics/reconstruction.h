@@ -1,7 +1,7 @@
 // What a renderer or an analysis reads off a State (substructuring paper §4, "rendering"): world
-// positions of each domain's vertices, of the undivided mesh with interface copies averaged (C0),
-// of the embedded render surface; and the object's energies and momentum. Allocation-free when
-// the outputs already have their size.
+// positions of each domain's vertices, of the undivided mesh with interface copies averaged (C0)
+// (the render mesh: render_vertices.h); and the object's energies and momentum. Allocation-free
+// when the outputs already have their size.
 #pragma once
 
 #include <Eigen/Core>
@@ -36,11 +36,6 @@ StepStatus render_positions(const Model& model, const State& state, Workspace& w
                             double* out) noexcept;
 StepStatus render_positions(const Model& model, const State& state, Workspace& workspace,
                             float* out) noexcept;
-/// The embedded surface's world vertices (#S by 3) from the C0 positions `global` (as
-/// global_positions gives them); 0 rows for a model without a surface.
-void embedded_surface_positions(const Model& model, const Eigen::MatrixX3d& global,
-                                Eigen::MatrixX3d& positions);
-
 /// Elastic energy of all domains, stiffness scales included (J), evaluated in `workspace`'s
 /// scratch (allocation-free); NaN for a State or Workspace of another model.
 double elastic_energy(const Model& model, const State& state, Workspace& workspace) noexcept;

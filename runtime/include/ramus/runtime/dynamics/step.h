@@ -18,6 +18,10 @@ struct WorkspaceData;  // defined in the runtime's sources: scratch only
 /// The most threads a Workspace steps with (Workspace::set_threads).
 constexpr int kMaxStepThreads = 64;
 
+/// Contact candidates a Workspace holds at most by default (Workspace::set_contact_capacity):
+/// 8,192 (768 kB), room for 227 leaves of the oak with all 36 samples each in contact.
+constexpr int kDefaultContactCapacity = 8192;
+
 /// All scratch memory of a step, sized for one Model (one set of buffers per part). Any
 /// Workspace of a model steps any State of that model; a thread needs its own.
 class Workspace {
@@ -56,6 +60,15 @@ class Workspace {
   /// libgomp keeps only its last team, and such a switch allocates one (1.8 kB for two threads).
   void set_threads(int threads);
   int threads() const { return threads_; }
+
+  /// Contact candidates a step can hold: one pool the domains near a collider share, filled in
+  /// domain order (the same for any thread count). A domain whose candidates no longer fit gets
+  /// none that step and contact_dropped() counts them. Default: every sample of every domain, at
+  /// most kDefaultContactCapacity. Allocates (call it between steps).
+  void set_contact_capacity(int candidates);
+  int contact_capacity() const noexcept;
+  /// Candidates the last step had no room for (0: none).
+  int contact_dropped() const noexcept;
 
   /// True when this Workspace was made for `model` (Model::identity).
   bool made_for(const Model& model) const noexcept;

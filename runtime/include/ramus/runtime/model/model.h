@@ -19,6 +19,7 @@
 #include "ramus/runtime/data/uniform_scale.h"
 #include "ramus/runtime/kernels/reduced_stvk_forces.h"
 #include "ramus/runtime/kernels/system_force.h"
+#include "ramus/runtime/model/render_mesh.h"
 
 namespace ramus {
 
@@ -165,9 +166,6 @@ struct Model {
   std::vector<int> parent_lane_domains;
   std::vector<int> parent_lane_groups;
   int num_dofs = 0;  ///< Σ r over the domains: the length of State::q
-  /// Domain i's contact candidates of a step lie at [contact_offset[i], contact_offset[i + 1]) of
-  /// the workspace's list: its part's sample count each (N + 1 entries).
-  std::vector<int> contact_offset;
   /// Unique per compile_model in this process (0 for a Model built by hand): the States and
   /// Workspaces made for this model carry it, and every call taking both checks it.
   std::uint64_t identity = 0;
@@ -180,7 +178,7 @@ struct Model {
   int num_global_vertices = 0;        ///< vertices of the undivided mesh
   Eigen::VectorXi global_copy_count;  ///< per global vertex: how many domains hold a copy (C0)
   Eigen::MatrixX3i global_surface_triangles;  ///< #F by 3, global vertex indices
-  EmbeddedSurface embedded_surface;           ///< 0 vertices when the model has none
+  RenderMesh render;                          ///< what a renderer draws (model/render_mesh.h)
   RuntimeSettings settings;                   ///< the model's defaults, one DomainSettings a domain
   ModelProvenance provenance;
 
@@ -210,7 +208,8 @@ std::string domain_label(const Model& model, int domain);
 /// Bytes domain i holds in `model` beyond its part's shared data: its Domain record with its
 /// interface's float bases, name, global vertex map and L1 lumped mass, its default
 /// DomainSettings, its entries in the model's domain lists, and its part of the global vertex and
-/// surface tables and of the embedded render surface: the bytes asked of the heap (Eigen's
+/// surface tables and its render vertices not shared with other domains (a piece of the render
+/// mesh it alone draws; a shared piece costs it one index): the bytes asked of the heap (Eigen's
 /// alignment padding included). O(the model's vertices): for reports.
 std::size_t domain_model_bytes(const Model& model, int i);
 
