@@ -308,6 +308,21 @@ void BM_OakRender(benchmark::State& state) {
 BENCHMARK(BM_OakRender<double>)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_OakRender<float>)->Unit(benchmark::kMicrosecond);
 
+// render_vertices alone, called again and again (warm caches; BM_OakRenderVertices has the step
+// between calls): Arg 0 positions, 1 with normals.
+void BM_OakRenderVerticesAlone(benchmark::State& state) {
+  auto sim = oak_simulator();
+  for (int k = 0; k < 20; ++k) sim->step();
+  const bool normals = state.range(0) != 0;
+  std::vector<float> out(6 * static_cast<std::size_t>(sim->model().render.num_vertices));
+  for (auto _ : state) {
+    sim->render_vertices(out.data(), normals);
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.counters["vertices"] = sim->model().render.num_vertices;
+}
+BENCHMARK(BM_OakRenderVerticesAlone)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
+
 // The render mesh (docs/RENDERING.md: 1,394 leaf blades from one piece, the wood's boundary)
 // interleaved with the step in one run: render_vertices as float positions, with normals, and
 // the path it replaced (the C0 mesh, then each blade vertex as the barycentric combination of its

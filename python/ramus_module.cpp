@@ -191,7 +191,8 @@ PYBIND11_MODULE(ramus, m) {
                                return parents;
                              })
       .def_property_readonly(
-          "boundary_triangles", [](const Model& model) { return model.global_surface_triangles; },
+          "boundary_triangles",
+          [](const Model& model) { return ramus::global_boundary_triangles(model); },
           "#F by 3 vertex indices, outward (a copy)")
       .def_property_readonly(
           "render_triangles",

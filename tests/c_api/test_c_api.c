@@ -217,10 +217,11 @@ static void check_render_pieces(const ramus_model* model, ramus_object* object) 
         const float* out = drawn + 6 * (piece.first_vertex + j * piece.num_vertices + v);
         float local[3], normal[3], length = 0;
         for (c = 0; c < 3; ++c) {
-          local[c] = t[12] * piece.rest[3 * v + c];
-          normal[c] = piece.rest_normals[3 * v + c];
+          const int at = c * piece.num_vertices + v; /* tables by coordinate */
+          local[c] = t[12] * piece.rest[at];
+          normal[c] = piece.rest_normals[at];
           for (l = 0; l < piece.num_coordinates; ++l) {
-            const int row = l * 3 * piece.num_vertices + 3 * v + c;
+            const int row = l * 3 * piece.num_vertices + at;
             local[c] += t[13] * piece.position_basis[row] * qj[l];
             normal[c] += t[14] * piece.normal_basis[row] * qj[l];
           }

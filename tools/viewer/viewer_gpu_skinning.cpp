@@ -18,8 +18,8 @@ namespace ramus::viewer {
 
 namespace {
 
-// Texel fetches of a piece's tables; P and N column-major (3S rows): row k of column l at
-// l 3S + k.
+// Texel fetches of a piece's tables, by coordinate: coordinate c of vertex v at c S + v; P and N
+// column-major (3S rows): coordinate c of vertex v in column l at l 3S + c S + v.
 const char* kSkinningShader = R"(#version 330 core
 uniform samplerBuffer rest;
 uniform samplerBuffer rest_normals;
@@ -36,7 +36,8 @@ uniform mat4 view_projection;
 out vec3 shade_normal;
 out vec3 shade_color;
 vec3 fetch3(samplerBuffer b, int k) {
-  return vec3(texelFetch(b, k).r, texelFetch(b, k + 1).r, texelFetch(b, k + 2).r);
+  return vec3(texelFetch(b, k).r, texelFetch(b, k + vertex_count).r,
+              texelFetch(b, k + 2 * vertex_count).r);
 }
 vec3 hue(int domain) {
   float h = fract(0.618034 * float(domain)) * 6.0;
@@ -54,11 +55,11 @@ void main() {
   vec3 u = vec3(0), dn = vec3(0);
   for (int l = 0; l < r; ++l) {
     float q = texelFetch(coordinates, first_coordinate + j * r + l).r;
-    u += q * fetch3(position_basis, 3 * (l * vertex_count + v));
-    dn += q * fetch3(normal_basis, 3 * (l * vertex_count + v));
+    u += q * fetch3(position_basis, 3 * l * vertex_count + v);
+    dn += q * fetch3(normal_basis, 3 * l * vertex_count + v);
   }
-  vec3 x = t2.yzw + R * (t3.x * fetch3(rest, 3 * v) + t3.y * u);
-  shade_normal = R * normalize(fetch3(rest_normals, 3 * v) + t3.z * dn);
+  vec3 x = t2.yzw + R * (t3.x * fetch3(rest, v) + t3.y * u);
+  shade_normal = R * normalize(fetch3(rest_normals, v) + t3.z * dn);
   shade_color = color_domains != 0 ? hue(domain) : vec3(0.45, 0.62, 0.32);
   gl_Position = view_projection * vec4(x, 1.0);
 })";

@@ -313,13 +313,15 @@ ramus_status ramus_object_render_vertices(ramus_object* object, float* out, size
  *   x = o + R (s X_v + s_b P_v q),  n = R normalize(n_v + (s_b / s) N_v q)
  * with R, o, s, s_b, s_b / s from ramus_object_render_transforms. */
 typedef struct ramus_render_piece {
-  int part;                    /* the part whose coordinates move it */
-  int num_vertices;            /* S */
-  int num_triangles;           /* F */
-  int num_coordinates;         /* r of its part */
-  const float* rest;           /* X: 3 S (x y z per vertex), part frame at unit scale (m) */
+  int part;            /* the part whose coordinates move it */
+  int num_vertices;    /* S */
+  int num_triangles;   /* F */
+  int num_coordinates; /* r of its part */
+  /* Tables by coordinate: coordinate c of vertex v at c S + v; in the bases' column l (per unit
+   * q_l) at l 3S + c S + v. */
+  const float* rest;           /* X: 3 S, part frame at unit scale (m) */
   const float* rest_normals;   /* n: 3 S, unit */
-  const float* position_basis; /* P: 3S by r, column-major (column l: per unit q_l, m) */
+  const float* position_basis; /* P: 3S by r, column-major (m) */
   const float* normal_basis;   /* N: 3S by r, column-major */
   const int* triangles;        /* 3 F, into its own vertices */
   int num_domains;

@@ -22,6 +22,7 @@
 #include "ramus/runtime/version.h"
 
 #include "c_object.h"
+#include "ramus/runtime/model/model_geometry.h"
 
 namespace {
 
@@ -229,8 +230,9 @@ ramus_object* ramus_object_create(const ramus_model* model, ramus_status* status
       }
     }
     std::vector<char> boundary(static_cast<std::size_t>(m.num_global_vertices), 0);
-    for (Eigen::Index t = 0; t < m.global_surface_triangles.size(); ++t)
-      boundary[static_cast<std::size_t>(m.global_surface_triangles(t))] = 1;
+    const Eigen::MatrixX3i faces = ramus::global_boundary_triangles(m);
+    for (Eigen::Index t = 0; t < faces.size(); ++t)
+      boundary[static_cast<std::size_t>(faces(t))] = 1;
     for (int v = 0; v < m.num_global_vertices; ++v)
       if (boundary[static_cast<std::size_t>(v)]) made->boundary_vertices.push_back(v);
     made->positions.resize(3 * static_cast<std::size_t>(m.num_global_vertices));

@@ -1,11 +1,13 @@
 // The C interface's models (ramus/ramus.h): loading from a path or from memory, with the trust
 // a caller gives (public keys, signed only), and the model's counts and triangles.
+#include <new>
 #include <string>
 
 #include "c_object.h"
 #include "ramus/ramus.h"
 #include "ramus/runtime/io/model_file.h"
 #include "ramus/runtime/io/model_signature.h"
+#include "ramus/runtime/model/model_geometry.h"
 
 using ramus::c_api::check_size;
 using ramus::c_api::fail;
@@ -94,17 +96,26 @@ int ramus_model_num_vertices(const ramus_model* model) {
 }
 
 int ramus_model_num_boundary_triangles(const ramus_model* model) {
-  return model ? static_cast<int>(model->model->global_surface_triangles.rows()) : 0;
+  // (Derived from the parts' surfaces on each call: not a per-frame call.)
+  if (!model) return 0;
+  try {
+    return static_cast<int>(ramus::global_boundary_triangles(*model->model).rows());
+  } catch (const std::bad_alloc&) {
+    fail(RAMUS_OUT_OF_MEMORY, "boundary triangles: out of memory");
+    return 0;
+  }
 }
 
 ramus_status ramus_model_boundary_triangles(const ramus_model* model, int* out, size_t count) {
   if (!model || !out) return fail(RAMUS_INVALID_ARGUMENT, "boundary triangles: NULL argument");
-  const Eigen::MatrixX3i& f = model->model->global_surface_triangles;
-  if (ramus_status s = check_size(count, 3 * f.rows(), "boundary triangles"); s != RAMUS_OK)
-    return s;
-  for (Eigen::Index t = 0; t < f.rows(); ++t)
-    for (int c = 0; c < 3; ++c) out[3 * t + c] = f(t, c);
-  return succeed();
+  return guarded([&] {
+    const Eigen::MatrixX3i f = ramus::global_boundary_triangles(*model->model);
+    if (ramus_status s = check_size(count, 3 * f.rows(), "boundary triangles"); s != RAMUS_OK)
+      return s;
+    for (Eigen::Index t = 0; t < f.rows(); ++t)
+      for (int c = 0; c < 3; ++c) out[3 * t + c] = f(t, c);
+    return succeed();
+  });
 }
 
 }  // extern "C"

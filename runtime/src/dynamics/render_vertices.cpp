@@ -1,6 +1,9 @@
 #include "ramus/runtime/dynamics/render_vertices.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstring>
 
 #include "workspace_data.h"
 
@@ -19,65 +22,115 @@ DomainFrame domain_frame(const State& state, int i, const RenderPlacement& place
           (placement.rotation * state.frame_origin.col(i) + placement.translation).cast<float>()};
 }
 
-// The scaled coordinates of `count` domains of `piece` from `first`: s_b q into columns of
-// `positions`, s_b / s q into `normals` (when asked).
-void gather_coordinates(const Model& model, const State& state, const RenderPiece& piece,
-                        Eigen::Index first, Eigen::Index count, WorkspaceData& w, bool normals) {
-  for (Eigen::Index j = 0; j < count; ++j) {
-    const Domain& domain = model.domains[static_cast<std::size_t>(piece.domains[first + j])];
-    const auto q = state.q.segment(domain.dof_offset, domain.r);
-    w.render_coordinates.col(j).head(domain.r) = (domain.scale.basis * q).cast<float>();
-    if (normals)
-      w.render_normal_coordinates.col(j).head(domain.r) =
-          (domain.scale.basis / domain.scale.length * q).cast<float>();
+// x86-64 with GCC: an AVX2 copy of the vertex loops beside the portable one, chosen at load by
+// the CPU (the library itself stays portable: -march=native only with RAMUS_NATIVE).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__ELF__)
+#define RAMUS_VECTOR_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define RAMUS_VECTOR_CLONES
+#endif
+
+#if defined(__GNUC__)
+// Eight floats as one value (GCC and Clang vector extensions: a 256-bit register in the AVX2
+// copy, two 128-bit ones in the portable one).
+typedef float Float8 __attribute__((vector_size(32)));
+#endif
+
+// out = a base + Σ_l q_l column_l over n floats (the columns n apart), eight floats at a time
+// in registers (a pass per column through memory would store and reload every float r times).
+inline void combine(const float* base, float a, const float* columns, int n, int r, const float* q,
+                    float* out) {
+  int k0 = 0;
+#if defined(__GNUC__)
+  for (; k0 + 8 <= n; k0 += 8) {
+    Float8 sum, column;
+    std::memcpy(&sum, base + k0, sizeof sum);  // (unaligned loads and stores)
+    sum *= a;
+    for (int l = 0; l < r; ++l) {
+      std::memcpy(&column, columns + static_cast<std::ptrdiff_t>(l) * n + k0, sizeof column);
+      sum += q[l] * column;
+    }
+    std::memcpy(out + k0, &sum, sizeof sum);
   }
+#endif
+  for (int k = k0; k < n; ++k) {
+    float sum = a * base[k];
+    for (int l = 0; l < r; ++l) sum += q[l] * columns[static_cast<std::ptrdiff_t>(l) * n + k];
+    out[k] = sum;
+  }
+}
+
+// One domain's S vertices by coordinate (3S floats, row c S + v): s X + Σ_l q_l P_l (q scaled
+// by s_b), then o + R (that); every loop runs over contiguous floats.
+RAMUS_VECTOR_CLONES void domain_positions(const float* rest, const float* basis, int S, int r,
+                                          const float* q, float s, const float* R, const float* o,
+                                          float* out) {
+  combine(rest, s, basis, 3 * S, r, q, out);
+  float* x = out;
+  float* y = out + S;
+  float* z = out + 2 * S;
+  for (int v = 0; v < S; ++v) {
+    const float a = x[v], b = y[v], c = z[v];
+    x[v] = o[0] + R[0] * a + R[3] * b + R[6] * c;
+    y[v] = o[1] + R[1] * a + R[4] * b + R[7] * c;
+    z[v] = o[2] + R[2] * a + R[5] * b + R[8] * c;
+  }
+}
+
+// Its unit normals the same way: R normalize(n_0 + Σ_l q_l N_l) (q scaled by s_b / s).
+RAMUS_VECTOR_CLONES void domain_normals(const float* rest_normals, const float* basis, int S, int r,
+                                        const float* q, const float* R, float* out) {
+  combine(rest_normals, 1.0f, basis, 3 * S, r, q, out);
+  float* x = out;
+  float* y = out + S;
+  float* z = out + 2 * S;
+  for (int v = 0; v < S; ++v) {
+    const float inverse = 1.0f / std::sqrt(x[v] * x[v] + y[v] * y[v] + z[v] * z[v]);
+    const float a = inverse * x[v], b = inverse * y[v], c = inverse * z[v];
+    x[v] = R[0] * a + R[3] * b + R[6] * c;
+    y[v] = R[1] * a + R[4] * b + R[7] * c;
+    z[v] = R[2] * a + R[5] * b + R[8] * c;
+  }
+}
+
+// By-coordinate values (row c S + v) interleaved into a vertex buffer: at offset `first` of
+// each vertex's `stride` values.
+template <typename Scalar>
+void interleave(const float* values, int S, int stride, int first, Scalar* target) {
+  for (int v = 0; v < S; ++v)
+    for (int c = 0; c < 3; ++c)
+      target[stride * v + first + c] = static_cast<Scalar>(values[c * S + v]);
 }
 
 template <typename Scalar>
 void write_vertices(const Model& model, const State& state, WorkspaceData& w, Scalar* out,
                     bool normals, const RenderPlacement& placement) {
   const int stride = render_vertex_stride(normals);
+  float* q = w.render_coordinates.data();
+  float* local = w.render_displacements.data();
+  float* turned = w.render_normal_changes.data();
   for (const RenderPiece& piece : model.render.pieces) {
-    const Eigen::Index S = piece.size();
-    const Eigen::Index r = model.parts[static_cast<std::size_t>(piece.part)].r;
-    const auto n = static_cast<Eigen::Index>(piece.domains.size());
-    for (Eigen::Index first = 0; first < n; first += kRenderBlock) {
-      const Eigen::Index count = std::min<Eigen::Index>(kRenderBlock, n - first);
-      // Displacements (and normal changes) of `count` domains in one product each.
-      auto displacements = w.render_displacements.topLeftCorner(3 * S, count);
-      auto changes = w.render_normal_changes.topLeftCorner(3 * S, count);
-      if (r > 0) {
-        gather_coordinates(model, state, piece, first, count, w, normals);
-        displacements.noalias() =
-            piece.position_basis * w.render_coordinates.topLeftCorner(r, count);
-        if (normals)
-          changes.noalias() =
-              piece.normal_basis * w.render_normal_coordinates.topLeftCorner(r, count);
-      } else {
-        displacements.setZero();
-        changes.setZero();
-      }
-      // Each domain's vertices through its frame (fixed-size arithmetic: no temporaries).
-      for (Eigen::Index j = 0; j < count; ++j) {
-        const int i = piece.domains[static_cast<std::size_t>(first + j)];
-        const DomainFrame frame = domain_frame(state, i, placement);
-        const auto s = static_cast<float>(model.domains[static_cast<std::size_t>(i)].scale.length);
-        const float* u = displacements.col(j).data();
-        const float* dn = changes.col(j).data();
-        Scalar* target = out + stride * (piece.first_vertex + (first + j) * S);
-        for (Eigen::Index v = 0; v < S; ++v, target += stride) {
-          const Eigen::Vector3f local =
-              s * piece.rest.col(v) + Eigen::Map<const Eigen::Vector3f>(u + 3 * v);
-          const Eigen::Vector3f x = frame.rotation * local + frame.origin;
-          for (int c = 0; c < 3; ++c) target[c] = static_cast<Scalar>(x(c));
-          if (!normals) continue;
-          const Eigen::Vector3f normal =
-              frame.rotation *
-              (piece.rest_normals.col(v) + Eigen::Map<const Eigen::Vector3f>(dn + 3 * v))
-                  .normalized();
-          for (int c = 0; c < 3; ++c) target[3 + c] = static_cast<Scalar>(normal(c));
-        }
-      }
+    const int S = piece.size();
+    const int r = model.parts[static_cast<std::size_t>(piece.part)].r;
+    for (std::size_t j = 0; j < piece.domains.size(); ++j) {
+      const int i = piece.domains[j];
+      const Domain& domain = model.domains[static_cast<std::size_t>(i)];
+      const DomainFrame frame = domain_frame(state, i, placement);
+      const auto coordinates = state.q.segment(domain.dof_offset, domain.r);
+      Scalar* target = out + stride * (piece.first_vertex + static_cast<std::ptrdiff_t>(j) * S);
+      // Positions: s X + s_b P q through the frame.
+      for (int l = 0; l < r; ++l) q[l] = static_cast<float>(domain.scale.basis * coordinates(l));
+      domain_positions(piece.rest.data(), piece.position_basis.data(), S, r, q,
+                       static_cast<float>(domain.scale.length), frame.rotation.data(),
+                       frame.origin.data(), local);
+      interleave(local, S, stride, 0, target);
+      if (!normals) continue;
+      // Normals: n_0 + (s_b / s) N q, normalized, turned.
+      const double ratio = domain.scale.basis / domain.scale.length;
+      for (int l = 0; l < r; ++l) q[l] = static_cast<float>(ratio * coordinates(l));
+      domain_normals(piece.rest_normals.data(), piece.normal_basis.data(), S, r, q,
+                     frame.rotation.data(), turned);
+      interleave(turned, S, stride, 3, target);
     }
   }
 }
@@ -102,12 +155,14 @@ void render_rest_vertices(const Model& model, double* out) noexcept {
   for (const RenderPiece& piece : model.render.pieces)
     for (std::size_t j = 0; j < piece.domains.size(); ++j) {
       const Domain& domain = model.domains[static_cast<std::size_t>(piece.domains[j])];
-      Eigen::Map<Eigen::Matrix3Xd> target(
-          out + 3 * (piece.first_vertex + static_cast<Eigen::Index>(j) * piece.size()), 3,
-          piece.size());
-      target =
-          (domain.rest_rotation * (domain.scale.length * piece.rest.cast<double>())).colwise() +
-          domain.rest_origin;
+      double* target = out + 3 * (piece.first_vertex + static_cast<Eigen::Index>(j) * piece.size());
+      for (int v = 0; v < piece.size(); ++v) {
+        const Eigen::Vector3d x =
+            domain.rest_rotation *
+                (domain.scale.length * piece.rest.row(v).transpose().cast<double>()) +
+            domain.rest_origin;
+        for (int c = 0; c < 3; ++c) target[3 * v + c] = x(c);
+      }
     }
 }
 

@@ -95,17 +95,12 @@ WorkspaceData::WorkspaceData(const Model& model)
         3 * p.rest_positions.rows(),
         std::min<Eigen::Index>(kRenderBlock, static_cast<Eigen::Index>(p.domains.size()))));
   }
-  Eigen::Index piece_rows = 0, piece_columns = 0;
-  for (const RenderPiece& piece : model.render.pieces) {
+  Eigen::Index piece_rows = 0;
+  for (const RenderPiece& piece : model.render.pieces)
     piece_rows = std::max<Eigen::Index>(piece_rows, 3 * piece.size());
-    piece_columns = std::max<Eigen::Index>(
-        piece_columns,
-        std::min<Eigen::Index>(kRenderBlock, static_cast<Eigen::Index>(piece.domains.size())));
-  }
-  render_coordinates.setZero(model.max_r, piece_columns);
-  render_normal_coordinates.setZero(model.max_r, piece_columns);
-  render_displacements.setZero(piece_rows, piece_columns);
-  render_normal_changes.setZero(piece_rows, piece_columns);
+  render_coordinates.setZero(model.max_r);
+  render_displacements.setZero(piece_rows);
+  render_normal_changes.setZero(piece_rows);
 }
 
 Workspace::Workspace(const Model& model) : data_(std::make_unique<WorkspaceData>(model)) {

@@ -102,11 +102,9 @@ struct WorkspaceData {
   /// Per part, 3#V by min(n, kRenderBlock): U [q_j ...] of up to kRenderBlock of its n
   /// domains (render_positions).
   std::vector<Eigen::MatrixXd> render_blocks;
-  /// render_vertices' products for up to kRenderBlock domains of one render piece: their scaled
-  /// coordinates (max r by kRenderBlock: s_b q and s_b / s q) and the displacements and normal
-  /// changes (largest piece's 3S by kRenderBlock), in float.
-  Eigen::MatrixXf render_coordinates, render_normal_coordinates;
-  Eigen::MatrixXf render_displacements, render_normal_changes;
+  /// render_vertices' scratch for one domain, in float: its scaled coordinates (max r) and its
+  /// positions and normals by coordinate (the largest piece's 3S each).
+  Eigen::VectorXf render_coordinates, render_displacements, render_normal_changes;
   /// Threads 1, 2, ... of the childless domains' pass (Workspace::set_threads): a scratch set each
   /// (thread 0 uses `parts`), their failures and their core / domain seconds (2 by threads).
   std::vector<std::vector<PartScratch>> thread_parts;

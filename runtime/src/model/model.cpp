@@ -125,8 +125,8 @@ std::size_t domain_model_bytes(const Model& model, int i) {
     for (const int d : piece.domains)
       if (d == i)
         surface_bytes += piece.domains.size() > 1 ? sizeof(int) : render_piece_bytes(piece);
-  // Its global vertices' copy counts and the undivided mesh's surface triangles whose first
-  // corner it holds first (a vertex shared by an interface counts for the first domain holding it).
+  // Its global vertices' copy counts (a vertex shared by an interface counts for the first
+  // domain holding it).
   std::size_t global_bytes = 0;
   if (model.num_global_vertices > 0 && domain.global_vertices.size() > 0) {
     std::vector<char> first_held_here(static_cast<std::size_t>(model.num_global_vertices), 0);
@@ -135,9 +135,6 @@ std::size_t domain_model_bytes(const Model& model, int i) {
       for (const int g : model.domains[static_cast<std::size_t>(j)].global_vertices)
         first_held_here[static_cast<std::size_t>(g)] = 0;
     for (const char held : first_held_here) global_bytes += held ? sizeof(int) : 0;
-    for (Eigen::Index f = 0; f < model.global_surface_triangles.rows(); ++f)
-      if (first_held_here[static_cast<std::size_t>(model.global_surface_triangles(f, 0))])
-        global_bytes += 3 * sizeof(int);
   }
   return sizeof(Domain) + domain.interface.bytes() - sizeof(DomainInterface) + name + global_bytes +
          eigen_heap_bytes(domain.global_vertices) + eigen_heap_bytes(domain.interface_lumped_mass) +
@@ -432,7 +429,6 @@ void compile_globals(ReducedModel& data, Model& m) {
       ++m.global_copy_count(g(k));
     }
   }
-  m.global_surface_triangles = std::move(data.global_surface_triangles);
   m.render = compile_render_mesh(data, m);
   m.provenance = std::move(data.provenance);
 

@@ -1,5 +1,9 @@
 #include "ramus/runtime/model/model_geometry.h"
 
+#include <algorithm>
+#include <array>
+#include <vector>
+
 namespace ramus {
 
 namespace {
@@ -83,6 +87,45 @@ Eigen::MatrixX4i global_tets(const Model& model, Eigen::VectorXi* tet_domain) {
     }
   }
   return tets;
+}
+
+Eigen::MatrixX3i global_boundary_triangles(const Model& model) {
+  // Every domain's part surface in global vertices (a domain without a numbering: its own).
+  std::vector<std::array<int, 3>> faces;
+  for (const Domain& domain : model.domains) {
+    const Eigen::MatrixX3i& local =
+        model.parts[static_cast<std::size_t>(domain.part)].surface_triangles;
+    for (Eigen::Index f = 0; f < local.rows(); ++f) {
+      std::array<int, 3> face;
+      for (int c = 0; c < 3; ++c)
+        face[static_cast<std::size_t>(c)] =
+            domain.global_vertices.size() > 0 ? domain.global_vertices(local(f, c)) : local(f, c);
+      faces.push_back(face);
+    }
+  }
+  // A face two domains hold (a cut between them) lies inside: dropped.
+  std::vector<std::size_t> order(faces.size());
+  std::vector<std::array<int, 3>> keys(faces.size());
+  for (std::size_t f = 0; f < faces.size(); ++f) {
+    order[f] = f;
+    keys[f] = faces[f];
+    std::sort(keys[f].begin(), keys[f].end());
+  }
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
+  std::vector<char> inside(faces.size(), 0);
+  for (std::size_t k = 1; k < order.size(); ++k)
+    if (keys[order[k]] == keys[order[k - 1]]) inside[order[k]] = inside[order[k - 1]] = 1;
+  Eigen::MatrixX3i out(static_cast<Eigen::Index>(faces.size()) -
+                           static_cast<Eigen::Index>(std::count(inside.begin(), inside.end(), 1)),
+                       3);
+  Eigen::Index row = 0;
+  for (std::size_t f = 0; f < faces.size(); ++f)
+    if (!inside[f]) {
+      for (int c = 0; c < 3; ++c) out(row, c) = faces[f][static_cast<std::size_t>(c)];
+      ++row;
+    }
+  return out;
 }
 
 std::pair<int, int> vertex_copy(const Model& model, int global_vertex) {

@@ -77,24 +77,27 @@ RenderPiece make_piece(const Part& part, int part_index, const PieceSource& sour
       if (part.r > 0) dN.middleRows<3>(3 * v) += d;
     }
   }
+  // Into the piece's float tables, by coordinate (row c S + v of a basis).
   RenderPiece piece;
   piece.part = part_index;
-  piece.rest = source.rest.leftCols(S).cast<float>();
-  piece.position_basis = P.topRows(3 * S).cast<float>();
-  piece.rest_normals.resize(3, S);
+  piece.rest = source.rest.leftCols(S).transpose().cast<float>();
+  piece.rest_normals.resize(S, 3);
+  piece.position_basis.resize(3 * S, part.r);
   piece.normal_basis = Eigen::MatrixXf::Zero(3 * S, part.r);
   for (Eigen::Index v = 0; v < S; ++v) {
+    for (int c = 0; c < 3; ++c)
+      piece.position_basis.row(c * S + v) = P.row(3 * v + c).cast<float>();
     const double length = N.col(v).norm();
     if (!(length > 0)) {
-      piece.rest_normals.col(v) = Eigen::Vector3f::UnitZ();
+      piece.rest_normals.row(v) = Eigen::RowVector3f::UnitZ();
       continue;
     }
     const Eigen::Vector3d n = N.col(v) / length;
-    piece.rest_normals.col(v) = n.cast<float>();
-    if (part.r > 0)
-      piece.normal_basis.middleRows<3>(3 * v) =
-          ((Eigen::Matrix3d::Identity() - n * n.transpose()) * dN.middleRows<3>(3 * v) / length)
-              .cast<float>();
+    piece.rest_normals.row(v) = n.transpose().cast<float>();
+    if (part.r == 0) continue;
+    const Eigen::MatrixXd change =
+        (Eigen::Matrix3d::Identity() - n * n.transpose()) * dN.middleRows<3>(3 * v) / length;
+    for (int c = 0; c < 3; ++c) piece.normal_basis.row(c * S + v) = change.row(c).cast<float>();
   }
   piece.triangles = source.triangles;
   piece.nearest_part_vertex.resize(S);
@@ -127,12 +130,11 @@ PieceSource part_surface_source(const Part& part, const PartRenderSurface& s, in
 using TriangleSet = std::set<std::array<int, 3>>;
 
 // The undivided mesh's surface triangles, each as its sorted global vertices.
-TriangleSet boundary_triangles(const Model& model) {
+TriangleSet boundary_triangles(const ReducedModel& data) {
   TriangleSet boundary;
-  for (Eigen::Index f = 0; f < model.global_surface_triangles.rows(); ++f) {
-    std::array<int, 3> t = {model.global_surface_triangles(f, 0),
-                            model.global_surface_triangles(f, 1),
-                            model.global_surface_triangles(f, 2)};
+  const Eigen::MatrixX3i& faces = data.global_surface_triangles;
+  for (Eigen::Index f = 0; f < faces.rows(); ++f) {
+    std::array<int, 3> t = {faces(f, 0), faces(f, 1), faces(f, 2)};
     std::sort(t.begin(), t.end());
     boundary.insert(t);
   }
@@ -314,7 +316,7 @@ RenderMesh compile_render_mesh(const ReducedModel& data, const Model& model) {
   std::vector<bool> covered(model.parts.size(), false);
   for (const RenderPiece& piece : mesh.pieces) covered[sz(piece.part)] = true;
   // Each part's own render surface, else (not covered by the embedded one) its outer surface.
-  const TriangleSet boundary = boundary_triangles(model);
+  const TriangleSet boundary = boundary_triangles(data);
   for (std::size_t k = 0; k < model.parts.size(); ++k) {
     const Part& part = model.parts[k];
     const bool own = k < data.parts.size() && data.parts[k].render_surface.size() > 0;

@@ -421,6 +421,7 @@ TEST_CASE("A part's render surface is stored once, drawn by every placement and 
   CHECK(own.triangles.rows() == F);
   // The render mesh draws it for leaf_0 and leaf_1 (domains 3 and 4), then the wood's boundary.
   const auto compiled = compile_model(model);
+  CHECK(global_boundary_triangles(*compiled).rows() == model.global_surface_triangles.rows());
   const RenderMesh& mesh = compiled->render;
   const auto piece = std::find_if(mesh.pieces.begin(), mesh.pieces.end(),
                                   [&](const RenderPiece& p) { return p.part == leaf_part; });

@@ -4,6 +4,7 @@
 // a total mode count over the domains.
 #include <Eigen/Dense>
 #include <algorithm>
+#include <array>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <numeric>
@@ -18,6 +19,7 @@
 #include "ramus/precompute/substructuring/domain_tree.h"
 #include "ramus/precompute/substructuring/substructured_model_builder.h"
 #include "ramus/runtime/kernels/reduced_stvk_forces.h"
+#include "ramus/runtime/model/model_geometry.h"
 
 namespace {
 
@@ -87,6 +89,21 @@ Vector3d world(const ReducedModel& model, std::size_t k, Eigen::Index v) {
          d.frame_origin;
 }
 
+// The same oriented triangles, in any order and starting at any corner.
+bool same_triangles(const Eigen::MatrixX3i& a, const Eigen::MatrixX3i& b) {
+  const auto keys = [](const Eigen::MatrixX3i& t) {
+    std::vector<std::array<int, 3>> out;
+    for (Eigen::Index f = 0; f < t.rows(); ++f) {
+      std::array<int, 3> k = {t(f, 0), t(f, 1), t(f, 2)};
+      std::rotate(k.begin(), std::min_element(k.begin(), k.end()), k.end());
+      out.push_back(k);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  return keys(a) == keys(b);
+}
+
 // Checks every property that holds for any slab-cut beam model.
 void check_common(const Beam& beam, const ramus::DomainTree& tree, const ReducedModel& model) {
   const TetMesh& mesh = beam.mesh;
@@ -96,6 +113,9 @@ void check_common(const Beam& beam, const ramus::DomainTree& tree, const Reduced
   CHECK(model.global_surface_triangles == ramus::boundary_triangles(mesh.tets));
   CHECK(model.global_surface_triangles.rows() == 2 * 2 * (8 * 2 + 8 * 2 + 2 * 2));
   CHECK(model.embedded_surface.rest_positions.rows() == 0);
+  // The compiled model derives the same boundary from its parts' surfaces (cuts dropped).
+  CHECK(same_triangles(ramus::global_boundary_triangles(*ramus::compile_model(model)),
+                       model.global_surface_triangles));
 
   // Order: root first, every parent before its child; names kept.
   CHECK(model.domains[0].parent == -1);

@@ -44,6 +44,11 @@ Eigen::Matrix3Xd triangle_normals(const Eigen::Matrix3Xd& x, const RenderTriangl
   return n.colwise().normalized();
 }
 
+// Column l of a by-coordinate basis (3S rows: c S + v) as 3 by S, in double.
+Eigen::Matrix3Xd vertex_columns(const Eigen::MatrixXf& basis, int l, int S) {
+  return Eigen::Map<const Eigen::MatrixXf>(basis.col(l).data(), S, 3).transpose().cast<double>();
+}
+
 // Piece p's vertices for domain copy j, from the drawn buffer (3 by S).
 Eigen::Matrix3Xd piece_positions(const RenderPiece& p, Eigen::Index j, const Rows6f& drawn) {
   return drawn.middleRows(p.first_vertex + j * p.size(), p.size())
@@ -62,7 +67,7 @@ TEST_CASE("Render vertices lie where their domains' vertices are", "[runtime][re
   const Part& leaf = model.parts.back();
   int blades = 0;
   for (const RenderPiece& p : mesh.pieces) {
-    CHECK(p.rest.cols() == p.size());
+    CHECK(p.rest.rows() == p.size());
     CHECK(p.position_basis.rows() == 3 * p.size());
     if (!p.from_boundary) {
       ++blades;
@@ -136,22 +141,21 @@ TEST_CASE("The normal basis is the unit normal's derivative (finite differences)
   const Model& model = *test::small_tree();
   for (const RenderPiece& p : model.render.pieces) {
     const Part& part = model.parts[static_cast<std::size_t>(p.part)];
-    const Eigen::Matrix3Xd X = p.rest.cast<double>();
+    const Eigen::Matrix3Xd X = p.rest.transpose().cast<double>();
     const Eigen::MatrixXd P = p.position_basis.cast<double>();
-    // The unit normals of the piece displaced by P q.
+    // The unit normals of the piece displaced by P q (by coordinate: S by 3 columns).
     auto normals_at = [&](const Eigen::VectorXd& q) {
       const Eigen::VectorXd u = P * q;
-      return triangle_normals(X + Eigen::Map<const Eigen::Matrix3Xd>(u.data(), 3, p.size()),
-                              p.triangles);
+      return triangle_normals(
+          X + Eigen::Map<const Eigen::MatrixXd>(u.data(), p.size(), 3).transpose(), p.triangles);
     };
     const double h = 1e-4 * X.cwiseAbs().maxCoeff() / std::max(1e-12, P.cwiseAbs().maxCoeff());
     double worst = 0, scale = 0;
     for (int l = 0; l < part.r; ++l) {
       const Eigen::VectorXd e = Eigen::VectorXd::Unit(part.r, l);
       const Eigen::Matrix3Xd fd = (normals_at(h * e) - normals_at(-h * e)) / (2 * h);
-      const Eigen::Map<const Eigen::Matrix3Xd> analytic(
-          Eigen::VectorXd(p.normal_basis.col(l).cast<double>()).data(), 3, p.size());
-      worst = std::max(worst, (fd - Eigen::Matrix3Xd(analytic)).cwiseAbs().maxCoeff());
+      const Eigen::Matrix3Xd analytic = vertex_columns(p.normal_basis, l, p.size());
+      worst = std::max(worst, (fd - analytic).cwiseAbs().maxCoeff());
       scale = std::max(scale, fd.cwiseAbs().maxCoeff());
     }
     CAPTURE(p.part, worst, scale);
@@ -188,12 +192,13 @@ TEST_CASE("The vertex-shader data rebuild the drawn vertices, with a placement f
       const int offset = model.domains[static_cast<std::size_t>(p.domains[j])].dof_offset;
       for (int v = 0; v < p.size(); ++v) {
         Eigen::Vector3f u = Eigen::Vector3f::Zero(), dn = Eigen::Vector3f::Zero();
-        if (r > 0) {
-          u = p.position_basis.middleRows<3>(3 * v) * q.segment(offset, r);
-          dn = p.normal_basis.middleRows<3>(3 * v) * q.segment(offset, r);
+        for (int c = 0; c < 3 && r > 0; ++c) {
+          // (Tables by coordinate: row c S + v.)
+          u(c) = p.position_basis.row(c * p.size() + v).dot(q.segment(offset, r));
+          dn(c) = p.normal_basis.row(c * p.size() + v).dot(q.segment(offset, r));
         }
-        const Eigen::Vector3f x = o + R * (t[12] * p.rest.col(v) + t[13] * u);
-        const Eigen::Vector3f n = R * (p.rest_normals.col(v) + t[14] * dn).normalized();
+        const Eigen::Vector3f x = o + R * (t[12] * p.rest.row(v).transpose() + t[13] * u);
+        const Eigen::Vector3f n = R * (p.rest_normals.row(v).transpose() + t[14] * dn).normalized();
         const Eigen::Index k = p.first_vertex + static_cast<Eigen::Index>(j) * p.size() + v;
         worst_position =
             std::max(worst_position,

@@ -1,7 +1,7 @@
 // The render mesh's world vertices for a renderer (model/render_mesh.h): positions and optional
 // normals, float, interleaved; and, for games that rebuild them in a vertex shader, each domain's
-// transform. Per piece one product [s_b q_1 ...] of up to 64 of its domains with its basis rows,
-// then each domain's frame: allocation-free and noexcept.
+// transform. Domain by domain, loops over the piece's tables by coordinate (contiguous floats,
+// vectorized; an AVX2 copy chosen at run time on x86-64): allocation-free and noexcept.
 #pragma once
 
 #include <Eigen/Core>

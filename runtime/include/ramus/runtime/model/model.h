@@ -177,9 +177,8 @@ struct Model {
   Eigen::Matrix3d root_inertia_inverse = Eigen::Matrix3d::Identity();
   int num_global_vertices = 0;        ///< vertices of the undivided mesh
   Eigen::VectorXi global_copy_count;  ///< per global vertex: how many domains hold a copy (C0)
-  Eigen::MatrixX3i global_surface_triangles;  ///< #F by 3, global vertex indices
-  RenderMesh render;                          ///< what a renderer draws (model/render_mesh.h)
-  RuntimeSettings settings;                   ///< the model's defaults, one DomainSettings a domain
+  RenderMesh render;                  ///< what a renderer draws (model/render_mesh.h)
+  RuntimeSettings settings;           ///< the model's defaults, one DomainSettings a domain
   ModelProvenance provenance;
 
   int num_domains() const { return static_cast<int>(domains.size()); }
@@ -207,8 +206,8 @@ std::string domain_label(const Model& model, int domain);
 
 /// Bytes domain i holds in `model` beyond its part's shared data: its Domain record with its
 /// interface's float bases, name, global vertex map and L1 lumped mass, its default
-/// DomainSettings, its entries in the model's domain lists, and its part of the global vertex and
-/// surface tables and its render vertices not shared with other domains (a piece of the render
+/// DomainSettings, its entries in the model's domain lists, its part of the global vertex
+/// table and its render vertices not shared with other domains (a piece of the render
 /// mesh it alone draws; a shared piece costs it one index): the bytes asked of the heap (Eigen's
 /// alignment padding included). O(the model's vertices): for reports.
 std::size_t domain_model_bytes(const Model& model, int i);

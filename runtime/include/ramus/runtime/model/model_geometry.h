@@ -26,5 +26,9 @@ std::pair<int, int> vertex_copy(const ReducedModel& model, int global_vertex);
 Eigen::MatrixX3d global_rest_positions(const Model& model);
 Eigen::MatrixX4i global_tets(const Model& model, Eigen::VectorXi* tet_domain = nullptr);
 std::pair<int, int> vertex_copy(const Model& model, int global_vertex);
+/// The undivided mesh's boundary (#F by 3, global vertex indices, outward), derived from the
+/// parts' surfaces: every domain's surface triangles but those two domains share (a cut).
+/// Allocates; O(the model's surface).
+Eigen::MatrixX3i global_boundary_triangles(const Model& model);
 
 }  // namespace ramus

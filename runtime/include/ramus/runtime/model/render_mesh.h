@@ -15,11 +15,16 @@ namespace ramus {
 /// Triangles as a renderer's index buffer takes them: a triangle's three indices together.
 using RenderTriangles = Eigen::Matrix<int, Eigen::Dynamic, 3, Eigen::RowMajor>;
 
-/// One render mesh and the domains that draw it (each with its own frame, scale and q).
+/// Per-vertex tables by coordinate (structure of arrays): column c holds coordinate c of every
+/// vertex, so that a loop over the vertices runs over contiguous floats.
+using RenderColumns = Eigen::Matrix<float, Eigen::Dynamic, 3>;
+
+/// One render mesh and the domains that draw it (each with its own frame, scale and q). The
+/// bases' row c S + v is coordinate c of vertex v (S vertices).
 struct RenderPiece {
   int part = -1;                   ///< the part whose coordinates move it
-  Eigen::Matrix3Xf rest;           ///< 3 by S: rest positions in the part's frame, unit scale (m)
-  Eigen::Matrix3Xf rest_normals;   ///< 3 by S: unit area-weighted vertex normals at rest
+  RenderColumns rest;              ///< S by 3: rest positions in the part's frame, unit scale (m)
+  RenderColumns rest_normals;      ///< S by 3: unit area-weighted vertex normals at rest
   Eigen::MatrixXf position_basis;  ///< 3S by r: displacement per unit q at each vertex (m)
   /// 3S by r: the unit normal's change per unit q at rest (tangential; per unit scale).
   Eigen::MatrixXf normal_basis;
@@ -30,7 +35,7 @@ struct RenderPiece {
   std::vector<int> domains;    ///< the domains drawing it: one copy of its vertices each
   int first_vertex = 0;        ///< render vertex of its first domain's vertex 0
   int first_triangle = 0;      ///< render triangle of its first domain's triangle 0
-  int size() const { return static_cast<int>(rest.cols()); }
+  int size() const { return static_cast<int>(rest.rows()); }
 };
 
 /// A model's whole render surface. Render vertex v of piece p's j-th domain is
