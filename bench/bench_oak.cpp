@@ -41,6 +41,14 @@ const ramus::ReducedModel& oak_data() {
   return data;
 }
 
+// Runs f and adds its seconds to `total` (the interleaved benchmarks' rounds).
+template <class F>
+void timed(double& total, F&& f) {
+  const auto start = std::chrono::steady_clock::now();
+  f();
+  total += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 std::shared_ptr<const ramus::Model> oak() {
   static const std::shared_ptr<const ramus::Model> model = ramus::compile_model(oak_data());
   return model;
@@ -355,11 +363,6 @@ void BM_OakRenderVertices(benchmark::State& state) {
   Eigen::MatrixX3d global, old_blades(static_cast<Eigen::Index>(corners.size()), 3);
   double step_s = 0, positions_s = 0, normals_s = 0, old_s = 0;
   long rounds = 0;
-  const auto timed = [](double& total, auto&& f) {
-    const auto start = std::chrono::steady_clock::now();
-    f();
-    total += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  };
   for (auto _ : state) {
     timed(step_s, [&] { sim->step(); });
     timed(positions_s, [&] { sim->render_vertices(positions.data(), false); });
@@ -471,11 +474,6 @@ void BM_OakStates(benchmark::State& state) {
   std::vector<unsigned char> blob(sim->state_size(ramus::kStateAll));
   double step_s = 0, save_s = 0, restore_s = 0, copy_s = 0, reset_s = 0;
   long rounds = 0;
-  const auto timed = [](double& total, auto&& f) {
-    const auto start = std::chrono::steady_clock::now();
-    f();
-    total += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  };
   for (auto _ : state) {
     timed(step_s, [&] { sim->step(); });
     timed(save_s, [&] { sim->save_state(ramus::kStateAll, blob.data(), blob.size()); });

@@ -26,6 +26,7 @@
 #include "ramus/runtime/simulator.h"
 #include "viewer_collider.h"
 #include "viewer_gpu_skinning.h"
+#include "viewer_shader.h"
 #include "viewer_surface.h"
 
 namespace ramus::viewer {
@@ -47,32 +48,6 @@ void main() {
   shade_normal = normal;
   shade_color = color;
 })";
-
-// Two-sided Lambert from the camera's direction, plus ambient.
-const char* kFragmentShader = R"(#version 330 core
-in vec3 shade_normal;
-in vec3 shade_color;
-uniform vec3 light;
-uniform float lit;
-out vec4 out_color;
-void main() {
-  float d = abs(dot(normalize(shade_normal), light));
-  out_color = vec4(shade_color * mix(1.0, 0.3 + 0.7 * d, lit), 1.0);
-})";
-
-GLuint compile(GLenum kind, const char* source) {
-  const GLuint shader = glCreateShader(kind);
-  glShaderSource(shader, 1, &source, nullptr);
-  glCompileShader(shader);
-  GLint ok = 0;
-  glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-  if (!ok) {
-    char log[1024];
-    glGetShaderInfoLog(shader, sizeof log, nullptr, log);
-    throw Error(std::string("view: shader: ") + log);
-  }
-  return shader;
-}
 
 Matrix4f perspective(float fovy, float aspect, float near, float far) {
   const float f = 1.0f / std::tan(fovy / 2);
@@ -426,10 +401,7 @@ void run_viewer(const ViewerOptions& options) {
   RuntimeSettings settings = simulator->settings();
   const GlfwSession session;
   GLFWwindow* window = open_window(options);
-  const GLuint program = glCreateProgram();
-  glAttachShader(program, compile(GL_VERTEX_SHADER, kVertexShader));
-  glAttachShader(program, compile(GL_FRAGMENT_SHADER, kFragmentShader));
-  glLinkProgram(program);
+  const GLuint program = lit_program(kVertexShader);
 
   // The surface and the scene's size.
   Surface surface = make_surface(*model);

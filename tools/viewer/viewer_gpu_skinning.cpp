@@ -9,10 +9,9 @@
 #include <GL/glext.h>
 
 #include <algorithm>
-#include <string>
 
-#include "ramus/error.h"
 #include "ramus/runtime/dynamics/render_vertices.h"
+#include "viewer_shader.h"
 
 namespace ramus::viewer {
 
@@ -64,31 +63,6 @@ void main() {
   gl_Position = view_projection * vec4(x, 1.0);
 })";
 
-// The viewer's fragment shader: two-sided Lambert from the camera's direction, plus ambient.
-const char* kShadeShader = R"(#version 330 core
-in vec3 shade_normal;
-in vec3 shade_color;
-uniform vec3 light;
-out vec4 out_color;
-void main() {
-  float d = abs(dot(normalize(shade_normal), light));
-  out_color = vec4(shade_color * (0.3 + 0.7 * d), 1.0);
-})";
-
-GLuint compile_stage(GLenum kind, const char* source) {
-  const GLuint shader = glCreateShader(kind);
-  glShaderSource(shader, 1, &source, nullptr);
-  glCompileShader(shader);
-  GLint ok = 0;
-  glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-  if (!ok) {
-    char log[1024];
-    glGetShaderInfoLog(shader, sizeof log, nullptr, log);
-    throw Error(std::string("view: GPU skinning shader: ") + log);
-  }
-  return shader;
-}
-
 // A texture buffer of `bytes` bytes read as `format` (GL_R32F, GL_R32I, GL_RGBA32F).
 void fill_table(unsigned& buffer, unsigned& texture, const void* data, std::size_t bytes,
                 GLenum format, GLenum usage) {
@@ -110,13 +84,7 @@ std::size_t bytes_of(const T& table) {
 }  // namespace
 
 GpuSkinning::GpuSkinning(const Model& model) {
-  program_ = glCreateProgram();
-  glAttachShader(program_, compile_stage(GL_VERTEX_SHADER, kSkinningShader));
-  glAttachShader(program_, compile_stage(GL_FRAGMENT_SHADER, kShadeShader));
-  glLinkProgram(program_);
-  GLint linked = 0;
-  glGetProgramiv(program_, GL_LINK_STATUS, &linked);
-  if (!linked) throw Error("view: the GPU skinning program does not link");
+  program_ = lit_program(kSkinningShader);
   // Each piece's tables, once.
   for (const RenderPiece& p : model.render.pieces) {
     Piece g;
@@ -190,6 +158,7 @@ void GpuSkinning::draw(const Eigen::Matrix4f& view_projection, const Eigen::Vect
   glUniformMatrix4fv(glGetUniformLocation(program_, "view_projection"), 1, GL_FALSE,
                      view_projection.data());
   glUniform3f(glGetUniformLocation(program_, "light"), light(0), light(1), light(2));
+  glUniform1f(glGetUniformLocation(program_, "lit"), 1);
   glUniform1i(glGetUniformLocation(program_, "color_domains"), color_domains ? 1 : 0);
   // Texture units: 0-4 the piece's tables, 5 q, 6 the transforms.
   const char* names[] = {"rest",    "rest_normals", "position_basis", "normal_basis",
