@@ -27,18 +27,34 @@ void interface_motion(const Model& model, const State& state, int child,
     y_ddot.setZero();
     return;
   }
+  // Each column's two scales fold into its coordinate's q, q̇, q̈ (the integers convert once).
   const InterfaceBases bases = model.interface_bases_of(child);
-  const Vector12d first = bases.col(0).cast<double>();
-  Vector12d sum = q(0) * first, sum_dot = qdot(0) * first, sum_ddot = qddot(0) * first;
+  using Vector9d = Eigen::Matrix<double, 9, 1>;
+  const auto column_of = [&](Eigen::Index l, double& sc, double& sr) {
+    const InterfaceColumn& column = bases.columns[l];
+    sc = column.centroid_scale;
+    sr = column.rotation_scale;
+    return Vector12d(
+        Eigen::Map<const Eigen::Matrix<std::int16_t, 12, 1>>(column.values).cast<double>());
+  };
+  double sc = 0, sr = 0;
+  Vector12d column = column_of(0, sc, sr);
+  Eigen::Vector3d x = (sc * q(0)) * column.head<3>(), x_dot = (sc * qdot(0)) * column.head<3>(),
+                  x_ddot = (sc * qddot(0)) * column.head<3>();
+  Vector9d A = (sr * q(0)) * column.tail<9>(), A_dot = (sr * qdot(0)) * column.tail<9>(),
+           A_ddot = (sr * qddot(0)) * column.tail<9>();
   for (Eigen::Index l = 1; l < p.r; ++l) {
-    const Vector12d column = bases.col(l).cast<double>();
-    sum += q(l) * column;
-    sum_dot += qdot(l) * column;
-    sum_ddot += qddot(l) * column;
+    column = column_of(l, sc, sr);
+    x += (sc * q(l)) * column.head<3>();
+    x_dot += (sc * qdot(l)) * column.head<3>();
+    x_ddot += (sc * qddot(l)) * column.head<3>();
+    A += (sr * q(l)) * column.tail<9>();
+    A_dot += (sr * qdot(l)) * column.tail<9>();
+    A_ddot += (sr * qddot(l)) * column.tail<9>();
   }
-  y = sum;
-  y_dot = sum_dot;
-  y_ddot = sum_ddot;
+  y << x, A;
+  y_dot << x_dot, A_dot;
+  y_ddot << x_ddot, A_ddot;
 }
 
 void compute_relative_kinematics(const Model& model, State& state, int child,

@@ -163,32 +163,16 @@ void add_symmetric_rank3(const Eigen::MatrixXd& A, const Eigen::MatrixXd& B, dou
         A_transposed.bottomRows(r - c) * (w * Eigen::Vector3d(B(0, c), B(1, c), B(2, c)));
 }
 
-// load += âᵀ f: â the interface's 3 by r centroid columns (rows 0-2 of its 12 by r float
-// bases). With AVX four columns at a time: each column's first four floats (the fourth times 0)
-// times f, then a 4 by 4 transpose sums the four dot products into one packet (13 ns a leaf
-// against 23 ns one column at a time).
+// load += âᵀ f: â the interface's 3 by r centroid columns (each column's first three 16-bit
+// values times its centroid scale): f's dot product with the integers, then the scale.
 void add_centroid_columns_transposed(const InterfaceBases& bases, const Eigen::Vector3d& f,
                                      Eigen::VectorXd& load) noexcept {
   const Eigen::Index r = bases.cols();
-  Eigen::Index l = 0;
-#if defined(__AVX__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wignored-attributes"  // PacketBlock<__m256d>, as lane_math.h
-  using namespace Eigen::internal;
-  const Packet4d f4 = _mm256_setr_pd(f(0), f(1), f(2), 0.0);
-  const float* columns = bases.data();
-  for (; l + 4 <= r; l += 4) {
-    PacketBlock<Packet4d, 4> block;
-    for (int i = 0; i < 4; ++i)
-      block.packet[i] = pmul(_mm256_cvtps_pd(_mm_loadu_ps(columns + 12 * (l + i))), f4);
-    ptranspose(block);
-    const Packet4d sums =
-        padd(padd(block.packet[0], block.packet[1]), padd(block.packet[2], block.packet[3]));
-    pstoreu(load.data() + l, padd(ploadu<Packet4d>(load.data() + l), sums));
+  for (Eigen::Index l = 0; l < r; ++l) {
+    const InterfaceColumn& c = bases.columns[l];
+    load(l) +=
+        double(c.centroid_scale) * (f(0) * c.values[0] + f(1) * c.values[1] + f(2) * c.values[2]);
   }
-#pragma GCC diagnostic pop
-#endif
-  for (; l < r; ++l) load(l) += centroid_column(bases, l).dot(f);
 }
 
 }  // namespace

@@ -18,6 +18,10 @@ struct DomainFrame {
 };
 
 DomainFrame domain_frame(const State& state, int i, const RenderPlacement& placement) {
+  // (No placement, the common case: the frame alone, without a product a domain.)
+  if (placement.rotation == Eigen::Matrix3d::Identity() && placement.translation.isZero(0))
+    return {state.frame_rotation.middleCols<3>(3 * i).cast<float>(),
+            state.frame_origin.col(i).cast<float>()};
   return {(placement.rotation * state.frame_rotation.middleCols<3>(3 * i)).cast<float>(),
           (placement.rotation * state.frame_origin.col(i) + placement.translation).cast<float>()};
 }
@@ -30,27 +34,87 @@ DomainFrame domain_frame(const State& state, int i, const RenderPlacement& place
 #define RAMUS_VECTOR_CLONES
 #endif
 
+// The vertex loops' helpers are inlined into each copy (compiled apart, they would be the
+// portable code called from the AVX2 copy).
+#if defined(__GNUC__)
+#define RAMUS_ALWAYS_INLINE __attribute__((always_inline)) inline
+#else
+#define RAMUS_ALWAYS_INLINE inline
+#endif
+
 #if defined(__GNUC__)
 // Eight floats as one value (GCC and Clang vector extensions: a 256-bit register in the AVX2
 // copy, two 128-bit ones in the portable one).
 typedef float Float8 __attribute__((vector_size(32)));
 #endif
 
-// out = a base + Σ_l q_l column_l over n floats (the columns n apart), eight floats at a time
-// in registers (a pass per column through memory would store and reload every float r times).
-inline void combine(const float* base, float a, const float* columns, int n, int r, const float* q,
-                    float* out) {
+#if defined(__GNUC__)
+// Eight floats from memory (unaligned) and back.
+// (Through references: a 32-byte vector passed by value changes the ABI without AVX.)
+RAMUS_ALWAYS_INLINE void load8(const float* p, Float8& value) {
+  std::memcpy(&value, p, sizeof value);
+}
+RAMUS_ALWAYS_INLINE void store8(float* p, const Float8& value) {
+  std::memcpy(p, &value, sizeof value);
+}
+
+// Floats k .. k + 32 of a base + Σ_l q_l column_l: four independent sums in registers, so that
+// each column's broadcast q_l feeds four fused multiply-adds without waiting on the last (one
+// sum waited four cycles a column on each FMA's latency).
+RAMUS_ALWAYS_INLINE void combine_32(const float* base, float a, const float* columns, int n, int r,
+                                    const float* q, int k, float* out) {
+  Float8 s0, s1, s2, s3, c0, c1, c2, c3;
+  load8(base + k, s0);
+  load8(base + k + 8, s1);
+  load8(base + k + 16, s2);
+  load8(base + k + 24, s3);
+  s0 *= a;
+  s1 *= a;
+  s2 *= a;
+  s3 *= a;
+  for (int l = 0; l < r; ++l) {
+    const float* c = columns + static_cast<std::ptrdiff_t>(l) * n + k;
+    const float ql = q[l];
+    load8(c, c0);
+    load8(c + 8, c1);
+    load8(c + 16, c2);
+    load8(c + 24, c3);
+    s0 += ql * c0;
+    s1 += ql * c1;
+    s2 += ql * c2;
+    s3 += ql * c3;
+  }
+  store8(out + k, s0);
+  store8(out + k + 8, s1);
+  store8(out + k + 16, s2);
+  store8(out + k + 24, s3);
+}
+// Floats k .. k + 8 the same way.
+RAMUS_ALWAYS_INLINE void combine_8(const float* base, float a, const float* columns, int n, int r,
+                                   const float* q, int k, float* out) {
+  Float8 sum, column;
+  load8(base + k, sum);
+  sum *= a;
+  for (int l = 0; l < r; ++l) {
+    load8(columns + static_cast<std::ptrdiff_t>(l) * n + k, column);
+    sum += q[l] * column;
+  }
+  store8(out + k, sum);
+}
+#endif
+
+// out = a base + Σ_l q_l column_l over n floats (the columns n apart), in registers (a pass per
+// column through memory would store and reload every float r times): 32 floats at a time, then
+// eight, then the last eight again (overlapping, the same sums) rather than one by one.
+RAMUS_ALWAYS_INLINE void combine(const float* base, float a, const float* columns, int n, int r,
+                                 const float* q, float* out) {
   int k0 = 0;
 #if defined(__GNUC__)
-  for (; k0 + 8 <= n; k0 += 8) {
-    Float8 sum, column;
-    std::memcpy(&sum, base + k0, sizeof sum);  // (unaligned loads and stores)
-    sum *= a;
-    for (int l = 0; l < r; ++l) {
-      std::memcpy(&column, columns + static_cast<std::ptrdiff_t>(l) * n + k0, sizeof column);
-      sum += q[l] * column;
-    }
-    std::memcpy(out + k0, &sum, sizeof sum);
+  for (; k0 + 32 <= n; k0 += 32) combine_32(base, a, columns, n, r, q, k0, out);
+  for (; k0 + 8 <= n; k0 += 8) combine_8(base, a, columns, n, r, q, k0, out);
+  if (k0 < n && n >= 8) {
+    combine_8(base, a, columns, n, r, q, n - 8, out);
+    k0 = n;
   }
 #endif
   for (int k = k0; k < n; ++k) {
@@ -60,46 +124,128 @@ inline void combine(const float* base, float a, const float* columns, int n, int
   }
 }
 
-// One domain's S vertices by coordinate (3S floats, row c S + v): s X + Σ_l q_l P_l (q scaled
-// by s_b), then o + R (that); every loop runs over contiguous floats.
-RAMUS_VECTOR_CLONES void domain_positions(const float* rest, const float* basis, int S, int r,
-                                          const float* q, float s, const float* R, const float* o,
-                                          float* out) {
-  combine(rest, s, basis, 3 * S, r, q, out);
-  float* x = out;
-  float* y = out + S;
-  float* z = out + 2 * S;
-  for (int v = 0; v < S; ++v) {
-    const float a = x[v], b = y[v], c = z[v];
-    x[v] = o[0] + R[0] * a + R[3] * b + R[6] * c;
-    y[v] = o[1] + R[1] * a + R[4] * b + R[7] * c;
-    z[v] = o[2] + R[2] * a + R[5] * b + R[8] * c;
-  }
-}
-
-// Its unit normals the same way: R normalize(n_0 + Σ_l q_l N_l) (q scaled by s_b / s).
-RAMUS_VECTOR_CLONES void domain_normals(const float* rest_normals, const float* basis, int S, int r,
-                                        const float* q, const float* R, float* out) {
-  combine(rest_normals, 1.0f, basis, 3 * S, r, q, out);
-  float* x = out;
-  float* y = out + S;
-  float* z = out + 2 * S;
+// A domain's S positions by coordinate (3S floats, row c S + v) in its frame: s X + Σ_l q_l P_l
+// (q scaled by s_b); with normals its S unit normals after them, normalize(n_0 + Σ_l q'_l N_l)
+// (q' scaled by s_b / s): every loop over contiguous floats.
+RAMUS_ALWAYS_INLINE void domain_local_vertices(const RenderPiece& piece, int r, const float* q,
+                                               const float* q_normal, float s, bool normals,
+                                               float* local) {
+  const int S = piece.size();
+  combine(piece.rest.data(), s, piece.position_basis.data(), 3 * S, r, q, local);
+  if (!normals) return;
+  float* x = local + 3 * S;
+  float* y = x + S;
+  float* z = y + S;
+  combine(piece.rest_normals.data(), 1.0f, piece.normal_basis.data(), 3 * S, r, q_normal, x);
   for (int v = 0; v < S; ++v) {
     const float inverse = 1.0f / std::sqrt(x[v] * x[v] + y[v] * y[v] + z[v] * z[v]);
-    const float a = inverse * x[v], b = inverse * y[v], c = inverse * z[v];
-    x[v] = R[0] * a + R[3] * b + R[6] * c;
-    y[v] = R[1] * a + R[4] * b + R[7] * c;
-    z[v] = R[2] * a + R[5] * b + R[8] * c;
+    x[v] *= inverse;
+    y[v] *= inverse;
+    z[v] *= inverse;
   }
 }
 
-// By-coordinate values (row c S + v) interleaved into a vertex buffer: at offset `first` of
-// each vertex's `stride` values.
+// Vertex v of `local` (by coordinate, S a row) turned by R (and moved by o) into `target`.
 template <typename Scalar>
-void interleave(const float* values, int S, int stride, int first, Scalar* target) {
-  for (int v = 0; v < S; ++v)
-    for (int c = 0; c < 3; ++c)
-      target[stride * v + first + c] = static_cast<Scalar>(values[c * S + v]);
+RAMUS_ALWAYS_INLINE void turn_vertex(const float* local, int S, int v, const float* R,
+                                     const float* o, Scalar* target) {
+  const float a = local[v], b = local[S + v], c = local[2 * S + v];
+  for (int k = 0; k < 3; ++k)
+    target[k] = static_cast<Scalar>((o ? o[k] : 0.0f) + R[k] * a + R[3 + k] * b + R[6 + k] * c);
+}
+
+#if defined(__GNUC__)
+typedef float Float4 __attribute__((vector_size(16)));
+typedef float Float2 __attribute__((vector_size(8)));
+
+// Four floats from memory (unaligned).
+RAMUS_ALWAYS_INLINE void load4(const float* p, Float4& value) {
+  std::memcpy(&value, p, sizeof value);
+}
+
+// Vertices v .. v + 4 of `local` (by coordinate) turned by R and moved by o (o null: turned
+// alone), as three rows x, y, z.
+RAMUS_ALWAYS_INLINE void turn4(const float* local, int S, int v, const float* R, const float* o,
+                               Float4& x, Float4& y, Float4& z) {
+  Float4 a, b, c;
+  load4(local + v, a);
+  load4(local + S + v, b);
+  load4(local + 2 * S + v, c);
+  x = R[0] * a + R[3] * b + R[6] * c;
+  y = R[1] * a + R[4] * b + R[7] * c;
+  z = R[2] * a + R[5] * b + R[8] * c;
+  if (o) {
+    x += o[0];
+    y += o[1];
+    z += o[2];
+  }
+}
+
+// Rows (x, y, z, w) of four vertices transposed to one 16-byte row (x_k, y_k, z_k, w_k) each.
+RAMUS_ALWAYS_INLINE void transpose4(const Float4& x, const Float4& y, const Float4& z,
+                                    const Float4& w, Float4 rows[4]) {
+  const Float4 xy_low = __builtin_shufflevector(x, y, 0, 4, 1, 5);
+  const Float4 xy_high = __builtin_shufflevector(x, y, 2, 6, 3, 7);
+  const Float4 zw_low = __builtin_shufflevector(z, w, 0, 4, 1, 5);
+  const Float4 zw_high = __builtin_shufflevector(z, w, 2, 6, 3, 7);
+  rows[0] = __builtin_shufflevector(xy_low, zw_low, 0, 1, 4, 5);
+  rows[1] = __builtin_shufflevector(xy_low, zw_low, 2, 3, 6, 7);
+  rows[2] = __builtin_shufflevector(xy_high, zw_high, 0, 1, 4, 5);
+  rows[3] = __builtin_shufflevector(xy_high, zw_high, 2, 3, 6, 7);
+}
+#endif
+
+// One domain's render vertices into the caller's floats (stride 3 or 6): its local vertices,
+// then turned, moved and interleaved four at a time — with normals a 4 by 4 transpose of
+// (x, y, z, nx) stored as 16-byte rows and (ny, nz) as 8-byte pairs; positions alone as
+// (x, y, z, x') rows, each one's fourth float overwritten by the next (the piece's last vertex
+// one by one: its fourth would fall past the piece).
+RAMUS_VECTOR_CLONES void domain_vertices(const RenderPiece& piece, int r, const float* q,
+                                         const float* q_normal, float s, const float* R,
+                                         const float* o, bool normals, float* local,
+                                         float* target) {
+  const int S = piece.size();
+  domain_local_vertices(piece, r, q, q_normal, s, normals, local);
+  const int stride = render_vertex_stride(normals);
+  int v = 0;
+#if defined(__GNUC__)
+  Float4 rows[4], x, y, z;
+  if (normals) {
+    Float4 nx, ny, nz;
+    for (; v + 4 <= S; v += 4) {
+      turn4(local, S, v, R, o, x, y, z);
+      turn4(local + 3 * S, S, v, R, nullptr, nx, ny, nz);
+      transpose4(x, y, z, nx, rows);
+      const Float4 yz_low = __builtin_shufflevector(ny, nz, 0, 4, 1, 5);
+      const Float4 yz_high = __builtin_shufflevector(ny, nz, 2, 6, 3, 7);
+      const Float2 pairs[4] = {__builtin_shufflevector(yz_low, yz_low, 0, 1),
+                               __builtin_shufflevector(yz_low, yz_low, 2, 3),
+                               __builtin_shufflevector(yz_high, yz_high, 0, 1),
+                               __builtin_shufflevector(yz_high, yz_high, 2, 3)};
+      for (int k = 0; k < 4; ++k) {
+        std::memcpy(target + 6 * (v + k), &rows[k], sizeof rows[k]);
+        std::memcpy(target + 6 * (v + k) + 4, &pairs[k], sizeof pairs[k]);
+      }
+    }
+  } else {
+    for (; v + 5 <= S; v += 4) {
+      turn4(local, S, v, R, o, x, y, z);
+      transpose4(x, y, z, x, rows);
+      for (int k = 0; k < 4; ++k) std::memcpy(target + 3 * (v + k), &rows[k], sizeof rows[k]);
+    }
+  }
+#endif
+  for (; v < S; ++v) {
+    turn_vertex(local, S, v, R, o, target + stride * v);
+    if (normals) turn_vertex(local + 3 * S, S, v, R, nullptr, target + stride * v + 3);
+  }
+}
+
+// The same positions in double, one by one (for analysis and files).
+void domain_vertices(const RenderPiece& piece, int r, const float* q, const float*, float s,
+                     const float* R, const float* o, bool, float* local, double* target) {
+  domain_local_vertices(piece, r, q, nullptr, s, false, local);
+  for (int v = 0; v < piece.size(); ++v) turn_vertex(local, piece.size(), v, R, o, target + 3 * v);
 }
 
 template <typename Scalar>
@@ -107,8 +253,8 @@ void write_vertices(const Model& model, const State& state, WorkspaceData& w, Sc
                     bool normals, const RenderPlacement& placement) {
   const int stride = render_vertex_stride(normals);
   float* q = w.render_coordinates.data();
-  float* local = w.render_displacements.data();
-  float* turned = w.render_normal_changes.data();
+  float* q_normal = w.render_normal_coordinates.data();
+  float* local = w.render_local_vertices.data();
   for (const RenderPiece& piece : model.render.pieces) {
     const int S = piece.size();
     const int r = model.parts[static_cast<std::size_t>(piece.part)].r;
@@ -117,20 +263,15 @@ void write_vertices(const Model& model, const State& state, WorkspaceData& w, Sc
       const Domain& domain = model.domains[static_cast<std::size_t>(i)];
       const DomainFrame frame = domain_frame(state, i, placement);
       const auto coordinates = state.q.segment(domain.dof_offset, domain.r);
-      Scalar* target = out + stride * (piece.first_vertex + static_cast<std::ptrdiff_t>(j) * S);
-      // Positions: s X + s_b P q through the frame.
-      for (int l = 0; l < r; ++l) q[l] = static_cast<float>(domain.scale.basis * coordinates(l));
-      domain_positions(piece.rest.data(), piece.position_basis.data(), S, r, q,
-                       static_cast<float>(domain.scale.length), frame.rotation.data(),
-                       frame.origin.data(), local);
-      interleave(local, S, stride, 0, target);
-      if (!normals) continue;
-      // Normals: n_0 + (s_b / s) N q, normalized, turned.
+      // q scaled by s_b for the positions, by s_b / s for the normals.
       const double ratio = domain.scale.basis / domain.scale.length;
-      for (int l = 0; l < r; ++l) q[l] = static_cast<float>(ratio * coordinates(l));
-      domain_normals(piece.rest_normals.data(), piece.normal_basis.data(), S, r, q,
-                     frame.rotation.data(), turned);
-      interleave(turned, S, stride, 3, target);
+      for (int l = 0; l < r; ++l) {
+        q[l] = static_cast<float>(domain.scale.basis * coordinates(l));
+        q_normal[l] = static_cast<float>(ratio * coordinates(l));
+      }
+      domain_vertices(piece, r, q, q_normal, static_cast<float>(domain.scale.length),
+                      frame.rotation.data(), frame.origin.data(), normals, local,
+                      out + stride * (piece.first_vertex + static_cast<std::ptrdiff_t>(j) * S));
     }
   }
 }

@@ -99,8 +99,8 @@ WorkspaceData::WorkspaceData(const Model& model)
   for (const RenderPiece& piece : model.render.pieces)
     piece_rows = std::max<Eigen::Index>(piece_rows, 3 * piece.size());
   render_coordinates.setZero(model.max_r);
-  render_displacements.setZero(piece_rows);
-  render_normal_changes.setZero(piece_rows);
+  render_normal_coordinates.setZero(model.max_r);
+  render_local_vertices.setZero(2 * piece_rows);
 }
 
 Workspace::Workspace(const Model& model) : data_(std::make_unique<WorkspaceData>(model)) {

@@ -102,9 +102,10 @@ struct WorkspaceData {
   /// Per part, 3#V by min(n, kRenderBlock): U [q_j ...] of up to kRenderBlock of its n
   /// domains (render_positions).
   std::vector<Eigen::MatrixXd> render_blocks;
-  /// render_vertices' scratch for one domain, in float: its scaled coordinates (max r) and its
-  /// positions and normals by coordinate (the largest piece's 3S each).
-  Eigen::VectorXf render_coordinates, render_displacements, render_normal_changes;
+  /// render_vertices' scratch for one domain, in float: its coordinates scaled for positions
+  /// and for normals (max r each) and its positions then normals by coordinate (the largest
+  /// piece's 6S).
+  Eigen::VectorXf render_coordinates, render_normal_coordinates, render_local_vertices;
   /// Threads 1, 2, ... of the childless domains' pass (Workspace::set_threads): a scratch set each
   /// (thread 0 uses `parts`), their failures and their core / domain seconds (2 by threads).
   std::vector<std::vector<PartScratch>> thread_parts;

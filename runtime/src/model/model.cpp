@@ -134,27 +134,45 @@ std::size_t domain_model_bytes(const Model& model, int i) {
     for (int j = 0; j < i; ++j)
       for (const int g : model.domains[static_cast<std::size_t>(j)].global_vertices)
         first_held_here[static_cast<std::size_t>(g)] = 0;
-    for (const char held : first_held_here) global_bytes += held ? sizeof(int) : 0;
+    for (const char held : first_held_here) global_bytes += held ? sizeof(std::uint16_t) : 0;
   }
   return sizeof(Domain) + domain.interface.bytes() - sizeof(DomainInterface) + name + global_bytes +
          eigen_heap_bytes(domain.global_vertices) + eigen_heap_bytes(domain.interface_lumped_mass) +
          sizeof(DomainSettings) + lists + surface_bytes;
 }
 
+namespace {
+
+// Numbers rounded to 16-bit integers times one scale (their largest magnitude / 32,767): the
+// scale returned, the integers at `out`.
+template <int N>
+float quantize(const Eigen::Matrix<double, N, 1>& values, std::int16_t* out) {
+  const double largest = values.cwiseAbs().maxCoeff();
+  const float scale = static_cast<float>(largest / 32767.0);
+  for (int k = 0; k < N; ++k) {
+    const double steps = scale > 0 ? std::nearbyint(values(k) / double(scale)) : 0.0;
+    out[k] = static_cast<std::int16_t>(std::clamp(steps, -32767.0, 32767.0));
+  }
+  return scale;
+}
+
+}  // namespace
+
 DomainInterface compact_interface(const ParentInterface& interface, Eigen::Index offset,
-                                  float* bases) {
+                                  InterfaceColumn* columns) {
   DomainInterface out;
   out.centroid = interface.centroid;
   out.rest_rotation = interface.rest_rotation;
   const Eigen::Index r = interface.centroid_basis.cols();
   out.bases_offset = offset;
   out.bases_cols = static_cast<int>(r);
-  Eigen::Map<Eigen::Matrix<float, 12, Eigen::Dynamic>> columns(bases, 12, r);
   for (Eigen::Index l = 0; l < r; ++l) {
-    columns.col(l).head<3>() = interface.centroid_basis.col(l).cast<float>();
-    columns.col(l).tail<9>() =
-        Eigen::Map<const Eigen::Matrix<double, 9, 1>>(interface.rotation_basis.data() + 9 * l)
-            .cast<float>();
+    InterfaceColumn& column = columns[l];
+    column.centroid_scale =
+        quantize<3>(Eigen::Vector3d(interface.centroid_basis.col(l)), column.values);
+    column.rotation_scale = quantize<9>(
+        Eigen::Map<const Eigen::Matrix<double, 9, 1>>(interface.rotation_basis.data() + 9 * l),
+        column.values + 3);
   }
   return out;
 }
@@ -219,8 +237,8 @@ void compile_domains(ReducedModel& data, Model& m) {
   // The interface bases of all domains in one block, in domain order.
   Eigen::Index bases_size = 0;
   for (const ReducedDomain& domain : data.domains)
-    bases_size += 12 * domain.interface.centroid_basis.cols();
-  m.interface_bases.resize(bases_size);
+    bases_size += domain.interface.centroid_basis.cols();
+  m.interface_bases.resize(static_cast<std::size_t>(bases_size));
   Eigen::Index bases_offset = 0;
   for (int d = 0; d < num; ++d) {
     ReducedDomain& stored = data.domains[static_cast<std::size_t>(d)];
@@ -236,7 +254,7 @@ void compile_domains(ReducedModel& data, Model& m) {
                       children[static_cast<std::size_t>(d)].end());
     domain.interface =
         compact_interface(stored.interface, bases_offset, m.interface_bases.data() + bases_offset);
-    bases_offset += 12 * domain.interface.bases_cols;
+    bases_offset += domain.interface.bases_cols;
     domain.rest_origin = stored.frame_origin;
     domain.rest_rotation = stored.frame_rotation;
     domain.subtree_mass = stored.subtree_mass;
@@ -378,8 +396,10 @@ void compile_lumping_and_layout(Model& m) {
       const int c = m.children[static_cast<std::size_t>(domain.first_child + k)];
       const Domain& child = m.domains[static_cast<std::size_t>(c)];
       if (domain.r > 0 && child.interface.bases_cols == domain.r) {
-        // â in double from the float columns the step reads.
-        const Eigen::MatrixXd a = m.interface_bases_of(c).topRows<3>().cast<double>();
+        // â in double from the 16-bit columns the step reads.
+        const InterfaceBases bases = m.interface_bases_of(c);
+        Eigen::MatrixXd a(3, domain.r);
+        for (Eigen::Index l = 0; l < domain.r; ++l) a.col(l) = centroid_column(bases, l);
         domain.interface_lumped_mass.noalias() += child.subtree_mass * (a.transpose() * a);
       }
     }
@@ -426,6 +446,9 @@ void compile_globals(ReducedModel& data, Model& m) {
       if (g(k) < 0 || g(k) >= m.num_global_vertices)
         throw OptionError(domain_label(data, i) + ": global vertex index " + std::to_string(g(k)) +
                           " out of range");
+      if (m.global_copy_count(g(k)) == std::numeric_limits<std::uint16_t>::max())
+        throw OptionError(domain_label(data, i) + ": global vertex " + std::to_string(g(k)) +
+                          " is held by more than 65,535 domains");
       ++m.global_copy_count(g(k));
     }
   }

@@ -189,13 +189,20 @@ TEST_CASE("A domain's float interface bases give the file's double interface kin
     const ParentInterface& file = data->domains[static_cast<std::size_t>(i)].interface;
     const Domain& domain = model->domains[static_cast<std::size_t>(i)];
     const Domain& parent = model->domains[static_cast<std::size_t>(domain.parent)];
-    // The compact columns are the file's numbers rounded to float.
+    // The compact columns are the file's numbers to 16 bits: off by at most half a step of
+    // 1/32,767 of each group's largest magnitude (and float's rounding of the scale).
     const InterfaceBases bases = model->interface_bases_of(i);
     REQUIRE(bases.cols() == parent.r);
     for (Eigen::Index l = 0; l < parent.r; ++l) {
-      CHECK(bases.col(l).head<3>() == file.centroid_basis.col(l).cast<float>());
-      CHECK(rotation_block(bases, l) ==
-            file.rotation_basis.block<3, 3>(0, 3 * l).cast<float>().cast<double>());
+      const Eigen::Vector3d a = file.centroid_basis.col(l);
+      const Eigen::Matrix3d A = file.rotation_basis.block<3, 3>(0, 3 * l);
+      CHECK((centroid_column(bases, l) - a).cwiseAbs().maxCoeff() <=
+            0.51 / 32767 * a.cwiseAbs().maxCoeff());
+      CHECK((rotation_block(bases, l) - A).cwiseAbs().maxCoeff() <=
+            0.51 / 32767 * A.cwiseAbs().maxCoeff());
+      CHECK((interface_column(bases, l).head<3>() - a).cwiseAbs().maxCoeff() <=
+            0.51 / 32767 * a.cwiseAbs().maxCoeff());
+      CHECK(a.cwiseAbs().maxCoeff() > 0);  // (the bound is not vacuous)
     }
     // Eq. 1-2 in double from the file: x = x̂ + â q, A = R̂ + Σ A^l q_l and its polar rotation.
     const Eigen::VectorXd q = state.q.segment(parent.dof_offset, parent.r);
@@ -204,9 +211,18 @@ TEST_CASE("A domain's float interface bases give the file's double interface kin
     for (Eigen::Index l = 0; l < parent.r; ++l)
       A += q(l) * file.rotation_basis.block<3, 3>(0, 3 * l);
     REQUIRE(displacement.norm() > 1e-3);  // the pull bends the beam
+    // Within the columns' rounding: Σ_l |q_l| (half a step of each group) per entry.
+    double centroid_bound = 0, rotation_bound = 0;
+    for (Eigen::Index l = 0; l < parent.r; ++l) {
+      centroid_bound +=
+          std::abs(q(l)) * 0.51 / 32767 * file.centroid_basis.col(l).cwiseAbs().maxCoeff();
+      rotation_bound += std::abs(q(l)) * 0.51 / 32767 *
+                        file.rotation_basis.block<3, 3>(0, 3 * l).cwiseAbs().maxCoeff();
+    }
+    CHECK(centroid_bound < 1e-4 * displacement.norm());  // (16 bits: well below the fit's error)
     const Eigen::Vector3d x = state.relative_position.col(i);
-    CHECK((x - file.centroid - displacement).norm() < 1e-6 * displacement.norm());
+    CHECK((x - file.centroid - displacement).cwiseAbs().maxCoeff() <= centroid_bound + 1e-12);
     const Eigen::Matrix3d R = state.relative_rotation.middleCols<3>(3 * i);
-    CHECK((R - polar_decomposition(A).R).norm() < 1e-6 * (A - file.rest_rotation).norm());
+    CHECK((R - polar_decomposition(A).R).norm() < 3 * 3 * rotation_bound + 1e-12);
   }
 }

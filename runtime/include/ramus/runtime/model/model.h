@@ -82,42 +82,69 @@ constexpr int kMinBatchedInstances = 4;
 /// eight share each coefficient a part's products load).
 constexpr std::size_t kLaneGroupSize = 8;
 
+/// One column l of a child's interface bases, 16-bit: â_ij column l = centroid_scale · values
+/// 0-2, A^l_ij = rotation_scale · values 3-11 (column-major), each integer relative to its
+/// group's largest magnitude (32,767), so an entry is off by at most 1.5e-5 of that magnitude —
+/// far below the interface fit's own error (its non-rigidity, 0.2-10 % on the oak's leaves). 32 B
+/// a column against 48 B in float and 96 B in double: a leaf's attachment and what the step
+/// streams per child (docs/PERFORMANCE.md, "Memory per leaf").
+struct InterfaceColumn {
+  float centroid_scale = 0;  ///< m per unit q_i^l per integer step
+  float rotation_scale = 0;  ///< per unit q_i^l per integer step
+  std::int16_t values[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+};
+
 /// What a step reads of a child's interface with its parent (Eq. 1-4, ParentInterface in the
-/// file): x̂_ij and R̂_ij in double, the bases â_ij and A^l_ij in float, one 12-number column per
-/// parent coordinate, read in one pass (their 7 digits lie far below the fit's and the mesh's
-/// accuracy; float halves a leaf's memory and the memory the step streams per child). The bases
-/// of all domains lie back to back in Model::interface_bases (Model::interface_bases_of): one
-/// block, consecutive domains' next to each other.
+/// file): x̂_ij and R̂_ij in double, the bases â_ij and A^l_ij as one InterfaceColumn per parent
+/// coordinate, read in one pass. The columns of all domains lie back to back in
+/// Model::interface_bases (Model::interface_bases_of): one block, consecutive domains' next to
+/// each other.
 struct DomainInterface {
   Eigen::Vector3d centroid = Eigen::Vector3d::Zero();           ///< x̂_ij (m), in F_i
   Eigen::Matrix3d rest_rotation = Eigen::Matrix3d::Identity();  ///< R̂_ij: F_j's rest axes in F_i
-  /// Its 12 by r_i bases start here in Model::interface_bases: column l = (â_ij column l, A^l_ij
-  /// column-major), so x_ij = x̂_ij + â_ij q_i and A_ij = R̂_ij + Σ_l A^l_ij q_i^l.
+  /// Its r_i columns start here in Model::interface_bases, so x_ij = x̂_ij + â_ij q_i and
+  /// A_ij = R̂_ij + Σ_l A^l_ij q_i^l.
   Eigen::Index bases_offset = 0;
   int bases_cols = 0;  ///< r_i (0 for the root)
-  /// Bytes it holds (the struct and its float bases).
+  /// Bytes it holds (the struct and its columns).
   std::size_t bytes() const {
-    return sizeof(DomainInterface) + sizeof(float) * 12 * static_cast<std::size_t>(bases_cols);
+    return sizeof(DomainInterface) + sizeof(InterfaceColumn) * static_cast<std::size_t>(bases_cols);
   }
 };
 
-/// A domain's interface bases in Model::interface_bases: 12 by r_i floats.
-using InterfaceBases = Eigen::Map<const Eigen::Matrix<float, 12, Eigen::Dynamic>>;
+/// A domain's r_i interface columns in Model::interface_bases.
+struct InterfaceBases {
+  const InterfaceColumn* columns = nullptr;
+  Eigen::Index num_columns = 0;
+  Eigen::Index cols() const { return num_columns; }
+};
 
 /// Column l of â_ij (m per unit q_i^l), in double.
 inline Eigen::Vector3d centroid_column(const InterfaceBases& bases, Eigen::Index l) {
-  return bases.col(l).head<3>().cast<double>();
+  const InterfaceColumn& c = bases.columns[l];
+  const double s = c.centroid_scale;
+  return {s * c.values[0], s * c.values[1], s * c.values[2]};
 }
 /// A^l_ij (per unit q_i^l), in double.
 inline Eigen::Matrix3d rotation_block(const InterfaceBases& bases, Eigen::Index l) {
-  return Eigen::Map<const Eigen::Matrix3f>(bases.col(l).data() + 3).cast<double>();
+  const InterfaceColumn& c = bases.columns[l];
+  Eigen::Matrix3d block;
+  for (int k = 0; k < 9; ++k) block.data()[k] = double(c.rotation_scale) * c.values[3 + k];
+  return block;
+}
+/// Column l whole: (â_ij column l, A^l_ij column-major), 12 numbers in double.
+inline Eigen::Matrix<double, 12, 1> interface_column(const InterfaceBases& bases, Eigen::Index l) {
+  const InterfaceColumn& c = bases.columns[l];
+  Eigen::Matrix<double, 12, 1> column;
+  for (int k = 0; k < 12; ++k)
+    column(k) = double(k < 3 ? c.centroid_scale : c.rotation_scale) * c.values[k];
+  return column;
 }
 
 /// The compact form of a file's interface (ParentInterface: â 3 by r_i, A^l 3 by 3r_i): x̂, R̂,
-/// and its 12 r_i floats of bases written at `bases`, which lie at `offset` of
-/// Model::interface_bases.
+/// and its r_i columns written at `columns`, which lie at `offset` of Model::interface_bases.
 DomainInterface compact_interface(const ParentInterface& interface, Eigen::Index offset,
-                                  float* bases);
+                                  InterfaceColumn* columns);
 
 /// One place of a part in the domain tree. Rest quantities are in the domain's frame F_i
 /// (coordinates s X_part) except the interface's, which are in the parent's frame.
@@ -147,8 +174,8 @@ struct Model {
   std::vector<Part> parts;
   std::vector<Domain> domains;  ///< root first, parents before children
   std::vector<int> children;  ///< children of every domain, grouped by parent (Domain::first_child)
-  /// Every domain's interface bases (DomainInterface), back to back in domain order: one block.
-  Eigen::VectorXf interface_bases;
+  /// Every domain's interface columns (DomainInterface), back to back in domain order: one block.
+  std::vector<InterfaceColumn> interface_bases;
   /// The order of a step's root-to-leaves pass: the root, then the domains with children by depth
   /// (level d: those at depth d, independent of each other), then the non-root domains without
   /// children (nothing else in a step reads them); each list by part, ascending within
@@ -175,17 +202,18 @@ struct Model {
   Eigen::Vector3d root_center_of_mass = Eigen::Vector3d::Zero();  ///< rest, in F_0
   Eigen::Matrix3d root_inertia = Eigen::Matrix3d::Identity();     ///< about it, F_0 axes
   Eigen::Matrix3d root_inertia_inverse = Eigen::Matrix3d::Identity();
-  int num_global_vertices = 0;        ///< vertices of the undivided mesh
-  Eigen::VectorXi global_copy_count;  ///< per global vertex: how many domains hold a copy (C0)
-  RenderMesh render;                  ///< what a renderer draws (model/render_mesh.h)
-  RuntimeSettings settings;           ///< the model's defaults, one DomainSettings a domain
+  int num_global_vertices = 0;  ///< vertices of the undivided mesh
+  /// Per global vertex: how many domains hold a copy (C0; at most 65,535, checked).
+  Eigen::Matrix<std::uint16_t, Eigen::Dynamic, 1> global_copy_count;
+  RenderMesh render;         ///< what a renderer draws (model/render_mesh.h)
+  RuntimeSettings settings;  ///< the model's defaults, one DomainSettings a domain
   ModelProvenance provenance;
 
   int num_domains() const { return static_cast<int>(domains.size()); }
-  /// Domain i's interface bases, 12 by its parent's r.
+  /// Domain i's interface columns, one per coordinate of its parent.
   InterfaceBases interface_bases_of(int domain) const {
     const DomainInterface& itf = domains[static_cast<std::size_t>(domain)].interface;
-    return {interface_bases.data() + itf.bases_offset, 12, itf.bases_cols};
+    return {interface_bases.data() + itf.bases_offset, itf.bases_cols};
   }
   const Part& part_of(int domain) const {
     return parts[static_cast<std::size_t>(domains[static_cast<std::size_t>(domain)].part)];
