@@ -46,9 +46,7 @@ DomainFrame domain_frame(const State& state, int i, const RenderPlacement& place
 // Eight floats as one value (GCC and Clang vector extensions: a 256-bit register in the AVX2
 // copy, two 128-bit ones in the portable one).
 typedef float Float8 __attribute__((vector_size(32)));
-#endif
 
-#if defined(__GNUC__)
 // Eight floats from memory (unaligned) and back.
 // (Through references: a 32-byte vector passed by value changes the ABI without AVX.)
 RAMUS_ALWAYS_INLINE void load8(const float* p, Float8& value) {
