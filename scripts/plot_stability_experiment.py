@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Plots `ramus stability-experiment` output (the midpoint paper's Fig. 5) as a PNG.
+"""Plots `ramus stability-experiment` output (the midpoint paper's Fig. 5, or Fig. 2-3) as a PNG.
 
 usage: /usr/bin/python3 scripts/plot_stability_experiment.py spin.csv docs/images/stability_fig5.png
 Needs matplotlib (Debian: apt-get install python3-matplotlib).
@@ -40,8 +40,16 @@ def main(csv_path, png_path):
         energy.plot(t, column(rows, "H " + name), style, label=name, linewidth=1.2)
         momentum.plot(t, column(rows, "L " + name), style, label=name, linewidth=1.2)
     energy.set_ylabel("total energy H / H0")
-    energy.set_ylim(0, 2)
-    energy.set_title("Spinning corotated cube, h = 0.033 s (Newton: solid; local/global: dashed)")
+    # (The spring of Fig. 2-3: the midpoint's energy runs away, on a log scale.)
+    highest = max((h for name in methods for h in column(rows, "H " + name) if not math.isnan(h)),
+                  default=1)
+    if highest > 2:
+        energy.set_yscale("log")
+    else:
+        energy.set_ylim(0, 2)
+    scene = "Spinning corotated cube" if "be" in methods else "Stiff spring (Fig. 2-3)"
+    step = t[1] - t[0] if len(t) > 1 else 0
+    energy.set_title(f"{scene}, h = {step:.3g} s (Newton: solid; local/global: dashed)")
     momentum.set_ylabel("angular momentum Lz / Lz0")
     momentum.set_ylim(0, 1.5)
     momentum.set_xlabel("time (s)")

@@ -4,7 +4,9 @@
 // BDF2, Newmark and the energy-tracking midpoint solved by Newton, and for backward Euler,
 // implicit midpoint and the energy-stabilized midpoint by the local/global solver (10
 // iterations, 1 to stabilize). Each curve is relative to its own start (H / H_0, L / L_0), so
-// Newton's consistent mass and the local/global solver's lumped one compare.
+// Newton's consistent mass and the local/global solver's lumped one compare. `--scene spring`:
+// the paper's Fig. 2-3, a 0.5 kg particle revolving on a stiff spring to the fixed origin,
+// E = k (|x| - 1)², k = 1e5 N/m, from (1.5, 0, 0) at (0, 10, 0) m/s (local/global only).
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -28,8 +30,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 struct Args {
-  std::string output;
-  int steps = 600, cells = 4;
+  std::string output, scene = "cube";
+  int steps = 600, cells = 4, iterations = 10;
   double time_step = 0.033, youngs_modulus = 1e6, spin = 3, stretch = 0.2;
   bool newton = true;
   PlotOptions plot;
@@ -134,15 +136,20 @@ Series run_newton(const Cube& cube, const std::string& name, const Args& args) {
       });
 }
 
+LocalGlobalMethod local_global_method(const std::string& name) {
+  return name == "lg-be"   ? LocalGlobalMethod::kBackwardEuler
+         : name == "lg-im" ? LocalGlobalMethod::kImplicitMidpoint
+                           : LocalGlobalMethod::kEnergyStabilizedMidpoint;
+}
+
 Series run_local_global(const Cube& cube, const ProjectiveEnergy& energy, const std::string& name,
                         const Args& args) {
   LocalGlobalOptions options;
   options.time_step = args.time_step;
+  options.iterations = args.iterations;
   LocalGlobalIntegrator integrator(energy, cube.model.lumped_vertex_masses(), {},
                                    cube.model.rest_positions(), options);
-  const LocalGlobalMethod method = name == "lg-be"   ? LocalGlobalMethod::kBackwardEuler
-                                   : name == "lg-im" ? LocalGlobalMethod::kImplicitMidpoint
-                                                     : LocalGlobalMethod::kEnergyStabilizedMidpoint;
+  const LocalGlobalMethod method = local_global_method(name);
   FullSpaceState state = integrator.rest_state();
   cube.start(args, state);
   const Eigen::VectorXd m = integrator.masses().replicate(1, 3).transpose().reshaped();
@@ -151,6 +158,32 @@ Series run_local_global(const Cube& cube, const ProjectiveEnergy& energy, const 
       [&](const FullSpaceState& s) { return integrator.total_energy(s); },
       [&](const FullSpaceState& s) {
         return cube.angular_momentum(s.positions, m.cwiseProduct(s.velocities));
+      });
+}
+
+// The paper's Fig. 2-3: the particle (vertex 1, 0.5 kg) on a spring of rest length 1 m to the
+// fixed origin (vertex 0), projective weight w = 2k so that E = k (|x| - 1)².
+Series run_spring(const std::string& name, const Args& args) {
+  const ProjectiveEnergy energy(2,
+                                {Eigen::MatrixX2i{{0, 1}}, Eigen::VectorXd::Constant(1, 1.0),
+                                 Eigen::VectorXd::Constant(1, 2e5)},
+                                {});
+  LocalGlobalOptions options;
+  options.time_step = args.time_step;
+  options.iterations = args.iterations;
+  const Eigen::VectorXd rest = (Eigen::VectorXd(6) << 0, 0, 0, 1, 0, 0).finished();
+  LocalGlobalIntegrator integrator(energy, Eigen::Vector2d(0.5, 0.5), {0}, rest, options);
+  FullSpaceState state = integrator.rest_state();
+  state.positions(3) = 1.5;
+  state.velocities(4) = 10;
+  const LocalGlobalMethod method = local_global_method(name);
+  return record(
+      name, args, state, [&](FullSpaceState& s) { integrator.step(s, method); },
+      [&](const FullSpaceState& s) { return integrator.total_energy(s); },
+      [&](const FullSpaceState& s) {
+        return 0.5 * Eigen::Vector3d(s.positions.segment<3>(3))
+                         .cross(Eigen::Vector3d(s.velocities.segment<3>(3)))
+                         .z();
       });
 }
 
@@ -173,12 +206,35 @@ void write_series(const std::string& path, const std::vector<Series>& series, co
   });
 }
 
+void run_cube(const Args& args, std::vector<Series>& series);
+void print_summary(const std::vector<Series>& series);
+
 void run(const Args& args) {
   check_plot_target(args.plot, args.output);
   if (args.steps < 1 || args.steps > 10000000) throw OptionError("--steps must be >= 1");
   if (args.cells < 1 || args.cells > 40) throw OptionError("--cells must be between 1 and 40");
   if (!(args.time_step > 0 && args.time_step <= 1))
     throw OptionError("--dt must lie in (0, 1] s, got " + std::to_string(args.time_step));
+  std::vector<Series> series;
+  if (args.scene == "spring") {
+    std::printf(
+        "spring    0.5 kg on k = 1e5 N/m (E = k (|x| - 1)^2) to the fixed origin, from (1.5, 0, 0) "
+        "at (0, 10, 0) m/s; h = %g s, %d steps, %d local/global iterations a solve\n",
+        args.time_step, args.steps, args.iterations);
+    for (const char* name : {"lg-be", "lg-im", "lg-im-blend"})
+      series.push_back(run_spring(name, args));
+  } else {
+    run_cube(args, series);
+  }
+  write_series(args.output, series, args);
+  print_summary(series);
+  std::printf("curves    %s (H / H_0 and L_z / L_z0 of each method over time)\n",
+              args.output.c_str());
+  write_plot(args.plot, "plot_stability_experiment.py", args.output);
+}
+
+// The spinning cube's runs: Newton's methods (to tolerance), then the local/global solver's.
+void run_cube(const Args& args, std::vector<Series>& series) {
   const Cube cube(args);
   std::printf(
       "cube      1 m, %d tets, %d vertices, fixed corotated E = %g Pa, nu = 0, rho = 1000; "
@@ -186,17 +242,16 @@ void run(const Args& args) {
       cube.mesh.num_tets(), cube.mesh.num_vertices(), args.youngs_modulus, args.stretch, args.spin,
       args.time_step, args.steps);
 
-  // Newton's methods (to tolerance), then the local/global solver's.
-  std::vector<Series> series;
   if (args.newton)
     for (const char* name : {"be", "bdf2", "newmark", "im-blend"})
       series.push_back(run_newton(cube, name, args));
   const ProjectiveEnergy energy = projective_corotated_energy(cube.model);
   for (const char* name : {"lg-be", "lg-im", "lg-im-blend"})
     series.push_back(run_local_global(cube, energy, name, args));
-  write_series(args.output, series, args);
+}
 
-  // Summary: largest and last H / H_0, last L / L_0, time per step.
+// Largest and last H / H_0, last L / L_0, time per step of each method.
+void print_summary(const std::vector<Series>& series) {
   std::printf("%-12s %10s %10s %10s %12s  %s\n", "method", "max H/H0", "end H/H0", "end L/L0",
               "ms/step", "");
   for (const Series& s : series) {
@@ -207,9 +262,6 @@ void run(const Args& args) {
         s.momentum.back(), 1e3 * s.seconds_per_step,
         s.diverged_at < 0 ? "" : ("diverged at step " + std::to_string(s.diverged_at)).c_str());
   }
-  std::printf("curves    %s (H / H_0 and L_z / L_z0 of each method over time)\n",
-              args.output.c_str());
-  write_plot(args.plot, "plot_stability_experiment.py", args.output);
 }
 
 }  // namespace
@@ -218,7 +270,8 @@ void add_stability_experiment_command(CLI::App& app) {
   auto args = std::make_shared<Args>();
   CLI::App* command = app.add_subcommand(
       "stability-experiment",
-      "The midpoint paper's Fig. 5: a spinning corotated cube; total energy and angular momentum "
+      "The midpoint paper's Fig. 5 (a spinning corotated cube) or Fig. 2-3 (--scene spring); total "
+      "energy and angular momentum "
       "over time for backward Euler, BDF2, Newmark and the energy-tracking midpoint (Newton) and "
       "for backward Euler, midpoint and the energy-stabilized midpoint (local/global); CSV and "
       "PNG");
@@ -237,6 +290,14 @@ void add_stability_experiment_command(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(-0.5, 2.0) & finite_number());
   command->add_flag("!--no-newton", args->newton, "Skip Newton's methods (the slow ones)");
+  command->add_option("--scene", args->scene, "cube (Fig. 5) or spring (Fig. 2-3)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"cube", "spring"}));
+  command
+      ->add_option("--iterations", args->iterations,
+                   "Local/global iterations a solve (the spring's runs converge at 100)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
   add_plot_options(*command, args->plot);
   command->callback([args] { run(*args); });
 }
