@@ -21,7 +21,7 @@ struct Crown {
 };
 
 // The small tree (40 leaves, r = 4 and 8) and an upright capsule, 5 cm in radius and 0.9 m tall,
-// walking along x at 1.2 m/s through the leaves of its lowest main branch.
+// walking along x at 1 m/s through the leaves of its lowest main branch.
 const Crown& crown() {
   static const Crown made = [] {
     Crown c;
