@@ -132,14 +132,6 @@ inline Eigen::Matrix3d rotation_block(const InterfaceBases& bases, Eigen::Index 
   for (int k = 0; k < 9; ++k) block.data()[k] = double(c.rotation_scale) * c.values[3 + k];
   return block;
 }
-/// Column l whole: (â_ij column l, A^l_ij column-major), 12 numbers in double.
-inline Eigen::Matrix<double, 12, 1> interface_column(const InterfaceBases& bases, Eigen::Index l) {
-  const InterfaceColumn& c = bases.columns[l];
-  Eigen::Matrix<double, 12, 1> column;
-  for (int k = 0; k < 12; ++k)
-    column(k) = double(k < 3 ? c.centroid_scale : c.rotation_scale) * c.values[k];
-  return column;
-}
 
 /// The compact form of a file's interface (ParentInterface: â 3 by r_i, A^l 3 by 3r_i): x̂, R̂,
 /// and its r_i columns written at `columns`, which lie at `offset` of Model::interface_bases.
