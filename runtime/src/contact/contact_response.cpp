@@ -31,6 +31,10 @@ ScalarDerivatives continued_log_barrier(double distance, double delta) {
   return {at.value + at.first * d + 0.5 * at.second * d * d, at.first + at.second * d, at.second};
 }
 
+double barrier_allowance(double distance, double delta, double limit) {
+  return distance < -limit ? kBarrierFloor * delta - distance : 0.0;
+}
+
 ScalarDerivatives cubic_penalty(double phi, double stiffness) {
   ScalarDerivatives p;
   if (phi >= 0) return p;

@@ -59,7 +59,8 @@ Eigen::Vector3d sample_local_position(const PartContact& samples, const UniformS
 
 namespace {
 
-// f(candidate, its collider, its sample's world position at q, kappa a) for each candidate.
+// f(candidate, its collider, its sample's world position at q, kappa a, its allowance) for each
+// candidate.
 template <class Visit>
 void visit_candidates(const DomainContact& d, const Eigen::Ref<const Eigen::VectorXd>& q,
                       const Visit& visit) noexcept {
@@ -68,7 +69,8 @@ void visit_candidates(const DomainContact& d, const Eigen::Ref<const Eigen::Vect
     const ContactCandidate& c = d.candidates[n];
     const Eigen::Vector3d x =
         d.origin + d.rotation * sample_local_position(*d.samples, *d.scale, c.sample, q);
-    visit(c, d.colliders[c.collider], x, d.stiffness * area_scale * d.samples->weights(c.sample));
+    visit(c, d.colliders[c.collider], x, d.stiffness * area_scale * d.samples->weights(c.sample),
+          d.allowance ? d.allowance[n] : 0.0);
   }
 }
 
@@ -78,9 +80,9 @@ double DomainContact::energy(const Eigen::Ref<const Eigen::VectorXd>& q) const n
   double total = 0;
   visit_candidates(*this, q,
                    [&](const ContactCandidate& c, const StepCollider& col, const Eigen::Vector3d& x,
-                       double weight) {
+                       double weight, double forgiven) {
                      const double phi = collider_level_set(col.collider, col.end, x).value;
-                     total += weight * continued_log_barrier(phi, distance).value;
+                     total += weight * continued_log_barrier(phi + forgiven, distance).value;
                      const Slip slip = candidate_slip(c, col.collider.friction, x, time_step);
                      if (slip.scale > 0)
                        total += slip.scale * time_step *
@@ -97,14 +99,14 @@ double DomainContact::add_derivatives(const Eigen::Ref<const Eigen::VectorXd>& q
   visit_candidates(
       *this, q,
       [&](const ContactCandidate& c, const StepCollider& col, const Eigen::Vector3d& x,
-          double weight) {
+          double weight, double forgiven) {
         // (Beyond the barrier's reach by the Lipschitz bound from the start, and pushed by
         // nothing there: nothing to add, and no distance to evaluate.)
         const bool rubs = col.collider.friction * c.normal_force > 0;
         if (!rubs && c.end_distance - 2 * (x - c.start).norm() >= distance) return;
         const LevelSetSample phi = collider_level_set(col.collider, col.end, x, !gauss_newton);
         // The barrier: dE/dx = kappa a b' ∇phi, d²E/dx² = kappa a (b'' ∇phi ∇phiᵀ + b' ∇²phi).
-        const ScalarDerivatives b = continued_log_barrier(phi.value, distance);
+        const ScalarDerivatives b = continued_log_barrier(phi.value + forgiven, distance);
         total += weight * b.value;
         // (Beyond the barrier's reach, and pushed by nothing at the start: no friction either.)
         if (b.first == 0 && b.second == 0 && !rubs) return;
@@ -136,6 +138,47 @@ double DomainContact::add_derivatives(const Eigen::Ref<const Eigen::VectorXd>& q
   return total;
 }
 
+double feasible_fraction(const StepCollider& collider, const Eigen::Vector3d& x0,
+                         const Eigen::Vector3d& dx, double allowance, double delta,
+                         double lower_bound) noexcept {
+  const double lipschitz = collider.collider.shape == ColliderShape::kMesh ? std::sqrt(3.0) : 1.0;
+  const double length = lipschitz * dx.norm();
+  // (Too short to reach -delta from outside, or from the bound at x0; or already inside: the
+  // barrier's and the allowance's business.)
+  if (length <= delta || lower_bound + allowance - length > -delta) return 1;
+  double phi = collider_level_set(collider.collider, collider.end, x0).value + allowance;
+  if (phi <= 0 || phi - length > -delta) return 1;
+  // March along the move by the distance left to -delta, which it cannot cross meanwhile.
+  double t = 0;
+  for (int march = 0; march < 32; ++march) {
+    const double gap = phi + delta;
+    if (gap <= 1e-3 * delta) break;
+    t += gap / length;
+    if (t >= 1) return 1;
+    phi = collider_level_set(collider.collider, collider.end, x0 + t * dx).value + allowance;
+  }
+  return std::max(t, 1e-6);
+}
+
+double DomainContact::feasible_step(const Eigen::Ref<const Eigen::VectorXd>& q,
+                                    const Eigen::Ref<const Eigen::VectorXd>& dq) const noexcept {
+  if (q.size() == 0) return 1;
+  // (No sample moves by more than s_B max_k |U_k| |dq|: when that is below delta / √3, none
+  // can cross, feasible_fraction's first test, and no candidate is visited.)
+  if (std::sqrt(3.0) * scale->basis * samples->basis_norm * dq.norm() <= distance) return 1;
+  double fraction = 1;
+  visit_candidates(
+      *this, q,
+      [&](const ContactCandidate& c, const StepCollider& col, const Eigen::Vector3d& x, double,
+          double forgiven) {
+        const Eigen::Vector3d dx =
+            rotation * (scale->basis * (samples->basis.middleRows<3>(3 * c.sample) * dq));
+        const double bound = c.end_distance - 2 * (x - c.start).norm();
+        fraction = std::min(fraction, feasible_fraction(col, x, dx, forgiven, distance, bound));
+      });
+  return fraction;
+}
+
 int gather_domain_contacts(const Model& model, const State& state, int i,
                            const StepCollider* colliders, int num_colliders, ContactCandidate* room,
                            int room_size, ContactLoad* load) noexcept {
@@ -152,15 +195,22 @@ int gather_domain_contacts(const Model& model, const State& state, int i,
   const auto qdot = state.qdot.segment(domain.dof_offset, domain.r);
   const Eigen::Vector3d v_frame = state.frame_velocity.col(i);  // F_i axes
   const Eigen::Vector3d w_frame = state.frame_angular_velocity.col(i);
+  const auto qddot = state.qddot.segment(domain.dof_offset, domain.r);
 
   // Broad phase: the samples' sphere (rest, grown by the deformation bound) against each
   // collider's distance, with the step's motion of both as margin.
   const double deformation = scale.basis * samples.basis_norm * q.norm();
   const double radius = scale.length * samples.radius + deformation;
   const Eigen::Vector3d center = origin + R * (scale.length * samples.center);
-  const double domain_speed = v_frame.norm() +
-                              w_frame.norm() * (scale.length * samples.center.norm() + radius) +
-                              scale.basis * samples.basis_norm * qdot.norm();
+  const double reach_arm = scale.length * samples.center.norm() + radius;
+  const double domain_speed =
+      v_frame.norm() + w_frame.norm() * reach_arm + scale.basis * samples.basis_norm * qdot.norm();
+  // (And the step's motion from the accelerations at its start, h² a: a domain at rest that
+  // gravity or its parent pulls towards a collider over a long step.)
+  const double domain_acceleration =
+      state.frame_acceleration.col(i).norm() +
+      (state.frame_angular_acceleration.col(i).norm() + w_frame.squaredNorm()) * reach_arm +
+      scale.basis * samples.basis_norm * qddot.norm();
   int count = 0;
   const double area_scale = scale.length * scale.length;
   for (int id = 0; id < num_colliders; ++id) {
@@ -170,13 +220,14 @@ int gather_domain_contacts(const Model& model, const State& state, int i,
     const double collider_speed =
         c.velocity.norm() +
         c.angular_velocity.norm() * ((center - c.pose.translation).norm() + radius);
-    const double reach = radius + delta + 2 * h * (domain_speed + collider_speed);
+    const double motion = 2 * h * (domain_speed + collider_speed) + h * h * domain_acceleration;
+    const double reach = radius + delta + motion;
     if (collider_level_set(c, c.pose, center).value > reach) continue;
     // Narrow phase, sample by sample: a candidate when within delta plus twice the step's
-    // relative motion.
+    // relative motion (and h² a).
     // (A sample beyond the reach its domain's and the collider's speed bounds give is rejected
     // before its velocity is computed.)
-    const double sample_reach = delta + 2 * h * (domain_speed + collider_speed);
+    const double sample_reach = delta + motion;
     for (int k = 0; k < samples.size(); ++k) {
       const Eigen::Vector3d local = sample_local_position(samples, scale, k, q);
       const Eigen::Vector3d x = origin + R * local;
@@ -187,7 +238,7 @@ int gather_domain_contacts(const Model& model, const State& state, int i,
         local_velocity.noalias() += scale.basis * (samples.basis.middleRows<3>(3 * k) * qdot);
       const Eigen::Vector3d v = R * local_velocity;
       const Eigen::Vector3d v_c = c.velocity + c.angular_velocity.cross(x - c.pose.translation);
-      if (!(phi.value < delta + 2 * h * (v - v_c).norm())) continue;
+      if (!(phi.value < delta + 2 * h * (v - v_c).norm() + h * h * domain_acceleration)) continue;
       if (count == samples.size()) return count;  // (room for one collider per sample)
       if (!room) {                                // (counted only)
         ++count;
@@ -201,9 +252,11 @@ int gather_domain_contacts(const Model& model, const State& state, int i,
       candidate.start = x;
       candidate.collider_velocity = v_c;
       candidate.end_distance = collider_level_set(c, col.end, x).value;
+      candidate.allowance = barrier_allowance(phi.value, delta, delta);
       // The force at the start: barrier along the normal, friction against the slip.
       const double weight = settings.contact_stiffness * area_scale * samples.weights(k);
-      candidate.normal_force = -weight * continued_log_barrier(phi.value, delta).first;
+      candidate.normal_force =
+          -weight * continued_log_barrier(phi.value + candidate.allowance, delta).first;
       const Eigen::Vector3d arm = R * local, f = candidate.normal_force * phi.gradient;
       load->barrier_force += f;
       load->barrier_moment += arm.cross(f);

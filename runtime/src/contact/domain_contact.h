@@ -29,6 +29,8 @@ struct ContactCandidate {
   /// by s stays beyond end_distance - 2 |s| (a distance is 1-Lipschitz; a grid's interpolant
   /// at most √3).
   double end_distance = 0;
+  /// barrier_allowance at the start (m): what the ancestors' and a free root's solves forgive.
+  double allowance = 0;
 };
 
 /// A collider over one step: as at the start, and its pose at the end.
@@ -43,6 +45,16 @@ struct StepCollider {
 LevelSetSample collider_level_set(const Collider& collider, const RigidPose& pose,
                                   const Eigen::Vector3d& x, bool with_hessian = false) noexcept;
 
+/// The fraction t in (0, 1] of a move from x0 by dx that keeps a candidate's level set (in the
+/// collider's end pose) plus `allowance` above -delta, for a candidate outside at x0; 1 for
+/// others. `lower_bound` is a bound from below on the level set at x0 (skipped when even it
+/// cannot reach). Sphere tracing: a distance is 1-Lipschitz, a grid's interpolant √3. The line
+/// searches start there, so a Newton step cannot carry a sample through a collider (a thin one, or
+/// a branch past a capsule: the step's barrier is continued, finite, inside).
+double feasible_fraction(const StepCollider& collider, const Eigen::Vector3d& x0,
+                         const Eigen::Vector3d& dx, double allowance, double delta,
+                         double lower_bound) noexcept;
+
 /// What a domain's solve needs of its contacts: its candidates, the colliders' end poses, its
 /// frame at t + h and the contact settings.
 struct DomainContact {
@@ -54,6 +66,9 @@ struct DomainContact {
   Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();  ///< F_i at t + h
   Eigen::Vector3d origin = Eigen::Vector3d::Zero();
   double stiffness = 0, distance = 0, friction_speed = 0, time_step = 0;
+  /// Per candidate, what the domain's own solve forgives (barrier_allowance where its frame at
+  /// t + h puts the sample with q at t: the depth its ancestors' motion left it in); null: none.
+  const double* allowance = nullptr;
 
   /// Σ kappa a_k b(phi(x_k(q))) + the lagged friction potentials (J).
   double energy(const Eigen::Ref<const Eigen::VectorXd>& q) const noexcept;
@@ -63,6 +78,10 @@ struct DomainContact {
   double add_derivatives(const Eigen::Ref<const Eigen::VectorXd>& q,
                          Eigen::Ref<Eigen::VectorXd> gradient,
                          Eigen::Ref<Eigen::MatrixXd> stiffness, bool gauss_newton) const noexcept;
+  /// The fraction of the move from q by dq no candidate crosses into its collider over
+  /// (feasible_fraction; 1 when none would).
+  double feasible_step(const Eigen::Ref<const Eigen::VectorXd>& q,
+                       const Eigen::Ref<const Eigen::VectorXd>& dq) const noexcept;
 };
 
 /// Sample k of a part in its domain's axes: s X_k + s^-3/2 U_k q (m).

@@ -1,6 +1,7 @@
 #include "subtree_contact.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "ramus/runtime/contact/contact_response.h"
 
@@ -49,7 +50,7 @@ double SubtreeContact::energy(const Eigen::Ref<const Eigen::VectorXd>& q) const 
         const StepCollider& col = colliders[c.collider];
         const double phi = collider_level_set(col.collider, col.end, x).value;
         total += candidate_weight(*this, link.descendant, c) *
-                 continued_log_barrier(phi, distance).value;
+                 continued_log_barrier(phi + c.allowance, distance).value;
       });
   return total;
 }
@@ -90,7 +91,7 @@ double SubtreeContact::add_derivatives(const Eigen::Ref<const Eigen::VectorXd>& 
       if (c.end_distance >= reach) continue;
       const StepCollider& col = colliders[c.collider];
       const LevelSetSample phi = collider_level_set(col.collider, col.end, c.start + shift);
-      const ScalarDerivatives b = continued_log_barrier(phi.value, distance);
+      const ScalarDerivatives b = continued_log_barrier(phi.value + c.allowance, distance);
       if (b.first == 0 && b.second == 0) continue;
       const double weight = candidate_weight(*this, link.descendant, c);
       total += weight * b.value;
@@ -100,6 +101,29 @@ double SubtreeContact::add_derivatives(const Eigen::Ref<const Eigen::VectorXd>& 
     if (n + 1 == count || links[n + 1].child != link.child) project(link.child);
   }
   return total;
+}
+
+double SubtreeContact::feasible_step(const Eigen::Ref<const Eigen::VectorXd>& q,
+                                     const Eigen::Ref<const Eigen::VectorXd>& dq) const noexcept {
+  double fraction = 1;
+  for (int n = 0; n < count; ++n) {
+    const SubtreeContactLink& link = links[n];
+    const Eigen::Vector3d shift = centroid_shift(*this, link.child, q);
+    // Every candidate on this child moves by the same R â dq.
+    const InterfaceBases bases = model->interface_bases_of(link.child);
+    Eigen::Vector3d move = Eigen::Vector3d::Zero();
+    for (Eigen::Index l = 0; l < dq.size(); ++l) move += dq(l) * centroid_column(bases, l);
+    move = rotation * move;
+    if (std::sqrt(3.0) * move.norm() <= distance) continue;  // (feasible_fraction's first test)
+    const int first = candidate_starts[link.descendant];
+    for (int k = first; k < first + candidate_counts[link.descendant]; ++k) {
+      const ContactCandidate& c = candidates[k];
+      fraction = std::min(
+          fraction, feasible_fraction(colliders[c.collider], c.start + shift, move, c.allowance,
+                                      distance, c.end_distance - 2 * shift.norm()));
+    }
+  }
+  return fraction;
 }
 
 }  // namespace ramus

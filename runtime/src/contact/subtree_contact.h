@@ -40,6 +40,10 @@ struct SubtreeContact {
   double add_derivatives(const Eigen::Ref<const Eigen::VectorXd>& q,
                          Eigen::Ref<Eigen::VectorXd> gradient,
                          Eigen::Ref<Eigen::MatrixXd> hessian) const noexcept;
+  /// The fraction of the move from q by dq no candidate crosses into its collider over
+  /// (feasible_fraction; 1 when none would).
+  double feasible_step(const Eigen::Ref<const Eigen::VectorXd>& q,
+                       const Eigen::Ref<const Eigen::VectorXd>& dq) const noexcept;
 };
 
 }  // namespace ramus

@@ -28,9 +28,11 @@ const SubtreeContact* subtree_contact(const Model& model, const State& state,
                                       const WorkspaceData& workspace, int i,
                                       SubtreeContact& contact) noexcept;
 
-/// Points domain i's equation at its contacts (scratch.contact) when it has any this step.
+/// Points domain i's equation at its contacts (scratch.contact) when it has any this step, with
+/// what its solve forgives each (barrier_allowance with its frame at t + h and q at t) written to
+/// `allowance` (room for the part's samples).
 const DomainContact* domain_contact(const Model& model, const State& state,
-                                    const WorkspaceData& workspace, int i,
-                                    DomainContact& contact) noexcept;
+                                    const WorkspaceData& workspace, int i, DomainContact& contact,
+                                    double* allowance) noexcept;
 
 }  // namespace ramus

@@ -33,7 +33,7 @@ double FreeRootContactStep::evaluate(const Vector6d& y, Vector6d* gradient,
       const Eigen::Vector3d r = c.start - center;
       const Eigen::Vector3d x = c.start + y.head<3>() + y.tail<3>().cross(r);
       const LevelSetSample phi = collider_level_set(collider.collider, collider.end, x);
-      const ScalarDerivatives b = continued_log_barrier(phi.value, distance);
+      const ScalarDerivatives b = continued_log_barrier(phi.value + c.allowance, distance);
       const double weight = stiffness * s * s * samples.weights(c.sample);
       value += weight * b.value;
       if (!gradient) continue;

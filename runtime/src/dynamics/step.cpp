@@ -84,7 +84,8 @@ DomainEquation assemble_domain_equation(const Model& model, const State& state,
   equation.scale = &domain.scale;
   equation.load = &scratch.load;
   equation.domain = state.settings.domains[static_cast<std::size_t>(i)];
-  equation.contact = domain_contact(model, state, workspace, i, scratch.contact);
+  equation.contact =
+      domain_contact(model, state, workspace, i, scratch.contact, scratch.contact_allowance.data());
   if (domain.num_children > 0) {
     const ChildLumping& lumping = lumping_of(workspace, model, i);
     add_lumped_children_load(model, state, workspace, i, lumping, scratch.load);

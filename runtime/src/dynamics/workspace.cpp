@@ -13,11 +13,12 @@
 
 namespace ramus {
 
-PartScratch::PartScratch(int r, bool lane_buffers)
+PartScratch::PartScratch(int r, bool lane_buffers, int samples)
     : IntegratorScratch(r),
       system(r),
       load(Eigen::VectorXd::Zero(r)),
-      system_force(Eigen::VectorXd::Zero(r)) {
+      system_force(Eigen::VectorXd::Zero(r)),
+      contact_allowance(static_cast<std::size_t>(samples), 0.0) {
   if (lane_buffers) lanes = LaneScratch(r);
 }
 
@@ -90,7 +91,7 @@ WorkspaceData::WorkspaceData(const Model& model)
     lumping.emplace_back(domain.r, domain.num_children);
   }
   for (const Part& p : model.parts) {
-    parts.emplace_back(p.r, p.batched);
+    parts.emplace_back(p.r, p.batched, p.contact.size());
     render_blocks.emplace_back(Eigen::MatrixXd::Zero(
         3 * p.rest_positions.rows(),
         std::min<Eigen::Index>(kRenderBlock, static_cast<Eigen::Index>(p.domains.size()))));
@@ -130,7 +131,8 @@ void Workspace::set_threads(int threads) {
     std::vector<PartScratch> set;
     set.reserve(w.parts.size());
     for (const PartScratch& p : w.parts)
-      set.emplace_back(static_cast<int>(p.load.size()), !p.lanes.q.empty());
+      set.emplace_back(static_cast<int>(p.load.size()), !p.lanes.q.empty(),
+                       static_cast<int>(p.contact_allowance.size()));
     w.thread_parts.push_back(std::move(set));
   }
   w.thread_failures.assign(static_cast<std::size_t>(threads_), {});

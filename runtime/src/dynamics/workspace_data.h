@@ -20,14 +20,16 @@ namespace ramus {
 /// Buffers of one part with r coordinates; its domains use them one after another: the
 /// integrators' own (integrator_scratch.h) and the step's around them.
 struct PartScratch : IntegratorScratch {
-  /// `lane_buffers`: also the lanes' buffers (a part whose childless domains step in lanes).
-  PartScratch(int r, bool lane_buffers);
+  /// `lane_buffers`: also the lanes' buffers (a part whose childless domains step in lanes);
+  /// `samples`: the part's contact samples.
+  PartScratch(int r, bool lane_buffers, int samples);
   SystemForceScratch system;
-  Eigen::VectorXd load;            ///< r: right-hand side of Eq. 17
-  Eigen::VectorXd system_force;    ///< r: f_sys (Eq. 14)
-  LaneScratch lanes;               ///< a lane group's buffers (lane_group_step.h)
-  DomainContact contact;           ///< the contacts of the domain at hand (its equation's)
-  SubtreeContact subtree_contact;  ///< and its descendants'
+  Eigen::VectorXd load;                   ///< r: right-hand side of Eq. 17
+  Eigen::VectorXd system_force;           ///< r: f_sys (Eq. 14)
+  LaneScratch lanes;                      ///< a lane group's buffers (lane_group_step.h)
+  DomainContact contact;                  ///< the contacts of the domain at hand (its equation's)
+  std::vector<double> contact_allowance;  ///< one per sample: DomainContact::allowance's room
+  SubtreeContact subtree_contact;         ///< and its descendants'
 };
 
 /// The lumped inertia of a domain's children for L2 / L3 (interface_lumping.h), kept per domain

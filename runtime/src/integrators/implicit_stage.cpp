@@ -199,9 +199,13 @@ void solve_stage(const DomainEquation& e, double ch, bool linearized, int iterat
       scratch.q_blend = q - scratch.q_hat;
       break;
     }
-    // Backtracking: the first step length with enough decrease.
+    // Backtracking: the first step length with enough decrease, from the longest that carries
+    // no sample through a collider.
     scratch.q_trial = q;  // the iterate, kept while trials overwrite q
     double step = 1, trial_value = value;
+    if (e.contact) step = std::min(step, e.contact->feasible_step(q, scratch.delta));
+    if (e.subtree_contact)
+      step = std::min(step, e.subtree_contact->feasible_step(q, scratch.delta));
     bool accepted = false;
     for (int halving = 0; halving < 40; ++halving, step *= 0.5) {
       q = scratch.q_trial + step * scratch.delta;

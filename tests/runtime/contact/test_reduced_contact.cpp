@@ -196,5 +196,77 @@ TEST_CASE("A kinematic collider reaches its target in one step and pushes the be
   CHECK(positions(above, 2) > 0.05 - 2e-3);
 }
 
+TEST_CASE("A sample left deep inside a collider is pushed out by about delta a step", "[contact]") {
+  // The sphere is teleported 2 cm into the beam's underside, where the barrier continued to
+  // that depth stores far more than the beam's motion is worth; the allowance
+  // (barrier_allowance) pushes the samples out by about delta a step instead of releasing it.
+  // (Without it, BE threw the beam 2.3 cm out in one step and 2.3 m/s; the first BDF2 step, a
+  // TR-BDF2 one then, 0.54 m and 286 m/s.)
+  for (const Integrator integrator : {Integrator::kBackwardEuler, Integrator::kSemiImplicitBdf2}) {
+    INFO(to_string(integrator));
+    ReducedRun run(compile_model(*test::split_beam(2, 8)));
+    run.state.settings.gravity.setZero();
+    for (DomainSettings& d : run.state.settings.domains) d.integrator = integrator;
+    const ColliderResult added = add_collider(*run.model, run.state, sphere_under_beam());
+    REQUIRE(added.status == ColliderStatus::kOk);
+    REQUIRE(initialize(*run.model, run.state, run.workspace) == StepStatus::kOk);
+    Collider inside = sphere_under_beam();
+    inside.pose.translation.z() += kHeight + 0.02;
+    REQUIRE(run.state.colliders.replace(added.id, inside) == ColliderStatus::kOk);
+    const double delta = run.state.settings.contact_distance, h = run.state.settings.time_step;
+    double deepest = measure_contact(*run.model, run.state).smallest_distance;
+    REQUIRE(deepest < -3 * delta);
+    int steps = 0;
+    for (; deepest < -delta && steps < 8; ++steps) {
+      REQUIRE(ramus::step(*run.model, run.state, run.workspace) == StepStatus::kOk);
+      const double now = measure_contact(*run.model, run.state).smallest_distance;
+      double fastest = 0;
+      for (int i = 0; i < run.model->num_domains(); ++i)
+        for (int k = 0; k < run.model->part_of(i).contact.size(); ++k)
+          fastest = std::max(fastest, sample_world_velocity(*run.model, run.state, i, k).norm());
+      WARN(to_string(integrator) << " step " << steps << ": deepest sample " << now
+                                 << " m, fastest " << fastest << " m/s");
+      // Out by at least delta / 2 and at most about twice delta a step, about as fast as that
+      // (BDF2's velocity (3 q1 - 4 q0 + q-1) / 2h: 1.4 m/s after a rise of 1.1 cm).
+      CHECK(now - deepest >= 0.5 * delta);
+      CHECK(now - deepest <= 2.5 * delta);
+      CHECK(fastest <= 3 * delta / h);
+      deepest = now;
+    }
+    CHECK(steps <= 4);
+  }
+}
+
+TEST_CASE("A Newton step does not carry the beam through a thin plate", "[contact]") {
+  // A 1 cm plate 1 cm under the beam's free end, h = 0.1 s: the first step's Newton direction
+  // heads for the sag under gravity, 6 to 7 cm down, past the plate, where the barrier is zero
+  // and the line search would take it (feasible_fraction stops it at the plate).
+  for (const Integrator integrator : {Integrator::kBackwardEuler, Integrator::kSemiImplicitBdf2}) {
+    INFO(to_string(integrator));
+    ReducedRun run(compile_model(*test::split_beam(2, 8)));
+    run.state.settings.time_step = 0.1;
+    for (DomainSettings& d : run.state.settings.domains) d.integrator = integrator;
+    Collider plate;
+    plate.shape = ColliderShape::kRoundedBox;
+    plate.size = Eigen::Vector4d(0.15, 0.2, 0.005, 0.002);
+    plate.pose.translation = Eigen::Vector3d(0.85, 0.1, -0.015);
+    REQUIRE(add_collider(*run.model, run.state, plate).status == ColliderStatus::kOk);
+    REQUIRE(initialize(*run.model, run.state, run.workspace) == StepStatus::kOk);
+    double smallest = INFINITY;
+    for (int step = 0; step < 20; ++step) {
+      REQUIRE(ramus::step(*run.model, run.state, run.workspace) == StepStatus::kOk);
+      smallest = std::min(smallest, measure_contact(*run.model, run.state).smallest_distance);
+    }
+    const TetMesh mesh = test::split_beam_mesh();
+    Eigen::MatrixX3d positions;
+    global_positions(*run.model, run.state, positions);
+    const double lowest = positions.col(2).minCoeff();
+    WARN(to_string(integrator) << ": smallest distance " << smallest << " m, lowest point "
+                               << lowest << " m");
+    CHECK(smallest > -run.state.settings.contact_distance);
+    CHECK(lowest > -0.01 - run.state.settings.contact_distance);
+  }
+}
+
 }  // namespace
 }  // namespace ramus

@@ -22,6 +22,13 @@ constexpr double kBarrierFloor = 0.1;
 /// semi-implicit step takes one linear solve and cannot back off from a pole).
 ScalarDerivatives continued_log_barrier(double distance, double delta);
 
+/// The depth (m) the continued barrier forgives a sample that starts a step at `distance`, deeper
+/// than `limit` (m) inside the surface: all of it down to the barrier's floor (kBarrierFloor
+/// delta); 0 above -limit. The barrier is evaluated at distance + allowance, so a sample the model
+/// could not keep out (a part that cannot yield to a kinematic collider) is pushed out by the
+/// barrier's force at its floor, not by the energy its depth stored, and never deeper.
+double barrier_allowance(double distance, double delta, double limit);
+
 /// k |phi|³ for phi < 0, 0 otherwise (optimization paper §5.2, which writes k phi³ and means
 /// the positive energy); k in J/m³.
 ScalarDerivatives cubic_penalty(double phi, double stiffness);

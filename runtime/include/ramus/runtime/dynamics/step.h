@@ -19,7 +19,7 @@ struct WorkspaceData;  // defined in the runtime's sources: scratch only
 constexpr int kMaxStepThreads = 64;
 
 /// Contact candidates a Workspace holds at most by default (Workspace::set_contact_capacity):
-/// 8,192 (768 kB), room for 227 leaves of the oak with all 36 samples each in contact.
+/// 8,192 (832 kB), room for 227 leaves of the oak with all 36 samples each in contact.
 constexpr int kDefaultContactCapacity = 8192;
 
 /// All scratch memory of a step, sized for one Model (one set of buffers per part). Any
