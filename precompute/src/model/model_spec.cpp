@@ -71,9 +71,12 @@ ModelSpec parse_model_spec(const std::string& json_text, const std::string& spec
              "an assembly (\"parts\", \"instances\") has no top-level mesh: each part "
              "names its own");
     r.only_keys(root, "",
-                {"parts", "instances", "attachment_tolerance", "forces", "simulation", "domains",
-                 "check", "comment"});
+                {"parts", "instances", "attachment_tolerance", "forces", "colliders", "simulation",
+                 "domains", "check", "comment"});
     spec.assembly = parse_assembly(r, root, spec_path, spec.warnings);
+    // Its colliders (in metres, as its parts) travel in the model's scenario, for `ramus
+    // simulate` and `audit` (a character walking through a generated tree).
+    spec.contact = parse_contact(r, root, 1.0);
   } else {
     r.only_keys(root, "",
                 {"mesh", "units", "tetrahedralize", "material", "materials_by_label", "fixed",

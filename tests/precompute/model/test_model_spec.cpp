@@ -213,6 +213,27 @@ TEST_CASE("An assembly part may be cut into domains, and a domain placed on its 
   CHECK(a.instances[2].parent_domain.empty());
 }
 
+TEST_CASE("An assembly spec takes colliders for the model's scenario", "[precompute][model]") {
+  const ModelSpec spec = parse_model_spec(R"({
+    "parts": {"leaf": {"mesh": "leaf.msh"}},
+    "instances": [{"name": "a", "part": "leaf"}],
+    "colliders": [{"shape": "capsule", "radius": 0.05, "half_length": 0.4,
+                   "position": [-0.6, 0.9, 2], "velocity": [1.25, 0, 0], "friction": 0.3}]})",
+                                          "dir/spec.json");
+  REQUIRE(spec.assembly);
+  REQUIRE(spec.contact.colliders.size() == 1);
+  const ColliderSpec& capsule = spec.contact.colliders[0];
+  CHECK(capsule.contact.collider.shape == ColliderShape::kCapsule);
+  CHECK(capsule.contact.collider.size(1) == 0.4);
+  CHECK(capsule.contact.collider.motion.linear_velocity.x() == 1.25);
+  CHECK(capsule.contact.friction == 0.3);
+  // (simulate-full's contact block is not an assembly's.)
+  CHECK_THROWS_WITH(parse_model_spec(R"({"parts": {"leaf": {"mesh": "leaf.msh"}},
+                                         "instances": [{"part": "leaf"}], "contact": {}})",
+                                     "dir/spec.json"),
+                    Contains("contact"));
+}
+
 TEST_CASE("Legal but suspicious spec values parse with a warning, huge normals normalize",
           "[precompute][model]") {
   const ModelSpec spec = parse_model_spec(R"({"mesh": "m.msh",
