@@ -1,6 +1,7 @@
 #include "domain_contact.h"
 
 #include <Eigen/Geometry>
+#include <algorithm>
 #include <cmath>
 
 #include "ramus/runtime/contact/contact_response.h"
@@ -177,6 +178,25 @@ double DomainContact::feasible_step(const Eigen::Ref<const Eigen::VectorXd>& q,
         fraction = std::min(fraction, feasible_fraction(col, x, dx, forgiven, distance, bound));
       });
   return fraction;
+}
+
+void DomainContact::forgive_frame_depth(const Eigen::Ref<const Eigen::VectorXd>& q,
+                                        double* room) noexcept {
+  allowance = nullptr;
+  visit_candidates(*this, q,
+                   [&](const ContactCandidate& c, const StepCollider& col, const Eigen::Vector3d& x,
+                       double, double) {
+                     double& forgiven = room[&c - candidates];
+                     forgiven = c.allowance;
+                     // (Not evaluated where the frame's motion cannot have taken it 3 delta deep:
+                     // a distance is 1-Lipschitz, a grid's interpolant √3.)
+                     if (c.end_distance - 2 * (x - c.start).norm() > -3 * distance) return;
+                     forgiven = std::max(
+                         c.allowance,
+                         barrier_allowance(collider_level_set(col.collider, col.end, x).value,
+                                           distance, 3 * distance));
+                   });
+  allowance = room;
 }
 
 int gather_domain_contacts(const Model& model, const State& state, int i,

@@ -82,6 +82,10 @@ struct DomainContact {
   /// (feasible_fraction; 1 when none would).
   double feasible_step(const Eigen::Ref<const Eigen::VectorXd>& q,
                        const Eigen::Ref<const Eigen::VectorXd>& dq) const noexcept;
+  /// Fills `room` (count entries) with what the solve forgives each candidate, its start's
+  /// allowance or barrier_allowance (beyond 3 delta) where the frame at t + h puts it with q at
+  /// t, and points `allowance` there.
+  void forgive_frame_depth(const Eigen::Ref<const Eigen::VectorXd>& q, double* room) noexcept;
 };
 
 /// Sample k of a part in its domain's axes: s X_k + s^-3/2 U_k q (m).

@@ -1,9 +1,6 @@
 #include "contact_loads.h"
 
-#include <algorithm>
-
 #include "parallel_for.h"
-#include "ramus/runtime/contact/contact_response.h"
 
 namespace ramus {
 
@@ -165,23 +162,7 @@ const DomainContact* domain_contact(const Model& model, const State& state, cons
   contact.distance = settings.contact_distance;
   contact.friction_speed = settings.contact_friction_speed;
   contact.time_step = settings.time_step;
-  // What the solve forgives: the depth where the frame at t + h puts each sample, q still at t.
-  const auto q = state.q.segment(domain.dof_offset, domain.r);
-  for (int n = 0; n < count; ++n) {
-    const ContactCandidate& c = contact.candidates[n];
-    const StepCollider& col = contact.colliders[c.collider];
-    const Eigen::Vector3d x =
-        contact.origin +
-        contact.rotation * sample_local_position(*contact.samples, domain.scale, c.sample, q);
-    // (Not evaluated where the frame's motion cannot have taken it 3 delta deep: a distance is
-    // 1-Lipschitz, a grid's interpolant √3.)
-    allowance[n] = c.allowance;
-    if (c.end_distance - 2 * (x - c.start).norm() > -3 * contact.distance) continue;
-    allowance[n] =
-        std::max(c.allowance, barrier_allowance(collider_level_set(col.collider, col.end, x).value,
-                                                contact.distance, 3 * contact.distance));
-  }
-  contact.allowance = allowance;
+  contact.forgive_frame_depth(state.q.segment(domain.dof_offset, domain.r), allowance);
   return &contact;
 }
 
