@@ -2,10 +2,12 @@
 
 #include <chrono>
 #include <cstdio>
+#include <limits>
 
 #include "output_paths.h"
 #include "ramus/error.h"
 #include "ramus/precompute/cloth/implicit_euler_cloth.h"
+#include "ramus/precompute/contact/collider_spec.h"
 #include "ramus/precompute/formats/vtu_io.h"
 #include "ramus/precompute/pipeline/spec_mesh.h"
 #include "series_budget.h"
@@ -47,20 +49,42 @@ Eigen::MatrixX3d as_rows(const Eigen::VectorXd& flat) {
 struct ClothTotals {
   int steps = 0, discarded = 0, cg_iterations = 0, unconverged = 0, kept_over = 0;
   double seconds = 0, largest_strain = 0, largest_step_strain = 0, max_displacement = 0;
+  int most_contacts = 0, releases = 0;
+  double friction_work = 0, smallest_distance = std::numeric_limits<double>::infinity();
 };
+
+// The spec's colliders as the cloth's constraints (Baraff and Witkin's, whatever their
+// "contact"); self-collision refused.
+std::vector<ClothCollider> cloth_colliders(const ModelSpec& spec, const MassSpringCloth& cloth) {
+  if (spec.contact.self_collision)
+    throw OptionError(
+        "contact.self_collision: the implicit Euler cloth has no self-collision (its colliders "
+        "are constraints); leave it out");
+  ContactSpec contact = spec.contact;
+  for (ColliderSpec& collider : contact.colliders)
+    collider.contact.model = ContactModel::kConstraint;
+  const Eigen::VectorXd masses =
+      Eigen::VectorXd::Constant(cloth.num_particles(), cloth.particle_mass);
+  std::vector<std::string> warnings;
+  const ContactOptions options =
+      resolve_contact_options(contact, spec.spec_path, cloth.rest_positions, masses, warnings);
+  for (const std::string& warning : warnings)
+    std::fprintf(stderr, "ramus: warning: %s: %s\n", spec.spec_path.c_str(), warning.c_str());
+  std::vector<ClothCollider> colliders;
+  for (const ColliderContact& c : options.colliders)
+    colliders.push_back({c.collider, c.friction, c.delta});
+  return colliders;
+}
 
 }  // namespace
 
 void simulate_cloth(const ModelSpec& spec, const ClothRunOutput& output) {
-  if (!spec.contact.colliders.empty())
-    throw OptionError(
-        "colliders: the implicit Euler cloth has no contact yet; the local/global solver takes "
-        "them (--integrator lg-be, lg-im or lg-im-blend)");
   const SpecCloth loaded = load_spec_cloth(spec);
   const MassSpringCloth& cloth = loaded.cloth;
   const RuntimeSettings& settings = spec.simulation.settings;
   const int frames = spec.simulation.scenario.steps;
   ImplicitEulerCloth simulator(cloth, spec.cloth, settings.time_step, settings.gravity);
+  simulator.set_colliders(cloth_colliders(spec, cloth));
   std::printf(
       "cloth     %s: %d particles (%.4g kg each, %.4g m^2), %d stretch and %d bending springs, "
       "%zu pinned\n",
@@ -72,6 +96,12 @@ void simulate_cloth(const ModelSpec& spec, const ClothRunOutput& output) {
       "Jacobi\n",
       settings.time_step, 100 * spec.cloth.strain_limit, spec.cloth.max_halvings, frames,
       spec.cloth.cg_tolerance, spec.cloth.cg_iterations);
+  if (!simulator.contact().empty())
+    std::printf(
+        "contact   %zu colliders as constraints (Baraff and Witkin): a particle within delta or "
+        "entering in a step is held on the surface, let go when its impulse pulls; Coulomb "
+        "friction on the held impulse\n",
+        simulator.contact().colliders().size());
 
   // The initial state, then a frame every output_every steps (or what keeps it under 50 MB).
   ClothState state = simulator.rest_state();
@@ -115,6 +145,10 @@ void simulate_cloth(const ModelSpec& spec, const ClothRunOutput& output) {
     totals.kept_over += report.strain_kept_over;
     totals.largest_strain = std::max(totals.largest_strain, report.largest_strain);
     totals.largest_step_strain = std::max(totals.largest_step_strain, report.largest_step_strain);
+    totals.most_contacts = std::max(totals.most_contacts, report.contacts);
+    totals.releases += report.releases;
+    totals.friction_work += report.friction_work;
+    totals.smallest_distance = std::min(totals.smallest_distance, report.smallest_distance);
     const double displacement = (as_rows(state.positions) - rest).rowwise().norm().maxCoeff();
     totals.max_displacement = std::max(totals.max_displacement, displacement);
     if (frame % output_every == 0) {
@@ -144,6 +178,12 @@ void simulate_cloth(const ModelSpec& spec, const ClothRunOutput& output) {
       "energy    kinetic + springs + gravity: start %.6g J, end %.6g J (point forces' work and "
       "damping's and implicit Euler's dissipation are not in it)\n",
       start_energy, simulator.energy(state));
+  if (!simulator.contact().empty())
+    std::printf(
+        "contact   at most %d particles held, %d holds let go, friction took %.4g J; the "
+        "deepest particle at a frame's end %.4g m inside\n",
+        totals.most_contacts, totals.releases, totals.friction_work,
+        std::max(0.0, -totals.smallest_distance));
   budget.report("the spec's simulation.output_every");
   std::printf("output    %s (%d frames of the surface; %s)\n", output.path.c_str(),
               writer.num_frames(), kFrameConvention);

@@ -32,6 +32,12 @@ LocalGlobalMethod method_of(const std::string& integrator) {
 using FrameWriter =
     std::function<void(PvdSeriesWriter&, double, const Eigen::MatrixX3d&, const VtuFields&)>;
 
+// The colliders and their Coulomb mu.
+struct LocalGlobalColliders {
+  std::vector<LevelSetCollider> colliders;
+  std::vector<double> friction;
+};
+
 // The body the run steps, whatever it was made of.
 struct Body {
   const ProjectiveEnergy& energy;
@@ -40,24 +46,21 @@ struct Body {
   Eigen::MatrixX3d rest;
   std::vector<PointForce> forces;
   const char* what;  // "cloth" or "tets", for the log
-  std::vector<LevelSetCollider> colliders;
+  LocalGlobalColliders colliders;
 };
 
-// The colliders of a run's contact options, frictionless; what the solver cannot take refused.
-std::vector<LevelSetCollider> local_global_colliders(const ContactOptions& contact,
-                                                     const std::string& integrator) {
+// The colliders of a run's contact options with their mu (friction after each step); what the
+// solver cannot take refused.
+LocalGlobalColliders local_global_colliders(const ContactOptions& contact,
+                                            const std::string& integrator) {
   if (contact.self_collision.enabled)
     throw OptionError("--integrator " + integrator +
                       ": the local/global solver has no self-collision (contact.self_collision); "
                       "use be or im-blend");
-  std::vector<LevelSetCollider> colliders;
-  for (std::size_t c = 0; c < contact.colliders.size(); ++c) {
-    if (contact.colliders[c].friction > 0)
-      throw OptionError("--integrator " + integrator + ": colliders[" + std::to_string(c) +
-                        "] has friction " + std::to_string(contact.colliders[c].friction) +
-                        "; the local/global solver's colliders are frictionless (give 0, or use "
-                        "be or im-blend)");
-    colliders.push_back(contact.colliders[c].collider);
+  LocalGlobalColliders colliders;
+  for (const ColliderContact& c : contact.colliders) {
+    colliders.colliders.push_back(c.collider);
+    colliders.friction.push_back(c.friction);
   }
   return colliders;
 }
@@ -77,7 +80,8 @@ void run_body(const ModelSpec& spec, const Body& body, const LocalGlobalRun& run
   options.stabilization_iterations = full_space.local_global_stabilization_iterations;
   options.energy_tolerance = run.energy_tolerance;
   options.momentum_damping = spec.simulation.domain.momentum_damping;
-  options.colliders = body.colliders;
+  options.colliders = body.colliders.colliders;
+  options.collider_friction = body.colliders.friction;
   options.collision_stiffness = full_space.local_global_collision_stiffness;
   const VertexRows rest_rows = body.rest;
   const auto t_factor = Clock::now();
@@ -125,7 +129,8 @@ void run_body(const ModelSpec& spec, const Body& body, const LocalGlobalRun& run
       integrator.total_energy(state, point_forces_at(body.forces, n, state.time));
 
   // Step by step: the point forces at the step's start, its substeps, the log.
-  double seconds = 0, max_displacement = 0, damping_loss = 0, largest_alpha = 0, deepest = 0;
+  double seconds = 0, max_displacement = 0, damping_loss = 0, largest_alpha = 0, deepest = 0,
+         friction_loss = 0;
   int iterations = 0, toward_euler = 0, toward_forward = 0;
   const int print_every = std::max(1, steps / 10);
   for (int step = 1; step <= steps; ++step) {
@@ -136,6 +141,7 @@ void run_body(const ModelSpec& spec, const Body& body, const LocalGlobalRun& run
       last = integrator.step(state, method, forces);
       iterations += last.iterations;
       damping_loss += last.damping_loss;
+      friction_loss += last.friction_loss;
       toward_euler += last.blend == 1;
       toward_forward += last.blend == -1;
       largest_alpha = std::max(largest_alpha, last.alpha);
@@ -172,11 +178,11 @@ void run_body(const ModelSpec& spec, const Body& body, const LocalGlobalRun& run
       "%.4g m\n",
       steps, seconds, 1e3 * seconds / divisor, static_cast<double>(iterations) / divisor,
       max_displacement);
-  if (!body.colliders.empty())
+  if (!body.colliders.colliders.empty())
     std::printf(
-        "contact   %zu colliders (projective, weight %g m / h^2): deepest vertex %.4g m "
-        "inside\n",
-        body.colliders.size(), options.collision_stiffness, deepest);
+        "contact   %zu colliders (projective, weight %g m / h^2; Coulomb friction after each "
+        "step): deepest vertex %.4g m inside, friction took %.4g J\n",
+        body.colliders.colliders.size(), options.collision_stiffness, deepest, friction_loss);
   if (method == LocalGlobalMethod::kEnergyStabilizedMidpoint)
     std::printf(
         "blend     %d steps toward backward Euler, %d toward forward Euler (of %d), largest alpha "
@@ -230,7 +236,7 @@ void simulate_local_global_cloth(const ModelSpec& spec, const LocalGlobalRun& ru
 void simulate_local_global_tets(const ModelSpec& spec, const TetMesh& mesh,
                                 const StvkFemModel& model, const std::vector<int>& fixed,
                                 const ContactOptions& contact, const LocalGlobalRun& run) {
-  std::vector<LevelSetCollider> colliders = local_global_colliders(contact, run.integrator);
+  LocalGlobalColliders colliders = local_global_colliders(contact, run.integrator);
   const ProjectiveEnergy energy = projective_corotated_energy(model);
   std::printf("mesh      %s: %d vertices, %d tets, %zu fixed vertices, mass %.4g kg\n",
               spec.mesh_path.c_str(), mesh.num_vertices(), mesh.num_tets(), fixed.size(),

@@ -102,12 +102,12 @@ ContactOptions resolve_contact_options(const ContactSpec& spec, const std::strin
                                            : kWeightsHeldAtDelta * average_mass *
                                                  kReferenceGravity / (3 * c.delta * c.delta));
     // At t = 0 no vertex may be at or inside a barrier (it could never leave); a penalty may
-    // start overlapping, with a warning.
+    // start overlapping, with a warning, and a constraint too (on its surface is no overlap).
     int inside = 0, deepest = -1;
     double depth = 0;
     for (Eigen::Index v = 0; v < rest_positions.rows(); ++v) {
       const double phi = sample_level_set(c.collider, rest_positions.row(v).transpose(), 0).value;
-      if (phi > 0) continue;
+      if (phi > 0 || (c.model == ContactModel::kConstraint && phi >= 0)) continue;
       ++inside;
       if (-phi >= depth) {
         depth = -phi;

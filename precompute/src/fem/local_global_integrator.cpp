@@ -8,6 +8,7 @@
 
 #include "energy_blend.h"
 #include "ramus/error.h"
+#include "ramus/precompute/contact/coulomb_impulse.h"
 #include "ramus/precompute/fem/momentum_preserving_damping.h"
 
 namespace ramus {
@@ -80,6 +81,15 @@ LocalGlobalIntegrator::LocalGlobalIntegrator(const ProjectiveEnergy& energy, Eig
   for (int v = 0; v < n; ++v) mass.insert(v, v) = masses_(v);
   if (!(options_.collision_stiffness > 0) || !std::isfinite(options_.collision_stiffness))
     throw OptionError("local/global: the collision stiffness must be positive");
+  if (!options_.collider_friction.empty() &&
+      options_.collider_friction.size() != options_.colliders.size())
+    throw OptionError("local/global: " + std::to_string(options_.collider_friction.size()) +
+                      " friction coefficients for " + std::to_string(options_.colliders.size()) +
+                      " colliders");
+  for (std::size_t c = 0; c < options_.collider_friction.size(); ++c)
+    if (!(options_.collider_friction[c] >= 0) || !std::isfinite(options_.collider_friction[c]))
+      throw OptionError("local/global: collider " + std::to_string(c) +
+                        "'s friction must be a finite mu >= 0");
   f.backward_euler = mass + h * h * f.laplacian;
   f.midpoint = mass + 0.25 * h * h * f.laplacian;
   const auto free_block = [&](const Eigen::SparseMatrix<double>& A) {
@@ -217,6 +227,32 @@ double LocalGlobalIntegrator::add_collision_projections(const VertexRows& x, dou
     }
   if (deepest) *deepest = depth;
   return energy;
+}
+
+double LocalGlobalIntegrator::apply_collider_friction(const Eigen::VectorXd& x, double time,
+                                                      Eigen::VectorXd& v) const {
+  // Per collider with mu > 0 and vertex inside: the term's force w |x - P(x)|, its impulse over
+  // the step slowing the slip against the collider (Coulomb, to rest at most).
+  const double h = options_.time_step;
+  double taken = 0;
+  for (std::size_t c = 0; c < options_.collider_friction.size(); ++c) {
+    const double mu = options_.collider_friction[c];
+    if (!(mu > 0)) continue;
+    for (Eigen::Index i = 0; i < masses_.size(); ++i) {
+      const Eigen::Vector3d point = x.segment<3>(3 * i);
+      const LevelSetSample sample = sample_level_set(options_.colliders[c], point, time);
+      const double gradient = sample.gradient.norm();
+      if (!(sample.value < 0) || !(gradient > 0) || !(masses_(i) > 0) ||
+          std::binary_search(fixed_.begin(), fixed_.end(), static_cast<int>(i)))
+        continue;
+      const double force =
+          options_.collision_stiffness * masses_(i) / (h * h) * (-sample.value / gradient);
+      taken += apply_coulomb_impulse(v.segment<3>(3 * i), sample.gradient / gradient,
+                                     options_.colliders[c].motion.velocity_at(point, time),
+                                     mu * force * h / masses_(i), masses_(i));
+    }
+  }
+  return taken;
 }
 
 VertexRows LocalGlobalIntegrator::collision_gradient(const VertexRows& x, double time) const {
@@ -384,10 +420,23 @@ LocalGlobalReport LocalGlobalIntegrator::step(FullSpaceState& state, LocalGlobal
     factor(active);
   }
 
-  // Fixed vertices at rest, the damping (its loss leaves the tracked total), the state.
+  // Fixed vertices at rest, the damping and the colliders' friction (their losses leave the
+  // tracked total), the state.
   for (int v : fixed_) end.v.segment<3>(3 * v).setZero();
   report.damping_loss =
       damp_non_rigid_velocity(masses_, fixed_, end.x, options_.momentum_damping, end.v);
+  if (!options_.collider_friction.empty()) {
+    // Friction's change of v moves x as the method does (x_n + h v, or + h (v_n + v) / 2); the
+    // blend counts its loss as the change of H, which it tracks.
+    const bool blend = method == LocalGlobalMethod::kEnergyStabilizedMidpoint;
+    const Eigen::VectorXd unslowed = end.v;
+    const double energy_before = blend ? energy_at(end.x, end.v, f, state.time + h) : 0.0;
+    report.friction_loss = apply_collider_friction(end.x, state.time + h, end.v);
+    if (report.friction_loss > 0) {
+      end.x += (method == LocalGlobalMethod::kBackwardEuler ? h : h / 2) * (end.v - unslowed);
+      if (blend) report.friction_loss = energy_before - energy_at(end.x, end.v, f, state.time + h);
+    }
+  }
   state.accelerations = (end.v - v_n) / h;
   state.positions = std::move(end.x);
   state.velocities = std::move(end.v);
@@ -395,7 +444,7 @@ LocalGlobalReport LocalGlobalIntegrator::step(FullSpaceState& state, LocalGlobal
   if (!options_.colliders.empty())
     add_collision_projections(rows_of(state.positions), state.time, nullptr, &report.deepest);
   if (method == LocalGlobalMethod::kEnergyStabilizedMidpoint) {
-    state.energy_target = target - report.damping_loss;
+    state.energy_target = target - report.damping_loss - report.friction_loss;
     state.energy_at_end = energy_at(state.positions, state.velocities, f, state.time);
   }
   return report;

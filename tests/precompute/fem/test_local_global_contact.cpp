@@ -2,7 +2,7 @@
 // dropped on a sphere comes to rest on it, no vertex deeper than the weight's g h² / c, where
 // without the sphere it falls through; the midpoint paper's Fig. 15: a corotated block dropped on
 // five spheres bounces back near its height with the energy-stabilized midpoint and barely with
-// backward Euler.
+// backward Euler; Coulomb friction on an incline against its closed form.
 #include <catch2/catch.hpp>
 #include <cmath>
 
@@ -121,4 +121,65 @@ TEST_CASE(
   CHECK(euler.drift > 0.3 * fall);  // backward Euler's impact dissipates
   CHECK(blend.deepest < 0.01);
   CHECK(euler.deepest < 0.01);
+}
+
+TEST_CASE(
+    "local/global colliders' Coulomb friction: a cloth on an incline sticks for mu > tan(theta) "
+    "and slides at g (sin theta - mu cos theta) below",
+    "[local_global]") {
+  // A 5 x 5 cloth of 0.2 m on the floor z = 0, gravity tilted by 20 degrees, 2 s of backward
+  // Euler (Projective Dynamics).
+  const double theta = 20 * M_PI / 180, g = 9.81, seconds = 2;
+  ClothSettings settings;
+  settings.stretch_stiffness = 300;
+  const MassSpringCloth cloth =
+      build_mass_spring_cloth(make_square_cloth(5, 0.2), settings, {}, "test");
+  const ProjectiveEnergy energy = projective_cloth_energy(cloth);
+  LevelSetCollider floor;
+  floor.shape = ColliderShape::kHalfSpace;
+  for (const double mu : {0.0, 0.2, 0.5}) {
+    CAPTURE(mu);
+    LocalGlobalOptions o;
+    o.time_step = 0.01;
+    o.gravity = Vector3d(g * std::sin(theta), 0, -g * std::cos(theta));
+    o.colliders = {floor};
+    o.collider_friction = {mu};
+    LocalGlobalIntegrator lg(energy,
+                             Eigen::VectorXd::Constant(cloth.num_particles(), cloth.particle_mass),
+                             {}, flat(cloth.rest_positions), o);
+    FullSpaceState state = lg.rest_state();
+    double taken = 0;
+    for (int step = 0; step < 200; ++step)
+      taken += lg.step(state, LocalGlobalMethod::kBackwardEuler).friction_loss;
+    const Eigen::Vector3d v = state.velocities.reshaped(3, cloth.num_particles()).rowwise().mean();
+    const double expected = std::max(0.0, g * (std::sin(theta) - mu * std::cos(theta))) * seconds;
+    // Backward Euler's closed form for a constant acceleration a: x_n = x_0 + a h² n (n + 1) / 2.
+    const double moved = (state.positions - flat(cloth.rest_positions))
+                             .reshaped(3, cloth.num_particles())
+                             .row(0)
+                             .mean();
+    CHECK(std::abs(moved - expected / seconds * 0.01 * 0.01 * 200 * 201 / 2) < 1e-5);
+    if (mu == 0) {
+      CHECK(std::abs(v.x() - expected) < 1e-9 * expected);
+      CHECK(taken == 0);
+    } else {
+      CHECK(std::abs(v.x() - expected) < 1e-6 * g * seconds);
+      CHECK(taken > 0);
+    }
+    CHECK(std::abs(v.y()) < 1e-9);
+    CHECK(std::abs(v.z()) < 1e-3);
+  }
+  // A friction for each collider, each finite and >= 0.
+  LocalGlobalOptions bad;
+  bad.colliders = {floor};
+  bad.collider_friction = {-0.1};
+  CHECK_THROWS_WITH(
+      LocalGlobalIntegrator(energy, Eigen::VectorXd::Constant(cloth.num_particles(), 1e-3), {},
+                            flat(cloth.rest_positions), bad),
+      Catch::Contains("collider 0's friction must be a finite mu >= 0"));
+  bad.collider_friction = {0.1, 0.2};
+  CHECK_THROWS_WITH(
+      LocalGlobalIntegrator(energy, Eigen::VectorXd::Constant(cloth.num_particles(), 1e-3), {},
+                            flat(cloth.rest_positions), bad),
+      Catch::Contains("2 friction coefficients for 1 colliders"));
 }

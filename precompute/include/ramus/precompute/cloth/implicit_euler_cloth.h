@@ -7,12 +7,14 @@
 // again (§3.2.3). "Deformed" is read as Baraff and Witkin's rule the paper cites: a stretch
 // spring's length changing by more than the limit (of its rest length) within one step; an
 // absolute strain limit would halve forever a cloth its own weight strains past it. Pinned
-// particles are held by the filter P A P + (I - P).
+// particles, and particles held on a collider (cloth_contact_constraints.h), are held by the
+// filter P A P + (I - P).
 #pragma once
 
 #include <Eigen/Core>
 #include <vector>
 
+#include "ramus/precompute/cloth/cloth_contact_constraints.h"
 #include "ramus/precompute/cloth/mass_spring_cloth.h"
 
 namespace ramus {
@@ -34,18 +36,27 @@ struct ClothStepReport {
   double largest_step_strain = 0;  ///< the largest change of a stretch spring in a kept step
   double next_step = 0;            ///< s: the step size the next frame starts with
   bool strain_kept_over = false;   ///< a step kept over the limit after max_halvings halvings
+  int contacts = 0;                ///< particles held on a collider in the frame's last step
+  int releases = 0;                ///< holds let go (their impulse pulled) and re-solved
+  double friction_work = 0;        ///< J: what the colliders' friction took in the frame
+  double smallest_distance = 0;    ///< m: min phi over particles and colliders at the frame's end
 };
 
 /// The system matrix A = M - h df/dv - h² df/dx of one step at the positions it was prepared at,
 /// matrix-free: a block C (six numbers, symmetric) per spring; A p adds C (p_i - p_j) to row i and
-/// subtracts it from row j, with pinned rows and columns replaced by the identity.
+/// subtracts it from row j, with pinned rows and columns replaced by the identity, and the
+/// normals of particles held on a collider filtered likewise (P A P + I - P).
 class ClothSystemMatrix {
  public:
   /// The blocks are built by ImplicitEulerCloth (prepare), not here.
   explicit ClothSystemMatrix(const MassSpringCloth& cloth);
-  /// out = A p (3#V each).
+  /// out = A p (3#V each), filtered.
   void multiply(const Eigen::VectorXd& p, Eigen::VectorXd& out) const;
-  /// out += alpha A p, for any vector expression p and out (Eigen's matrix-free product).
+  /// out = A p with only the pinned particles filtered: the held particles' rows of A p - b are
+  /// their colliders' impulses.
+  void multiply_unfiltered(const Eigen::VectorXd& p, Eigen::VectorXd& out) const;
+  /// out += alpha A p, filtered, for any vector expression p and out (Eigen's matrix-free
+  /// product).
   template <class In, class Out>
   void multiply_add(const In& p, double alpha, Out& out) const;
   /// diag(A)⁻¹ (3#V): the Jacobi preconditioner.
@@ -62,6 +73,10 @@ class ClothSystemMatrix {
   std::vector<double> free_;  // 1 for a free particle, 0 for a pinned one
   std::vector<Block> blocks_;
   Eigen::VectorXd inverse_diagonal_;
+  const ClothContactConstraints* held_ = nullptr;       // the particles held on colliders, if any
+  mutable Eigen::VectorXd input_, filtered_, product_;  // the filtered product's workspace
+  template <class In, class Out>
+  void add_pinned_product(const In& p, double alpha, Out& out) const;
 };
 
 /// Steps a cloth: forces, Jacobians and blocks in one pass over the springs, then CG.
@@ -76,8 +91,13 @@ class ImplicitEulerCloth {
   /// One frame: steps of h / 2^k (k from the frame before, raised by the strain rule, lowered after
   /// two good steps) until frame_step is covered. `external` (3#V, N, or empty) acts throughout.
   ClothStepReport advance(ClothState& state, const Eigen::VectorXd& external);
-  /// One implicit Euler step of size h, no halving; the CG iterations it took (converged set).
-  int step(ClothState& state, const Eigen::VectorXd& external, double h, bool& converged);
+  /// The colliders the particles meet from now on (Baraff and Witkin's constraints).
+  void set_colliders(std::vector<ClothCollider> colliders);
+  const ClothContactConstraints& contact() const { return contact_; }
+  /// One implicit Euler step of size h, no halving; the CG iterations it took (converged set),
+  /// `report`'s contact fields (contacts, releases, friction_work) filled when given.
+  int step(ClothState& state, const Eigen::VectorXd& external, double h, bool& converged,
+           ClothStepReport* report = nullptr);
 
   /// f(x, v): springs, their damping, gravity and `external` (3#V, N; may be empty).
   Eigen::VectorXd forces(const ClothState& state, const Eigen::VectorXd& external) const;
@@ -105,10 +125,25 @@ class ImplicitEulerCloth {
   ClothState saved_;    // the state before a step the strain rule may discard
   Eigen::VectorXd b_, dv_, guess_;
   double last_h_ = 0;  // the size of the step dv_ is from
+  ClothContactConstraints contact_;
+  Eigen::VectorXd z_, rhs_, residual_;  // the held particles' Δv, the filtered b, A Δv - b
 };
 
 template <class In, class Out>
 void ClothSystemMatrix::multiply_add(const In& p, double alpha, Out& out) const {
+  if (held_ == nullptr || held_->active().empty()) return add_pinned_product(p, alpha, out);
+  // P A P p + (I - P) p: the held particles' normals filtered out and back in.
+  input_ = p;
+  filtered_ = input_;
+  held_->filter(filtered_);
+  product_.setZero(input_.size());
+  add_pinned_product(filtered_, 1.0, product_);
+  held_->filter_rows(input_, product_);
+  out += alpha * product_;
+}
+
+template <class In, class Out>
+void ClothSystemMatrix::add_pinned_product(const In& p, double alpha, Out& out) const {
   // The mass (identity on pinned rows), then each spring's block on its two particles.
   const Eigen::Index n = static_cast<Eigen::Index>(free_.size());
   for (Eigen::Index v = 0; v < n; ++v) {

@@ -7,7 +7,8 @@
 // tracked total, or toward forward Euler when it lost some, then the momentum-preserving damping
 // (§4.3), whose loss the tracked total follows. Kinematic colliders enter as Projective
 // Dynamics' collision constraints: a vertex inside a collider, or heading in, carries for the
-// step the term w/2 |x - P(x)|² (P the nearest point outside), w a multiple of m / h².
+// step the term w/2 |x - P(x)|² (P the nearest point outside), w a multiple of m / h²; their
+// Coulomb friction acts after each step on that term's force.
 #pragma once
 
 #include <Eigen/Core>
@@ -34,8 +35,11 @@ struct LocalGlobalOptions {
   int stabilization_iterations = 1;         ///< of the backward-Euler solve that stabilizes
   double energy_tolerance = 0.01;           ///< ε of Eq. 24, relative to the energy's scale
   double momentum_damping = 0;              ///< k of Eq. 33 in [0, 1], applied after every step
-  std::vector<LevelSetCollider> colliders;  ///< kinematic, frictionless
+  std::vector<LevelSetCollider> colliders;  ///< kinematic
   double collision_stiffness = 100;         ///< a collider's weight on vertex v: this m_v / h²
+  /// Coulomb's mu per collider (empty: every collider frictionless), acting after each step on
+  /// the collision term's force (the optimization paper's after-solve friction).
+  std::vector<double> collider_friction;
 };
 
 /// What one step did.
@@ -43,9 +47,10 @@ struct LocalGlobalReport {
   int iterations = 0;  ///< local/global iterations, all solves together
   /// kEnergyStabilizedMidpoint: -1 toward forward Euler, +1 toward backward Euler, 0 neither.
   int blend = 0;
-  double alpha = 0;         ///< α of the blend (0: the first side untouched)
-  double damping_loss = 0;  ///< kinetic energy the damping removed, J
-  double deepest = 0;       ///< the deepest vertex inside a collider at the end (m, >= 0)
+  double alpha = 0;          ///< α of the blend (0: the first side untouched)
+  double damping_loss = 0;   ///< kinetic energy the damping removed, J
+  double friction_loss = 0;  ///< kinetic energy the colliders' friction removed, J
+  double deepest = 0;        ///< the deepest vertex inside a collider at the end (m, >= 0)
 };
 
 class LocalGlobalIntegrator {
@@ -102,6 +107,10 @@ class LocalGlobalIntegrator {
   /// Σ w/2 |x - P(x)|² over every vertex inside and sets *deepest (m) when given.
   double add_collision_projections(const VertexRows& x, double time, VertexRows* jp,
                                    double* deepest = nullptr) const;
+  /// Coulomb friction after a step ending at x (3#V) at `time`: each vertex inside a collider
+  /// with mu > 0 has its slip against the collider slowed by mu h |w (x - P(x))| / m, to rest at
+  /// most (v, 3#V). The kinetic energy taken (J).
+  double apply_collider_friction(const Eigen::VectorXd& x, double time, Eigen::VectorXd& v) const;
   /// H's terms summed at x, v (3#V) under forces f (colliders at `time`), and a scale for the
   /// tolerance.
   double energy_at(const Eigen::VectorXd& x, const Eigen::VectorXd& v, const Eigen::VectorXd& f,
