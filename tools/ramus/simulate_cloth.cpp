@@ -20,6 +20,19 @@ using Clock = std::chrono::steady_clock;
 
 }  // namespace
 
+std::optional<ClothSelfRepulsionOptions> cloth_self_repulsion(const ModelSpec& spec) {
+  if (!spec.contact.self_collision) return std::nullopt;
+  if (spec.contact.self_depth || spec.contact.self_stiffness)
+    throw OptionError(
+        "contact.self_depth and contact.self_stiffness set the tet mesh's penalty; a cloth keeps "
+        "cloth.thickness between its layers, pushed by its stretch stiffness");
+  ClothSelfRepulsionOptions options;
+  options.thickness = spec.cloth.thickness;
+  options.stiffness = spec.cloth.stretch_stiffness;
+  options.friction = spec.contact.self_friction;
+  return options;
+}
+
 SpecCloth load_spec_cloth(const ModelSpec& spec) {
   const SurfaceMesh surface = read_spec_surface(spec.mesh_path, spec.length_unit);
   TetMesh points;  // (the selectors read positions only)
@@ -49,18 +62,16 @@ Eigen::MatrixX3d as_rows(const Eigen::VectorXd& flat) {
 struct ClothTotals {
   int steps = 0, discarded = 0, cg_iterations = 0, unconverged = 0, kept_over = 0;
   double seconds = 0, largest_strain = 0, largest_step_strain = 0, max_displacement = 0;
-  int most_contacts = 0, releases = 0;
+  int most_contacts = 0, releases = 0, self_impulses = 0;
+  double closest_self_gap = std::numeric_limits<double>::infinity();
   double friction_work = 0, smallest_distance = std::numeric_limits<double>::infinity();
 };
 
 // The spec's colliders as the cloth's constraints (Baraff and Witkin's, whatever their
-// "contact"); self-collision refused.
+// "contact").
 std::vector<ClothCollider> cloth_colliders(const ModelSpec& spec, const MassSpringCloth& cloth) {
-  if (spec.contact.self_collision)
-    throw OptionError(
-        "contact.self_collision: the implicit Euler cloth has no self-collision (its colliders "
-        "are constraints); leave it out");
   ContactSpec contact = spec.contact;
+  contact.self_collision = false;
   for (ColliderSpec& collider : contact.colliders)
     collider.contact.model = ContactModel::kConstraint;
   const Eigen::VectorXd masses =
@@ -85,6 +96,7 @@ void simulate_cloth(const ModelSpec& spec, const ClothRunOutput& output) {
   const int frames = spec.simulation.scenario.steps;
   ImplicitEulerCloth simulator(cloth, spec.cloth, settings.time_step, settings.gravity);
   simulator.set_colliders(cloth_colliders(spec, cloth));
+  simulator.set_self_repulsion(cloth_self_repulsion(spec));
   std::printf(
       "cloth     %s: %d particles (%.4g kg each, %.4g m^2), %d stretch and %d bending springs, "
       "%zu pinned\n",
@@ -102,6 +114,11 @@ void simulate_cloth(const ModelSpec& spec, const ClothRunOutput& output) {
         "entering in a step is held on the surface, let go when its impulse pulls; Coulomb "
         "friction on the held impulse\n",
         simulator.contact().colliders().size());
+  if (spec.contact.self_collision)
+    std::printf(
+        "self      the cloth against itself: particle-triangle repulsion impulses after each "
+        "solve (Bridson, Fedkiw and Anderson), %g m kept between layers, mu %g\n",
+        spec.cloth.thickness, spec.contact.self_friction);
 
   // The initial state, then a frame every output_every steps (or what keeps it under 50 MB).
   ClothState state = simulator.rest_state();
@@ -147,6 +164,8 @@ void simulate_cloth(const ModelSpec& spec, const ClothRunOutput& output) {
     totals.largest_step_strain = std::max(totals.largest_step_strain, report.largest_step_strain);
     totals.most_contacts = std::max(totals.most_contacts, report.contacts);
     totals.releases += report.releases;
+    totals.self_impulses += report.self_impulses;
+    totals.closest_self_gap = std::min(totals.closest_self_gap, report.closest_self_gap);
     totals.friction_work += report.friction_work;
     totals.smallest_distance = std::min(totals.smallest_distance, report.smallest_distance);
     const double displacement = (as_rows(state.positions) - rest).rowwise().norm().maxCoeff();
@@ -184,6 +203,9 @@ void simulate_cloth(const ModelSpec& spec, const ClothRunOutput& output) {
         "deepest particle at a frame's end %.4g m inside\n",
         totals.most_contacts, totals.releases, totals.friction_work,
         std::max(0.0, -totals.smallest_distance));
+  if (spec.contact.self_collision)
+    std::printf("self      %d repulsion impulses; the closest particle-triangle gap met %.4g m\n",
+                totals.self_impulses, totals.closest_self_gap);
   budget.report("the spec's simulation.output_every");
   std::printf("output    %s (%d frames of the surface; %s)\n", output.path.c_str(),
               writer.num_frames(), kFrameConvention);

@@ -2,8 +2,10 @@
 // mass-spring paper's implicit Euler, written as a ParaView series of its surface.
 #pragma once
 
+#include <optional>
 #include <string>
 
+#include "ramus/precompute/cloth/cloth_self_repulsion.h"
 #include "ramus/precompute/cloth/mass_spring_cloth.h"
 #include "ramus/precompute/model/model_spec.h"
 
@@ -23,6 +25,10 @@ struct SpecCloth {
   std::vector<PointForce> forces;
 };
 SpecCloth load_spec_cloth(const ModelSpec& spec);
+
+/// The repulsion of the spec's cloth against itself ("contact": {"self_collision": true}: the
+/// cloth's thickness, its stretch stiffness, contact.self_friction), or nothing.
+std::optional<ClothSelfRepulsionOptions> cloth_self_repulsion(const ModelSpec& spec);
 
 /// Runs the spec's cloth for its steps (one frame of simulation.time_step each, halved by the
 /// strain rule where needed) and prints a line every tenth of the run and a summary.

@@ -47,16 +47,11 @@ struct Body {
   std::vector<PointForce> forces;
   const char* what;  // "cloth" or "tets", for the log
   LocalGlobalColliders colliders;
+  std::optional<LocalGlobalSelfContact> self_contact;  // a cloth against itself
 };
 
-// The colliders of a run's contact options with their mu (friction after each step); what the
-// solver cannot take refused.
-LocalGlobalColliders local_global_colliders(const ContactOptions& contact,
-                                            const std::string& integrator) {
-  if (contact.self_collision.enabled)
-    throw OptionError("--integrator " + integrator +
-                      ": the local/global solver has no self-collision (contact.self_collision); "
-                      "use be or im-blend");
+// The colliders of a run's contact options with their mu (friction after each step).
+LocalGlobalColliders local_global_colliders(const ContactOptions& contact) {
   LocalGlobalColliders colliders;
   for (const ColliderContact& c : contact.colliders) {
     colliders.colliders.push_back(c.collider);
@@ -82,6 +77,7 @@ void run_body(const ModelSpec& spec, const Body& body, const LocalGlobalRun& run
   options.momentum_damping = spec.simulation.domain.momentum_damping;
   options.colliders = body.colliders.colliders;
   options.collider_friction = body.colliders.friction;
+  options.self_contact = body.self_contact;
   options.collision_stiffness = full_space.local_global_collision_stiffness;
   const VertexRows rest_rows = body.rest;
   const auto t_factor = Clock::now();
@@ -130,7 +126,8 @@ void run_body(const ModelSpec& spec, const Body& body, const LocalGlobalRun& run
 
   // Step by step: the point forces at the step's start, its substeps, the log.
   double seconds = 0, max_displacement = 0, damping_loss = 0, largest_alpha = 0, deepest = 0,
-         friction_loss = 0;
+         friction_loss = 0, self_repulsion_loss = 0;
+  int self_impulses = 0;
   int iterations = 0, toward_euler = 0, toward_forward = 0;
   const int print_every = std::max(1, steps / 10);
   for (int step = 1; step <= steps; ++step) {
@@ -142,6 +139,8 @@ void run_body(const ModelSpec& spec, const Body& body, const LocalGlobalRun& run
       iterations += last.iterations;
       damping_loss += last.damping_loss;
       friction_loss += last.friction_loss;
+      self_repulsion_loss += last.self_repulsion_loss;
+      self_impulses += last.self_impulses;
       toward_euler += last.blend == 1;
       toward_forward += last.blend == -1;
       largest_alpha = std::max(largest_alpha, last.alpha);
@@ -183,6 +182,11 @@ void run_body(const ModelSpec& spec, const Body& body, const LocalGlobalRun& run
         "contact   %zu colliders (projective, weight %g m / h^2; Coulomb friction after each "
         "step): deepest vertex %.4g m inside, friction took %.4g J\n",
         body.colliders.colliders.size(), options.collision_stiffness, deepest, friction_loss);
+  if (body.self_contact)
+    std::printf(
+        "self      the cloth against itself: %d repulsion impulses after the steps (%g m kept "
+        "between layers), their energy change %.4g J\n",
+        self_impulses, body.self_contact->repulsion.thickness, -self_repulsion_loss);
   if (method == LocalGlobalMethod::kEnergyStabilizedMidpoint)
     std::printf(
         "blend     %d steps toward backward Euler, %d toward forward Euler (of %d), largest alpha "
@@ -219,13 +223,21 @@ void simulate_local_global_cloth(const ModelSpec& spec, const LocalGlobalRun& ru
       resolve_contact_options(spec.contact, spec.spec_path, cloth.rest_positions, masses, warnings);
   for (const std::string& warning : warnings)
     std::fprintf(stderr, "ramus: warning: %s: %s\n", spec.spec_path.c_str(), warning.c_str());
-  const Body body{energy,
-                  masses,
-                  cloth.pinned,
-                  cloth.rest_positions,
-                  loaded.forces,
-                  "cloth",
-                  local_global_colliders(contact, run.integrator)};
+  Body body{energy,
+            masses,
+            cloth.pinned,
+            cloth.rest_positions,
+            loaded.forces,
+            "cloth",
+            local_global_colliders(contact),
+            std::nullopt};
+  if (const std::optional<ClothSelfRepulsionOptions> repulsion = cloth_self_repulsion(spec)) {
+    if (run.integrator != "lg-be")
+      throw OptionError("--integrator " + run.integrator +
+                        ": contact.self_collision steps with lg-be (or be) only; the midpoint "
+                        "turns the repulsion's inelastic impulses into bounces and diverges");
+    body.self_contact = LocalGlobalSelfContact{cloth.triangles, *repulsion};
+  }
   run_body(spec, body, run,
            [&](PvdSeriesWriter& writer, double time, const Eigen::MatrixX3d& positions,
                const VtuFields& fields) {
@@ -236,13 +248,18 @@ void simulate_local_global_cloth(const ModelSpec& spec, const LocalGlobalRun& ru
 void simulate_local_global_tets(const ModelSpec& spec, const TetMesh& mesh,
                                 const StvkFemModel& model, const std::vector<int>& fixed,
                                 const ContactOptions& contact, const LocalGlobalRun& run) {
-  LocalGlobalColliders colliders = local_global_colliders(contact, run.integrator);
+  if (contact.self_collision.enabled)
+    throw OptionError("--integrator " + run.integrator +
+                      ": the local/global solver has no self-collision for tets "
+                      "(contact.self_collision); use be or im-blend");
+  LocalGlobalColliders colliders = local_global_colliders(contact);
   const ProjectiveEnergy energy = projective_corotated_energy(model);
   std::printf("mesh      %s: %d vertices, %d tets, %zu fixed vertices, mass %.4g kg\n",
               spec.mesh_path.c_str(), mesh.num_vertices(), mesh.num_tets(), fixed.size(),
               model.total_mass());
-  const Body body{energy, model.lumped_vertex_masses(), fixed, mesh.rest_positions, spec.forces,
-                  "mesh", std::move(colliders)};
+  const Body body{
+      energy, model.lumped_vertex_masses(), fixed,       mesh.rest_positions, spec.forces,
+      "mesh", std::move(colliders),         std::nullopt};
   run_body(spec, body, run,
            [&](PvdSeriesWriter& writer, double time, const Eigen::MatrixX3d& positions,
                const VtuFields& fields) { writer.add_frame(time, positions, mesh.tets, fields); });

@@ -51,6 +51,8 @@ void ClothContactConstraints::detect(const Eigen::VectorXd& x, const Eigen::Vect
     constraint.collider_velocity =
         colliders_[static_cast<std::size_t>(chosen)].collider.motion.velocity_at(at, time);
     constraint.scale = diagonal.segment<3>(3 * p).mean();
+    constraint.step = h;
+    constraint.touching = held.value <= colliders_[static_cast<std::size_t>(chosen)].delta;
     active_.push_back(constraint);
   }
 }
@@ -74,7 +76,8 @@ void ClothContactConstraints::prescribed_velocity_change(const Eigen::VectorXd& 
   z.setZero(v.size());
   for (const ParticleConstraint& c : active_)
     z.segment<3>(3 * c.particle) =
-        c.normal.dot(c.collider_velocity - v.segment<3>(3 * c.particle)) * c.normal;
+        (c.normal.dot(c.collider_velocity - v.segment<3>(3 * c.particle)) - c.closing_speed()) *
+        c.normal;
 }
 
 int ClothContactConstraints::release_pulling(const Eigen::VectorXd& residual) {
@@ -104,8 +107,25 @@ double ClothContactConstraints::apply_friction(const Eigen::VectorXd& residual, 
   return taken;
 }
 
+void ClothContactConstraints::particle_freedoms(const std::vector<double>& free,
+                                                std::vector<ParticleFreedom>& freedoms) const {
+  freedoms.assign(free.size(), ParticleFreedom{});
+  for (std::size_t p = 0; p < free.size(); ++p) freedoms[p].free = free[p];
+  for (const ParticleConstraint& c : active_)
+    if (c.touching) freedoms[static_cast<std::size_t>(c.particle)].free = 0;
+}
+
+void ClothContactConstraints::keep_out(Eigen::VectorXd& v) const {
+  for (const ParticleConstraint& c : active_) {
+    auto velocity = v.segment<3>(3 * c.particle);
+    const double short_of = c.normal.dot(velocity - c.collider_velocity) + c.closing_speed();
+    if (short_of < 0) velocity -= short_of * c.normal;
+  }
+}
+
 void ClothContactConstraints::correct_positions(Eigen::VectorXd& x) const {
-  for (const ParticleConstraint& c : active_) x.segment<3>(3 * c.particle) -= c.phi * c.normal;
+  for (const ParticleConstraint& c : active_)
+    if (c.phi < 0) x.segment<3>(3 * c.particle) -= c.phi * c.normal;
 }
 
 double ClothContactConstraints::smallest_distance(const Eigen::VectorXd& x, double time) const {

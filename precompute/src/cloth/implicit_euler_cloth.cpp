@@ -246,6 +246,16 @@ int ImplicitEulerCloth::step(ClothState& state, const Eigen::VectorXd& external,
   double friction_work = 0;
   if (!contact_.active().empty())
     friction_work = contact_.apply_friction(residual_, cloth_.particle_mass, state.velocities);
+  // The cloth against itself (impulses from x₀): pinned particles not moved, touching ones not
+  // along their colliders' normals, held ones kept from entering after each sweep.
+  ClothSelfRepulsionReport self;
+  if (self_repulsion_) {
+    contact_.particle_freedoms(system_.free_, freedoms_);
+    self = apply_cloth_self_repulsion(cloth_.triangles, cloth_.particle_mass, state.positions, h,
+                                      *self_repulsion_, freedoms_, state.velocities,
+                                      [&](Eigen::VectorXd& v) { contact_.keep_out(v); });
+    friction_work += self.friction_work;
+  }
   state.positions += h * state.velocities;
   contact_.correct_positions(state.positions);
   state.time += h;
@@ -253,6 +263,8 @@ int ImplicitEulerCloth::step(ClothState& state, const Eigen::VectorXd& external,
     report->contacts = static_cast<int>(contact_.active().size());
     report->releases += releases;
     report->friction_work += friction_work;
+    report->self_impulses += self.impulses;
+    if (self.pairs > 0) report->closest_self_gap = std::min(report->closest_self_gap, self.closest);
   }
   return iterations;
 }

@@ -8,6 +8,7 @@
 
 #include "energy_blend.h"
 #include "ramus/error.h"
+#include "ramus/precompute/cloth/cloth_self_repulsion.h"
 #include "ramus/precompute/contact/coulomb_impulse.h"
 #include "ramus/precompute/fem/momentum_preserving_damping.h"
 
@@ -16,6 +17,14 @@ namespace ramus {
 namespace {
 
 using Cholesky = Eigen::CholmodSimplicialLLT<Eigen::SparseMatrix<double>, Eigen::Lower>;
+
+// ½ Σ m_i |v_i|² (J) of velocities v (3#V) and masses (#V, kg).
+double kinetic_energy(const Eigen::VectorXd& masses, const Eigen::VectorXd& v) {
+  double kinetic = 0;
+  for (Eigen::Index i = 0; i < masses.size(); ++i)
+    kinetic += 0.5 * masses(i) * v.segment<3>(3 * i).squaredNorm();
+  return kinetic;
+}
 
 Eigen::Map<const VertexRows> rows_of(const Eigen::VectorXd& flat) {
   return {flat.data(), flat.size() / 3, 3};
@@ -86,6 +95,14 @@ LocalGlobalIntegrator::LocalGlobalIntegrator(const ProjectiveEnergy& energy, Eig
     throw OptionError("local/global: " + std::to_string(options_.collider_friction.size()) +
                       " friction coefficients for " + std::to_string(options_.colliders.size()) +
                       " colliders");
+  if (options_.self_contact)
+    for (Eigen::Index t = 0; t < options_.self_contact->triangles.rows(); ++t)
+      for (int k = 0; k < 3; ++k)
+        if (options_.self_contact->triangles(t, k) < 0 ||
+            options_.self_contact->triangles(t, k) >= n)
+          throw OptionError(
+              "local/global: self-contact triangle " + std::to_string(t) + " names vertex " +
+              std::to_string(options_.self_contact->triangles(t, k)) + " of " + std::to_string(n));
   for (std::size_t c = 0; c < options_.collider_friction.size(); ++c)
     if (!(options_.collider_friction[c] >= 0) || !std::isfinite(options_.collider_friction[c]))
       throw OptionError("local/global: collider " + std::to_string(c) +
@@ -293,9 +310,7 @@ std::vector<char> LocalGlobalIntegrator::active_terms(const Eigen::VectorXd& x_n
 double LocalGlobalIntegrator::energy_at(const Eigen::VectorXd& x, const Eigen::VectorXd& v,
                                         const Eigen::VectorXd& f, double time,
                                         double* scale) const {
-  double kinetic = 0;
-  for (Eigen::Index i = 0; i < masses_.size(); ++i)
-    kinetic += 0.5 * masses_(i) * v.segment<3>(3 * i).squaredNorm();
+  const double kinetic = kinetic_energy(masses_, v);
   double elastic = energy_.energy(rows_of(x));
   if (!options_.colliders.empty()) elastic += add_collision_projections(rows_of(x), time, nullptr);
   const double work = f.dot(x - rest_);
@@ -310,6 +325,10 @@ double LocalGlobalIntegrator::total_energy(const FullSpaceState& state,
 
 LocalGlobalReport LocalGlobalIntegrator::step(FullSpaceState& state, LocalGlobalMethod method,
                                               const Eigen::VectorXd& external_forces) {
+  if (options_.self_contact && method != LocalGlobalMethod::kBackwardEuler)
+    throw OptionError(
+        "local/global: the cloth's repulsion (self-contact) steps with backward Euler only; the "
+        "midpoint turns its inelastic impulses into bounces and diverged (docs/LOCAL_GLOBAL.md)");
   const double h = options_.time_step;
   const Eigen::VectorXd f = step_forces(external_forces);
   const Eigen::VectorXd x_n = state.positions, v_n = state.velocities;
@@ -425,17 +444,43 @@ LocalGlobalReport LocalGlobalIntegrator::step(FullSpaceState& state, LocalGlobal
   for (int v : fixed_) end.v.segment<3>(3 * v).setZero();
   report.damping_loss =
       damp_non_rigid_velocity(masses_, fixed_, end.x, options_.momentum_damping, end.v);
-  if (!options_.collider_friction.empty()) {
-    // Friction's change of v moves x as the method does (x_n + h v, or + h (v_n + v) / 2); the
-    // blend counts its loss as the change of H, which it tracks.
+  // A change of v after the solve (the colliders' friction) moves x as the method does
+  // (x_n + h v, or + h (v_n + v) / 2); its loss is the kinetic energy it took, or for the blend
+  // the change of H, which it tracks.
+  const auto change_after_solve = [&](const auto& change) {
     const bool blend = method == LocalGlobalMethod::kEnergyStabilizedMidpoint;
-    const Eigen::VectorXd unslowed = end.v;
+    const Eigen::VectorXd before = end.v;
     const double energy_before = blend ? energy_at(end.x, end.v, f, state.time + h) : 0.0;
-    report.friction_loss = apply_collider_friction(end.x, state.time + h, end.v);
-    if (report.friction_loss > 0) {
-      end.x += (method == LocalGlobalMethod::kBackwardEuler ? h : h / 2) * (end.v - unslowed);
-      if (blend) report.friction_loss = energy_before - energy_at(end.x, end.v, f, state.time + h);
-    }
+    double loss = change(end.v);
+    end.x += (method == LocalGlobalMethod::kBackwardEuler ? h : h / 2) * (end.v - before);
+    if (blend) loss = energy_before - energy_at(end.x, end.v, f, state.time + h);
+    return loss;
+  };
+  if (!options_.collider_friction.empty())
+    report.friction_loss = change_after_solve(
+        [&](Eigen::VectorXd& v) { return apply_collider_friction(end.x, state.time + h, v); });
+  if (options_.self_contact) {
+    // Fixed vertices, and those within a fifth of the thickness of a collider at the step's
+    // start, take none of the repulsion (from x_n, as its pairs).
+    std::vector<ParticleFreedom> freedoms(static_cast<std::size_t>(masses_.size()));
+    for (int v : fixed_) freedoms[static_cast<std::size_t>(v)].free = 0;
+    for (const LevelSetCollider& collider : options_.colliders)
+      for (Eigen::Index v = 0; v < masses_.size(); ++v)
+        if (sample_level_set(collider, x_n.segment<3>(3 * v), state.time).value <=
+            0.2 * options_.self_contact->repulsion.thickness)
+          freedoms[static_cast<std::size_t>(v)].free = 0;
+    // It acts on the step's displacement (x - x_n) / h, which its gap rule bounds (backward
+    // Euler: the velocity); its change Δ moves x by h Δ and v by Δ.
+    const double energy_before = kinetic_energy(masses_, end.v);
+    const Eigen::VectorXd displacement = (end.x - x_n) / h;
+    Eigen::VectorXd repelled = displacement;
+    report.self_impulses =
+        apply_cloth_self_repulsion(options_.self_contact->triangles, masses_.maxCoeff(), x_n, h,
+                                   options_.self_contact->repulsion, freedoms, repelled)
+            .impulses;
+    end.x += h * (repelled - displacement);
+    end.v += repelled - displacement;
+    report.self_repulsion_loss = energy_before - kinetic_energy(masses_, end.v);
   }
   state.accelerations = (end.v - v_n) / h;
   state.positions = std::move(end.x);

@@ -333,7 +333,7 @@ void parse_body_model(const SpecReader& r, const json& root, ModelSpec& spec) {
     return;
   }
   for (const char* key : {"tetrahedralize", "material", "materials_by_label", "reduction",
-                          "domains", "check", "render_surface", "copies", "contact"})
+                          "domains", "check", "render_surface", "copies"})
     if (root.contains(key))
       r.fail(key, "a \"model\": \"mass_spring\" cloth takes no \"" + std::string(key) +
                       "\" (its springs and masses are in \"cloth\"; docs/CLOTH.md)");

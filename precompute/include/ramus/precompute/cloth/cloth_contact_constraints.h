@@ -12,6 +12,7 @@
 #include <Eigen/Core>
 #include <vector>
 
+#include "ramus/precompute/cloth/cloth_self_repulsion.h"
 #include "ramus/precompute/contact/level_set_collider.h"
 
 namespace ramus {
@@ -31,6 +32,10 @@ struct ParticleConstraint {
   Eigen::Vector3d collider_velocity = Eigen::Vector3d::Zero();  ///< m/s, its material point's
   double phi = 0;    ///< m, the particle's distance to the surface at the step's start (< 0 inside)
   double scale = 1;  ///< kg: the filtered operator's entry on the held normal (A's diagonal there)
+  double step = 0;   ///< s: the step it is held for
+  bool touching = false;  ///< within the collider's delta at the step's start (not only heading in)
+  /// m/s: how fast it may close on the collider, to reach the surface at the step's end.
+  double closing_speed() const { return phi > 0 ? phi / step : 0.0; }
 };
 
 /// The constraints of one step and what they did.
@@ -55,7 +60,8 @@ class ClothContactConstraints {
   /// out ← P out + s (I - P) p over the held particles, s their scales (the filtered operator's
   /// rows: with s A's diagonal, Jacobi sees held and free rows alike).
   void filter_rows(const Eigen::VectorXd& p, Eigen::VectorXd& out) const;
-  /// z (3#V): the Δv each held particle's normal needs, (u·n - v·n) n; zero elsewhere.
+  /// z (3#V): the Δv each held particle's normal needs, (u·n - v·n - max(phi, 0) / h) n (a
+  /// particle short of the surface may reach it, not pass it); zero elsewhere.
   void prescribed_velocity_change(const Eigen::VectorXd& v, Eigen::VectorXd& z) const;
   /// Releases the held particles whose normal impulse (residual·n, with residual = A Δv - b in
   /// N s, 3#V) pulls them towards the collider; the number released.
@@ -63,7 +69,15 @@ class ClothContactConstraints {
   /// Coulomb friction on the solved velocities v (3#V) of held particles of mass `mass` (kg):
   /// the slip against the collider slowed by mu λ / m, to rest at most. The energy taken (J).
   double apply_friction(const Eigen::VectorXd& residual, double mass, Eigen::VectorXd& v) const;
-  /// x ← x + y: each held particle moved along its normal by -phi, onto the surface.
+  /// Each particle's freedom under the self-repulsion's impulses: pinned (free[p] = 0) not at all,
+  /// touching a collider not along its normal (#V).
+  void particle_freedoms(const std::vector<double>& free,
+                         std::vector<ParticleFreedom>& freedoms) const;
+  /// Removes from v (3#V) what of each held particle's velocity would carry it past its
+  /// collider's surface within the step (as prescribed_velocity_change's bound).
+  void keep_out(Eigen::VectorXd& v) const;
+  /// x ← x + y: each held particle inside its collider moved along its normal by -phi, onto the
+  /// surface.
   void correct_positions(Eigen::VectorXd& x) const;
   /// The smallest phi of any particle of x (3#V) against any collider at `time` (m; +inf with
   /// no colliders): below 0, the deepest penetration.

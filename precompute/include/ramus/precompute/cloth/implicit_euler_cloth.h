@@ -12,9 +12,12 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <limits>
+#include <optional>
 #include <vector>
 
 #include "ramus/precompute/cloth/cloth_contact_constraints.h"
+#include "ramus/precompute/cloth/cloth_self_repulsion.h"
 #include "ramus/precompute/cloth/mass_spring_cloth.h"
 
 namespace ramus {
@@ -40,6 +43,9 @@ struct ClothStepReport {
   int releases = 0;                ///< holds let go (their impulse pulled) and re-solved
   double friction_work = 0;        ///< J: what the colliders' friction took in the frame
   double smallest_distance = 0;    ///< m: min phi over particles and colliders at the frame's end
+  int self_impulses = 0;           ///< the self-repulsion's impulses in the frame
+  /// m: the smallest particle-triangle gap met in the frame (+inf without self-repulsion)
+  double closest_self_gap = std::numeric_limits<double>::infinity();
 };
 
 /// The system matrix A = M - h df/dv - h² df/dx of one step at the positions it was prepared at,
@@ -94,6 +100,10 @@ class ImplicitEulerCloth {
   /// The colliders the particles meet from now on (Baraff and Witkin's constraints).
   void set_colliders(std::vector<ClothCollider> colliders);
   const ClothContactConstraints& contact() const { return contact_; }
+  /// The cloth against itself after each solve (cloth_self_repulsion.h), or nothing.
+  void set_self_repulsion(std::optional<ClothSelfRepulsionOptions> options) {
+    self_repulsion_ = options;
+  }
   /// One implicit Euler step of size h, no halving; the CG iterations it took (converged set),
   /// `report`'s contact fields (contacts, releases, friction_work) filled when given.
   int step(ClothState& state, const Eigen::VectorXd& external, double h, bool& converged,
@@ -126,7 +136,9 @@ class ImplicitEulerCloth {
   Eigen::VectorXd b_, dv_, guess_;
   double last_h_ = 0;  // the size of the step dv_ is from
   ClothContactConstraints contact_;
-  Eigen::VectorXd z_, rhs_, residual_;  // the held particles' Δv, the filtered b, A Δv - b
+  std::optional<ClothSelfRepulsionOptions> self_repulsion_;
+  std::vector<ParticleFreedom> freedoms_;  // what the self-repulsion may move
+  Eigen::VectorXd z_, rhs_, residual_;     // the held particles' Δv, the filtered b, A Δv - b
 };
 
 template <class In, class Out>

@@ -13,8 +13,10 @@
 
 #include <Eigen/Core>
 #include <memory>
+#include <optional>
 #include <vector>
 
+#include "ramus/precompute/cloth/cloth_self_repulsion.h"
 #include "ramus/precompute/contact/level_set_collider.h"
 #include "ramus/precompute/fem/full_space_simulator.h"
 #include "ramus/precompute/fem/projective_energy.h"
@@ -26,6 +28,12 @@ enum class LocalGlobalMethod {
   kBackwardEuler,            ///< Projective Dynamics: `iterations` local/global iterations
   kImplicitMidpoint,         ///< Eq. 30, `iterations` iterations, v = 2 (x - x_n) / h - v_n
   kEnergyStabilizedMidpoint  ///< the midpoint blended by energy (the paper's method)
+};
+
+/// A cloth's triangles (#F by 3) and its repulsion's settings.
+struct LocalGlobalSelfContact {
+  Eigen::MatrixX3i triangles;
+  ClothSelfRepulsionOptions repulsion;
 };
 
 struct LocalGlobalOptions {
@@ -40,6 +48,9 @@ struct LocalGlobalOptions {
   /// Coulomb's mu per collider (empty: every collider frictionless), acting after each step on
   /// the collision term's force (the optimization paper's after-solve friction).
   std::vector<double> collider_friction;
+  /// A cloth against itself: its triangles and the repulsion impulses after each step
+  /// (cloth_self_repulsion.h), or nothing; backward Euler only (step refuses the midpoints).
+  std::optional<LocalGlobalSelfContact> self_contact;
 };
 
 /// What one step did.
@@ -47,10 +58,12 @@ struct LocalGlobalReport {
   int iterations = 0;  ///< local/global iterations, all solves together
   /// kEnergyStabilizedMidpoint: -1 toward forward Euler, +1 toward backward Euler, 0 neither.
   int blend = 0;
-  double alpha = 0;          ///< α of the blend (0: the first side untouched)
-  double damping_loss = 0;   ///< kinetic energy the damping removed, J
-  double friction_loss = 0;  ///< kinetic energy the colliders' friction removed, J
-  double deepest = 0;        ///< the deepest vertex inside a collider at the end (m, >= 0)
+  double alpha = 0;                ///< α of the blend (0: the first side untouched)
+  double damping_loss = 0;         ///< kinetic energy the damping removed, J
+  double friction_loss = 0;        ///< kinetic energy the colliders' friction removed, J
+  double self_repulsion_loss = 0;  ///< J: what the cloth's repulsion took (it may add: < 0)
+  int self_impulses = 0;           ///< the cloth's repulsion impulses in the step
+  double deepest = 0;              ///< the deepest vertex inside a collider at the end (m, >= 0)
 };
 
 class LocalGlobalIntegrator {

@@ -123,7 +123,10 @@
   X(double, cg_tolerance, 1e-3, open_closed(0, 1), "cloth.cg_tolerance", "--cg-tolerance", "",   \
     "conjugate gradients stop at |r| <= this |b|")                                               \
   X(int, cg_iterations, 200, closed(1, 1000000), "cloth.cg_iterations", "--cg-iterations", "",   \
-    "... or after this many iterations")
+    "... or after this many iterations")                                                         \
+  X(double, thickness, 0.005, positive(), "cloth.thickness", "--cloth-thickness", "m",           \
+    "with contact.self_collision: the gap the cloth keeps between its layers (repulsion "        \
+    "impulses)")
 
 /// The full-space reference's own solvers (FullSpaceSettings) in `ramus simulate-full`: the
 /// local/global solver of "Stabilizing integrators for real-time physics" (2018) for tets and

@@ -1,0 +1,53 @@
+// A cloth against itself by the repulsion impulses of Bridson, Fedkiw and Anderson ("Robust
+// treatment of collisions, contact and friction for cloth animation", 2002, §7.2), point against
+// triangle: after the solve, each particle near a triangle it is not a corner of (the triangles'
+// boxes in Eigen's KdBVH at the step's start, then the closest point) has the normal relative
+// velocity of the pair changed: never closing the gap below the cloth's thickness within the step
+// (an inelastic impulse, so a fast layer cannot pass through a slow one), and where closer than
+// the thickness pushed apart by h k d, up to 0.1 d / h (d the overlap); the impulse shared by the
+// barycentric weights (I / (1 + Σ w²), which conserves momentum; a pinned particle takes none, a
+// particle held on a collider none along its normal), with Coulomb friction on it;
+// Gauss-Seidel sweeps over the pairs, since one push can close another gap.
+#pragma once
+
+#include <Eigen/Core>
+#include <functional>
+#include <vector>
+
+namespace ramus {
+
+/// The repulsion's settings.
+struct ClothSelfRepulsionOptions {
+  double thickness = 0.005;  ///< m: the gap the cloth keeps between its layers
+  double stiffness = 1000;   ///< k (N/m) of the repulsion inside the thickness (Bridson: stretch's)
+  double friction = 0;       ///< Coulomb's mu between layers
+  int sweeps = 5;            ///< Gauss-Seidel sweeps over the pairs
+};
+
+/// How the impulses may move a particle: not at all (pinned: free 0), or not along a unit normal
+/// (held on a collider's surface), or freely (free 1, no normal).
+struct ParticleFreedom {
+  double free = 1;
+  Eigen::Vector3d locked_normal = Eigen::Vector3d::Zero();  ///< unit, or zero for none
+};
+
+/// What one application did.
+struct ClothSelfRepulsionReport {
+  int pairs = 0;             ///< particle-triangle pairs within reach in the step
+  int impulses = 0;          ///< impulses applied, all sweeps
+  double closest = 0;        ///< m: the smallest particle-triangle gap at the step's start
+  double friction_work = 0;  ///< J: kinetic energy the friction took
+};
+
+/// Changes the velocities v (3#V, m/s) of equal-mass particles (`mass`, kg) of the cloth with
+/// `triangles` (#F by 3) for a step of h (s) from positions x (3#V, m): a particle and a triangle
+/// (not its own) whose gap is within the thickness plus what their speeds cover in the step.
+/// `freedoms` (#V, or empty for all free): what a particle may not take, the other side of its
+/// pairs then taking it; `after_sweep`, when given, may change v after each sweep (the colliders'
+/// holds), the next sweep then correcting the pairs again.
+ClothSelfRepulsionReport apply_cloth_self_repulsion(
+    const Eigen::MatrixX3i& triangles, double mass, const Eigen::VectorXd& x, double h,
+    const ClothSelfRepulsionOptions& options, const std::vector<ParticleFreedom>& freedoms,
+    Eigen::VectorXd& v, const std::function<void(Eigen::VectorXd&)>& after_sweep = {});
+
+}  // namespace ramus
