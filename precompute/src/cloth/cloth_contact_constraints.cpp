@@ -10,30 +10,29 @@ namespace ramus {
 
 ClothContactConstraints::ClothContactConstraints(std::vector<ClothCollider> colliders,
                                                  int num_particles)
-    : colliders_(std::move(colliders)), let_go_(static_cast<std::size_t>(num_particles), 0) {
+    : colliders_(std::move(colliders)),
+      let_go_(static_cast<std::size_t>(num_particles), 0),
+      held_(static_cast<std::size_t>(num_particles), 0) {
   active_.reserve(static_cast<std::size_t>(num_particles));
 }
 
-void ClothContactConstraints::detect(const Eigen::VectorXd& x, const Eigen::VectorXd& v,
-                                     const Eigen::Vector3d& gravity, double time, double h,
+void ClothContactConstraints::detect(const Eigen::VectorXd& x, double time,
                                      const std::vector<double>& free,
                                      const Eigen::VectorXd& diagonal) {
   active_.clear();
   const Eigen::Index n = x.size() / 3;
+  std::fill(held_.begin(), held_.end(), 0);
   for (Eigen::Index p = 0; p < n; ++p) {
     const bool was_let_go = let_go_[static_cast<std::size_t>(p)] != 0;
     let_go_[static_cast<std::size_t>(p)] = 0;
-    if (free[static_cast<std::size_t>(p)] <= 0) continue;
+    if (free[static_cast<std::size_t>(p)] <= 0 || was_let_go) continue;
     const Eigen::Vector3d at = x.segment<3>(3 * p);
-    const Eigen::Vector3d predicted = at + h * v.segment<3>(3 * p) + h * h * gravity;
-    // The collider the particle is deepest in (or nearest), if it is held at all.
+    // The collider the particle is deepest in, if it is within one's delta at all.
     int chosen = -1;
     LevelSetSample held;
     for (std::size_t c = 0; c < colliders_.size(); ++c) {
       const LevelSetSample now = sample_level_set(colliders_[c].collider, at, time);
-      const bool near = now.value <= colliders_[c].delta && !was_let_go;
-      if (!near && sample_level_set(colliders_[c].collider, predicted, time + h).value >= 0)
-        continue;
+      if (now.value > colliders_[c].delta) continue;
       if (chosen < 0 || now.value < held.value) {
         chosen = static_cast<int>(c);
         held = now;
@@ -51,9 +50,8 @@ void ClothContactConstraints::detect(const Eigen::VectorXd& x, const Eigen::Vect
     constraint.collider_velocity =
         colliders_[static_cast<std::size_t>(chosen)].collider.motion.velocity_at(at, time);
     constraint.scale = diagonal.segment<3>(3 * p).mean();
-    constraint.step = h;
-    constraint.touching = held.value <= colliders_[static_cast<std::size_t>(chosen)].delta;
     active_.push_back(constraint);
+    held_[static_cast<std::size_t>(p)] = 1;
   }
 }
 
@@ -76,18 +74,20 @@ void ClothContactConstraints::prescribed_velocity_change(const Eigen::VectorXd& 
   z.setZero(v.size());
   for (const ParticleConstraint& c : active_)
     z.segment<3>(3 * c.particle) =
-        (c.normal.dot(c.collider_velocity - v.segment<3>(3 * c.particle)) - c.closing_speed()) *
-        c.normal;
+        c.normal.dot(c.collider_velocity - v.segment<3>(3 * c.particle)) * c.normal;
 }
 
-int ClothContactConstraints::release_pulling(const Eigen::VectorXd& residual) {
-  // An impulse below zero along the outward normal holds the particle down: let it go.
+int ClothContactConstraints::release_pulling(const Eigen::VectorXd& residual, double noise) {
+  // An impulse below -noise along the outward normal holds the particle down: let it go.
   const std::size_t before = active_.size();
   active_.erase(std::remove_if(active_.begin(), active_.end(),
                                [&](const ParticleConstraint& c) {
                                  const bool pulls =
-                                     c.normal.dot(residual.segment<3>(3 * c.particle)) < 0;
-                                 if (pulls) let_go_[static_cast<std::size_t>(c.particle)] = 1;
+                                     c.normal.dot(residual.segment<3>(3 * c.particle)) < -noise;
+                                 if (pulls) {
+                                   let_go_[static_cast<std::size_t>(c.particle)] = 1;
+                                   held_[static_cast<std::size_t>(c.particle)] = 0;
+                                 }
                                  return pulls;
                                }),
                 active_.end());
@@ -112,15 +112,33 @@ void ClothContactConstraints::particle_freedoms(const std::vector<double>& free,
   freedoms.assign(free.size(), ParticleFreedom{});
   for (std::size_t p = 0; p < free.size(); ++p) freedoms[p].free = free[p];
   for (const ParticleConstraint& c : active_)
-    if (c.touching) freedoms[static_cast<std::size_t>(c.particle)].free = 0;
+    freedoms[static_cast<std::size_t>(c.particle)].free = 0;
 }
 
-void ClothContactConstraints::keep_out(Eigen::VectorXd& v) const {
-  for (const ParticleConstraint& c : active_) {
-    auto velocity = v.segment<3>(3 * c.particle);
-    const double short_of = c.normal.dot(velocity - c.collider_velocity) + c.closing_speed();
-    if (short_of < 0) velocity -= short_of * c.normal;
+ClothCatchReport ClothContactConstraints::catch_entering(const Eigen::VectorXd& x, double time,
+                                                         double h, const std::vector<double>& free,
+                                                         double mass, Eigen::VectorXd& v) const {
+  ClothCatchReport report;
+  for (Eigen::Index p = 0; p < x.size() / 3; ++p) {
+    if (held_[static_cast<std::size_t>(p)] || free[static_cast<std::size_t>(p)] <= 0) continue;
+    auto velocity = v.segment<3>(3 * p);
+    for (const ClothCollider& collider : colliders_) {
+      // Where the step ends it: inside, its normal velocity raised to end on the surface.
+      const Eigen::Vector3d end = x.segment<3>(3 * p) + h * velocity;
+      const LevelSetSample s = sample_level_set(collider.collider, end, time + h);
+      const double length = s.gradient.norm();
+      if (!(s.value < 0) || !(length > 0)) continue;
+      const Eigen::Vector3d normal = s.gradient / length;
+      const double change = -s.value / length / h;
+      velocity += change * normal;
+      ++report.caught;
+      if (collider.friction > 0)
+        report.friction_work += apply_coulomb_impulse(
+            velocity, normal, collider.collider.motion.velocity_at(end, time + h),
+            collider.friction * change, mass);
+    }
   }
+  return report;
 }
 
 void ClothContactConstraints::correct_positions(Eigen::VectorXd& x) const {

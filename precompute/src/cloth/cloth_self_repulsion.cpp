@@ -132,10 +132,11 @@ double pair_kinetic_energy(const Proximity& pair, double mass, const Eigen::Vect
 
 }  // namespace
 
-ClothSelfRepulsionReport apply_cloth_self_repulsion(
-    const Eigen::MatrixX3i& triangles, double mass, const Eigen::VectorXd& x, double h,
-    const ClothSelfRepulsionOptions& options, const std::vector<ParticleFreedom>& freedoms,
-    Eigen::VectorXd& v, const std::function<void(Eigen::VectorXd&)>& after_sweep) {
+ClothSelfRepulsionReport apply_cloth_self_repulsion(const Eigen::MatrixX3i& triangles, double mass,
+                                                    const Eigen::VectorXd& x, double h,
+                                                    const ClothSelfRepulsionOptions& options,
+                                                    const std::vector<ParticleFreedom>& freedoms,
+                                                    Eigen::VectorXd& v) {
   ClothSelfRepulsionReport report;
   const std::vector<Proximity> pairs = find_proximities(triangles, x, v, h, options.thickness);
   report.pairs = static_cast<int>(pairs.size());
@@ -174,7 +175,6 @@ ClothSelfRepulsionReport apply_cloth_self_repulsion(
     }
     report.impulses += applied;
     if (applied == 0) break;
-    if (after_sweep) after_sweep(v);
   }
   return report;
 }

@@ -2,6 +2,7 @@
 
 #include <Eigen/IterativeLinearSolvers>
 #include <algorithm>
+#include <cmath>
 
 #include "ramus/precompute/cloth/spring_forces.h"
 
@@ -191,7 +192,7 @@ int ImplicitEulerCloth::step(ClothState& state, const Eigen::VectorXd& external,
   b_ = prepare(state, external, h);
   // The particles held on colliders for this step (none without colliders).
   if (!contact_.empty())
-    contact_.detect(state.positions, state.velocities, gravity_, state.time, h, system_.free_,
+    contact_.detect(state.positions, state.time, system_.free_,
                     system_.inverse_diagonal_.cwiseInverse());
   const ClothOperator A(system_);
   Eigen::ConjugateGradient<ClothOperator, Eigen::Lower | Eigen::Upper, ClothJacobi> cg;
@@ -226,7 +227,11 @@ int ImplicitEulerCloth::step(ClothState& state, const Eigen::VectorXd& external,
       system_.multiply_unfiltered(dv_, residual_);
       residual_ -= b_;
       if (round == 3) break;
-      const int released = contact_.release_pulling(residual_);
+      // The free rows' residual (CG's inexactness) sets the noise a hold's impulse must pass.
+      rhs_ = residual_;
+      contact_.filter(rhs_);
+      const double noise = 2 * rhs_.norm() / std::sqrt(static_cast<double>(rhs_.size()));
+      const int released = contact_.release_pulling(residual_, noise);
       if (released == 0) break;
       releases += released;
       guess_ = dv_;
@@ -246,16 +251,20 @@ int ImplicitEulerCloth::step(ClothState& state, const Eigen::VectorXd& external,
   double friction_work = 0;
   if (!contact_.active().empty())
     friction_work = contact_.apply_friction(residual_, cloth_.particle_mass, state.velocities);
-  // The cloth against itself (impulses from x₀): pinned particles not moved, touching ones not
-  // along their colliders' normals, held ones kept from entering after each sweep.
+  // The cloth against itself (impulses from x₀): pinned and held particles not moved.
   ClothSelfRepulsionReport self;
   if (self_repulsion_) {
     contact_.particle_freedoms(system_.free_, freedoms_);
     self = apply_cloth_self_repulsion(cloth_.triangles, cloth_.particle_mass, state.positions, h,
-                                      *self_repulsion_, freedoms_, state.velocities,
-                                      [&](Eigen::VectorXd& v) { contact_.keep_out(v); });
+                                      *self_repulsion_, freedoms_, state.velocities);
     friction_work += self.friction_work;
   }
+  // Particles the step would carry into a collider, caught on its surface.
+  if (!contact_.empty())
+    friction_work += contact_
+                         .catch_entering(state.positions, state.time, h, system_.free_,
+                                         cloth_.particle_mass, state.velocities)
+                         .friction_work;
   state.positions += h * state.velocities;
   contact_.correct_positions(state.positions);
   state.time += h;

@@ -32,10 +32,12 @@ struct ParticleConstraint {
   Eigen::Vector3d collider_velocity = Eigen::Vector3d::Zero();  ///< m/s, its material point's
   double phi = 0;    ///< m, the particle's distance to the surface at the step's start (< 0 inside)
   double scale = 1;  ///< kg: the filtered operator's entry on the held normal (A's diagonal there)
-  double step = 0;   ///< s: the step it is held for
-  bool touching = false;  ///< within the collider's delta at the step's start (not only heading in)
-  /// m/s: how fast it may close on the collider, to reach the surface at the step's end.
-  double closing_speed() const { return phi > 0 ? phi / step : 0.0; }
+};
+
+/// What catching the particles entering colliders did in a step.
+struct ClothCatchReport {
+  int caught = 0;            ///< particle-collider impulses
+  double friction_work = 0;  ///< J
 };
 
 /// The constraints of one step and what they did.
@@ -48,34 +50,36 @@ class ClothContactConstraints {
   const std::vector<ClothCollider>& colliders() const { return colliders_; }
   const std::vector<ParticleConstraint>& active() const { return active_; }
 
-  /// Holds, for a step from `time` to `time + h`, every free particle (free[p] > 0) inside its
-  /// collider at x + h v + h² g at time + h, or within the collider's delta of x (3#V) unless let
-  /// go in the step before: against the collider it is deepest in (one constraint a particle).
-  /// `diagonal` (3#V, kg) is A's: each hold's scale.
-  void detect(const Eigen::VectorXd& x, const Eigen::VectorXd& v, const Eigen::Vector3d& gravity,
-              double time, double h, const std::vector<double>& free,
+  /// Holds, for a step from `time`, every free particle (free[p] > 0) within a
+  /// collider's delta of x (3#V) unless let go in the step before: against the collider it is
+  /// deepest in (one constraint a particle). `diagonal` (3#V, kg) is A's: each hold's scale.
+  void detect(const Eigen::VectorXd& x, double time, const std::vector<double>& free,
               const Eigen::VectorXd& diagonal);
   /// p ← P p: the normal component of each held particle removed (3#V).
   void filter(Eigen::VectorXd& p) const;
   /// out ← P out + s (I - P) p over the held particles, s their scales (the filtered operator's
   /// rows: with s A's diagonal, Jacobi sees held and free rows alike).
   void filter_rows(const Eigen::VectorXd& p, Eigen::VectorXd& out) const;
-  /// z (3#V): the Δv each held particle's normal needs, (u·n - v·n - max(phi, 0) / h) n (a
-  /// particle short of the surface may reach it, not pass it); zero elsewhere.
+  /// z (3#V): the Δv each held particle's normal needs, (u·n - v·n) n (one hovering within
+  /// delta keeps its gap); zero elsewhere.
   void prescribed_velocity_change(const Eigen::VectorXd& v, Eigen::VectorXd& z) const;
   /// Releases the held particles whose normal impulse (residual·n, with residual = A Δv - b in
-  /// N s, 3#V) pulls them towards the collider; the number released.
-  int release_pulling(const Eigen::VectorXd& residual);
+  /// N s, 3#V) pulls them towards the collider by more than `noise` (N s: what the solve's own
+  /// inexactness puts in a row); the number released.
+  int release_pulling(const Eigen::VectorXd& residual, double noise);
   /// Coulomb friction on the solved velocities v (3#V) of held particles of mass `mass` (kg):
   /// the slip against the collider slowed by mu λ / m, to rest at most. The energy taken (J).
   double apply_friction(const Eigen::VectorXd& residual, double mass, Eigen::VectorXd& v) const;
-  /// Each particle's freedom under the self-repulsion's impulses: pinned (free[p] = 0) not at all,
-  /// touching a collider not along its normal (#V).
+  /// Each particle's freedom under the self-repulsion's impulses: pinned (free[p] = 0) or held on
+  /// a collider not at all (#V).
   void particle_freedoms(const std::vector<double>& free,
                          std::vector<ParticleFreedom>& freedoms) const;
-  /// Removes from v (3#V) what of each held particle's velocity would carry it past its
-  /// collider's surface within the step (as prescribed_velocity_change's bound).
-  void keep_out(Eigen::VectorXd& v) const;
+  /// After the solve, each free particle not held that x + h v (3#V each) would take inside a
+  /// collider at time + h: its normal velocity raised so it ends on the surface (an inelastic
+  /// impulse) and its slip slowed by mu times that (Coulomb); it is held from the next step on.
+  ClothCatchReport catch_entering(const Eigen::VectorXd& x, double time, double h,
+                                  const std::vector<double>& free, double mass,
+                                  Eigen::VectorXd& v) const;
   /// x ← x + y: each held particle inside its collider moved along its normal by -phi, onto the
   /// surface.
   void correct_positions(Eigen::VectorXd& x) const;
@@ -87,6 +91,7 @@ class ClothContactConstraints {
   std::vector<ClothCollider> colliders_;
   std::vector<ParticleConstraint> active_;
   std::vector<char> let_go_;  // per particle: its hold was let go in the last step
+  std::vector<char> held_;    // per particle: held in this step
 };
 
 }  // namespace ramus

@@ -11,7 +11,6 @@
 #pragma once
 
 #include <Eigen/Core>
-#include <functional>
 #include <vector>
 
 namespace ramus {
@@ -43,11 +42,11 @@ struct ClothSelfRepulsionReport {
 /// `triangles` (#F by 3) for a step of h (s) from positions x (3#V, m): a particle and a triangle
 /// (not its own) whose gap is within the thickness plus what their speeds cover in the step.
 /// `freedoms` (#V, or empty for all free): what a particle may not take, the other side of its
-/// pairs then taking it; `after_sweep`, when given, may change v after each sweep (the colliders'
-/// holds), the next sweep then correcting the pairs again.
-ClothSelfRepulsionReport apply_cloth_self_repulsion(
-    const Eigen::MatrixX3i& triangles, double mass, const Eigen::VectorXd& x, double h,
-    const ClothSelfRepulsionOptions& options, const std::vector<ParticleFreedom>& freedoms,
-    Eigen::VectorXd& v, const std::function<void(Eigen::VectorXd&)>& after_sweep = {});
+/// pairs then taking it.
+ClothSelfRepulsionReport apply_cloth_self_repulsion(const Eigen::MatrixX3i& triangles, double mass,
+                                                    const Eigen::VectorXd& x, double h,
+                                                    const ClothSelfRepulsionOptions& options,
+                                                    const std::vector<ParticleFreedom>& freedoms,
+                                                    Eigen::VectorXd& v);
 
 }  // namespace ramus
