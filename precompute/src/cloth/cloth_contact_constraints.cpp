@@ -107,12 +107,10 @@ double ClothContactConstraints::apply_friction(const Eigen::VectorXd& residual, 
   return taken;
 }
 
-void ClothContactConstraints::particle_freedoms(const std::vector<double>& free,
-                                                std::vector<ParticleFreedom>& freedoms) const {
-  freedoms.assign(free.size(), ParticleFreedom{});
-  for (std::size_t p = 0; p < free.size(); ++p) freedoms[p].free = free[p];
-  for (const ParticleConstraint& c : active_)
-    freedoms[static_cast<std::size_t>(c.particle)].free = 0;
+void ClothContactConstraints::movable_particles(const std::vector<double>& free,
+                                                std::vector<double>& movable) const {
+  movable = free;
+  for (const ParticleConstraint& c : active_) movable[static_cast<std::size_t>(c.particle)] = 0;
 }
 
 ClothCatchReport ClothContactConstraints::catch_entering(const Eigen::VectorXd& x, double time,

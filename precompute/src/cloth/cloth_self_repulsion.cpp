@@ -25,12 +25,9 @@ struct Proximity {
   double gap = 0;                                     // m, at the step's start
 };
 
-// What of a velocity change d particle p may take: P d, P = free (I - l lᵀ).
-Eigen::Vector3d allowed(const std::vector<ParticleFreedom>& freedoms, int p,
-                        const Eigen::Vector3d& d) {
-  if (freedoms.empty()) return d;
-  const ParticleFreedom& f = freedoms[static_cast<std::size_t>(p)];
-  return f.free * (d - f.locked_normal.dot(d) * f.locked_normal);
+// 1 for a particle the impulses may move, 0 for one they may not.
+double can_move(const std::vector<double>& movable, int p) {
+  return movable.empty() ? 1.0 : movable[static_cast<std::size_t>(p)];
 }
 
 // The triangles whose boxes meet a query box.
@@ -100,27 +97,20 @@ Eigen::Vector3d relative_velocity(const Proximity& pair, const Eigen::VectorXd& 
   return v.segment<3>(3 * pair.particle) - closest;
 }
 
-// Changes the pair's relative velocity along `change` by its length (m/s) with one impulse J:
-// the particle by J P_p d, corner k by -w_k J P_k d (d the unit direction), so the relative
-// velocity along d by J (d·P_p d + Σ w_k² d·P_k d); momentum is kept where every side is free
-// (Σ w = 1).
+// Changes the pair's relative velocity by `change` (m/s) with one impulse J along it: the
+// particle by J a_p, corner k by -w_k J a_k (a = can_move), so the relative velocity by
+// J (a_p + Σ w_k² a_k); momentum is kept where every side can move (Σ w = 1).
 void share_change(const Proximity& pair, const Eigen::Vector3d& change,
-                  const std::vector<ParticleFreedom>& freedoms, Eigen::VectorXd& v) {
-  const double size = change.norm();
-  if (!(size > 0)) return;
-  const Eigen::Vector3d d = change / size;
-  const Eigen::Vector3d particle = allowed(freedoms, pair.particle, d);
-  Eigen::Vector3d corner[3];
-  double along = d.dot(particle);
-  for (int k = 0; k < 3; ++k) {
-    corner[k] = allowed(freedoms, pair.corners[k], d);
-    along += pair.weights(k) * pair.weights(k) * d.dot(corner[k]);
-  }
-  if (!(along > 0)) return;
-  const double impulse = size / along;
-  v.segment<3>(3 * pair.particle) += impulse * particle;
+                  const std::vector<double>& movable, Eigen::VectorXd& v) {
+  double along = can_move(movable, pair.particle);
   for (int k = 0; k < 3; ++k)
-    v.segment<3>(3 * pair.corners[k]) -= impulse * pair.weights(k) * corner[k];
+    along += pair.weights(k) * pair.weights(k) * can_move(movable, pair.corners[k]);
+  if (!(along > 0)) return;
+  const Eigen::Vector3d impulse = change / along;
+  v.segment<3>(3 * pair.particle) += can_move(movable, pair.particle) * impulse;
+  for (int k = 0; k < 3; ++k)
+    v.segment<3>(3 * pair.corners[k]) -=
+        pair.weights(k) * can_move(movable, pair.corners[k]) * impulse;
 }
 
 // Kinetic energy of the pair's four particles (J).
@@ -135,7 +125,7 @@ double pair_kinetic_energy(const Proximity& pair, double mass, const Eigen::Vect
 ClothSelfRepulsionReport apply_cloth_self_repulsion(const Eigen::MatrixX3i& triangles, double mass,
                                                     const Eigen::VectorXd& x, double h,
                                                     const ClothSelfRepulsionOptions& options,
-                                                    const std::vector<ParticleFreedom>& freedoms,
+                                                    const std::vector<double>& movable,
                                                     Eigen::VectorXd& v) {
   ClothSelfRepulsionReport report;
   const std::vector<Proximity> pairs = find_proximities(triangles, x, v, h, options.thickness);
@@ -160,7 +150,7 @@ ClothSelfRepulsionReport apply_cloth_self_repulsion(const Eigen::MatrixX3i& tria
       }
       if (!(target > normal_speed)) continue;
       ++applied;
-      share_change(pair, (target - normal_speed) * pair.normal, freedoms, v);
+      share_change(pair, (target - normal_speed) * pair.normal, movable, v);
       const double before = options.friction > 0 ? pair_kinetic_energy(pair, mass, v) : 0.0;
       // Coulomb friction on the impulse: the slip slowed by mu times the normal change.
       if (options.friction > 0) {
@@ -169,7 +159,7 @@ ClothSelfRepulsionReport apply_cloth_self_repulsion(const Eigen::MatrixX3i& tria
         if (speed > 0)
           share_change(pair,
                        -std::min(speed, options.friction * (target - normal_speed)) / speed * slip,
-                       freedoms, v);
+                       movable, v);
         report.friction_work += std::max(0.0, before - pair_kinetic_energy(pair, mass, v));
       }
     }

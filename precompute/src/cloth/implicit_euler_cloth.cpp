@@ -254,9 +254,9 @@ int ImplicitEulerCloth::step(ClothState& state, const Eigen::VectorXd& external,
   // The cloth against itself (impulses from x₀): pinned and held particles not moved.
   ClothSelfRepulsionReport self;
   if (self_repulsion_) {
-    contact_.particle_freedoms(system_.free_, freedoms_);
+    contact_.movable_particles(system_.free_, movable_);
     self = apply_cloth_self_repulsion(cloth_.triangles, cloth_.particle_mass, state.positions, h,
-                                      *self_repulsion_, freedoms_, state.velocities);
+                                      *self_repulsion_, movable_, state.velocities);
     friction_work += self.friction_work;
   }
   // Particles the step would carry into a collider, caught on its surface.

@@ -462,13 +462,13 @@ LocalGlobalReport LocalGlobalIntegrator::step(FullSpaceState& state, LocalGlobal
   if (options_.self_contact) {
     // Fixed vertices, and those within a fifth of the thickness of a collider at the step's
     // start, take none of the repulsion (from x_n, as its pairs).
-    std::vector<ParticleFreedom> freedoms(static_cast<std::size_t>(masses_.size()));
-    for (int v : fixed_) freedoms[static_cast<std::size_t>(v)].free = 0;
+    std::vector<double> movable(static_cast<std::size_t>(masses_.size()), 1.0);
+    for (int v : fixed_) movable[static_cast<std::size_t>(v)] = 0;
     for (const LevelSetCollider& collider : options_.colliders)
       for (Eigen::Index v = 0; v < masses_.size(); ++v)
         if (sample_level_set(collider, x_n.segment<3>(3 * v), state.time).value <=
             0.2 * options_.self_contact->repulsion.thickness)
-          freedoms[static_cast<std::size_t>(v)].free = 0;
+          movable[static_cast<std::size_t>(v)] = 0;
     // It acts on the step's displacement (x - x_n) / h, which its gap rule bounds (backward
     // Euler: the velocity); its change Δ moves x by h Δ and v by Δ.
     const double energy_before = kinetic_energy(masses_, end.v);
@@ -476,7 +476,7 @@ LocalGlobalReport LocalGlobalIntegrator::step(FullSpaceState& state, LocalGlobal
     Eigen::VectorXd repelled = displacement;
     report.self_impulses =
         apply_cloth_self_repulsion(options_.self_contact->triangles, masses_.maxCoeff(), x_n, h,
-                                   options_.self_contact->repulsion, freedoms, repelled)
+                                   options_.self_contact->repulsion, movable, repelled)
             .impulses;
     end.x += h * (repelled - displacement);
     end.v += repelled - displacement;

@@ -70,10 +70,9 @@ class ClothContactConstraints {
   /// Coulomb friction on the solved velocities v (3#V) of held particles of mass `mass` (kg):
   /// the slip against the collider slowed by mu λ / m, to rest at most. The energy taken (J).
   double apply_friction(const Eigen::VectorXd& residual, double mass, Eigen::VectorXd& v) const;
-  /// Each particle's freedom under the self-repulsion's impulses: pinned (free[p] = 0) or held on
-  /// a collider not at all (#V).
-  void particle_freedoms(const std::vector<double>& free,
-                         std::vector<ParticleFreedom>& freedoms) const;
+  /// Which particles the self-repulsion's impulses may move (#V: 1, or 0 for a pinned one,
+  /// free[p] = 0, or one held on a collider).
+  void movable_particles(const std::vector<double>& free, std::vector<double>& movable) const;
   /// After the solve, each free particle not held that x + h v (3#V each) would take inside a
   /// collider at time + h: its normal velocity raised so it ends on the surface (an inelastic
   /// impulse) and its slip slowed by mu times that (Coulomb); it is held from the next step on.

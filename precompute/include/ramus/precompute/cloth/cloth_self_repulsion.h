@@ -5,8 +5,8 @@
 // velocity of the pair changed: never closing the gap below the cloth's thickness within the step
 // (an inelastic impulse, so a fast layer cannot pass through a slow one), and where closer than
 // the thickness pushed apart by h k d, up to 0.1 d / h (d the overlap); the impulse shared by the
-// barycentric weights (I / (1 + Σ w²), which conserves momentum; a pinned particle takes none, a
-// particle held on a collider none along its normal), with Coulomb friction on it;
+// barycentric weights (I / (1 + Σ w²), which conserves momentum; a pinned particle, or one held on
+// a collider, takes none), with Coulomb friction on it;
 // Gauss-Seidel sweeps over the pairs, since one push can close another gap.
 #pragma once
 
@@ -23,13 +23,6 @@ struct ClothSelfRepulsionOptions {
   int sweeps = 5;            ///< Gauss-Seidel sweeps over the pairs
 };
 
-/// How the impulses may move a particle: not at all (pinned: free 0), or not along a unit normal
-/// (held on a collider's surface), or freely (free 1, no normal).
-struct ParticleFreedom {
-  double free = 1;
-  Eigen::Vector3d locked_normal = Eigen::Vector3d::Zero();  ///< unit, or zero for none
-};
-
 /// What one application did.
 struct ClothSelfRepulsionReport {
   int pairs = 0;             ///< particle-triangle pairs within reach in the step
@@ -41,12 +34,12 @@ struct ClothSelfRepulsionReport {
 /// Changes the velocities v (3#V, m/s) of equal-mass particles (`mass`, kg) of the cloth with
 /// `triangles` (#F by 3) for a step of h (s) from positions x (3#V, m): a particle and a triangle
 /// (not its own) whose gap is within the thickness plus what their speeds cover in the step.
-/// `freedoms` (#V, or empty for all free): what a particle may not take, the other side of its
-/// pairs then taking it.
+/// `movable` (#V, or empty for all 1): 0 for a particle the impulses may not move (pinned, or
+/// held on a collider), the other side of its pairs then taking them whole.
 ClothSelfRepulsionReport apply_cloth_self_repulsion(const Eigen::MatrixX3i& triangles, double mass,
                                                     const Eigen::VectorXd& x, double h,
                                                     const ClothSelfRepulsionOptions& options,
-                                                    const std::vector<ParticleFreedom>& freedoms,
+                                                    const std::vector<double>& movable,
                                                     Eigen::VectorXd& v);
 
 }  // namespace ramus

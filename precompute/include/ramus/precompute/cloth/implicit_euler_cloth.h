@@ -137,8 +137,8 @@ class ImplicitEulerCloth {
   double last_h_ = 0;  // the size of the step dv_ is from
   ClothContactConstraints contact_;
   std::optional<ClothSelfRepulsionOptions> self_repulsion_;
-  std::vector<ParticleFreedom> freedoms_;  // what the self-repulsion may move
-  Eigen::VectorXd z_, rhs_, residual_;     // the held particles' Δv, the filtered b, A Δv - b
+  std::vector<double> movable_;         // per particle: 1 if the self-repulsion may move it
+  Eigen::VectorXd z_, rhs_, residual_;  // the held particles' Δv, the filtered b, A Δv - b
 };
 
 template <class In, class Out>
